@@ -1,0 +1,153 @@
+"""The compiled kernel's vocabulary: integer codes for option values, decision points, actions,
+and the named slots of the flat arrays that carry rules and public state into Numba.
+
+Everything here is a plain module-level int so that Numba folds it as a constant. These are
+*names*, never rule values: a rule value always travels in the rule array, so changing a house
+rule never recompiles anything.
+"""
+
+MAX_POS = 16       # layout positions, padded (largest grid 3x5; room for layouts that grow)
+MAX_PLAYERS = 16
+N_ACTIONS = 32
+
+# ---- decision points (what a policy is asked) -------------------------------------------
+DP_REVEAL = 0        # choose a position to flip/peek during the initial reveal
+DP_TURN = 1          # start of turn: draw stock, take discard, flip, flip all, knock
+DP_PLACE_DRAWN = 2   # holding a stock card: a position, or A_DISCARD
+DP_PLACE_TAKEN = 3   # holding the taken discard: a position (must be placed)
+DP_FLIP = 4          # choose a face-down position to turn up (flip turn, flip after discard)
+DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
+N_DECISION_POINTS = 6
+DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face")
+
+# ---- actions: 0..MAX_POS-1 are positions ----------------------------------------------
+A_DRAW_STOCK = 16
+A_TAKE_DISCARD = 17
+A_KNOCK = 18
+A_DISCARD = 19
+A_FLIP = 20
+A_FLIP_ALL = 21
+A_PASS = 22
+A_FACE_UP = 23
+A_FACE_DOWN = 24
+ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
+                A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
+                A_FACE_UP: "face_up", A_FACE_DOWN: "face_down"}
+
+
+def action_name(a: int) -> str:
+    return f"pos{a}" if 0 <= a < MAX_POS else ACTION_NAMES.get(a, f"action{a}")
+
+
+# ---- option value codes -----------------------------------------------------------------
+PAIR_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere",
+               "orthogonal_adjacent")
+PAIR_NONE, PAIR_COLUMN, PAIR_ROW_OR_COLUMN, PAIR_DIAGONAL, PAIR_ANYWHERE, PAIR_ADJACENT = range(6)
+
+REVEAL_MODES = ("none", "flip", "peek", "flip_on_first_turn")
+REVEAL_NONE, REVEAL_FLIP, REVEAL_PEEK, REVEAL_FLIP_FIRST_TURN = range(4)
+
+REVEAL_CONSTRAINTS = ("any", "nearest_row", "same_column", "different_columns",
+                      "centre_and_outer", "whole_column")
+CON_ANY, CON_NEAREST_ROW, CON_SAME_COLUMN, CON_DIFFERENT_COLUMNS, CON_CENTRE_OUTER, \
+    CON_WHOLE_COLUMN = range(6)
+
+REVEAL_ORDERS = ("turn_order", "simultaneous")
+
+PLACEMENT_FACES = ("up", "down", "player_choice")
+FACE_UP, FACE_DOWN, FACE_CHOICE = range(3)
+
+FLIP_AFTER_DISCARD = ("none", "mandatory", "mandatory_unless_one_face_down")
+FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE = range(3)
+
+FINAL_TURNS = ("none", "each_other_player_once", "complete_lap")
+FINAL_NONE, FINAL_EACH_OTHER, FINAL_COMPLETE_LAP = range(3)
+
+STOCK_EMPTY = ("reshuffle_keep_top", "end_hole")
+STOCK_RESHUFFLE, STOCK_END_HOLE = range(2)
+
+END_TRIGGERS = ("knock", "all_face_up", "all_players_face_up", "stock_exhausted")
+END_KNOCK, END_ALL_FACE_UP, END_ALL_PLAYERS_FACE_UP, END_STOCK_EXHAUSTED = 1, 2, 4, 8
+
+ENDER_PENALTIES = ("none", "plus_10", "plus_20", "double_plus_5", "double", "equal_highest",
+                   "plus_twice_players", "plus_lowest_score", "plus_highest_opponent")
+ENDER_BONUSES = ("none", "zero", "minus_players", "fixed_minus_10")
+ENDER_TIES = ("neutral", "counts_as_lowest", "counts_as_not_lowest")
+TIE_NEUTRAL, TIE_LOWEST, TIE_NOT_LOWEST = range(3)
+ENDER_APPLIES = ("knock_only", "any_ender")
+APPLIES_KNOCK_ONLY, APPLIES_ANY_ENDER = range(2)
+
+MATCH_KEYS = ("rank", "point_value")
+
+# ---- rule array slots (int64) -------------------------------------------------------------
+R_PLAYERS = 0
+R_ROWS = 1
+R_COLS = 2
+R_NPOS = 3
+R_NCARDS = 4            # cards in the shuffled deck(s)
+R_DECK_SUM = 5          # sum of card values over the whole deck
+R_REVEAL_MODE = 6
+R_REVEAL_COUNT = 7
+R_REVEAL_CONSTRAINT = 8
+R_REVEAL_SEQUENTIAL = 9
+R_REVEAL_SIMULTANEOUS = 10
+R_PLACEMENT_FACE = 11
+R_REPLACE_FACE_UP = 12
+R_LOCK_FACE_UP_COLUMNS = 13
+R_FLIP_INSTEAD_OF_DRAW = 14
+R_FLIP_AFTER_DISCARD = 15
+R_FLIP_ALL_TO_END = 16
+R_END_TRIGGERS = 17
+R_FINAL_TURNS = 18
+R_FINAL_STOCK_ONLY = 19
+R_STOCK_EMPTY = 20
+R_TURN_CAP = 21
+R_PAIR_SCOPE = 22
+R_NEG_PAIRS_KEEP = 23
+R_QUAD_VALUE = 24       # NONE_VALUE when unset
+R_QUAD_ADJACENT_ONLY = 25
+R_QUAD_OTHERS_PENALTY = 26
+R_BLOCK_VALUE = 27
+R_SIX_KIND_VALUE = 28
+R_NEG_QUAD_VALUE = 29
+R_JOKER_PAIR_VALUE = 30  # NONE_VALUE unless value_joker = plus15_pair_minus5 (then -5)
+R_ENDER_PENALTY = 31
+R_ENDER_BONUS = 32
+R_ENDER_TIE = 33
+R_ENDER_APPLIES = 34
+R_LOWEST_SCORES_ZERO = 35
+R_SHOOT_MOON = 36
+R_DISCARD_MUST_PLACE = 37
+R_STOCK_MAY_DISCARD = 38
+R_KNOCK_TIMING = 39
+R_DRAW_FROM_DISCARD = 40
+N_RULE_SLOTS = 48
+
+NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
+
+# ---- public state slots (int64), visible to every seat ------------------------------------
+PUB_TURN = 0          # turns completed so far (initial reveal excluded)
+PUB_ACTOR = 1         # seat now deciding
+PUB_STOCK_N = 2
+PUB_DISCARD_N = 3
+PUB_DISCARD_SUM = 4   # sum of values in the discard pile
+PUB_FACEUP_N = 5      # face-up layout cards, all seats
+PUB_FACEUP_SUM = 6
+PUB_ENDER = 7         # seat that triggered the end, -1 while none
+PUB_FINAL_LEFT = 8    # final turns still to be played once the end is triggered
+PUB_HELD_PUBLIC = 9   # card taken from the discard pile and not yet placed, else -1
+PUB_RESHUFFLES = 10
+PUB_KNOCKED = 11      # 1 when the end was triggered by a knock
+N_PUB_SLOTS = 16      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
+
+# ---- per-round outcome slots ---------------------------------------------------------------
+OUT_TURNS = 0
+OUT_CAPPED = 1
+OUT_ENDER = 2
+OUT_RESHUFFLES = 3
+OUT_ERROR = 4          # nonzero: a policy returned an illegal action (see ERR_*)
+OUT_ERR_SEAT = 5
+OUT_ERR_POINT = 6
+OUT_ERR_ACTION = 7
+OUT_LOG_N = 8          # rows written to the move log; -1 disables logging
+N_OUT_SLOTS = 9

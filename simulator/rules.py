@@ -1,0 +1,599 @@
+"""Rule sets: one frozen, validated object per rule set, named presets, TOML files, and the
+flattening into arrays that the compiled kernel reads at run time.
+
+Option names follow RULES.md §3 with dots replaced by underscores (``initial_reveal.mode`` is
+``initial_reveal_mode``; both spellings are accepted wherever a user types an option).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from . import cards as C
+from . import codes as K
+
+
+class RuleError(ValueError):
+    """A rule set or option value that cannot be played; the message is one user-facing line."""
+
+
+def _opt(default, doc: str, allowed=None, lo=None, hi=None, nullable=False, supported=None):
+    return field(default=default, metadata={"doc": doc, "allowed": allowed, "lo": lo, "hi": hi,
+                                            "nullable": nullable, "supported": supported})
+
+
+VALUE_SCHEMES = ("basic", "six_card", "harder", "whitnack", "fuchs_nines", "malaysia", "pablo",
+                 "cumbia", "cabo", "cactus")
+# rank -> value for A..K, then the joker (None: the table has no joker value)
+_SCHEME_TABLES = {
+    "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+    "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+    "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
+    "whitnack": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, -5),
+    "fuchs_nines": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 0, 10, -2),
+    "malaysia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10),
+    "pablo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, -5),
+    "cumbia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, None),
+    "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
+    "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+}
+JOKER_PLUS15 = "plus15_pair_minus5"
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set for one hole of the Golf family. Defaults are preset ``six_card``."""
+
+    players_min: int = _opt(2, "fewest players the rule set is played with", lo=2, hi=K.MAX_PLAYERS)
+    players_max: int = _opt(6, "most players (more decks are added by deck_thresholds)", lo=2,
+                            hi=K.MAX_PLAYERS)
+    decks: int = _opt(0, "52-card decks shuffled together; 0 = by deck_thresholds", lo=0, hi=8)
+    deck_thresholds: tuple = _opt(((2, 1), (5, 2), (9, 3)),
+                                  "(players, decks) steps used when decks = 0")
+    jokers_per_deck: int = _opt(0, "jokers added per deck", allowed=(0, 2))
+    bonus_card: str = _opt("none", "cards worth -2 standing in for jokers",
+                           allowed=("none", "twos", "one_eyed_jacks"))
+    layout_mode: str = _opt("grid", "how a layout is laid out", allowed=("grid", "hand", "row"),
+                            supported=("grid",))
+    grid_rows: int = _opt(2, "rows of the layout grid", lo=1, hi=3)
+    grid_cols: int = _opt(3, "columns of the layout grid", lo=1, hi=5)
+    initial_discard: str = _opt("turn_up", "how the discard pile starts",
+                                allowed=("turn_up", "none"), supported=("turn_up",))
+    initial_reveal_mode: str = _opt("flip", "what players see before play",
+                                    allowed=K.REVEAL_MODES, supported=("none", "flip", "peek"))
+    initial_reveal_count: int = _opt(2, "cards flipped or peeked before play (-1 = a whole row)",
+                                     lo=-1, hi=4)
+    initial_reveal_constraint: str = _opt("any", "which cards may be revealed",
+                                          allowed=K.REVEAL_CONSTRAINTS,
+                                          supported=K.REVEAL_CONSTRAINTS[:5])
+    initial_reveal_sequential: bool = _opt(True, "choose the next card after seeing the last")
+    initial_reveal_order: str = _opt("turn_order", "reveal seat by seat or all at once",
+                                     allowed=K.REVEAL_ORDERS)
+    rearrange_after_reveal: bool = _opt(False, "permute the layout after the initial flips",
+                                        supported=(False,))
+    placement_face: str = _opt("up", "face of a card placed into the layout",
+                               allowed=K.PLACEMENT_FACES)
+    draw_from_discard: bool = _opt(True, "the top discard may be taken (draw_sources)")
+    discard_draw_must_be_placed: bool = _opt(True, "a taken discard must go into the layout",
+                                             supported=(True,))
+    stock_draw_may_be_discarded: bool = _opt(True, "a stock card may be discarded unplaced")
+    replace_face_up_allowed: bool = _opt(True, "face-up cards may be replaced")
+    lock_face_up_columns: bool = _opt(False, "a column with both cards face up is locked")
+    flip_instead_of_draw: bool = _opt(False, "a turn may be just turning one card face up")
+    flip_after_stock_discard: str = _opt("none", "flip a card after discarding a stock card",
+                                         allowed=K.FLIP_AFTER_DISCARD)
+    flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
+    end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
+                               supported=("all_face_up", "all_players_face_up"))
+    knock_timing: str = _opt("instead_of_turn", "when a knock is made",
+                             allowed=("instead_of_turn", "end_of_own_turn", "any_time_in_turn"))
+    final_turns: str = _opt("each_other_player_once", "turns played after the end is triggered",
+                            allowed=K.FINAL_TURNS)
+    final_turn_stock_only: bool = _opt(False, "final turns may only draw from the stock")
+    stock_empty: str = _opt("reshuffle_keep_top", "what happens when the stock runs out",
+                            allowed=K.STOCK_EMPTY)
+    turn_cap: int = _opt(400, "safety cap: a hole ends after this many turns", lo=1, hi=100000)
+    value_scheme: str = _opt("six_card", "named card-value table", allowed=VALUE_SCHEMES)
+    value_two: int | None = _opt(None, "value of a two (None = from the table)",
+                                 allowed=(-2, 2), nullable=True)
+    twos_positive_with_jokers: bool = _opt(False, "twos become +2 when jokers are in play")
+    value_jack: int | None = _opt(None, "value of a jack", allowed=(10, 11, 0, 20), nullable=True)
+    value_queen: int | None = _opt(None, "value of a queen", allowed=(10, 12, 13, 20, 0),
+                                   nullable=True)
+    value_king: int | None = _opt(None, "value of a king", allowed=(0, 13, 10), nullable=True)
+    value_queen_of_spades: int | None = _opt(None, "value of the queen of spades",
+                                             allowed=(40,), nullable=True)
+    value_eight: int | None = _opt(None, "value of an eight", allowed=(8, 0), nullable=True)
+    value_red_king: int | None = _opt(None, "value of a red king", allowed=(-1, -5),
+                                      nullable=True)
+    value_black_king: int | None = _opt(None, "value of a black king", allowed=(0,),
+                                        nullable=True)
+    value_king_of_diamonds: int | None = _opt(None, "value of the king of diamonds", allowed=(0,),
+                                              nullable=True)
+    value_two_of_diamonds: int | None = _opt(None, "value of the two of diamonds",
+                                             allowed=(-10,), nullable=True)
+    value_joker: Any = _opt(None, "value of a joker (None = the table's, else -2)",
+                            allowed=(-2, -3, -4, -5, 0, 10, JOKER_PLUS15), nullable=True)
+    one_eyed_jacks: str = _opt("normal", "treatment of J♠ and J♥",
+                               allowed=("normal", "wild", "zero", "bonus"),
+                               supported=("normal", "zero", "bonus"))
+    match_key: str = _opt("rank", "what makes two cards equal for pairing", allowed=K.MATCH_KEYS)
+    pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES,
+                           supported=("none", "column", "anywhere"))
+    negative_pairs_keep_value: bool = _opt(False, "a pair of negative cards keeps its value")
+    quad_two_columns_value: int | None = _opt(None, "four equal cards in two pair-columns score",
+                                              allowed=(0, -10), nullable=True)
+    quad_two_columns_adjacent_only: bool = _opt(False, "the two quad columns must be adjacent")
+    quad_others_penalty: int = _opt(0, "others add this when someone scores a quad",
+                                    allowed=(0, 10))
+    block_2x2_value: int | None = _opt(None, "four equal cards in a 2x2 square score",
+                                       allowed=(-20, -25), nullable=True)
+    six_of_kind_value: int | None = _opt(None, "six equal cards score", allowed=(-20,),
+                                         nullable=True)
+    negative_quad_value: int | None = _opt(None, "four equal negative cards in two columns score",
+                                           allowed=(-20,), nullable=True)
+    shoot_the_moon: int | None = _opt(None, "a layout worth exactly this scores 0, others +it",
+                                      allowed=(60,), nullable=True)
+    lowest_scores_zero: bool = _opt(False, "the lowest layout of the hole scores 0")
+    ender_penalty: str = _opt("none", "ender's score when not lowest", allowed=K.ENDER_PENALTIES)
+    ender_bonus: str = _opt("none", "ender's score when lowest", allowed=K.ENDER_BONUSES)
+    ender_tie: str = _opt("neutral", "how a tie for lowest counts for the ender",
+                          allowed=K.ENDER_TIES)
+    ender_rule_applies_to: str = _opt("any_ender", "who the ender rules apply to",
+                                      allowed=K.ENDER_APPLIES)
+    match_end_mode: str = _opt("holes", "how a match ends", allowed=("holes", "target", "manual"))
+    match_end_holes: int = _opt(9, "holes in a match", lo=1, hi=1000)
+    match_end_target: int = _opt(100, "total that ends a match in target mode", lo=1, hi=10000)
+    match_tie: str = _opt("share", "ties for the lowest total",
+                          allowed=("share", "tiebreak", "extra_holes"))
+
+    def __post_init__(self):
+        for f in fields(self):
+            _check_value(f, getattr(self, f.name))
+        _check_combination(self)
+
+    # ---- construction -------------------------------------------------------------------
+    @classmethod
+    def preset(cls, name: str, **overrides) -> "Rules":
+        if name not in PRESETS:
+            raise RuleError(f"unknown preset {name!r}; choose one of: {', '.join(PRESETS)}")
+        values = dict(PRESETS[name])
+        values.update(overrides)
+        return cls.create(**values)
+
+    @classmethod
+    def create(cls, **values) -> "Rules":
+        clean = {}
+        for key, value in values.items():
+            name = canonical_option(key)
+            clean[name] = _coerce(OPTIONS[name], value)
+        return cls(**clean)
+
+    def with_options(self, **overrides) -> "Rules":
+        clean = {}
+        for key, value in overrides.items():
+            name = canonical_option(key)
+            clean[name] = _coerce(OPTIONS[name], value)
+        return dataclasses.replace(self, **clean)
+
+    def with_text_options(self, assignments: list[str]) -> "Rules":
+        """Apply ``option=value`` strings as typed on a command line."""
+        overrides = {}
+        for item in assignments:
+            if "=" not in item:
+                raise RuleError(f"--set {item!r}: expected option=value, e.g. pair_scope=anywhere")
+            key, text = item.split("=", 1)
+            name = canonical_option(key.strip())
+            overrides[name] = parse_option_text(name, text.strip())
+        return self.with_options(**overrides)
+
+    # ---- description --------------------------------------------------------------------
+    def as_dict(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def diff(self, base: "Rules | None" = None) -> dict:
+        """Options that differ from ``base`` (default: the plain ``six_card`` rules)."""
+        base = base or Rules()
+        return {k: v for k, v in self.as_dict().items() if getattr(base, k) != v}
+
+    def __str__(self) -> str:
+        d = self.diff()
+        return "Rules(" + ", ".join(f"{k}={v!r}" for k, v in d.items()) + ")"
+
+    @property
+    def n_positions(self) -> int:
+        return self.grid_rows * self.grid_cols
+
+    def decks_for(self, players: int) -> int:
+        if self.decks:
+            return self.decks
+        n = 1
+        for min_players, count in sorted(self.deck_thresholds):
+            if players >= min_players:
+                n = count
+        return n
+
+    def deck_size(self, players: int) -> int:
+        return self.decks_for(players) * (52 + self.jokers_per_deck)
+
+    def check_players(self, players: int) -> None:
+        if not self.players_min <= players <= self.players_max:
+            raise RuleError(f"--players {players}: this rule set is for {self.players_min} to "
+                            f"{self.players_max} players (change players_max or decks to allow more)")
+        if players > K.MAX_PLAYERS:
+            raise RuleError(f"--players {players}: at most {K.MAX_PLAYERS} players are supported")
+        need = players * self.n_positions + 2
+        have = self.deck_size(players)
+        if need > have:
+            raise RuleError(f"--players {players}: {players} layouts of {self.n_positions} cards "
+                            f"plus a discard and a stock card need {need} cards but "
+                            f"{self.decks_for(players)} deck(s) hold {have}; set decks=N")
+
+    def to_toml(self, preset: str | None = None) -> str:
+        lines = ["# golfsim rule set: every option with its value (RULES.md §3 names, dots as _)"]
+        if preset:
+            lines.append(f'preset = "{preset}"')
+        for f in fields(self):
+            v = getattr(self, f.name)
+            lines.append(f"# {f.metadata['doc']}")
+            lines.append(f"{f.name} = {_toml_value(v)}")
+        return "\n".join(lines) + "\n"
+
+
+# ---- option table ---------------------------------------------------------------------------
+OPTIONS = {f.name: f for f in fields(Rules)}
+_ALIASES = {
+    "decks.count": "decks", "jokers": "jokers_per_deck", "grid.rows": "grid_rows",
+    "grid.cols": "grid_cols", "rows": "grid_rows", "cols": "grid_cols",
+    "turn_limit": "turn_cap",
+}
+
+
+def canonical_option(name: str) -> str:
+    key = _ALIASES.get(name, name)
+    key = key.replace(".", "_").replace("-", "_")
+    if key not in OPTIONS:
+        import difflib
+        close = difflib.get_close_matches(key, OPTIONS, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else \
+            "; `golfsim rules six_card` lists every option"
+        raise RuleError(f"unknown rule option {name!r}{hint}")
+    return key
+
+
+def _allowed_text(f) -> str:
+    m = f.metadata
+    if m["allowed"] is not None:
+        vals = list(m["allowed"]) + (["none"] if m["nullable"] else [])
+        return "one of " + ", ".join(str(v) for v in vals)
+    if f.type in ("bool", bool):
+        return "true or false"
+    if m["lo"] is not None:
+        return f"an integer from {m['lo']} to {m['hi']}"
+    return "a valid value"
+
+
+def _coerce(f, value):
+    """Normalise a Python value (from TOML or code) to the field's type, or raise RuleError."""
+    m = f.metadata
+    if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "inherit")
+                         and m["nullable"]):
+        if m["nullable"]:
+            return None
+    if f.name == "end_triggers":
+        if isinstance(value, str):
+            value = [v for v in value.replace("+", ",").split(",") if v]
+        return tuple(value)
+    if f.name == "deck_thresholds":
+        return tuple(tuple(int(x) for x in pair) for pair in value)
+    if f.type in ("bool", bool):
+        if isinstance(value, bool):
+            return value
+        raise RuleError(f"option {f.name} = {value!r}: expected true or false")
+    if f.type in ("int", int) or f.type.startswith("int"):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            if isinstance(value, float) and value.is_integer():
+                return int(value)
+            raise RuleError(f"option {f.name} = {value!r}: expected {_allowed_text(f)}")
+        return int(value)
+    return value
+
+
+def parse_option_text(name: str, text: str):
+    """Turn the text after ``option=`` into a typed value for that option."""
+    f = OPTIONS[name]
+    low = text.lower()
+    if f.metadata["nullable"] and low in ("none", "null", "inherit", ""):
+        return None
+    if f.type in ("bool", bool):
+        if low in ("true", "yes", "1", "on"):
+            return True
+        if low in ("false", "no", "0", "off"):
+            return False
+        raise RuleError(f"option {name} = {text!r}: expected true or false")
+    if name == "deck_thresholds":
+        try:
+            return tuple(tuple(int(x) for x in p.split(":")) for p in text.split(","))
+        except ValueError:
+            raise RuleError(f"option deck_thresholds = {text!r}: expected players:decks pairs "
+                            "such as 2:1,5:2,9:3") from None
+    if name == "end_triggers":
+        return tuple(v for v in text.replace("+", ",").split(",") if v)
+    try:
+        return int(text)
+    except ValueError:
+        if f.type in ("int", int):
+            raise RuleError(f"option {name} = {text!r}: expected {_allowed_text(f)}") from None
+        return text
+
+
+def _check_value(f, value) -> None:
+    m = f.metadata
+    if value is None:
+        if not m["nullable"]:
+            raise RuleError(f"option {f.name} may not be empty: expected {_allowed_text(f)}")
+        return
+    if f.name == "end_triggers":
+        if not value:
+            raise RuleError("option end_triggers is empty: name at least one of "
+                            + ", ".join(K.END_TRIGGERS))
+        for v in value:
+            if v not in K.END_TRIGGERS:
+                raise RuleError(f"option end_triggers = {v!r}: expected items from "
+                                + ", ".join(K.END_TRIGGERS))
+            if m["supported"] and v not in m["supported"]:
+                raise RuleError(f"option end_triggers = {v!r} is not supported yet; supported: "
+                                + ", ".join(m["supported"]))
+        return
+    if f.name == "deck_thresholds":
+        if not value or any(len(p) != 2 or p[1] < 1 for p in value):
+            raise RuleError(f"option deck_thresholds = {value!r}: expected (players, decks) pairs")
+        return
+    if m["allowed"] is not None and value not in m["allowed"]:
+        raise RuleError(f"option {f.name} = {value!r}: expected {_allowed_text(f)}")
+    if m["lo"] is not None and not (m["lo"] <= value <= m["hi"]):
+        raise RuleError(f"option {f.name} = {value!r}: expected {_allowed_text(f)}")
+    if m["supported"] is not None and value not in m["supported"]:
+        raise RuleError(f"option {f.name} = {value!r} is not supported yet by the engine; "
+                        f"supported: {', '.join(str(s) for s in m['supported'])}")
+
+
+def _check_combination(r: Rules) -> None:
+    if r.players_min > r.players_max:
+        raise RuleError(f"players_min = {r.players_min} is above players_max = {r.players_max}")
+    npos = r.grid_rows * r.grid_cols
+    if npos > K.MAX_POS:
+        raise RuleError(f"grid {r.grid_rows}x{r.grid_cols} has {npos} positions; at most "
+                        f"{K.MAX_POS} are supported")
+    count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
+    if r.initial_reveal_mode != "none" and count > npos:
+        raise RuleError(f"initial_reveal_count = {count} exceeds the {npos} positions of the grid")
+    con = r.initial_reveal_constraint
+    if r.initial_reveal_mode != "none" and con in ("same_column", "centre_and_outer") and count > 2:
+        raise RuleError(f"initial_reveal_constraint = {con} allows at most 2 cards, but "
+                        f"initial_reveal_count = {count}")
+    if con == "same_column" and r.initial_reveal_mode != "none" and count > r.grid_rows:
+        raise RuleError(f"initial_reveal_constraint = same_column needs initial_reveal_count <= "
+                        f"grid_rows = {r.grid_rows}")
+    if con == "different_columns" and r.initial_reveal_mode != "none" and count > r.grid_cols:
+        raise RuleError(f"initial_reveal_constraint = different_columns needs "
+                        f"initial_reveal_count <= grid_cols = {r.grid_cols}")
+    if con == "centre_and_outer" and r.grid_cols % 2 == 0:
+        raise RuleError(f"initial_reveal_constraint = centre_and_outer needs an odd number of "
+                        f"columns, but grid_cols = {r.grid_cols}")
+    if con == "nearest_row" and count > r.grid_cols:
+        raise RuleError(f"initial_reveal_constraint = nearest_row allows at most grid_cols = "
+                        f"{r.grid_cols} cards, but initial_reveal_count = {count}")
+    col_rules = [name for name, on in (
+        ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("negative_quad_value", r.negative_quad_value is not None),
+        ("lock_face_up_columns", r.lock_face_up_columns)) if on]
+    if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
+        raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
+                        f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
+    if r.block_2x2_value is not None and r.grid_rows < 2:
+        raise RuleError("block_2x2_value needs a grid with at least 2 rows")
+    if r.block_2x2_value is not None and r.pair_scope not in ("column", "none"):
+        raise RuleError(f"block_2x2_value is defined with pair_scope column or none, not "
+                        f"{r.pair_scope}")
+    if r.six_of_kind_value is not None and npos != 6:
+        raise RuleError(f"six_of_kind_value needs a 6-card layout; this grid has {npos} positions")
+    if r.initial_reveal_mode == "flip" and r.placement_face == "down" and \
+            "all_face_up" in r.end_triggers:
+        pass  # legal (the face-down game with flips), merely slow to end
+    if "knock" not in r.end_triggers and "all_face_up" not in r.end_triggers and \
+            "all_players_face_up" not in r.end_triggers:
+        raise RuleError("end_triggers must include knock, all_face_up or all_players_face_up")
+    if r.placement_face == "down" and not ({"knock"} & set(r.end_triggers)) and \
+            not (r.flip_instead_of_draw or r.flip_all_to_end or
+                 r.flip_after_stock_discard != "none"):
+        raise RuleError("placement_face = down with end_triggers = "
+                        f"{','.join(r.end_triggers)} gives no way to turn cards face up; add "
+                        "flip_instead_of_draw, flip_all_to_end or flip_after_stock_discard")
+    if not r.draw_from_discard and not r.stock_draw_may_be_discarded and False:
+        pass
+    if r.ender_rule_applies_to == "knock_only" and "knock" not in r.end_triggers and \
+            (r.ender_penalty != "none" or r.ender_bonus != "none"):
+        raise RuleError("ender_penalty/ender_bonus with ender_rule_applies_to = knock_only have "
+                        "no effect without the knock end trigger")
+
+
+def _toml_value(v) -> str:
+    if v is None:
+        return '"none"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, tuple):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    raise TypeError(v)
+
+
+# ---- presets --------------------------------------------------------------------------------
+PRESETS: dict[str, dict] = {
+    "six_card": {},
+    "eight_card_basic": {"grid_cols": 4, "decks": 2, "players_max": 8},
+    "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
+}
+PRESET_DESCRIPTIONS = {
+    "six_card": "6-card Golf: 2x3 grid, flip two, face-up replacement, column pairs cancel "
+                "(RULES.md §2.2)",
+    "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks (RULES.md §2.3)",
+    "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks (RULES.md §2.5)",
+}
+
+
+def load_toml(path: str | Path) -> Rules:
+    """A rule file names a preset (default six_card) and overrides any options."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text())
+    except FileNotFoundError:
+        raise RuleError(f"--rules {path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise RuleError(f"--rules {path}: not valid TOML ({e})") from None
+    preset = data.pop("preset", "six_card")
+    flat = {}
+    for key, value in data.items():
+        if isinstance(value, dict):  # [initial_reveal] mode = "peek" style tables
+            for sub, v in value.items():
+                flat[f"{key}.{sub}"] = v
+        else:
+            flat[key] = value
+    return Rules.preset(preset, **flat)
+
+
+# ---- values and flattening --------------------------------------------------------------------
+def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
+    """Value of every card id (all deck copies) under the rule set."""
+    table = list(_SCHEME_TABLES[r.value_scheme])
+    jokers_on = r.jokers_per_deck > 0
+    if r.value_two is not None:
+        table[C.RANK_TWO] = r.value_two
+    if r.twos_positive_with_jokers and jokers_on:
+        table[C.RANK_TWO] = 2
+    for rank, v in ((C.RANK_JACK, r.value_jack), (C.RANK_QUEEN, r.value_queen),
+                    (C.RANK_KING, r.value_king), (C.RANK_EIGHT, r.value_eight)):
+        if v is not None:
+            table[rank] = v
+    joker = r.value_joker
+    if joker == JOKER_PLUS15:
+        joker = 15
+    elif joker is None:
+        joker = table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
+    table[C.RANK_JOKER] = joker
+    if r.bonus_card == "twos":
+        table[C.RANK_TWO] = -2
+
+    values = np.zeros(n_decks * C.CARDS_PER_DECK, dtype=np.int64)
+    for cid in range(values.size):
+        rank, suit = C.rank_of(cid), C.suit_of(cid)
+        v = table[rank]
+        if rank == C.RANK_QUEEN and suit == C.SPADES and r.value_queen_of_spades is not None:
+            v = r.value_queen_of_spades
+        if rank == C.RANK_KING:
+            red = suit in (C.HEARTS, C.DIAMONDS)
+            if red and r.value_red_king is not None:
+                v = r.value_red_king
+            if not red and r.value_black_king is not None:
+                v = r.value_black_king
+            if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
+                v = r.value_king_of_diamonds
+        if rank == C.RANK_TWO and suit == C.DIAMONDS and r.value_two_of_diamonds is not None:
+            v = r.value_two_of_diamonds
+        if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):
+            if r.one_eyed_jacks == "zero":
+                v = 0
+            elif r.one_eyed_jacks == "bonus" or r.bonus_card == "one_eyed_jacks":
+                v = -2
+        values[cid] = v
+    return values
+
+
+def card_keys(r: Rules, values: np.ndarray) -> np.ndarray:
+    """Pairing key of every card id: equal keys pair."""
+    if r.match_key == "point_value":
+        return values.copy()
+    return np.array([C.rank_of(c) for c in range(values.size)], dtype=np.int64)
+
+
+class RuleArrays(NamedTuple):
+    """What the kernel needs: the rule slots, per-card tables and the deck in canonical order."""
+    ri: np.ndarray          # int64[N_RULE_SLOTS]
+    card_value: np.ndarray  # int64[n_ids]
+    card_key: np.ndarray    # int64[n_ids]
+    deck: np.ndarray        # int16[n_cards] card ids, canonical order before shuffling
+
+
+def _nullable(v) -> int:
+    return K.NONE_VALUE if v is None else int(v)
+
+
+def flatten(r: Rules, players: int) -> RuleArrays:
+    r.check_players(players)
+    n_decks = r.decks_for(players)
+    values = card_values(r, n_decks)
+    keys = card_keys(r, values)
+    deck = np.array([copy * C.CARDS_PER_DECK + local
+                     for copy in range(n_decks) for local in range(52 + r.jokers_per_deck)],
+                    dtype=np.int16)
+    ri = np.zeros(K.N_RULE_SLOTS, dtype=np.int64)
+    count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
+    triggers = 0
+    for t in r.end_triggers:
+        triggers |= {"knock": K.END_KNOCK, "all_face_up": K.END_ALL_FACE_UP,
+                     "all_players_face_up": K.END_ALL_PLAYERS_FACE_UP,
+                     "stock_exhausted": K.END_STOCK_EXHAUSTED}[t]
+    slots = {
+        K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
+        K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
+        K.R_DECK_SUM: int(values[deck.astype(np.int64)].sum()),
+        K.R_REVEAL_MODE: K.REVEAL_MODES.index(r.initial_reveal_mode),
+        K.R_REVEAL_COUNT: 0 if r.initial_reveal_mode == "none" else count,
+        K.R_REVEAL_CONSTRAINT: K.REVEAL_CONSTRAINTS.index(r.initial_reveal_constraint),
+        K.R_REVEAL_SEQUENTIAL: int(r.initial_reveal_sequential),
+        K.R_REVEAL_SIMULTANEOUS: int(r.initial_reveal_order == "simultaneous"),
+        K.R_PLACEMENT_FACE: K.PLACEMENT_FACES.index(r.placement_face),
+        K.R_REPLACE_FACE_UP: int(r.replace_face_up_allowed),
+        K.R_LOCK_FACE_UP_COLUMNS: int(r.lock_face_up_columns),
+        K.R_FLIP_INSTEAD_OF_DRAW: int(r.flip_instead_of_draw),
+        K.R_FLIP_AFTER_DISCARD: K.FLIP_AFTER_DISCARD.index(r.flip_after_stock_discard),
+        K.R_FLIP_ALL_TO_END: int(r.flip_all_to_end),
+        K.R_END_TRIGGERS: triggers,
+        K.R_FINAL_TURNS: K.FINAL_TURNS.index(r.final_turns),
+        K.R_FINAL_STOCK_ONLY: int(r.final_turn_stock_only),
+        K.R_STOCK_EMPTY: K.STOCK_EMPTY.index(r.stock_empty),
+        K.R_TURN_CAP: r.turn_cap,
+        K.R_PAIR_SCOPE: K.PAIR_SCOPES.index(r.pair_scope),
+        K.R_NEG_PAIRS_KEEP: int(r.negative_pairs_keep_value),
+        K.R_QUAD_VALUE: _nullable(r.quad_two_columns_value),
+        K.R_QUAD_ADJACENT_ONLY: int(r.quad_two_columns_adjacent_only),
+        K.R_QUAD_OTHERS_PENALTY: r.quad_others_penalty,
+        K.R_BLOCK_VALUE: _nullable(r.block_2x2_value),
+        K.R_SIX_KIND_VALUE: _nullable(r.six_of_kind_value),
+        K.R_NEG_QUAD_VALUE: _nullable(r.negative_quad_value),
+        K.R_JOKER_PAIR_VALUE: -5 if r.value_joker == JOKER_PLUS15 else K.NONE_VALUE,
+        K.R_ENDER_PENALTY: K.ENDER_PENALTIES.index(r.ender_penalty),
+        K.R_ENDER_BONUS: K.ENDER_BONUSES.index(r.ender_bonus),
+        K.R_ENDER_TIE: K.ENDER_TIES.index(r.ender_tie),
+        K.R_ENDER_APPLIES: K.ENDER_APPLIES.index(r.ender_rule_applies_to),
+        K.R_LOWEST_SCORES_ZERO: int(r.lowest_scores_zero),
+        K.R_SHOOT_MOON: _nullable(r.shoot_the_moon),
+        K.R_DISCARD_MUST_PLACE: int(r.discard_draw_must_be_placed),
+        K.R_STOCK_MAY_DISCARD: int(r.stock_draw_may_be_discarded),
+        K.R_KNOCK_TIMING: ("instead_of_turn", "end_of_own_turn",
+                           "any_time_in_turn").index(r.knock_timing),
+        K.R_DRAW_FROM_DISCARD: int(r.draw_from_discard),
+    }
+    for slot, v in slots.items():
+        ri[slot] = v
+    return RuleArrays(ri, values, keys, deck)

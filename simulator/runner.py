@@ -1,0 +1,240 @@
+"""Experiments: cut a run of rounds into chunks, play them on threads, add up the sums.
+
+Round ``i`` of a run with seed ``s`` is always the same deal and the same random choices,
+whichever thread plays it and however the rounds are cut, and all sums are integers, so the
+totals are identical for any thread count or chunk size.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import codes as K
+from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CONSERVATION,
+                     ERR_ILLEGAL_ACTION, HIST_BINS, HIST_OFFSET, N_ACC, N_TOT, TOT_CAPPED,
+                     TOT_ENDED, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
+                     play_chunk_nb)
+from .rules import RuleArrays, Rules, flatten
+
+DEFAULT_CHUNK = 65536
+
+
+class PolicyError(RuntimeError):
+    """A policy returned an action that is not legal at that decision point."""
+
+
+@dataclass
+class Totals:
+    """Integer sums over rounds; two Totals of disjoint rounds add up exactly."""
+    players: int
+    acc: np.ndarray = None
+    tot: np.ndarray = None
+    hist: np.ndarray = None
+
+    def __post_init__(self):
+        if self.acc is None:
+            self.acc = np.zeros((self.players, N_ACC), dtype=np.int64)
+            self.tot = np.zeros(N_TOT, dtype=np.int64)
+            self.hist = np.zeros((self.players, HIST_BINS), dtype=np.int64)
+
+    def add(self, other: "Totals") -> None:
+        self.acc += other.acc
+        self.tot += other.tot
+        self.hist += other.hist
+
+    # ---- derived statistics ------------------------------------------------------------------
+    @property
+    def rounds(self) -> int:
+        return int(self.tot[TOT_ROUNDS])
+
+    def mean_score(self) -> np.ndarray:
+        return self.acc[:, ACC_SCORE_SUM] / max(self.rounds, 1)
+
+    def se_score(self) -> np.ndarray:
+        return _se(self.acc[:, ACC_SCORE_SUM], self.acc[:, ACC_SCORE_SQ], self.rounds)
+
+    def win_share(self) -> np.ndarray:
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.acc[:, ACC_WIN_K0:ACC_WIN_K0 + K.MAX_PLAYERS]
+        return (wins / k).sum(axis=1) / max(self.rounds, 1)
+
+    def se_win(self) -> np.ndarray:
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.acc[:, ACC_WIN_K0:ACC_WIN_K0 + K.MAX_PLAYERS]
+        return _se((wins / k).sum(axis=1), (wins / k ** 2).sum(axis=1), self.rounds)
+
+    def ender_share(self) -> np.ndarray:
+        return self.acc[:, ACC_ENDER] / max(self.rounds, 1)
+
+    def mean_turns(self) -> float:
+        return float(self.tot[TOT_TURNS_SUM] / max(self.rounds, 1))
+
+    def se_turns(self) -> float:
+        return float(_se(self.tot[TOT_TURNS_SUM], self.tot[TOT_TURNS_SQ], self.rounds))
+
+    @property
+    def capped(self) -> int:
+        return int(self.tot[TOT_CAPPED])
+
+    @property
+    def reshuffles(self) -> int:
+        return int(self.tot[TOT_RESHUFFLES])
+
+    @property
+    def ended(self) -> int:
+        return int(self.tot[TOT_ENDED])
+
+    def score_histogram(self) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, counts[seat, bin]) trimmed to the occupied range."""
+        occupied = np.nonzero(self.hist.sum(axis=0))[0]
+        if occupied.size == 0:
+            return np.zeros(0, dtype=np.int64), self.hist[:, :0]
+        lo, hi = occupied[0], occupied[-1] + 1
+        return np.arange(lo, hi) - HIST_OFFSET, self.hist[:, lo:hi]
+
+
+def _se(total, total_sq, n):
+    """Standard error of the mean from a sum and a sum of squares."""
+    if n < 2:
+        return np.zeros_like(np.asarray(total, dtype=float))
+    mean = np.asarray(total, dtype=float) / n
+    var = (np.asarray(total_sq, dtype=float) - n * mean * mean) / (n - 1)
+    return np.sqrt(np.maximum(var, 0.0) / n)
+
+
+@dataclass
+class PerRound:
+    """Every round's per-seat scores and turn count (only with --per-round)."""
+    scores: np.ndarray
+    turns: np.ndarray
+
+
+@dataclass
+class RunResult:
+    rules: Rules
+    players: int
+    strategies: list
+    seed: int
+    totals: Totals
+    seconds: float
+    per_round: PerRound | None = None
+    complete: bool = True
+    error: str | None = None
+
+
+@dataclass
+class Job:
+    """What the kernel needs besides the round range."""
+    arrays: RuleArrays
+    policy_ids: np.ndarray
+    params: np.ndarray
+    seed: int
+    check: bool = False
+
+
+def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False) -> Job:
+    arrays = flatten(rules, players)
+    ids = np.asarray(policy_ids, dtype=np.int64)
+    par = np.asarray(params, dtype=np.float64).reshape(players, -1)
+    return Job(arrays, ids, par, int(seed), check)
+
+
+def play_chunk(job: Job, start: int, count: int, state: State | None = None,
+               per_round: bool = False, layouts: bool = False):
+    """Play rounds [start, start+count) and return (Totals, per-round arrays or None, played).
+    Raises PolicyError when a policy chose an illegal action."""
+    a = job.arrays
+    players = int(a.ri[K.R_PLAYERS])
+    st = state or State(players, a.deck.size, a.card_value.size)
+    t = Totals(players)
+    pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
+    pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
+    pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
+    played = play_chunk_nb(job.seed, start, count, a.ri, a.card_value, a.card_key, a.deck,
+                           job.policy_ids, job.params, *st.arrays(), t.acc, t.tot, t.hist,
+                           pr_scores, pr_turns, pr_lay, job.check)
+    extra = (pr_scores, pr_turns, pr_lay)
+    if played < count:
+        raise PolicyError(describe_error(st.out, start + played))
+    return t, extra, played
+
+
+def describe_error(out: np.ndarray, round_index: int) -> str:
+    from .codes import DECISION_NAMES, action_name
+    code = int(out[K.OUT_ERROR])
+    if code == ERR_ILLEGAL_ACTION:
+        return (f"round {round_index}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "
+                f"{action_name(int(out[K.OUT_ERR_ACTION]))}, which is not legal at decision "
+                f"point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}'")
+    if code == ERR_CONSERVATION:
+        return f"round {round_index}: card conservation or counter invariant broken"
+    return f"round {round_index}: engine error {code}"
+
+
+def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
+        threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
+        progress=None, strategies=None, check: bool = False) -> RunResult:
+    """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
+
+    On a policy error the rounds already summed are kept and the result is marked
+    incomplete with the error text, so whatever was computed can still be written."""
+    job = make_job(rules, players, policy_ids, params, seed, check)
+    chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
+    starts = list(range(0, rounds, chunk_size))
+    totals = Totals(players)
+    pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
+    pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
+    local = threading.local()
+    lock = threading.Lock()
+    errors: list[str] = []
+
+    def work(start: int):
+        if errors:
+            return
+        st = getattr(local, "state", None)
+        if st is None:
+            st = local.state = State(players, job.arrays.deck.size, job.arrays.card_value.size)
+        count = min(chunk_size, rounds - start)
+        try:
+            t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
+        except PolicyError as e:
+            with lock:
+                errors.append(str(e))
+            return
+        with lock:
+            totals.add(t)
+            if per_round:
+                pr_scores[start:start + count] = s
+                pr_turns[start:start + count] = tr
+        if progress is not None:
+            progress(count)
+
+    t0 = time.perf_counter()
+    if threads <= 1:
+        for s in starts:
+            work(s)
+    else:
+        with ThreadPoolExecutor(max_workers=threads) as pool:
+            list(pool.map(work, starts))
+    seconds = time.perf_counter() - t0
+    result = RunResult(rules, players, list(strategies or []), seed, totals, seconds)
+    if per_round:
+        result.per_round = PerRound(pr_scores, pr_turns)
+    if errors:
+        result.complete = False
+        result.error = sorted(errors)[0]
+    return result
+
+
+def warm_up(rules: Rules, players: int, policy_ids, params) -> float:
+    """Compile (or load from the cache) the kernel; returns the seconds it took."""
+    t0 = time.perf_counter()
+    job = make_job(rules, players, policy_ids, params, 0)
+    play_chunk(job, 0, 2)
+    return time.perf_counter() - t0

@@ -1,0 +1,293 @@
+"""Scoring of layouts and holes (RULES.md §1.9 and §3.6-§3.8), compiled.
+
+``layout_value_nb`` is the layout value L of one seat; ``hole_scores_nb`` turns the L of every
+seat into hole scores (pattern penalties on others, ender adjustment, lowest-scores-zero,
+shoot the moon). Both read the rules from the flat rule array, so one compiled version serves
+every rule set. The reference engine has its own plain-Python scoring; tests compare them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from simulator.jit import hot
+
+from . import codes as K
+
+
+@hot
+def pair_value_nb(a, b, ri, card_value):
+    """What a cancelled pair of cards a, b contributes (normally 0)."""
+    va = card_value[a]
+    vb = card_value[b]
+    jp = ri[K.R_JOKER_PAIR_VALUE]
+    if jp != K.NONE_VALUE and va == 15 and vb == 15:
+        return jp
+    if ri[K.R_NEG_PAIRS_KEEP] != 0 and va < 0 and vb < 0:
+        return va + vb
+    return np.int64(0)
+
+
+@hot
+def _couple_value_nb(lay, seat, ca, cb, cols, ri, card_value):
+    """Value of two pair-columns ca < cb of one key scored together, or NONE_VALUE."""
+    adjacent = cb - ca == 1
+    block = ri[K.R_BLOCK_VALUE]
+    if adjacent and block != K.NONE_VALUE:
+        return block
+    negq = ri[K.R_NEG_QUAD_VALUE]
+    if negq != K.NONE_VALUE:
+        neg = (card_value[lay[seat, ca]] < 0 and card_value[lay[seat, ca + cols]] < 0 and
+               card_value[lay[seat, cb]] < 0 and card_value[lay[seat, cb + cols]] < 0)
+        if neg:
+            return negq
+    quad = ri[K.R_QUAD_VALUE]
+    if quad != K.NONE_VALUE and (adjacent or ri[K.R_QUAD_ADJACENT_ONLY] == 0):
+        return quad
+    return K.NONE_VALUE
+
+
+# scratch layout for the rare couple search (tmp is an int64 array of at least TMP_SIZE)
+T_IS_PAIR = 0       # [cols]
+T_PAIR_VAL = 8      # [cols]
+T_MEMBERS = 16      # [cols]
+T_CA = 24           # [<= 10 candidate couples]
+T_CB = 40
+T_CV = 56
+TMP_SIZE = 72
+
+
+@hot
+def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
+    """Two-row grid, pairs in columns, with quads/blocks made of two pair-columns."""
+    cols = ri[K.R_COLS]
+    quads[seat] = 0
+    couples_possible = (ri[K.R_QUAD_VALUE] != K.NONE_VALUE or
+                        ri[K.R_BLOCK_VALUE] != K.NONE_VALUE or
+                        ri[K.R_NEG_QUAD_VALUE] != K.NONE_VALUE)
+    total = np.int64(0)
+    if not couples_possible:  # the common case
+        for c in range(cols):
+            a = lay[seat, c]
+            b = lay[seat, c + cols]
+            if card_key[a] == card_key[b]:
+                total += pair_value_nb(a, b, ri, card_value)
+            else:
+                total += card_value[a] + card_value[b]
+        return total
+    for c in range(cols):
+        a = lay[seat, c]
+        b = lay[seat, c + cols]
+        tmp[T_IS_PAIR + c] = 0
+        tmp[T_PAIR_VAL + c] = 0
+        if card_key[a] == card_key[b]:
+            tmp[T_IS_PAIR + c] = 1
+            tmp[T_PAIR_VAL + c] = pair_value_nb(a, b, ri, card_value)
+        else:
+            total += card_value[a] + card_value[b]
+    # Couple pair-columns of equal key: the most couples, then the lowest value (AMB-25).
+    done = 0  # bitmask of pair-columns already grouped
+    n_quads = 0
+    for c in range(cols):
+        if tmp[T_IS_PAIR + c] == 0 or (done >> c) & 1:
+            continue
+        m = 0
+        for d in range(c, cols):
+            if tmp[T_IS_PAIR + d] != 0 and not (done >> d) & 1 and \
+                    card_key[lay[seat, d]] == card_key[lay[seat, c]]:
+                tmp[T_MEMBERS + m] = d
+                m += 1
+                done |= 1 << d
+        base = np.int64(0)
+        for i in range(m):
+            base += tmp[T_PAIR_VAL + tmp[T_MEMBERS + i]]
+        n_couples = 0
+        for i in range(m):
+            for j in range(i + 1, m):
+                v = _couple_value_nb(lay, seat, tmp[T_MEMBERS + i], tmp[T_MEMBERS + j], cols, ri,
+                                     card_value)
+                if v != K.NONE_VALUE:
+                    tmp[T_CA + n_couples] = i
+                    tmp[T_CB + n_couples] = j
+                    tmp[T_CV + n_couples] = v
+                    n_couples += 1
+        best_count = 0
+        best_value = base
+        for subset in range(1, 1 << n_couples):
+            used = 0
+            ok = True
+            count = 0
+            value = base
+            for k in range(n_couples):
+                if subset & (1 << k):
+                    i = tmp[T_CA + k]
+                    j = tmp[T_CB + k]
+                    bits = (1 << i) | (1 << j)
+                    if used & bits:
+                        ok = False
+                        break
+                    used |= bits
+                    count += 1
+                    value += (tmp[T_CV + k] - tmp[T_PAIR_VAL + tmp[T_MEMBERS + i]]
+                              - tmp[T_PAIR_VAL + tmp[T_MEMBERS + j]])
+            if ok and (count > best_count or (count == best_count and value < best_value)):
+                best_count = count
+                best_value = value
+        total += best_value
+        n_quads += best_count
+    quads[seat] = n_quads
+    return total
+
+
+@hot
+def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
+    """Cards at the positions in bitmask ``members`` pair freely by key: each key forms
+    floor(k/2) pairs, highest values paired first, so an odd card out is the lowest (the
+    owner's best choice among maximum matchings)."""
+    total = np.int64(0)
+    left = members
+    while left:
+        first = 0
+        while not (left >> first) & 1:
+            first += 1
+        key = card_key[lay[seat, first]]
+        group = 0
+        for q in range(first, 16):
+            if (left >> q) & 1 and card_key[lay[seat, q]] == key:
+                group |= 1 << q
+        left &= ~group
+        held = -1  # highest card still waiting for a partner
+        while group:
+            best = -1
+            for q in range(16):
+                if (group >> q) & 1 and (best < 0 or
+                                         card_value[lay[seat, q]] > card_value[lay[seat, best]]):
+                    best = q
+            group &= ~(1 << best)
+            if held < 0:
+                held = best
+            else:
+                total += pair_value_nb(lay[seat, held], lay[seat, best], ri, card_value)
+                held = -1
+        if held >= 0:
+            total += card_value[lay[seat, held]]
+    return total
+
+
+@hot
+def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
+    """Layout value L of the cards ``lay[seat, 0:npos]`` (all present, face irrelevant).
+    ``quads[seat]`` receives the number of quads/blocks scored (for quad_others_penalty);
+    ``tmp`` is int64 scratch of at least TMP_SIZE."""
+    npos = ri[K.R_NPOS]
+    rows = ri[K.R_ROWS]
+    cols = ri[K.R_COLS]
+    quads[seat] = 0
+    six = ri[K.R_SIX_KIND_VALUE]
+    if six != K.NONE_VALUE and npos == 6:
+        same = True
+        for p in range(1, 6):
+            if card_key[lay[seat, p]] != card_key[lay[seat, 0]]:
+                same = False
+        if same:
+            return six
+    scope = ri[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_COLUMN and rows == 2:
+        return _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp)
+    if scope == K.PAIR_COLUMN:
+        total = np.int64(0)
+        for c in range(cols):
+            members = 0
+            for r in range(rows):
+                members |= 1 << (r * cols + c)
+            total += _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key)
+        return total
+    if scope == K.PAIR_ANYWHERE:
+        return _free_pairs_value_nb(lay, seat, (1 << npos) - 1, ri, card_value, card_key)
+    total = np.int64(0)
+    for p in range(npos):
+        total += card_value[lay[seat, p]]
+    return total
+
+
+@hot
+def ender_adjusted_nb(s, m, high, high_opp, players, ri):
+    """Ender's hole score from its layout value s (RULES.md §3.8, clamped per the [rec])."""
+    lowest = s < m
+    if s == m:
+        tie = ri[K.R_ENDER_TIE]
+        if tie == K.TIE_NEUTRAL:
+            return s
+        lowest = tie == K.TIE_LOWEST
+    if lowest:
+        b = ri[K.R_ENDER_BONUS]
+        f = s
+        if b == 1:
+            f = np.int64(0)
+        elif b == 2:
+            f = s - players
+        elif b == 3:
+            f = np.int64(-10)
+        return min(f, s)
+    pen = ri[K.R_ENDER_PENALTY]
+    f = s
+    if pen == 1:
+        f = s + 10
+    elif pen == 2:
+        f = s + 20
+    elif pen == 3:
+        f = 2 * s + 5
+    elif pen == 4:
+        f = 2 * s
+    elif pen == 5:
+        f = high
+    elif pen == 6:
+        f = s + 2 * players
+    elif pen == 7:
+        f = s + m
+    elif pen == 8:
+        f = s + high_opp
+    return max(f, s)
+
+
+@hot
+def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
+    """Hole scores from layout values ``L[0:players]``; ``extra`` holds per-seat penalties
+    incurred during the hole (peek costs); ``ender`` is -1 when the hole had no ender."""
+    others_pen = ri[K.R_QUAD_OTHERS_PENALTY]
+    for p in range(players):
+        out[p] = L[p] + extra[p]
+    if others_pen != 0:
+        for q in range(players):
+            if quads[q] > 0:
+                for p in range(players):
+                    if p != q:
+                        out[p] += others_pen * quads[q]
+    applies = ender >= 0 and (ri[K.R_ENDER_APPLIES] == K.APPLIES_ANY_ENDER or ender_knocked)
+    if applies and (ri[K.R_ENDER_PENALTY] != 0 or ri[K.R_ENDER_BONUS] != 0):
+        s = L[ender]
+        m = np.int64(1 << 40)
+        high = L[0]
+        high_opp = np.int64(-(1 << 40))
+        for q in range(players):
+            high = max(high, L[q])
+            if q != ender:
+                m = min(m, L[q])
+                high_opp = max(high_opp, L[q])
+        out[ender] += ender_adjusted_nb(s, m, high, high_opp, players, ri) - s
+    if ri[K.R_LOWEST_SCORES_ZERO] != 0:
+        low = L[0]
+        for q in range(players):
+            low = min(low, L[q])
+        for q in range(players):
+            if L[q] == low:
+                out[q] = 0
+        if ender >= 0 and L[ender] != low:
+            out[ender] += low
+    moon = ri[K.R_SHOOT_MOON]
+    if moon != K.NONE_VALUE:
+        for q in range(players):
+            if L[q] == moon:
+                out[q] -= moon
+                for p in range(players):
+                    if p != q:
+                        out[p] += moon

@@ -1,0 +1,84 @@
+"""Strategies: the registry that turns a name such as ``greedy`` (or ``name:k=v,...``) into the
+integer id and parameter row the compiled engine reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .builtin import POLICY_GREEDY, POLICY_RANDOM
+
+N_PARAMS = 8
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    name: str
+    policy_id: int
+    summary: str
+    params: tuple = ()  # (name, default, doc)
+
+
+STRATEGIES = {
+    "random": StrategyInfo("random", POLICY_RANDOM,
+                           "uniform over the legal actions at every decision"),
+    "greedy": StrategyInfo("greedy", POLICY_GREEDY,
+                           "BENCHMARK W1: counts unseen cards, takes the best one-step "
+                           "placement gain, otherwise draws"),
+}
+
+
+class StrategyError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A resolved strategy for one seat."""
+    spec: str
+    policy_id: int
+    params: tuple
+
+    def param_row(self) -> np.ndarray:
+        row = np.zeros(N_PARAMS, dtype=np.float64)
+        row[:len(self.params)] = self.params
+        return row
+
+
+def resolve(spec: str) -> Strategy:
+    """``greedy`` or ``name:k=v,k2=v2``; unknown names and parameters are clear errors."""
+    name, _, arg_text = spec.strip().partition(":")
+    info = STRATEGIES.get(name)
+    if info is None:
+        raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
+    values = {p[0]: p[1] for p in info.params}
+    if arg_text:
+        for item in arg_text.split(","):
+            k, eq, v = item.partition("=")
+            if not eq or k not in values:
+                allowed = ", ".join(values) or "none"
+                raise StrategyError(f"strategy {name}: unknown parameter {item!r} "
+                                    f"(parameters: {allowed})")
+            try:
+                values[k] = float(v)
+            except ValueError:
+                raise StrategyError(f"strategy {name}: parameter {k} = {v!r} is not a number") \
+                    from None
+    return Strategy(spec.strip(), info.policy_id, tuple(values[p[0]] for p in info.params))
+
+
+def resolve_seats(specs: list[str], players: int) -> list[Strategy]:
+    """One spec for every seat, or exactly one per seat."""
+    if len(specs) == 1:
+        specs = specs * players
+    if len(specs) != players:
+        raise StrategyError(f"--strategy was given {len(specs)} times for {players} players: "
+                            "give it once (all seats) or once per seat")
+    return [resolve(s) for s in specs]
+
+
+def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([s.policy_id for s in strategies], dtype=np.int64)
+    params = np.stack([s.param_row() for s in strategies])
+    return ids, params
