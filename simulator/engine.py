@@ -635,3 +635,21 @@ def play_chunk_nb(seed, start, count, ri, card_value, card_key, deck, policy_ids
                 for p in range(npos):
                     per_round_layouts[i, s, p] = lay[s, p]
     return count
+
+
+def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
+                      check: bool = True, log_cap: int = 8192) -> dict:
+    """Play one round through the compiled kernel with its move log (for parity tests and
+    debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    players = int(arrays.ri[K.R_PLAYERS])
+    st = State(players, arrays.deck.size, arrays.card_value.size, log_cap)
+    st.out[K.OUT_LOG_N] = 0
+    ok = play_round_nb(seed, round_index, arrays.ri, arrays.card_value, arrays.card_key,
+                       arrays.deck, np.asarray(policy_ids, dtype=np.int64),
+                       np.asarray(params, dtype=np.float64), *st.arrays(), check)
+    n = max(int(st.out[K.OUT_LOG_N]), 0)
+    return {"ok": bool(ok), "log": st.log[:n].copy(), "scores": st.scores.copy(),
+            "layout_values": st.L.copy(), "layouts": st.lay[:, :int(arrays.ri[K.R_NPOS])].copy(),
+            "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
+            "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
+            "error": int(st.out[K.OUT_ERROR])}
