@@ -151,3 +151,35 @@ OUT_ERR_POINT = 6
 OUT_ERR_ACTION = 7
 OUT_LOG_N = 8          # rows written to the move log; -1 disables logging
 N_OUT_SLOTS = 9
+
+# ---- the packed state array g (int32) and packed rule array rt (int64) ---------------------
+# The kernel keeps all mutable state of a round in one int32 array and all rules and card
+# tables in one int64 array, so that a call between compiled helpers passes two arrays, not
+# fifteen (each array argument is seven machine words on the stack).
+MAX_IDS = 8 * 54            # card ids of up to eight decks with jokers
+G_PUB = 0                   # public scalars PUB_* (N_PUB_SLOTS), then face-down counts
+G_FACE_DOWN = G_PUB + N_PUB_SLOTS           # [seat]: face-down cards of each seat (public)
+G_PRIV = G_FACE_DOWN + MAX_PLAYERS          # engine-private scalars PRIV_*
+PRIV_LOG_N = 0              # rows written to the move log, -1 = logging off
+PRIV_ERROR = 1
+PRIV_ERR_SEAT = 2
+PRIV_ERR_POINT = 3
+PRIV_ERR_ACTION = 4
+PRIV_CAPPED = 5
+N_PRIV = 16
+G_LEGAL = G_PRIV + N_PRIV                   # [action]: the legal-action mask of this decision
+G_MEMORY = G_LEGAL + N_ACTIONS              # [seat * MEMORY_SLOTS + i]: policy memory
+MEMORY_SLOTS = 8
+G_LAY = G_MEMORY + MAX_PLAYERS * MEMORY_SLOTS   # [seat * MAX_POS + pos]: card or -1
+G_UP = G_LAY + MAX_PLAYERS * MAX_POS            # [seat * MAX_POS + pos]: 1 if face up
+G_KNOWN = G_UP + MAX_PLAYERS * MAX_POS          # [(obs * MAX_PLAYERS + seat) * MAX_POS + pos]
+G_STOCK = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS   # [i], top at the end
+G_DISCARD = G_STOCK + MAX_IDS                   # [i], top at the end
+G_CHOSEN = G_DISCARD + MAX_IDS                  # [seat * MAX_POS + i]: initial-reveal picks
+G_SIZE = G_CHOSEN + MAX_PLAYERS * MAX_POS
+
+RT_RULES = 0                # the R_* slots
+RT_VALUE = N_RULE_SLOTS     # [card id]: value
+RT_KEY = RT_VALUE + MAX_IDS  # [card id]: pairing key
+RT_DECK = RT_KEY + MAX_IDS   # [i]: the deck in canonical order (R_NCARDS cards)
+RT_SIZE = RT_DECK + MAX_IDS

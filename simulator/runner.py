@@ -19,7 +19,7 @@ from . import codes as K
 from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CONSERVATION,
                      ERR_ILLEGAL_ACTION, HIST_BINS, HIST_OFFSET, N_ACC, N_TOT, TOT_CAPPED,
                      TOT_ENDED, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
-                     play_chunk_nb)
+                     pack_rules, play_chunk_nb, policy_table)
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -132,33 +132,29 @@ class RunResult:
 class Job:
     """What the kernel needs besides the round range."""
     arrays: RuleArrays
-    policy_ids: np.ndarray
-    params: np.ndarray
+    rt: np.ndarray      # packed rules (engine.pack_rules)
+    par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False) -> Job:
     arrays = flatten(rules, players)
-    ids = np.asarray(policy_ids, dtype=np.int64)
-    par = np.asarray(params, dtype=np.float64).reshape(players, -1)
-    return Job(arrays, ids, par, int(seed), check)
+    return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check)
 
 
 def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                per_round: bool = False, layouts: bool = False):
     """Play rounds [start, start+count) and return (Totals, per-round arrays or None, played).
     Raises PolicyError when a policy chose an illegal action."""
-    a = job.arrays
-    players = int(a.ri[K.R_PLAYERS])
-    st = state or State(players, a.deck.size, a.card_value.size)
+    players = int(job.arrays.ri[K.R_PLAYERS])
+    st = state or State(players)
     t = Totals(players)
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    played = play_chunk_nb(job.seed, start, count, a.ri, a.card_value, a.card_key, a.deck,
-                           job.policy_ids, job.params, *st.arrays(), t.acc, t.tot, t.hist,
-                           pr_scores, pr_turns, pr_lay, job.check)
+    played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
+                           t.hist, pr_scores, pr_turns, pr_lay, job.check)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
@@ -199,7 +195,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             return
         st = getattr(local, "state", None)
         if st is None:
-            st = local.state = State(players, job.arrays.deck.size, job.arrays.card_value.size)
+            st = local.state = State(players)
         count = min(chunk_size, rounds - start)
         try:
             t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)

@@ -1,0 +1,85 @@
+"""A built-in policy decides from what its seat may see: scrambling everything else (the stock
+order, other seats' face-down cards, unknown own cards, other seats' knowledge) never changes
+its decision."""
+
+import numpy as np
+import pytest
+
+from simulator import codes as K
+from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
+                              _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
+from simulator.rules import Rules, flatten
+from strategies.builtin import POLICY_GREEDY, POLICY_RANDOM, decide_nb
+
+PLAYERS = 4
+
+
+def hidden_slots(g, seat, players, npos, held_index=None):
+    """Indices of g holding a card the seat cannot see."""
+    slots = [K.G_STOCK + i for i in range(g[K.G_PUB + K.PUB_STOCK_N]) if i != held_index]
+    for owner in range(players):
+        for p in range(npos):
+            i = owner * K.MAX_POS + p
+            known = g[K.G_KNOWN + (seat * K.MAX_PLAYERS + owner) * K.MAX_POS + p]
+            if not g[K.G_UP + i] and known < 0:
+                slots.append(K.G_LAY + i)
+    return slots
+
+
+def scrambled(g, seat, players, npos, rng, held_index=None):
+    h = g.copy()
+    slots = hidden_slots(g, seat, players, npos, held_index)
+    cards = h[slots]
+    h[slots] = cards[rng.permutation(len(cards))]
+    for obs in range(players):  # what the others know is hidden too
+        if obs != seat:
+            base = K.G_KNOWN + obs * K.MAX_PLAYERS * K.MAX_POS
+            block = h[base:base + K.MAX_PLAYERS * K.MAX_POS]
+            h[base:base + K.MAX_PLAYERS * K.MAX_POS] = rng.permutation(block)
+    return h
+
+
+@pytest.mark.parametrize("policy", [POLICY_GREEDY, POLICY_RANDOM])
+@pytest.mark.parametrize("options", [{}, {"initial_reveal_mode": "peek",
+                                          "initial_reveal_count": -1,
+                                          "initial_reveal_constraint": "nearest_row"}])
+def test_decisions_ignore_hidden_cards(policy, options):
+    rules = Rules.preset("six_card", **options)
+    arrays = flatten(rules, PLAYERS)
+    rt = pack_rules(arrays)
+    par = policy_table([policy] * PLAYERS, np.zeros((PLAYERS, 8)))
+    npos = rules.n_positions
+    st = State(PLAYERS)
+    g, rng_streams, log = st.g, st.rng, st.log
+    shuffler = np.random.default_rng(5)
+    checked = 0
+    for round_index in range(60):
+        g[K.G_PRIV + K.PRIV_LOG_N] = -1
+        _deal_nb(g, rt, rng_streams, 3, round_index)
+        assert _initial_reveal_nb(g, rt, rng_streams, par, log)
+        seat = 0
+        for turn in range(int(shuffler.integers(0, 25))):
+            if _play_turn_nb(g, rt, rng_streams, par, log, seat) != 1:
+                break
+            seat = (seat + 1) % PLAYERS
+        # decision at the start of a turn
+        if turn_mask_nb(g, rt, seat) == 0:
+            continue
+        before = decide_nb(K.DP_TURN, seat, -1, g.copy(), rt, rng_streams.copy(), par)
+        for _ in range(3):
+            h = scrambled(g, seat, PLAYERS, npos, shuffler)
+            assert decide_nb(K.DP_TURN, seat, -1, h, rt, rng_streams.copy(), par) == before
+        # decision while holding a card drawn from the stock (the top of the stock)
+        top = g[K.G_PUB + K.PUB_STOCK_N] - 1
+        if top < 0:
+            continue
+        held = int(g[K.G_STOCK + top])
+        _placement_mask_nb(g, rt, seat)
+        g[K.G_LEGAL + K.A_DISCARD] = 1
+        before = decide_nb(K.DP_PLACE_DRAWN, seat, held, g.copy(), rt, rng_streams.copy(), par)
+        for _ in range(3):
+            h = scrambled(g, seat, PLAYERS, npos, shuffler, held_index=top)
+            after = decide_nb(K.DP_PLACE_DRAWN, seat, held, h, rt, rng_streams.copy(), par)
+            assert after == before
+        checked += 1
+    assert checked > 40
