@@ -1,0 +1,1003 @@
+"""The plain-Python reference engine: the readable truth that the compiled kernel must match.
+
+Everything a hole needs is here in small, plain methods, without compiled code or arrays: a
+:class:`GameState` with one :class:`Cell` per layout position (its card, whether it is face up,
+and which seats know it), the piles, the turn structure, the two built-in policies (``random``
+and BENCHMARK.md W1 ``greedy``) and the scoring of RULES.md §3.5-§3.8, written again from the
+text rather than shared with :mod:`simulator.scoring`.
+
+The reference reproduces the compiled engine (:mod:`simulator.engine`) move for move:
+
+* the same random streams (:class:`simulator.rng.PyStream`): the deal and any reshuffle draw
+  from ``STREAM_DEAL`` of (seed, round), seat ``s`` draws its random choices from
+  ``STREAM_SEAT0 + s``;
+* the same deck order (decks in turn, each ``52 + jokers`` ids in id order), shuffled by
+  Fisher-Yates from the top, with the stock's top at the end of the list;
+* the same decision points and the same legal actions in the same (ascending) order, and a
+  move log with the kernel's rows ``(turn, seat, decision point, action, held card)``.
+
+A policy never sees the GameState: at each decision it is handed an :class:`Observation` built
+from scratch with only what its seat may see (its own known cards, the face-up cards of every
+layout, the discard pile, the stock count and the card it holds).
+
+Where RULES.md leaves a choice open, the engine's choice is followed and named in a comment.
+Where the kernel disagrees with RULES.md, the reference follows RULES.md (the parity tests mark
+those cases as expected failures):
+
+* ``stock_empty = end_hole``: the hole ends when the stock runs out (§1.6, §3.4);
+* ``block_2x2_value`` also scores with ``pair_scope = none`` (§3.6.1 (e), §3.7);
+* free pairing takes the owner's best maximum matching even when pair values differ
+  (§3.6.1 (c), e.g. red kings at -1 with ``negative_pairs_keep_value``);
+* a player who shoots the moon scores 0, whatever ender or quad adjustment it had (§3.7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from functools import lru_cache
+
+from . import cards as C
+from . import codes as K
+from .rng import STREAM_DEAL, STREAM_SEAT0, PyStream
+from .rules import JOKER_PLUS15, Rules
+
+
+class Decision(IntEnum):
+    """What a policy is asked (the kernel's DP_* codes)."""
+    REVEAL = K.DP_REVEAL            # choose a position for the initial flip / peek
+    TURN = K.DP_TURN                # start of a turn: draw, take the discard, flip, ...
+    PLACE_DRAWN = K.DP_PLACE_DRAWN  # holding a stock card: a position, or DISCARD
+    PLACE_TAKEN = K.DP_PLACE_TAKEN  # holding the taken discard: a position
+    FLIP = K.DP_FLIP                # choose a face-down position to turn up (or PASS)
+    FACE = K.DP_FACE                # placement_face = player_choice: FACE_UP or FACE_DOWN
+
+
+class Action(IntEnum):
+    """Non-position actions (the kernel's A_* codes); positions are the plain ints 0..15."""
+    DRAW_STOCK = K.A_DRAW_STOCK
+    TAKE_DISCARD = K.A_TAKE_DISCARD
+    KNOCK = K.A_KNOCK
+    DISCARD = K.A_DISCARD
+    FLIP = K.A_FLIP
+    FLIP_ALL = K.A_FLIP_ALL
+    PASS = K.A_PASS
+    FACE_UP = K.A_FACE_UP
+    FACE_DOWN = K.A_FACE_DOWN
+
+
+NO_CARD = -1  # "no card" in log rows, as in the kernel
+
+
+class InvariantError(AssertionError):
+    """The reference engine's own bookkeeping is inconsistent (a bug in this module)."""
+
+
+class IllegalActionError(RuntimeError):
+    """A policy chose an action that is not legal at its decision point."""
+
+
+# ================================================================================================
+# Card values and pairing keys (RULES.md §3.5, §3.6 match_key)
+# ================================================================================================
+# Named value tables, RULES.md §3.5.1: A, 2, 3, ..., 10, J, Q, K, then the joker (None: the
+# table has no joker value; then jokers are worth -2, the generic rule of AMB-03).
+_VALUE_TABLES = {
+    "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+    "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+    "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
+    "whitnack": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, -5),
+    "fuchs_nines": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 0, 10, -2),
+    "malaysia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10),
+    "pablo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, -5),
+    "cumbia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, None),
+    "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
+    "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
+}
+PLUS15_SINGLE_JOKER = 15   # value_joker = plus15_pair_minus5: one joker alone
+PLUS15_JOKER_PAIR = -5     # ... and two jokers that pair, together
+
+
+def card_value(rules: Rules, card: int) -> int:
+    """Points of one card under the rule set: the named table, then the overrides of §3.5.2
+    (rank overrides first, then single-card overrides, in the order the rule loader applies
+    them)."""
+    rank, suit = C.rank_of(card), C.suit_of(card)
+    table = _VALUE_TABLES[rules.value_scheme]
+    if rank == C.RANK_JOKER:
+        if rules.value_joker == JOKER_PLUS15:
+            return PLUS15_SINGLE_JOKER
+        if rules.value_joker is not None:
+            return rules.value_joker
+        return table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
+    value = table[rank]
+    if rank == C.RANK_TWO:
+        if rules.value_two is not None:
+            value = rules.value_two
+        if rules.twos_positive_with_jokers and rules.jokers_per_deck > 0:
+            value = 2
+        if rules.bonus_card == "twos":
+            value = -2
+    rank_override = {C.RANK_JACK: rules.value_jack, C.RANK_QUEEN: rules.value_queen,
+                     C.RANK_KING: rules.value_king, C.RANK_EIGHT: rules.value_eight}.get(rank)
+    if rank_override is not None:
+        value = rank_override
+    if rank == C.RANK_QUEEN and suit == C.SPADES and rules.value_queen_of_spades is not None:
+        value = rules.value_queen_of_spades
+    if rank == C.RANK_KING:
+        red = suit in (C.HEARTS, C.DIAMONDS)
+        if red and rules.value_red_king is not None:
+            value = rules.value_red_king
+        if not red and rules.value_black_king is not None:
+            value = rules.value_black_king
+        if suit == C.DIAMONDS and rules.value_king_of_diamonds is not None:
+            value = rules.value_king_of_diamonds
+    if rank == C.RANK_TWO and suit == C.DIAMONDS and rules.value_two_of_diamonds is not None:
+        value = rules.value_two_of_diamonds
+    if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):  # the one-eyed jacks
+        if rules.one_eyed_jacks == "zero":
+            value = 0
+        elif rules.one_eyed_jacks == "bonus" or rules.bonus_card == "one_eyed_jacks":
+            value = -2
+    return value
+
+
+def match_key(rules: Rules, card: int) -> int:
+    """Two cards are 'equal' for pairing when their keys are equal (jokers match jokers)."""
+    if rules.match_key == "point_value":
+        return card_value(rules, card)
+    return C.rank_of(card)
+
+
+def is_joker(card: int) -> bool:
+    return C.rank_of(card) == C.RANK_JOKER
+
+
+@lru_cache(maxsize=256)
+def _card_tables(rules: Rules, n_ids: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Value and key of every card id below n_ids (cached: Rules is frozen and hashable)."""
+    return (tuple(card_value(rules, c) for c in range(n_ids)),
+            tuple(match_key(rules, c) for c in range(n_ids)))
+
+
+class CardTable:
+    """The cards of one rule set at one table size: the deck and every card's value and key."""
+
+    def __init__(self, rules: Rules, players: int):
+        self.decks = rules.decks_for(players)
+        # canonical order: deck copy by deck copy, each 52 suited cards then its jokers
+        self.deck = [copy * C.CARDS_PER_DECK + local
+                     for copy in range(self.decks)
+                     for local in range(52 + rules.jokers_per_deck)]
+        self.value, self.key = _card_tables(rules, self.decks * C.CARDS_PER_DECK)
+        self.deck_sum = sum(self.value[c] for c in self.deck)
+
+
+# ================================================================================================
+# Scoring (RULES.md §1.9, §3.6.1, §3.7, §3.8)
+# ================================================================================================
+@dataclass(frozen=True)
+class LayoutScore:
+    value: int     # the layout value L
+    couples: int   # quads / blocks scored as couples (each costs others quad_others_penalty)
+
+
+def layout_value(rules: Rules, cards: list[int]) -> int:
+    """The layout value L of a complete layout (card ids row-major, all turned face up)."""
+    return score_layout(rules, cards).value
+
+
+def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
+    """RULES.md §3.6.1, step by step."""
+    rows, cols = rules.grid_rows, rules.grid_cols
+    if len(cards) != rows * cols:
+        raise ValueError(f"a {rows}x{cols} layout has {rows * cols} cards, got {len(cards)}")
+    values, keys = _card_tables(rules, (max(cards) // C.CARDS_PER_DECK + 1) * C.CARDS_PER_DECK)
+    # (a) whole-layout pattern: six equal cards
+    if rules.six_of_kind_value is not None and len(cards) == 6 and \
+            len({keys[c] for c in cards}) == 1:
+        return LayoutScore(rules.six_of_kind_value, 0)
+    # (b) two-row grid, pairs in columns: pair-columns, quads and blocks
+    if rules.pair_scope == "column" and rows == 2:
+        return _score_two_row_columns(rules, cards, values, keys)
+    # (e, first) 2x2 blocks of four equal cards, with the other pair scopes; a block outranks
+    # the plain pairs its cards could form (AMB-25 precedence), so blocks are chosen first
+    free = list(range(len(cards)))
+    total = 0
+    blocks = 0
+    if rules.block_2x2_value is not None and rows >= 2:
+        block_cells = _best_blocks(cards, keys, rows, cols)
+        blocks = len(block_cells) // 4
+        total += blocks * rules.block_2x2_value
+        free = [p for p in free if p not in block_cells]
+    # (c) pairs within the scope: a maximum matching, the best one for the owner
+    if rules.pair_scope == "none":
+        return LayoutScore(total + sum(values[cards[p]] for p in free), blocks)
+    if rules.pair_scope == "orthogonal_adjacent":
+        zero = {p for p in free for q in free
+                if abs(p // cols - q // cols) + abs(p % cols - q % cols) == 1
+                and keys[cards[p]] == keys[cards[q]]}
+        return LayoutScore(total + sum(values[cards[p]] for p in free if p not in zero), blocks)
+    related = _RELATED[rules.pair_scope]
+    # cards of different keys never pair, so each key is matched on its own
+    by_key: dict[int, list[int]] = {}
+    for p in free:
+        by_key.setdefault(keys[cards[p]], []).append(p)
+    for group in by_key.values():
+        _, value = _best_matching(group, cards, cols, related, rules, values)
+        total += value
+    return LayoutScore(total, blocks)
+
+
+_RELATED = {  # pair_scope -> may the cards at (r1, c1), (r2, c2) pair?
+    "column": lambda r1, c1, r2, c2: c1 == c2,
+    "row_or_column": lambda r1, c1, r2, c2: r1 == r2 or c1 == c2,
+    "row_column_diagonal": lambda r1, c1, r2, c2: r1 == r2 or c1 == c2 or
+    abs(r1 - r2) == abs(c1 - c2),
+    "anywhere": lambda r1, c1, r2, c2: True,
+}
+
+
+def pair_value(rules: Rules, a: int, b: int) -> int:
+    """What a cancelled pair contributes: 0; two jokers under plus15_pair_minus5 -5 together;
+    two negative cards their own (negative) sum under negative_pairs_keep_value."""
+    va, vb = card_value(rules, a), card_value(rules, b)
+    if rules.value_joker == JOKER_PLUS15 and is_joker(a) and is_joker(b):
+        return PLUS15_JOKER_PAIR
+    if rules.negative_pairs_keep_value and va < 0 and vb < 0:
+        return va + vb
+    return 0
+
+
+def _best_matching(group, cards, cols, related, rules, values) -> tuple[int, int]:
+    """(pairs, value) of the positions in ``group`` (all of one key): the most pairs (pairing
+    is compulsory, AMB-28), and among those the lowest value. Exhaustive; groups are small."""
+    if not group:
+        return 0, 0
+    first, rest = group[0], group[1:]
+    # first card left unpaired
+    pairs, value = _best_matching(rest, cards, cols, related, rules, values)
+    best = (pairs, value + values[cards[first]])
+    for q in rest:
+        if related(first // cols, first % cols, q // cols, q % cols):
+            others = [x for x in rest if x != q]
+            pairs, value = _best_matching(others, cards, cols, related, rules, values)
+            candidate = (pairs + 1, value + pair_value(rules, cards[first], cards[q]))
+            if candidate[0] > best[0] or (candidate[0] == best[0] and candidate[1] < best[1]):
+                best = candidate
+    return best
+
+
+def _best_blocks(cards, keys, rows, cols) -> set[int]:
+    """Cells of a largest set of disjoint 2x2 blocks of four equal cards."""
+    blocks = []
+    for r in range(rows - 1):
+        for c in range(cols - 1):
+            cells = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
+            if len({keys[cards[p]] for p in cells}) == 1:
+                blocks.append(set(cells))
+    best: set[int] = set()
+    for mask in range(1, 1 << len(blocks)):
+        chosen = [b for i, b in enumerate(blocks) if mask >> i & 1]
+        cells = set().union(*chosen)
+        if len(cells) == 4 * len(chosen) and len(cells) > len(best):
+            best = cells
+    return best
+
+
+def _score_two_row_columns(rules, cards, values, keys) -> LayoutScore:
+    """§3.6.1 (b): a column of two equal cards scores its pair value (normally 0); pair-columns
+    of one key are coupled into quads/blocks: as many disjoint couples as possible, and among
+    those the lowest layout value (AMB-25)."""
+    cols = rules.grid_cols
+    total = 0
+    pair_columns: dict[int, list[int]] = {}  # key -> its pair-columns, left to right
+    for c in range(cols):
+        top, bottom = cards[c], cards[c + cols]
+        if keys[top] == keys[bottom]:
+            pair_columns.setdefault(keys[top], []).append(c)
+        else:
+            total += values[top] + values[bottom]
+    couples = 0
+    for columns in pair_columns.values():
+        n, value = _best_coupling(rules, cards, columns, values)
+        couples += n
+        total += value
+    return LayoutScore(total, couples)
+
+
+def _best_coupling(rules, cards, columns, values) -> tuple[int, int]:
+    """(couples, value) of a list of pair-columns of one key."""
+    cols = rules.grid_cols
+
+    def column_pair_value(c):
+        return pair_value(rules, cards[c], cards[c + cols])
+
+    if not columns:
+        return 0, 0
+    first, rest = columns[0], columns[1:]
+    n, value = _best_coupling(rules, cards, rest, values)
+    best = (n, value + column_pair_value(first))
+    for other in rest:
+        v = _couple_value(rules, cards, first, other, values)
+        if v is None:
+            continue
+        n, value = _best_coupling(rules, cards, [c for c in rest if c != other], values)
+        candidate = (n + 1, value + v)
+        if candidate[0] > best[0] or (candidate[0] == best[0] and candidate[1] < best[1]):
+            best = candidate
+    return best
+
+
+def _couple_value(rules, cards, ca, cb, values) -> int | None:
+    """Total score of the four cards of pair-columns ca < cb scored together, or None when no
+    rule makes them a couple. Precedence: block > negative quad > quad (AMB-25)."""
+    cols = rules.grid_cols
+    adjacent = abs(cb - ca) == 1
+    four = (cards[ca], cards[ca + cols], cards[cb], cards[cb + cols])
+    if adjacent and rules.block_2x2_value is not None:
+        return rules.block_2x2_value
+    if rules.negative_quad_value is not None and all(values[x] < 0 for x in four):
+        return rules.negative_quad_value
+    if rules.quad_two_columns_value is not None and \
+            (adjacent or not rules.quad_two_columns_adjacent_only):
+        return rules.quad_two_columns_value
+    return None
+
+
+def ender_score(rules: Rules, layout_values: list[int], ender: int) -> int:
+    """RULES.md §3.8: the ender's hole score from s = L[ender], clamped so that a penalty never
+    lowers and a bonus never raises the score."""
+    L = layout_values
+    s = L[ender]
+    n = len(L)
+    others = [L[q] for q in range(n) if q != ender]
+    m = min(others)
+    if s < m:
+        lowest = True
+    elif s > m:
+        lowest = False
+    elif rules.ender_tie == "neutral":
+        return s
+    else:
+        lowest = rules.ender_tie == "counts_as_lowest"
+    if lowest:
+        bonus = {"none": s, "zero": 0, "minus_players": s - n, "fixed_minus_10": -10}
+        return min(bonus[rules.ender_bonus], s)
+    penalty = {"none": s, "plus_10": s + 10, "plus_20": s + 20, "double_plus_5": 2 * s + 5,
+               "double": 2 * s, "equal_highest": max(L), "plus_twice_players": s + 2 * n,
+               "plus_lowest_score": s + m, "plus_highest_opponent": s + max(others)}
+    return max(penalty[rules.ender_penalty], s)
+
+
+def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: bool = False,
+                couples: list[int] | None = None, extra: list[int] | None = None) -> list[int]:
+    """Hole scores from the layout values (RULES.md §1.9 steps 3-5). ``ender`` is -1 when the
+    hole had none; ``couples[p]`` counts the quads/blocks seat p scored (for
+    quad_others_penalty); ``extra[p]`` is a per-seat penalty incurred during the hole."""
+    L = list(layout_values)
+    n = len(L)
+    couples = couples or [0] * n
+    extra = extra or [0] * n
+    scores = [L[p] + extra[p] for p in range(n)]
+    # step 3: every other player pays for each quad someone scored ([000])
+    if rules.quad_others_penalty:
+        for q in range(n):
+            for p in range(n):
+                if p != q:
+                    scores[p] += rules.quad_others_penalty * couples[q]
+    # step 4: the ender's adjustment
+    applies = ender >= 0 and (rules.ender_rule_applies_to == "any_ender" or knocked)
+    if applies and (rules.ender_penalty != "none" or rules.ender_bonus != "none"):
+        scores[ender] += ender_score(rules, L, ender) - L[ender]
+    # step 5: hole-level transforms
+    if rules.lowest_scores_zero:
+        low = min(L)
+        for p in range(n):
+            if L[p] == low:
+                scores[p] = 0
+        if ender >= 0 and L[ender] != low:
+            scores[ender] += low
+    if rules.shoot_the_moon is not None:
+        moon = rules.shoot_the_moon
+        # AMB-30: judged on the layout value, before ender adjustments; several players may
+        # shoot the moon, each one triggering the effect
+        shooters = [q for q in range(n) if L[q] == moon]
+        for q in shooters:
+            scores[q] = 0           # "scores 0 instead"
+        for q in shooters:
+            for p in range(n):
+                if p != q:
+                    scores[p] += moon
+    return scores
+
+
+# ================================================================================================
+# Game state
+# ================================================================================================
+@dataclass
+class Cell:
+    """One layout position."""
+    card: int
+    face_up: bool = False
+    known_to: set[int] = field(default_factory=set)  # seats that know the card
+
+
+def may_replace(rules: Rules, face_up: list[bool], p: int) -> bool:
+    """May a new card go to position p of a layout with these face-up flags (§3.3)?"""
+    if face_up[p] and not rules.replace_face_up_allowed:
+        return False
+    if face_up[p] and rules.lock_face_up_columns:      # 2-row grids only (validated)
+        cols = rules.grid_cols
+        partner = p + cols if p < cols else p - cols
+        if face_up[partner]:
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class Observation:
+    """Everything one seat may see when it decides."""
+    seat: int
+    decision: Decision
+    legal: tuple[int, ...]                   # legal actions, ascending
+    held: int | None                         # the card in the seat's hand, if any
+    own: tuple[int | None, ...]              # the seat's own cards as far as it knows them
+    face_up: tuple[tuple[int | None, ...], ...]   # every seat's face-up cards (public)
+    discard: tuple[int, ...]                 # the discard pile, bottom to top
+    stock_count: int
+    turn: int
+    ender: int | None
+
+
+class GameState:
+    """The cards of one hole and where they are."""
+
+    def __init__(self, rules: Rules, players: int, deal_stream: PyStream):
+        self.rules = rules
+        self.players = players
+        self.rows, self.cols = rules.grid_rows, rules.grid_cols
+        self.npos = rules.n_positions
+        self.table = CardTable(rules, players)
+        self.deal_stream = deal_stream
+        self.layouts: list[list[Cell]] = []
+        self.stock: list[int] = []           # top = last
+        self.discard: list[int] = []         # top = last
+        self.held: int | None = None         # the card in the active player's hand
+        self.turn = 0                        # turns completed (the initial reveal excluded)
+        self.ender: int | None = None
+        self.final_turns_left: int | None = None
+        self.knocked = False
+        self.reshuffles = 0
+        self.capped = False
+
+    # ---- setup ----------------------------------------------------------------------------
+    def deal(self) -> None:
+        """Shuffle, deal one card at a time (position by position, seat by seat, from the top
+        of the stock) and turn up the next card to start the discard pile (§1.4)."""
+        self.stock = list(self.table.deck)
+        self.deal_stream.shuffle(self.stock)
+        dealt = [[NO_CARD] * self.npos for _ in range(self.players)]
+        for p in range(self.npos):
+            for seat in range(self.players):
+                dealt[seat][p] = self.stock.pop()
+        self.layouts = [[Cell(card) for card in row] for row in dealt]
+        self.discard = [self.stock.pop()]
+
+    # ---- what is where ----------------------------------------------------------------------
+    def face_up_flags(self, seat: int) -> list[bool]:
+        return [cell.face_up for cell in self.layouts[seat]]
+
+    def face_down_positions(self, seat: int) -> list[int]:
+        return [p for p, cell in enumerate(self.layouts[seat]) if not cell.face_up]
+
+    def face_down_count(self, seat: int) -> int:
+        return len(self.face_down_positions(seat))
+
+    def replaceable_positions(self, seat: int) -> list[int]:
+        flags = self.face_up_flags(seat)
+        return [p for p in range(self.npos) if may_replace(self.rules, flags, p)]
+
+    def knows(self, observer: int, seat: int, p: int) -> bool:
+        return observer in self.layouts[seat][p].known_to
+
+    def observe(self, seat: int, decision: Decision, legal: list[int],
+                held: int | None) -> Observation:
+        own = tuple(cell.card if seat in cell.known_to else None for cell in self.layouts[seat])
+        face_up = tuple(tuple(cell.card if cell.face_up else None for cell in row)
+                        for row in self.layouts)
+        return Observation(seat, decision, tuple(legal), held, own, face_up,
+                           tuple(self.discard), len(self.stock), self.turn, self.ender)
+
+    # ---- card movements ---------------------------------------------------------------------
+    def turn_up(self, seat: int, p: int) -> None:
+        cell = self.layouts[seat][p]
+        cell.face_up = True
+        cell.known_to = set(range(self.players))
+
+    def peek(self, seat: int, p: int) -> None:
+        self.layouts[seat][p].known_to.add(seat)
+
+    def replace(self, seat: int, p: int, card: int, face_up: bool, public: bool) -> None:
+        """Put ``card`` at (seat, p); the old card goes face up onto the discard pile. A card
+        placed face down is known to its owner, and to everyone if it came from the discard
+        pile (§1.5.2)."""
+        cell = self.layouts[seat][p]
+        old = cell.card
+        cell.card = card
+        cell.face_up = face_up
+        if face_up or public:
+            cell.known_to = set(range(self.players))
+        else:
+            cell.known_to = {seat}
+        self.discard.append(old)
+
+    def can_draw(self) -> bool:
+        return bool(self.stock) or (self.rules.stock_empty == "reshuffle_keep_top" and
+                                    len(self.discard) > 1)
+
+    def draw_from_stock(self) -> int:
+        if not self.stock:
+            self.reshuffle()
+        card = self.stock.pop()
+        self.held = card
+        return card
+
+    def take_discard(self) -> int:
+        card = self.discard.pop()
+        self.held = card
+        return card
+
+    def reshuffle(self) -> None:
+        """The discard pile except its top card, bottom to top, is shuffled into a new stock
+        with the deal stream (§1.6, when a player must draw from an empty stock)."""
+        top = self.discard.pop()
+        self.stock = self.discard
+        self.discard = [top]
+        self.deal_stream.shuffle(self.stock)
+        self.reshuffles += 1
+
+    # ---- the end of the hole ----------------------------------------------------------------
+    def start_end(self, seat: int) -> None:
+        """``seat`` triggered the end; set the number of final turns (§1.8 step 2)."""
+        self.ender = seat
+        ft = self.rules.final_turns
+        if ft == "none":
+            self.final_turns_left = 0
+        elif ft == "each_other_player_once":
+            self.final_turns_left = self.players - 1
+        else:  # complete_lap: the seats after the ender up to the dealer, the last seat
+            self.final_turns_left = self.players - 1 - seat
+
+    # ---- invariants -------------------------------------------------------------------------
+    def check_invariants(self) -> None:
+        """Every card of the deck is in exactly one place, and the bookkeeping agrees."""
+        places = [cell.card for row in self.layouts for cell in row] + self.stock + self.discard
+        if self.held is not None:
+            places.append(self.held)
+        if sorted(places) != sorted(self.table.deck):
+            raise InvariantError(f"card conservation broken after turn {self.turn}")
+        everyone = set(range(self.players))
+        for seat, row in enumerate(self.layouts):
+            if len(row) != self.npos:
+                raise InvariantError(f"seat {seat} has {len(row)} positions")
+            for p, cell in enumerate(row):
+                if cell.face_up and cell.known_to != everyone:
+                    raise InvariantError(f"face-up ({seat}, {p}) is not known to everyone")
+                if not cell.known_to <= everyone:
+                    raise InvariantError(f"({seat}, {p}) known to a seat that does not exist")
+        if not self.discard:
+            raise InvariantError("the discard pile is empty")
+        if (self.ender is None) != (self.final_turns_left is None):
+            raise InvariantError("ender and final turns disagree")
+        if self.ender is not None and not 0 <= self.ender < self.players:
+            raise InvariantError(f"ender {self.ender} is not a seat")
+        if self.knocked and self.ender is None:
+            raise InvariantError("a knock without an ender")
+        if self.turn > self.rules.turn_cap:
+            raise InvariantError(f"turn {self.turn} beyond the cap {self.rules.turn_cap}")
+
+
+# ================================================================================================
+# Policies
+# ================================================================================================
+class RandomPolicy:
+    """Uniform over the legal actions: k = below(count) on the seat's own stream, then the k-th
+    legal action in ascending order."""
+
+    def __init__(self, rules: Rules, table: CardTable, seat: int, stream: PyStream):
+        self.stream = stream
+
+    def choose(self, obs: Observation) -> int:
+        k = self.stream.below(len(obs.legal))
+        return obs.legal[k]
+
+
+class UnseenPool:
+    """BENCHMARK W1's U: every card of the deck that is not face up in a layout, not in the
+    discard pile and not the card the seat has just drawn. n = |U|, S = sum of its values."""
+
+    def __init__(self, obs: Observation, table: CardTable, drawn: int | None):
+        seen = {card for row in obs.face_up for card in row if card is not None}
+        seen.update(obs.discard)
+        if drawn is not None:
+            seen.add(drawn)
+        unseen = [card for card in table.deck if card not in seen]
+        self.n = len(unseen)
+        self.S = sum(table.value[card] for card in unseen)
+
+
+class GreedyPolicy:
+    """BENCHMARK.md W1 ``greedy``, generalised as in strategies/builtin.py: a position the seat
+    knows (face up, peeked, or placed face down by itself) needs G >= 1, an unknown one G >= 0;
+    PASS when a flip may be skipped; FACE_UP when the face is a choice.
+
+    Estimates are kept multiplied by n = |U| so that every comparison is exact integer
+    arithmetic: an unknown card is worth S/n, i.e. S in these units."""
+
+    def __init__(self, rules: Rules, table: CardTable, seat: int, stream: PyStream):
+        self.rules = rules
+        self.table = table
+        self.seat = seat
+        self.planned_position = 0  # where a taken discard goes, decided before taking it
+
+    def choose(self, obs: Observation) -> int:
+        d = obs.decision
+        legal = obs.legal
+        if d == Decision.TURN:
+            if Action.TAKE_DISCARD in legal:
+                pool = UnseenPool(obs, self.table, drawn=None)
+                top = obs.discard[-1]
+                p = self.best_placement(obs, top, pool) if pool.n > 0 else None
+                if p is not None:
+                    self.planned_position = p
+                    return Action.TAKE_DISCARD
+            if Action.DRAW_STOCK in legal:
+                return Action.DRAW_STOCK
+            return legal[0]
+        if d == Decision.PLACE_TAKEN:
+            if self.planned_position in legal:
+                return self.planned_position
+            return min(a for a in legal if a < K.MAX_POS)
+        if d == Decision.PLACE_DRAWN:
+            pool = UnseenPool(obs, self.table, drawn=obs.held)
+            p = self.best_placement(obs, obs.held, pool) if pool.n > 0 else None
+            if p is not None:
+                return p
+            if Action.DISCARD in legal:
+                return Action.DISCARD
+            return min(a for a in legal if a < K.MAX_POS)
+        if d == Decision.FLIP and Action.PASS in legal:
+            return Action.PASS
+        if d == Decision.FACE:
+            return Action.FACE_UP
+        return legal[0]  # the initial reveal (W1: positions 0 and 1) and forced flips
+
+    def best_placement(self, obs: Observation, card: int, pool: UnseenPool) -> int | None:
+        """The eligible position with the largest gain G(p) = E now - E with ``card`` at p;
+        ties to the lowest position; None when no position is eligible."""
+        n = pool.n
+        flags = [c is not None for c in obs.face_up[self.seat]]
+        now = self.estimate(obs.own, pool)
+        best, best_gain = None, 0
+        for p in range(len(obs.own)):
+            if not may_replace(self.rules, flags, p):
+                continue
+            after = list(obs.own)
+            after[p] = card
+            gain = now - self.estimate(after, pool)          # n * G(p)
+            need = n if obs.own[p] is not None else 0         # G >= 1 over a known card
+            if gain >= need and (best is None or gain > best_gain):
+                best, best_gain = p, gain
+        return best
+
+    def estimate(self, own: list[int | None] | tuple, pool: UnseenPool) -> int:
+        """n * E, the estimated layout score."""
+        rules = self.rules
+        if rules.pair_scope == "column" and rules.grid_rows == 2:
+            cols = rules.grid_cols
+            return sum(self.column_estimate(own[c], own[c + cols], pool) for c in range(cols))
+        return self.free_estimate(own, pool)
+
+    def column_estimate(self, a: int | None, b: int | None, pool: UnseenPool) -> int:
+        """n * the estimated score of one column: two known cards of equal key count 0 (or
+        their sum, when negative pairs keep their value), otherwise their sum; an unknown card
+        counts S/n and pairs with nothing."""
+        value, key = self.table.value, self.table.key
+        n, S = pool.n, pool.S
+        if a is not None and b is not None:
+            if key[a] == key[b]:
+                if self.rules.negative_pairs_keep_value and value[a] < 0 and value[b] < 0:
+                    return (value[a] + value[b]) * n
+                return 0
+            return (value[a] + value[b]) * n
+        if a is not None:
+            return value[a] * n + S
+        if b is not None:
+            return value[b] * n + S
+        return 2 * S
+
+    def free_estimate(self, own, pool: UnseenPool) -> int:
+        """Other pair scopes (builtin.py's generic estimate): unknown cards count S/n; each
+        known card pairs with the first later unpaired known card of the same key in its scope
+        (pair value 0), otherwise counts its value."""
+        value, key = self.table.value, self.table.key
+        scope = self.rules.pair_scope
+        cols = self.rules.grid_cols
+        total = 0
+        paired: set[int] = set()
+        for p, x in enumerate(own):
+            if x is None:
+                total += pool.S
+                continue
+            if p in paired:
+                continue
+            partner = None
+            if scope != "none":
+                for q in range(p + 1, len(own)):
+                    y = own[q]
+                    if y is not None and q not in paired and key[y] == key[x] and \
+                            (scope == "anywhere" or q % cols == p % cols):
+                        partner = q
+                        break
+            if partner is not None:
+                paired.add(partner)
+            else:
+                total += value[x] * pool.n
+        return total
+
+
+POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+
+
+# ================================================================================================
+# One hole
+# ================================================================================================
+@dataclass
+class RoundRecord:
+    log: list[tuple[int, int, int, int, int]]   # (turn, seat, decision point, action, held)
+    scores: list[int]
+    layout_values: list[int]
+    layouts: list[list[int]]                    # final card ids per seat, row-major
+    turns: int
+    ender: int                                  # -1 when nobody ended the hole
+    capped: bool
+    reshuffles: int
+
+
+class Hole:
+    """The referee of one hole: asks the policies, moves the cards, keeps the log."""
+
+    def __init__(self, rules: Rules, players: int, strategies: list[str], seed: int,
+                 round_index: int):
+        rules.check_players(players)
+        if len(strategies) == 1:
+            strategies = list(strategies) * players
+        if len(strategies) != players:
+            raise ValueError(f"{len(strategies)} strategies for {players} players")
+        self.rules = rules
+        self.players = players
+        self.state = GameState(rules, players, PyStream(seed, round_index, STREAM_DEAL))
+        self.policies = [POLICIES[name](rules, self.state.table, seat,
+                                        PyStream(seed, round_index, STREAM_SEAT0 + seat))
+                         for seat, name in enumerate(strategies)]
+        self.log: list[tuple[int, int, int, int, int]] = []
+
+    # ---- asking -----------------------------------------------------------------------------
+    def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
+        legal = sorted(legal)
+        obs = self.state.observe(seat, decision, legal, held)
+        action = int(self.policies[seat].choose(obs))
+        if action not in legal:
+            raise IllegalActionError(f"seat {seat} chose {K.action_name(action)} at "
+                                     f"{decision.name}; legal: {legal}")
+        self.log.append((self.state.turn, seat, int(decision), action,
+                         NO_CARD if held is None else held))
+        return action
+
+    # ---- phases -----------------------------------------------------------------------------
+    def play(self) -> RoundRecord:
+        st = self.state
+        st.deal()
+        st.check_invariants()
+        self.initial_reveal()
+        st.check_invariants()
+        self.play_turns()
+        return self.score()
+
+    def reveal_count(self) -> int:
+        r = self.rules
+        if r.initial_reveal_mode in ("none", "flip_on_first_turn"):
+            return 0
+        return r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
+
+    def reveal_options(self, seat: int, chosen: list[int]) -> list[int]:
+        """Positions ``seat`` may still flip or peek, given the ones it chose (§3.2)."""
+        st = self.state
+        cols = st.cols
+        centre = cols // 2
+        con = self.rules.initial_reveal_constraint
+        options = []
+        for p in range(st.npos):
+            cell = st.layouts[seat][p]
+            if cell.face_up or seat in cell.known_to or p in chosen:
+                continue
+            c = p % cols
+            if con == "nearest_row":
+                ok = p // cols == st.rows - 1
+            elif con == "same_column" and chosen:
+                ok = c == chosen[0] % cols
+            elif con == "different_columns":
+                ok = all(q % cols != c for q in chosen)
+            elif con == "centre_and_outer" and chosen:
+                ok = (c == centre) != (chosen[0] % cols == centre)
+            else:
+                ok = True
+            if ok:
+                options.append(p)
+        return options
+
+    def reveal(self, seat: int, p: int) -> None:
+        if self.rules.initial_reveal_mode == "peek":
+            self.state.peek(seat, p)
+        else:
+            self.state.turn_up(seat, p)
+
+    def initial_reveal(self) -> None:
+        """Seat by seat from the first player. With sequential choice each card is seen before
+        the next is chosen; otherwise a seat's cards (with simultaneous order: everyone's) are
+        revealed once all are chosen."""
+        count = self.reveal_count()
+        if count == 0:
+            return
+        simultaneous = self.rules.initial_reveal_order == "simultaneous"
+        sequential = self.rules.initial_reveal_sequential and not simultaneous
+        chosen: list[list[int]] = [[] for _ in range(self.players)]
+        for seat in range(self.players):
+            for _ in range(count):
+                options = self.reveal_options(seat, chosen[seat])
+                if not options:
+                    break
+                p = self.ask(seat, Decision.REVEAL, options)
+                chosen[seat].append(p)
+                if sequential:
+                    self.reveal(seat, p)
+            if not sequential and not simultaneous:
+                for p in chosen[seat]:
+                    self.reveal(seat, p)
+        if simultaneous:
+            for seat in range(self.players):
+                for p in chosen[seat]:
+                    self.reveal(seat, p)
+
+    def turn_options(self, seat: int) -> list[int]:
+        st, r = self.state, self.rules
+        final_lap = st.ender is not None
+        options = []
+        if st.can_draw():
+            options.append(Action.DRAW_STOCK)
+        if r.draw_from_discard and st.discard and not (final_lap and r.final_turn_stock_only) \
+                and st.replaceable_positions(seat):
+            options.append(Action.TAKE_DISCARD)
+        if "knock" in r.end_triggers and not final_lap:
+            options.append(Action.KNOCK)
+        if st.face_down_count(seat) > 0:
+            if r.flip_instead_of_draw:
+                options.append(Action.FLIP)
+            if r.flip_all_to_end:
+                options.append(Action.FLIP_ALL)
+        return options
+
+    def play_turn(self, seat: int) -> bool:
+        """One turn; False when the seat has nothing it may do (the hole then ends)."""
+        st = self.state
+        options = self.turn_options(seat)
+        if not options:
+            return False
+        action = self.ask(seat, Decision.TURN, options)
+        if action == Action.DRAW_STOCK:
+            self.play_stock_card(seat)
+        elif action == Action.TAKE_DISCARD:
+            card = st.take_discard()
+            p = self.ask(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat), held=card)
+            self.place(seat, p, card, public=True)
+        elif action == Action.FLIP:
+            p = self.ask(seat, Decision.FLIP, st.face_down_positions(seat))
+            st.turn_up(seat, p)
+        elif action == Action.FLIP_ALL:
+            for p in st.face_down_positions(seat):
+                st.turn_up(seat, p)
+            if st.ender is None:
+                st.start_end(seat)
+        elif action == Action.KNOCK:
+            st.start_end(seat)
+            st.knocked = True
+        return True
+
+    def play_stock_card(self, seat: int) -> None:
+        st, r = self.state, self.rules
+        card = st.draw_from_stock()
+        options = st.replaceable_positions(seat)
+        if r.stock_draw_may_be_discarded:
+            options.append(Action.DISCARD)
+        choice = self.ask(seat, Decision.PLACE_DRAWN, options, held=card)
+        if choice != Action.DISCARD:
+            self.place(seat, choice, card, public=False)
+            return
+        st.held = None
+        st.discard.append(card)
+        # flip_after_stock_discard: turn a face-down card up (PASS allowed with one left)
+        face_down = st.face_down_positions(seat)
+        if r.flip_after_stock_discard != "none" and face_down:
+            options = list(face_down)
+            if r.flip_after_stock_discard == "mandatory_unless_one_face_down" and \
+                    len(face_down) == 1:
+                options.append(Action.PASS)
+            p = self.ask(seat, Decision.FLIP, options)
+            if p != Action.PASS:
+                st.turn_up(seat, p)
+
+    def place(self, seat: int, p: int, card: int, public: bool) -> None:
+        """Put the held card at p, face up, face down, or as the player chooses (a card that
+        replaces a face-up card is always face up)."""
+        st, face = self.state, self.rules.placement_face
+        if face == "up":
+            face_up = True
+        elif face == "down":
+            face_up = False
+        elif st.layouts[seat][p].face_up:
+            face_up = True
+        else:
+            answer = self.ask(seat, Decision.FACE, [Action.FACE_UP, Action.FACE_DOWN], held=card)
+            face_up = answer == Action.FACE_UP
+        st.held = None
+        st.replace(seat, p, card, face_up, public)
+
+    def check_end(self, seat: int) -> None:
+        """End triggers checked after a turn of ``seat`` while nobody has ended the hole."""
+        st, triggers = self.state, self.rules.end_triggers
+        if "all_face_up" in triggers and st.face_down_count(seat) == 0:
+            st.start_end(seat)
+        elif "all_players_face_up" in triggers and \
+                all(st.face_down_count(s) == 0 for s in range(self.players)):
+            st.ender = seat
+            st.final_turns_left = 0
+
+    def play_turns(self) -> None:
+        st = self.state
+        seat = 0
+        while True:
+            ender_before = st.ender
+            if not self.play_turn(seat):
+                break
+            st.turn += 1
+            st.check_invariants()
+            if ender_before is not None:
+                st.final_turns_left -= 1          # a final turn was played
+            elif st.ender is None:                # (a flip-all or knock set the ender itself)
+                self.check_end(seat)
+            if st.ender is not None and st.final_turns_left <= 0:
+                break
+            if self.rules.stock_empty == "end_hole" and not st.stock:
+                break                             # §1.6: the hole ends when the stock runs out
+            if st.turn >= self.rules.turn_cap:
+                st.capped = True
+                break
+            seat = (seat + 1) % self.players
+
+    def score(self) -> RoundRecord:
+        st = self.state
+        layouts = [[cell.card for cell in row] for row in st.layouts]
+        parts = [score_layout(self.rules, cards) for cards in layouts]
+        L = [part.value for part in parts]
+        ender = -1 if st.ender is None else st.ender
+        scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts])
+        return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
+                           turns=st.turn, ender=ender, capped=st.capped,
+                           reshuffles=st.reshuffles)
+
+
+def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
+               round_index: int) -> RoundRecord:
+    """Deal, reveal, play and score one hole with one strategy name per seat (or one for all)."""
+    return Hole(rules, players, strategies, seed, round_index).play()
