@@ -1,0 +1,187 @@
+"""Results of a run as tables: the per-seat summary and the per-round scores as polars
+DataFrames, their Parquet files (written atomically, with the run's description in the file's
+key-value metadata), and the plain-text summary printed by ``golfsim run``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from contextlib import contextmanager
+from importlib import metadata as _importlib_metadata
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from .rules import PRESETS, Rules
+from .runner import RunResult
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+SUMMARY_COLUMNS = (
+    "seat", "strategy", "rounds",
+    "mean_score", "se_score", "mean_score_lo95", "mean_score_hi95",
+    "win_share", "se_win", "win_share_lo95", "win_share_hi95",
+    "ender_share", "se_ender", "ender_share_lo95", "ender_share_hi95",
+    "mean_turns", "se_turns", "capped_share",
+)
+
+
+def version() -> str:
+    """The installed golfsim version (the source tree's pyproject version when not installed)."""
+    try:
+        return _importlib_metadata.version("golfsim")
+    except _importlib_metadata.PackageNotFoundError:
+        import tomllib
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return tomllib.loads(pyproject.read_text())["project"]["version"]
+        except (OSError, KeyError, tomllib.TOMLDecodeError):
+            return "unknown"
+
+
+def summary_frame(result: RunResult) -> pl.DataFrame:
+    """One row per seat; the statistics of ``result.totals`` with 95% normal intervals."""
+    t = result.totals
+    n = t.rounds
+    seats = result.players
+    mean, se = t.mean_score(), t.se_score()
+    win, se_win = t.win_share(), t.se_win()
+    ender = t.ender_share()
+    # ender is a 0/1 outcome per round, so its standard error follows from the share alone
+    se_ender = np.sqrt(ender * (1 - ender) / (n - 1)) if n > 1 else np.zeros(seats)
+    strategies = list(result.strategies) or [""] * seats
+    turns, se_turns = t.mean_turns(), t.se_turns()
+    capped = t.capped / n if n else 0.0
+    return pl.DataFrame({
+        "seat": np.arange(seats, dtype=np.int64),
+        "strategy": [str(s) for s in strategies],
+        "rounds": np.full(seats, n, dtype=np.int64),
+        "mean_score": mean, "se_score": se,
+        "mean_score_lo95": mean - Z95 * se, "mean_score_hi95": mean + Z95 * se,
+        "win_share": win, "se_win": se_win,
+        "win_share_lo95": np.clip(win - Z95 * se_win, 0, 1),
+        "win_share_hi95": np.clip(win + Z95 * se_win, 0, 1),
+        "ender_share": ender, "se_ender": se_ender,
+        "ender_share_lo95": np.clip(ender - Z95 * se_ender, 0, 1),
+        "ender_share_hi95": np.clip(ender + Z95 * se_ender, 0, 1),
+        "mean_turns": np.full(seats, turns), "se_turns": np.full(seats, se_turns),
+        "capped_share": np.full(seats, capped),
+    }).select(SUMMARY_COLUMNS)
+
+
+def rounds_frame(result: RunResult) -> pl.DataFrame:
+    """Every round: ``round``, ``score_0`` .. ``score_{n-1}`` (hole scores by seat), ``turns``.
+
+    After a policy error only the rounds of the chunks that finished are kept (the others
+    were never played and are all zero)."""
+    pr = result.per_round
+    if pr is None:
+        raise ValueError("the run was made without per-round output")
+    rounds = np.arange(pr.turns.size, dtype=np.int64)
+    keep = None
+    if not result.complete:
+        keep = (pr.turns != 0) | (pr.scores != 0).any(axis=1)
+    cols = {"round": rounds}
+    for seat in range(pr.scores.shape[1]):
+        cols[f"score_{seat}"] = pr.scores[:, seat]
+    cols["turns"] = pr.turns
+    if keep is not None:
+        cols = {k: v[keep] for k, v in cols.items()}
+    return pl.DataFrame(cols)
+
+
+def run_metadata(result: RunResult, preset: str, rounds_requested: int, command: str,
+                 rules_file: str | None = None) -> dict[str, str]:
+    """Everything needed to reproduce the run, as Parquet key-value metadata (strings).
+
+    Nothing here depends on the thread count or chunk size (the results do not either);
+    those settings appear only inside the command line."""
+    rules = result.rules
+    preset_rules = Rules.preset(preset) if preset in PRESETS else Rules()
+    return {
+        "golfsim": "a golfsim run (summary.parquet: one row per seat; rounds.parquet: one row "
+                   "per round)",
+        "version": version(),
+        "command": command,
+        "preset": preset,
+        "rules_file": rules_file or "",
+        "rules": rules.to_toml(preset),
+        "rules_diff": json.dumps(rules.diff(), default=list),
+        "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        "players": str(result.players),
+        "strategies": json.dumps([str(s) for s in result.strategies]),
+        "seed": str(result.seed),
+        "rounds_requested": str(rounds_requested),
+        "rounds": str(result.totals.rounds),
+        "complete": "true" if result.complete else "false",
+        "error": result.error or "",
+    }
+
+
+def write_parquet_atomic(df: pl.DataFrame, path: str | Path,
+                         metadata: dict[str, str] | None = None) -> Path:
+    """Write ``df`` to a temporary file next to ``path``, then rename it over ``path``, so a
+    reader never sees a half-written file."""
+    path = Path(path)
+    with atomic_path(path) as tmp:
+        df.write_parquet(tmp, metadata=metadata)
+    return path
+
+
+@contextmanager
+def atomic_path(path: Path):
+    """Yield a temporary name in ``path``'s folder; on success rename it to ``path``.
+    (The file is created by the writer, so it gets the usual permissions of the umask.)"""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+# ---- text ----------------------------------------------------------------------------------
+def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: int) -> str:
+    """The table printed after a run: one line per seat, intervals as ± half-widths."""
+    t = result.totals
+    n = t.rounds
+    rate = n / result.seconds if result.seconds > 0 else float("nan")
+    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
+    rules_text = preset + ("" if not diff else " with " + ", ".join(
+        f"{k}={_short(v)}" for k, v in diff.items()))
+    lines = [
+        f"rules: {rules_text}",
+        f"{result.players} players, {n:,} rounds, seed {result.seed}, "
+        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)",
+        "",
+    ]
+    header = ("seat", "strategy", "mean score", "±95%", "win share", "±95%", "ender share")
+    rows = []
+    for r in df.iter_rows(named=True):
+        rows.append((str(r["seat"]), r["strategy"], f"{r['mean_score']:.3f}",
+                     f"{Z95 * r['se_score']:.3f}", f"{100 * r['win_share']:.2f}%",
+                     f"{100 * Z95 * r['se_win']:.2f}%", f"{100 * r['ender_share']:.2f}%"))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+    left = {1}  # the strategy column reads better left-aligned
+
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    lines.append(fmt(header))
+    lines.extend(fmt(row) for row in rows)
+    lines.append("")
+    capped_pct = 100 * t.capped / n if n else 0.0
+    lines.append(f"mean turns per round: {t.mean_turns():.3f} ± {Z95 * t.se_turns():.3f}; "
+                 f"capped rounds: {t.capped:,} ({capped_pct:.3f}%)")
+    return "\n".join(lines)
+
+
+def _short(v) -> str:
+    if isinstance(v, tuple):
+        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else _short(x) for x in v)
+    return "none" if v is None else str(v)
