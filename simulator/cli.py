@@ -1,0 +1,353 @@
+"""The ``golfsim`` command line: ``run``, ``score``, ``presets``, ``rules``.
+
+Commands only parse, check and delegate (runner, report, plots, layout_score). Every bad input
+ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import tempfile
+import threading
+import tomllib
+from pathlib import Path
+
+import click
+
+from .cards import CardParseError
+from .rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml
+from .rules import _allowed_text
+
+DEFAULT_PRESET = "six_card"
+DEFAULT_PLAYERS = 4
+DEFAULT_STRATEGY = "greedy"
+DEFAULT_ROUNDS = 100_000
+DEFAULT_SEED = 1
+DEFAULT_OUT = "results/run"
+
+
+class GolfsimError(click.ClickException):
+    """A user error: printed as one line, exit status 2."""
+    exit_code = 2
+
+
+class GolfsimGroup(click.Group):
+    """A group whose errors (click's own usage errors included) are one line each."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        args = list(sys.argv[1:] if args is None else args)
+        extra.setdefault("obj", {})["argv"] = args
+        if not standalone_mode:
+            return super().main(args, prog_name or "golfsim", complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name or "golfsim", complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:
+            click.echo(e.ctx.get_help())
+            sys.exit(0)
+        except click.ClickException as e:
+            click.echo(f"golfsim: error: {_one_line(e.format_message())}", err=True)
+            sys.exit(e.exit_code)
+        except click.Abort:
+            click.echo("golfsim: aborted", err=True)
+            sys.exit(1)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _command_line(ctx: click.Context) -> str:
+    root = ctx.find_root()
+    return shlex.join(["golfsim", *(root.obj or {}).get("argv", [])])
+
+
+def _print_version(ctx: click.Context) -> None:
+    from .report import version
+    click.echo(f"golfsim {version()}")
+    ctx.exit(0)
+
+
+def _at_least_one(ctx, param, value):
+    if value is not None and value < 1:
+        raise click.BadParameter(f"{value} is not allowed; expected a whole number >= 1")
+    return value
+
+
+class _ChunkSizeOption(click.Option):
+    """Shows runner.DEFAULT_CHUNK in --help without importing the engine for every command."""
+
+    def get_help_record(self, ctx):
+        from .runner import DEFAULT_CHUNK
+        names, text = super().get_help_record(ctx)
+        return names, text.replace("DEFAULT_CHUNK", str(DEFAULT_CHUNK))
+
+
+# ---- rule options shared by run, score and rules ------------------------------------------
+def _rule_options(fn):
+    fn = click.option("--set", "assignments", multiple=True, metavar="OPTION=VALUE",
+                      help="Override a rule option (repeatable), e.g. "
+                           "--set pair_scope=anywhere.")(fn)
+    fn = click.option("--rules", "rules_file", metavar="FILE.toml",
+                      help="Load a rule set: a TOML file naming a preset plus option overrides "
+                           "(see `golfsim rules PRESET --toml`).")(fn)
+    fn = click.option("--preset", default=DEFAULT_PRESET, show_default=True,
+                      help="Named rule set; `golfsim presets` lists them.")(fn)
+    return fn
+
+
+def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
+                assignments: tuple[str, ...]) -> tuple[Rules, str]:
+    """The rule set from --preset or --rules, then --set; returns (rules, preset name)."""
+    try:
+        if rules_file:
+            source = ctx.get_parameter_source("preset")
+            if source is not None and source.name == "COMMANDLINE":
+                raise GolfsimError(f"--preset {preset} and --rules {rules_file}: give one or the "
+                                   "other (a rules file names its own preset)")
+            rules, preset = _load_rules_file(rules_file)
+        else:
+            rules = Rules.preset(preset)
+        if assignments:
+            rules = rules.with_text_options(list(assignments))
+    except RuleError as e:
+        raise GolfsimError(str(e)) from None
+    except (TypeError, ValueError) as e:  # a value of the wrong shape deep inside an option
+        raise GolfsimError(f"bad rule option value: {e}") from None
+    return rules, preset
+
+
+def _load_rules_file(path: str) -> tuple[Rules, str]:
+    p = Path(path)
+    if p.is_dir():
+        raise GolfsimError(f"--rules {path}: is a folder, expected a TOML file")
+    try:
+        rules = load_toml(p)
+        preset = tomllib.loads(p.read_text()).get("preset", DEFAULT_PRESET)
+    except RuleError as e:
+        msg = str(e)
+        raise GolfsimError(msg if msg.startswith("--rules") else f"--rules {path}: {msg}") \
+            from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise GolfsimError(f"--rules {path}: cannot read the file ({e})") from None
+    except (TypeError, ValueError) as e:
+        raise GolfsimError(f"--rules {path}: {_bad_toml_option(p) or e}") from None
+    return rules, str(preset)
+
+
+def _bad_toml_option(path: Path) -> str | None:
+    """Name the option whose value has the wrong shape (e.g. a number where a list belongs)."""
+    data = tomllib.loads(path.read_text())
+    preset = data.pop("preset", DEFAULT_PRESET)
+    for key, value in data.items():
+        try:
+            Rules.preset(preset, **{key: value})
+        except RuleError:
+            continue
+        except (TypeError, ValueError):
+            return f"option {key} = {value!r}: not a valid value (`golfsim rules` shows the form)"
+    return None
+
+
+def _check_out_dir(out: str) -> Path:
+    """Create ``out`` and prove a file can be written there, before any round is played."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise GolfsimError(f"--out {out}: exists and is not a folder; give a folder to write into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".golfsim-write-test."):
+            pass
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise GolfsimError(f"--out {out}: cannot write there ({reason}); give a writable "
+                           "folder") from None
+    return path
+
+
+# ---- commands ---------------------------------------------------------------------------------
+@click.group(cls=GolfsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=lambda ctx, param, value: _print_version(ctx) if value else None,
+              help="Print the version and exit.")
+def cli():
+    """golfsim: Monte Carlo simulator for the Golf card-game family."""
+
+
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help=f"Strategy for all seats (give once) or for each seat (give once per seat); "
+                   f"default {DEFAULT_STRATEGY}.")
+@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True, type=int,
+              callback=_at_least_one, help="Rounds (holes) to play.")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1),
+              help="Seed; round i of a seed is always the same deal and choices.")
+@click.option("--threads", type=int, default=None, callback=_at_least_one,
+              help="Worker threads  [default: number of CPUs]")
+@click.option("--chunk-size", type=int, default=None, callback=_at_least_one,
+              cls=_ChunkSizeOption, help="Rounds per chunk (the unit of work and progress)  "
+                                         "[default: DEFAULT_CHUNK]")
+@click.option("--out", default=DEFAULT_OUT, show_default=True, metavar="FOLDER",
+              help="Folder for summary.parquet, rounds.parquet and the plots.")
+@click.option("--per-round", is_flag=True, help="Also write rounds.parquet (every round's "
+                                                "per-seat scores and turn count).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
+        chunk_size, out, per_round, quiet):
+    """Play rounds of Golf; write the summary, plots and (optionally) every round."""
+    from strategies import StrategyError, resolve_seats, seat_arrays
+
+    from . import runner
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        rules.check_players(players)
+        seats = resolve_seats(list(strategies) or [DEFAULT_STRATEGY], players)
+    except (RuleError, StrategyError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    chunk_size = chunk_size or runner.DEFAULT_CHUNK
+    out_dir = _check_out_dir(out)
+    ids, params = seat_arrays(seats)
+    names = [s.spec for s in seats]
+
+    from tqdm import tqdm
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+    try:
+        runner.warm_up(rules, players, ids, params)
+    except runner.PolicyError:
+        pass  # the run below meets the same error and reports it with what was summed
+    bar = tqdm(total=rounds, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
+               desc="golfsim run", dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+
+    try:
+        result = runner.run(rules, players, ids, params, rounds, seed, threads=threads,
+                            chunk_size=chunk_size, per_round=per_round, progress=progress,
+                            strategies=names)
+    finally:
+        bar.close()
+
+    from . import plots, report
+    summary = report.summary_frame(result)
+    meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)
+    try:
+        written = [report.write_parquet_atomic(summary, out_dir / "summary.parquet", meta)]
+        if per_round:
+            written.append(report.write_parquet_atomic(report.rounds_frame(result),
+                                                       out_dir / "rounds.parquet", meta))
+        if result.totals.rounds:
+            title = f"{preset}, {players} players, {result.totals.rounds:,} rounds, seed {seed}"
+            written += plots.write_plots(summary, result.totals, out_dir, title)
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(report.format_summary(summary, result, preset, threads))
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
+    if not result.complete:
+        raise GolfsimError(f"policy error, run stopped after {result.totals.rounds:,} of "
+                           f"{rounds:,} rounds (the files hold those): {result.error}")
+
+
+@cli.command()
+@_rule_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.argument("layout", nargs=-1, required=True)
+@click.pass_context
+def score(ctx, preset, rules_file, assignments, as_json, layout):
+    """Score a LAYOUT written row by row, rows separated by '/'.
+
+    \b
+    Examples:
+      golfsim score "K♠ 5♥ J♣ / K♦ 5♣ 2♥"          (prints 8)
+      golfsim score KS 5H JC / KD 5C 2H
+      golfsim score --set value_two=2 "KS 5H JC / KD 5C 2H"   (prints 12)
+    """
+    from .layout_score import format_layout_score, score_layout
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    text = " ".join(layout)
+    try:
+        result = score_layout(rules, text)
+    except CardParseError as e:
+        raise GolfsimError(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(result.as_json(preset), ensure_ascii=False))
+    else:
+        click.echo(format_layout_score(result, preset))
+
+
+@cli.command()
+def presets():
+    """List the named rule sets."""
+    width = max(len(name) for name in PRESETS)
+    for name in PRESETS:
+        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')}")
+
+
+@cli.command(name="rules")
+@click.argument("preset", default=DEFAULT_PRESET)
+@click.option("--set", "assignments", multiple=True, metavar="OPTION=VALUE",
+              help="Override a rule option (repeatable).")
+@click.option("--toml", "as_toml", is_flag=True,
+              help="Print a complete TOML rule file that --rules can load.")
+def rules_command(preset, assignments, as_toml):
+    """Print every rule option of PRESET with its value and meaning."""
+    try:
+        rules = Rules.preset(preset)
+        if assignments:
+            rules = rules.with_text_options(list(assignments))
+    except RuleError as e:
+        raise GolfsimError(str(e)) from None
+    if as_toml:
+        click.echo(rules.to_toml(preset), nl=False)
+        return
+    values = {name: _option_text(getattr(rules, name)) for name in OPTIONS}
+    nw = max(len(n) for n in OPTIONS)
+    vw = min(24, max(len(v) for v in values.values()))
+    base = Rules.preset(preset)
+    click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')}")
+    for name, f in OPTIONS.items():
+        mark = "*" if getattr(rules, name) != getattr(base, name) else " "
+        allowed = _allowed_text(f)
+        allowed = "" if allowed == "a valid value" else f" [{allowed}]"
+        click.echo(f"{mark}{name.ljust(nw)}  {values[name].ljust(vw)}  {f.metadata['doc']}"
+                   f"{allowed}")
+    if assignments:
+        click.echo("(* = changed by --set)")
+
+
+def _option_text(v) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in v)
+    return str(v)
+
+
+def main(argv=None):
+    """Console-script entry point (``golfsim``)."""
+    cli.main(args=argv, prog_name="golfsim")
+
+
+if __name__ == "__main__":
+    main()
