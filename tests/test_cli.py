@@ -1,0 +1,342 @@
+"""The golfsim command line: files and metadata of `run`, reproducibility across thread counts
+and chunk sizes, the kernel's scoring through `score`, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from simulator import runner
+from simulator.cli import cli
+from simulator.report import SUMMARY_COLUMNS
+from simulator.rules import Rules, load_toml
+
+ROOT = Path(__file__).resolve().parent.parent
+ROUNDS = 3000
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+TV_S1_UNICODE = "K♠ 5♥ J♣ / K♦ 5♣ 2♥"
+TV_S1_ASCII = "KS 5H JC / KD 5C 2H"
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def small_run(out: Path, *extra: str, threads: int = 2, chunk: int = 1000):
+    res = invoke("run", "--preset", "six_card", "--players", 4, "--strategy", "greedy",
+                 "--rounds", ROUNDS, "--seed", 7, "--threads", threads, "--chunk-size", chunk,
+                 "--out", out, "--quiet", *extra)
+    assert res.exit_code == 0, res.output
+    return res
+
+
+def summary(out: Path) -> pl.DataFrame:
+    return pl.read_parquet(out / "summary.parquet")
+
+
+# ---- run ----------------------------------------------------------------------------------
+def test_run_writes_summary_metadata_and_plots(tmp_path):
+    out = tmp_path / "demo"
+    res = small_run(out)
+    df = summary(out)
+    assert tuple(df.columns) == SUMMARY_COLUMNS
+    assert df.height == 4
+    assert df["seat"].to_list() == [0, 1, 2, 3]
+    assert df["strategy"].to_list() == ["greedy"] * 4
+    assert df["rounds"].to_list() == [ROUNDS] * 4
+    assert abs(df["win_share"].sum() - 1) < 1e-9
+    assert (df["mean_score_lo95"] < df["mean_score"]).all()
+    assert (df["mean_score"] < df["mean_score_hi95"]).all()
+    assert (df["capped_share"] == 0).all()
+
+    meta = pl.read_parquet_metadata(out / "summary.parquet")
+    for key in ("rules", "rules_diff", "preset", "seed", "players", "version", "command",
+                "strategies", "rounds", "complete"):
+        assert key in meta, key
+    assert meta["seed"] == "7" and meta["players"] == "4" and meta["preset"] == "six_card"
+    assert meta["complete"] == "true" and meta["rounds"] == str(ROUNDS)
+    assert json.loads(meta["rules_diff"]) == {}
+    assert meta["command"].startswith("golfsim run ") and "--seed 7" in meta["command"]
+    rules_file = tmp_path / "rules.toml"
+    rules_file.write_text(meta["rules"])
+    assert load_toml(rules_file) == Rules.preset("six_card")
+
+    for name in ("win_share.png", "mean_score.png", "score_distribution.png"):
+        assert (out / name).read_bytes()[:8] == PNG_MAGIC, name
+        assert str(out / name) in res.stdout
+    assert str(out / "summary.parquet") in res.stdout
+    assert not (out / "rounds.parquet").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
+    assert "mean score" in res.stdout and "win share" in res.stdout
+
+
+def test_same_seed_same_summary_for_any_threads_and_chunk_size(tmp_path):
+    frames = {}
+    for threads, chunk in ((1, 3000), (2, 500), (2, 1000), (1, 700)):
+        out = tmp_path / f"t{threads}_c{chunk}"
+        small_run(out, threads=threads, chunk=chunk)
+        frames[threads, chunk] = summary(out)
+    first = frames[1, 3000]
+    for key, df in frames.items():
+        assert_frame_equal(df, first, check_exact=True)
+        assert df.equals(first), key
+    other = tmp_path / "seed8"
+    invoke("run", "--rounds", ROUNDS, "--seed", 8, "--threads", 1, "--out", other, "-q")
+    assert not summary(other).equals(first)
+
+
+def test_per_round_file_matches_summary(tmp_path):
+    out = tmp_path / "pr"
+    small_run(out, "--per-round", chunk=700)
+    rounds = pl.read_parquet(out / "rounds.parquet")
+    assert rounds.shape == (ROUNDS, 6)
+    assert rounds.columns == ["round", "score_0", "score_1", "score_2", "score_3", "turns"]
+    assert rounds["round"].to_list() == list(range(ROUNDS))
+    assert (rounds["turns"] > 0).all()
+    df = summary(out)
+    for seat in range(4):
+        assert rounds[f"score_{seat}"].sum() / ROUNDS == df["mean_score"][seat]
+    assert rounds["turns"].sum() / ROUNDS == df["mean_turns"][0]
+    meta = pl.read_parquet_metadata(out / "rounds.parquet")
+    assert meta["seed"] == "7"
+
+
+def test_per_seat_strategies_set_and_rules_file(tmp_path):
+    rules_file = tmp_path / "anywhere.toml"
+    res = invoke("rules", "six_card", "--set", "pair_scope=anywhere", "--toml")
+    assert res.exit_code == 0
+    rules_file.write_text(res.stdout)
+    out = tmp_path / "mixed"
+    res = invoke("run", "--rules", rules_file, "--players", 3, "--strategy", "greedy",
+                 "--strategy", "random", "--strategy", "greedy", "--set", "value_two=2",
+                 "--rounds", 1000, "--threads", 1, "--out", out, "-q")
+    assert res.exit_code == 0, res.output
+    df = summary(out)
+    assert df["strategy"].to_list() == ["greedy", "random", "greedy"]
+    meta = pl.read_parquet_metadata(out / "summary.parquet")
+    assert json.loads(meta["rules_diff"]) == {"pair_scope": "anywhere", "value_two": 2}
+    assert meta["rules_file"] == str(rules_file)
+    assert load_toml_text(tmp_path, meta["rules"]) == \
+        Rules.preset("six_card", pair_scope="anywhere", value_two=2)
+
+
+def load_toml_text(tmp_path, text):
+    p = tmp_path / "meta_rules.toml"
+    p.write_text(text)
+    return load_toml(p)
+
+
+def test_run_defaults(tmp_path, monkeypatch):
+    """`golfsim run` with no options: six_card, 4 greedy players, 100,000 rounds, seed 1,
+    threads = cpu count, out results/run (the call is recorded, then played for real)."""
+    calls = []
+    real_run = runner.run
+
+    def recording_run(rules, players, ids, params, rounds, seed, **kw):
+        calls.append(dict(rules=rules, players=players, rounds=rounds, seed=seed, **kw))
+        return real_run(rules, players, ids, params, rounds, seed, **kw)
+
+    monkeypatch.setattr(runner, "run", recording_run)
+    monkeypatch.chdir(tmp_path)
+    res = invoke("run", "-q")
+    assert res.exit_code == 0, res.output
+    (call,) = calls
+    assert call["rules"] == Rules.preset("six_card")
+    assert call["players"] == 4 and call["rounds"] == 100_000 and call["seed"] == 1
+    assert call["threads"] == os.cpu_count()
+    assert call["chunk_size"] == runner.DEFAULT_CHUNK
+    assert call["strategies"] == ["greedy"] * 4
+    df = pl.read_parquet(tmp_path / "results" / "run" / "summary.parquet")
+    assert df["rounds"].to_list() == [100_000] * 4
+
+
+def test_policy_error_keeps_partial_results(tmp_path, monkeypatch):
+    real_run = runner.run
+
+    def failing_run(*args, **kw):
+        result = real_run(*args, **kw)
+        result.complete = False
+        result.error = "round 1234: the policy of seat 2 chose pos3, which is not legal"
+        return result
+
+    monkeypatch.setattr(runner, "run", failing_run)
+    out = tmp_path / "partial"
+    res = invoke("run", "--rounds", 1000, "--threads", 1, "--out", out, "-q", "--per-round")
+    assert res.exit_code == 2
+    assert "Traceback" not in res.output
+    err = res.stderr.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("golfsim: error: ")
+    assert "round 1234" in err[0]
+    meta = pl.read_parquet_metadata(out / "summary.parquet")
+    assert meta["complete"] == "false" and "round 1234" in meta["error"]
+    assert (out / "rounds.parquet").exists()
+
+
+# ---- score --------------------------------------------------------------------------------
+@pytest.mark.parametrize("layout, options, expected", [
+    (TV_S1_UNICODE, [], 8),
+    (TV_S1_ASCII, [], 8),
+    ("ks 5h jc / kd 5c 2h", [], 8),
+    (TV_S1_ASCII, ["--set", "value_two=2"], 12),
+    ("TS 5H JC / KD 5C 2H", [], 18),
+    ("10S 5H JC / KD 5C 2H", [], 18),
+    ("2♠ 5♥ 9♣ / 2♦ 3♣ 9♥", [], 8),     # TV-S7 (a)
+    ("2♠ 2♦ 9♣ / 5♥ 3♣ 9♥", [], 4),     # TV-S7 (b)
+    ("5♥ 5♣ 9♣ / 3♦ 4♠ 9♥", [], 17),    # TV-S7 (c)
+    ("K♠ 5♥ K♣ / 2♦ 5♣ 2♥", [], -4),
+    ("K♠ 5♥ K♣ / 2♦ 5♣ 2♥", ["--set", "pair_scope=anywhere"], 0),
+    ("K♠ 5♥ K♣ / K♦ 5♣ 2♥", ["--set", "pair_scope=anywhere"], -2),
+    ("K♠ 5♥ J♣ / K♦ 5♣ 2♥", ["--set", "pair_scope=none"], 18),
+])
+def test_score(layout, options, expected):
+    res = invoke("score", *options, layout)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
+    res = invoke("score", "--json", *options, layout)
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["score"] == expected
+
+
+def test_score_json_breakdown_and_unquoted_layout():
+    res = invoke("score", "--json", *TV_S1_ASCII.split())
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["score"] == 8 and data["columns"] == [0, 0, 8]
+    assert data["layout"] == [["K♠", "5♥", "J♣"], ["K♦", "5♣", "2♥"]]
+    assert [p["positions"] for p in data["pairs"]] == [[0, 3], [1, 4]]
+    res = invoke("score", TV_S1_UNICODE)
+    assert "c2: 8 (10 + -2)" in res.stdout
+
+
+def test_score_quads_in_eight_card(tmp_path):
+    """Quad of two pair-columns (TV-S3 style) shows up as a pattern adjustment."""
+    res = invoke("score", "--preset", "eight_card_basic", "--set", "quad_two_columns_value=-10",
+                 "--json", "A♣ Q♠ 6♥ Q♥ / K♥ Q♦ 4♣ Q♣")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    assert data["score"] == 1
+    assert data["columns"] == [1, 0, 10, 0] and data["pattern_adjustment"] == -10
+
+
+# ---- presets and rules --------------------------------------------------------------------
+def test_presets_and_rules(tmp_path):
+    res = invoke("presets")
+    assert res.exit_code == 0
+    assert "six_card" in res.stdout and "ten_card" in res.stdout and "2x3" in res.stdout
+    res = invoke("rules", "ten_card")
+    assert res.exit_code == 0
+    assert any(line.split()[:2] == ["grid_cols", "5"] for line in res.stdout.splitlines())
+    assert "where equal cards cancel" in res.stdout
+    for preset in ("six_card", "eight_card_basic", "ten_card"):
+        res = invoke("rules", preset, "--toml")
+        assert res.exit_code == 0
+        f = tmp_path / f"{preset}.toml"
+        f.write_text(res.stdout)
+        assert load_toml(f) == Rules.preset(preset)
+
+
+# ---- bad input ----------------------------------------------------------------------------
+def _bad_cases(tmp: Path):
+    a_file = tmp / "a_file"
+    a_file.write_text("x")
+    bad_toml = tmp / "bad.toml"
+    bad_toml.write_text("preset = \n")
+    unknown_opt = tmp / "unknown.toml"
+    unknown_opt.write_text('preset = "six_card"\nno_such_option = 3\n')
+    wrong_shape = tmp / "shape.toml"
+    wrong_shape.write_text('preset = "six_card"\ndeck_thresholds = 5\n')
+    out = ["--out", tmp / "out", "-q"]
+    return [
+        (["run", "--preset", "seven_card", *out], ["seven_card", "six_card"]),
+        (["run", "--set", "no_such_option=1", *out], ["no_such_option"]),
+        (["run", "--set", "pair_scope", *out], ["pair_scope", "option=value"]),
+        (["run", "--set", "grid_rows=9", *out], ["grid_rows", "9", "1 to 3"]),
+        (["run", "--set", "value_two=3", *out], ["value_two", "3", "-2, 2"]),
+        (["run", "--strategy", "clever", *out], ["clever", "greedy"]),
+        (["run", "--strategy", "greedy", "--strategy", "random", *out], ["--strategy", "once"]),
+        (["run", "--players", 9, *out], ["--players 9", "2 to 6"]),
+        (["run", "--players", 0, *out], ["--players 0", "2 to 6"]),
+        (["run", "--seed", -1, *out], ["--seed", "-1"]),
+        (["run", "--seed", 2**64, *out], ["--seed", str(2**64)]),
+        (["run", "--preset", "ten_card", "--players", 8, "--set", "decks=1", *out],
+         ["--players 8", "82 cards", "decks"]),
+        (["run", "--rounds", 0, *out], ["--rounds", "0", ">= 1"]),
+        (["run", "--rounds", "many", *out], ["--rounds", "many"]),
+        (["run", "--threads", 0, *out], ["--threads", "0", ">= 1"]),
+        (["run", "--chunk-size", 0, *out], ["--chunk-size", "0", ">= 1"]),
+        (["run", "--out", a_file, "-q"], ["--out", str(a_file), "folder"]),
+        (["run", "--out", a_file / "sub", "-q"], ["--out", str(a_file / "sub"), "cannot write"]),
+        (["run", "--rules", tmp / "missing.toml", *out], ["--rules", "missing.toml", "no such"]),
+        (["run", "--rules", bad_toml, *out], ["--rules", "bad.toml", "TOML"]),
+        (["run", "--rules", unknown_opt, *out], ["--rules", "no_such_option"]),
+        (["run", "--rules", wrong_shape, *out], ["--rules", "deck_thresholds", "5"]),
+        (["run", "--rules", tmp, *out], ["--rules", "folder"]),
+        (["run", "--rules", bad_toml, "--preset", "ten_card", *out], ["--preset", "--rules"]),
+        (["score", "K♠ 5♥ / K♦ 5♣"], ["layout", "2 rows of 3 cards"]),
+        (["score", "K♠ 5♥ X♣ / K♦ 5♣ 2♥"], ["X♣", "rank"]),
+        (["score", "--preset", "nine_card", TV_S1_ASCII], ["nine_card", "six_card"]),
+        (["score", "--set", "pair_scope=sideways", TV_S1_ASCII], ["pair_scope", "sideways"]),
+        (["score"], ["LAYOUT"]),
+        (["rules", "seven_card"], ["seven_card"]),
+        (["rules", "six_card", "--set", "turn_cap=0"], ["turn_cap", "0"]),
+        (["no_such_command"], ["no_such_command"]),
+    ]
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
+    def must_not_play(*args, **kw):
+        raise AssertionError("bad input must be rejected before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    for args, needles in _bad_cases(tmp_path):
+        res = invoke(*args)
+        shown = " ".join(map(str, args))
+        assert res.exit_code == 2, (shown, res.output, res.exception)
+        assert isinstance(res.exception, SystemExit), (shown, res.exception)
+        assert "Traceback" not in res.output, shown
+        assert res.stdout == "", shown
+        lines = res.stderr.splitlines()
+        assert len(lines) == 1, (shown, res.stderr)
+        assert lines[0].startswith("golfsim: error: "), (shown, lines[0])
+        for needle in needles:
+            assert needle in lines[0], (shown, needle, lines[0])
+    assert not (tmp_path / "out" / "summary.parquet").exists()
+
+
+# ---- the module entry point -------------------------------------------------------------
+def test_python_m_entry_point():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    ok = subprocess.run([sys.executable, "-m", "simulator.cli", "score", TV_S1_ASCII],
+                        capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.strip().splitlines()[-1] == "score: 8"
+    bad = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "--rounds", "0"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "golfsim: error: Invalid value for '--rounds': 0 is not allowed; expected a whole "
+        "number >= 1"]
+
+
+# ---- README quick start and CI ------------------------------------------------------------
+def test_readme_quick_start_matches_ci():
+    text = (ROOT / "README.md").read_text()
+    block = text.split("## Quick start", 1)[1].split("```", 2)[1]
+    commands = [line for line in block.splitlines()[1:] if line.strip()]
+    assert len(commands) == 2
+    assert "golfsim run --preset six_card --players 4 --strategy greedy --rounds 1000000 " \
+           "--seed 7 --threads 2 --out results/demo" in commands[0]
+    ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
+    assert ci[0] == "#!/usr/bin/env bash"
+    assert "set -euo pipefail" in ci
+    assert ci[-1] == commands[1]
