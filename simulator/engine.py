@@ -586,6 +586,8 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
                     g[G_PUB + K.PUB_FINAL_LEFT] = 0
         if g[G_PUB + K.PUB_ENDER] >= 0 and g[G_PUB + K.PUB_FINAL_LEFT] <= 0:
             break
+        if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[G_PUB + K.PUB_STOCK_N] == 0:
+            break  # RULES.md §1.6: with stock_empty = end_hole the hole ends with the stock
         if g[G_PUB + K.PUB_TURN] >= cap:
             g[G_PRIV + K.PRIV_CAPPED] = 1
             break

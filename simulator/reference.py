@@ -21,8 +21,7 @@ from scratch with only what its seat may see (its own known cards, the face-up c
 layout, the discard pile, the stock count and the card it holds).
 
 Where RULES.md leaves a choice open, the engine's choice is followed and named in a comment.
-Where the kernel disagrees with RULES.md, the reference follows RULES.md (the parity tests mark
-those cases as expected failures):
+Rules the kernel once got wrong and that the parity tests now pin down:
 
 * ``stock_empty = end_hole``: the hole ends when the stock runs out (§1.6, §3.4);
 * ``block_2x2_value`` also scores with ``pair_scope = none`` (§3.6.1 (e), §3.7);

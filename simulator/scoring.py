@@ -64,6 +64,7 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     couples_possible = (ri[K.R_QUAD_VALUE] != K.NONE_VALUE or
                         ri[K.R_BLOCK_VALUE] != K.NONE_VALUE or
                         ri[K.R_NEG_QUAD_VALUE] != K.NONE_VALUE)
+    pairs_cancel = ri[K.R_PAIR_SCOPE] == K.PAIR_COLUMN  # with pair_scope none only blocks count
     total = np.int64(0)
     if not couples_possible:  # the common case
         for c in range(cols):
@@ -81,7 +82,8 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
         tmp[T_PAIR_VAL + c] = 0
         if card_key[a] == card_key[b]:
             tmp[T_IS_PAIR + c] = 1
-            tmp[T_PAIR_VAL + c] = pair_value_nb(a, b, ri, card_value)
+            tmp[T_PAIR_VAL + c] = pair_value_nb(a, b, ri, card_value) if pairs_cancel else \
+                card_value[a] + card_value[b]
         else:
             total += card_value[a] + card_value[b]
     # Couple pair-columns of equal key: the most couples, then the lowest value (AMB-25).
@@ -140,9 +142,16 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
 
 @hot
 def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
-    """Cards at the positions in bitmask ``members`` pair freely by key: each key forms
-    floor(k/2) pairs, highest values paired first, so an odd card out is the lowest (the
-    owner's best choice among maximum matchings)."""
+    """Cards at the positions in bitmask ``members`` pair freely by key, compulsorily and
+    maximally (floor(k/2) pairs per key), choosing among maximum matchings the one that is best
+    for the owner (RULES.md §3.6.1 (c)). A pair scores 0, except two negative cards with
+    negative_pairs_keep_value (their sum) and two plus15 jokers (-5); an odd card out scores
+    its value. Per key this reduces to a closed form over the negative cards N and the others P
+    (a negative card paired with a non-negative one cancels to 0):
+    m even: sum(N), less max(N) when |N| is odd; m odd: sum(N) when |N| is odd, else
+    sum(N) + min(min(P), -max(N))."""
+    keep = ri[K.R_NEG_PAIRS_KEEP] != 0
+    joker_pair = ri[K.R_JOKER_PAIR_VALUE]
     total = np.int64(0)
     left = members
     while left:
@@ -150,26 +159,38 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
         while not (left >> first) & 1:
             first += 1
         key = card_key[lay[seat, first]]
-        group = 0
+        m = 0
+        k = 0
+        sum_neg = np.int64(0)
+        max_neg = np.int64(-(1 << 40))
+        min_pos = np.int64(1 << 40)
+        min_all = np.int64(1 << 40)
+        jokers15 = 0
         for q in range(first, 16):
             if (left >> q) & 1 and card_key[lay[seat, q]] == key:
-                group |= 1 << q
-        left &= ~group
-        held = -1  # highest card still waiting for a partner
-        while group:
-            best = -1
-            for q in range(16):
-                if (group >> q) & 1 and (best < 0 or
-                                         card_value[lay[seat, q]] > card_value[lay[seat, best]]):
-                    best = q
-            group &= ~(1 << best)
-            if held < 0:
-                held = best
-            else:
-                total += pair_value_nb(lay[seat, held], lay[seat, best], ri, card_value)
-                held = -1
-        if held >= 0:
-            total += card_value[lay[seat, held]]
+                left &= ~(1 << q)
+                v = card_value[lay[seat, q]]
+                m += 1
+                min_all = min(min_all, v)
+                if v < 0:
+                    k += 1
+                    sum_neg += v
+                    max_neg = max(max_neg, v)
+                else:
+                    min_pos = min(min_pos, v)
+                if v == 15:
+                    jokers15 += 1
+        if joker_pair != K.NONE_VALUE and jokers15 == m:
+            total += (m // 2) * joker_pair + (15 if m % 2 else 0)
+        elif not keep or k < 2:
+            if m % 2:
+                total += min_all
+        elif m % 2 == 0:
+            total += sum_neg - (max_neg if k % 2 else 0)
+        elif k % 2:
+            total += sum_neg
+        else:
+            total += sum_neg + min(min_pos, -max_neg)
     return total
 
 
@@ -191,7 +212,8 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
         if same:
             return six
     scope = ri[K.R_PAIR_SCOPE]
-    if scope == K.PAIR_COLUMN and rows == 2:
+    if rows == 2 and (scope == K.PAIR_COLUMN or
+                      (scope == K.PAIR_NONE and ri[K.R_BLOCK_VALUE] != K.NONE_VALUE)):
         return _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp)
     if scope == K.PAIR_COLUMN:
         total = np.int64(0)
@@ -285,9 +307,13 @@ def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
             out[ender] += low
     moon = ri[K.R_SHOOT_MOON]
     if moon != K.NONE_VALUE:
+        # each shooter "scores 0 instead" of whatever else applied to it, and every other
+        # player, another shooter included, gets +moon from it (AMB-30)
         for q in range(players):
             if L[q] == moon:
-                out[q] -= moon
+                out[q] = 0
+        for q in range(players):
+            if L[q] == moon:
                 for p in range(players):
                     if p != q:
                         out[p] += moon

@@ -10,8 +10,9 @@ Rounds: 2,000 all-random and 2,000 all-greedy six_card rounds over 2-6 players, 
 seatings, and about 4,500 more over option variants and the other presets.
 
 Scoring is also compared on generated layouts and holes, which reach the rare patterns (quads,
-blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. Cases where
-the kernel disagrees with RULES.md are marked ``xfail(strict=True)`` with the reason.
+blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. The cases
+where the kernel once disagreed with RULES.md are kept as regression tests with the value
+RULES.md gives.
 """
 
 from __future__ import annotations
@@ -119,11 +120,6 @@ def test_mixed_seating_parity(players, strategies, rounds):
 
 
 # ---- option variants -----------------------------------------------------------------------------
-END_HOLE_REASON = (
-    "engine bug: stock_empty=end_hole does not end the hole when the stock runs out "
-    "(RULES.md §1.6, §3.4, AMB-23/AMB-44c); the kernel keeps playing discard-only turns "
-    "(_play_turn_nb only makes DRAW_STOCK illegal), often to the turn cap")
-
 # (id, preset, options, players, random rounds, greedy rounds)
 VARIANTS = [
     ("pair_anywhere", "six_card", dict(pair_scope="anywhere"), 4, 80, 80),
@@ -182,10 +178,7 @@ VARIANTS = [
     ("eight_card_basic", "eight_card_basic", {}, 4, 80, 80),
     ("ten_card", "ten_card", {}, 4, 80, 80),
     ("ten_card_anywhere", "ten_card", dict(pair_scope="anywhere"), 3, 40, 40),
-    pytest.param("stock_empty_end_hole", "six_card", dict(stock_empty="end_hole", decks=1), 6,
-                 40, 40, marks=pytest.mark.xfail(strict=True, raises=AssertionError,
-                                                 reason=END_HOLE_REASON),
-                 id="stock_empty_end_hole"),
+    ("stock_empty_end_hole", "six_card", dict(stock_empty="end_hole", decks=1), 6, 40, 40),
 ]
 
 
@@ -342,38 +335,28 @@ def test_hole_scoring_parity(options):
             R.hole_scores(rules, L, ender, knocked, quads), (L, ender, knocked, quads)
 
 
-# ---- known disagreements of the compiled scoring with RULES.md ----------------------------------
-DISCREPANCIES = [
+# ---- cases where the compiled scoring once disagreed with RULES.md (kept as regressions) ----
+REGRESSIONS = [
     pytest.param(
         "layout", dict(pair_scope="none", block_2x2_value=-20, decks=2), "7S 7H 4D / 7D 7C 9C",
-        id="block_with_pair_scope_none",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "engine bug: layout_value_nb ignores block_2x2_value when pair_scope=none (the "
-            "rule loader accepts it; RULES.md §3.6.1 (e), §3.7): engine 41, rules -20+13 = -7"))),
+        -7, id="block_with_pair_scope_none"),
     pytest.param(
         "layout", dict(pair_scope="anywhere", negative_pairs_keep_value=True, value_red_king=-1),
-        "KH KD KS / 5C 6C 9C", id="anywhere_pairing_not_minimal",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "engine bug: _free_pairs_value_nb pairs the highest values first, which is not the "
-            "owner's best maximum matching when pair values differ (RULES.md §3.6.1 (c)): "
-            "K♠(0)+K♥(-1) pair to 0, K♦ -1 left: 19; K♥+K♦ keep -2, K♠ 0 left: 18"))),
+        "KH KD KS / 5C 6C 9C", 18, id="anywhere_pairing_best_matching"),
     pytest.param(
         "hole", dict(shoot_the_moon=60, ender_penalty="plus_10"), ([60, 14, 30], 0),
-        id="moon_shooter_with_ender_penalty",
-        marks=pytest.mark.xfail(strict=True, reason=(
-            "engine differs from RULES.md §3.7 'scores 0 instead': hole_scores_nb subtracts 60 "
-            "from the shooter's adjusted score, so an ender penalised to 70 scores 10, not 0"))),
+        [0, 74, 90], id="moon_shooter_with_ender_penalty"),
 ]
 
 
-@pytest.mark.parametrize("kind,options,case", DISCREPANCIES)
-def test_scoring_discrepancies(kind, options, case):
+@pytest.mark.parametrize("kind,options,case,expected", REGRESSIONS)
+def test_scoring_regressions(kind, options, case, expected):
     rules = Rules.preset("six_card", **options)
     if kind == "layout":
         cards = C.parse_layout(case, rules.grid_rows, rules.grid_cols)
-        ref = R.score_layout(rules, cards)
-        assert engine_layout_score(rules, cards)[0] == ref.value
+        assert engine_layout_score(rules, cards)[0] == R.score_layout(rules, cards).value \
+            == expected
     else:
         L, ender = case
         assert engine_hole_scores(rules, L, ender, False, [0] * len(L)) == \
-            R.hole_scores(rules, L, ender)
+            R.hole_scores(rules, L, ender) == expected
