@@ -261,6 +261,10 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     click.echo("wrote:")
     for p in written:
         click.echo(f"  {p}")
+    if not result.complete and result.error.startswith("interrupted"):
+        click.echo(f"golfsim: interrupted after {result.totals.rounds:,} of {rounds:,} rounds; "
+                   "the files hold those", err=True)
+        sys.exit(130)
     if not result.complete:
         raise GolfsimError(f"policy error, run stopped after {result.totals.rounds:,} of "
                            f"{rounds:,} rounds (the files hold those): {result.error}")

@@ -1,16 +1,53 @@
-"""The one decorator for compiled code.
+"""The one decorator for compiled code, and where its machine code is cached.
 
 Everything on the hot path is compiled without Numba's reference-counting runtime
 (``_nrt=False``): with it, each call that passes an array from inside branchy code pays an
 atomic incref/decref pair that the pruning pass cannot remove (numba issue #2350), which made
-a greedy decision cost ~1 µs instead of ~20 ns. The price is that compiled code allocates no
-arrays: scratch space is allocated once in Python and passed in. ``error_model="numpy"`` drops
-the zero-division checks of ``%`` and ``//`` (divisors here are grid sizes and bounds, never
-zero). ``cache=True`` keeps the
-compiled machine code on disk, so a second run starts in well under two seconds.
+a greedy decision cost ~1 µs instead of tens of ns. The price is that compiled code allocates
+no arrays: scratch space is allocated once in Python and passed in. ``error_model="numpy"``
+drops the zero-division checks of ``%`` and ``//`` (divisors here are grid sizes and bounds,
+never zero).
+
+``cache=True`` keeps the compiled code on disk so a second run starts in well under two
+seconds. Numba checks only the timestamp of the file that defines a function, not of the
+files it calls into, so after an edit to, say, scoring.py the cached kernel in engine.py would
+silently keep the old scoring. The cache therefore lives in a folder named after a hash of
+every compiled module's source: any edit starts a fresh cache, and nothing stale is ever used.
 """
 
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
 from numba import njit
+
+_ROOT = Path(__file__).resolve().parents[1]
+_KERNEL_SOURCES = ("simulator", "strategies")
+
+
+def _source_hash() -> str:
+    h = hashlib.sha256(numba.__version__.encode())
+    for pkg in _KERNEL_SOURCES:
+        for path in sorted((_ROOT / pkg).rglob("*.py")):
+            h.update(path.relative_to(_ROOT).as_posix().encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _cache_dir() -> str:
+    base = os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("GOLFSIM_CACHE_DIR") or \
+        os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                     "golfsim", "numba")
+    return os.path.join(base, _source_hash())
+
+
+CACHE_DIR = _cache_dir()
+# Must be set before the first cached function is decorated: every compiled module imports
+# this one first.
+numba.config.CACHE_DIR = CACHE_DIR
 
 
 def hot(fn=None, **options):

@@ -75,21 +75,15 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
 def rounds_frame(result: RunResult) -> pl.DataFrame:
     """Every round: ``round``, ``score_0`` .. ``score_{n-1}`` (hole scores by seat), ``turns``.
 
-    After a policy error only the rounds of the chunks that finished are kept (the others
-    were never played and are all zero)."""
+    After a policy error or an interruption only the rounds of the chunks that finished are
+    there."""
     pr = result.per_round
     if pr is None:
         raise ValueError("the run was made without per-round output")
-    rounds = np.arange(pr.turns.size, dtype=np.int64)
-    keep = None
-    if not result.complete:
-        keep = (pr.turns != 0) | (pr.scores != 0).any(axis=1)
-    cols = {"round": rounds}
+    cols = {"round": pr.rounds.astype(np.int64)}
     for seat in range(pr.scores.shape[1]):
         cols[f"score_{seat}"] = pr.scores[:, seat]
     cols["turns"] = pr.turns
-    if keep is not None:
-        cols = {k: v[keep] for k, v in cols.items()}
     return pl.DataFrame(cols)
 
 

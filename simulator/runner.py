@@ -7,10 +7,9 @@ totals are identical for any thread count or chunk size.
 
 from __future__ import annotations
 
-import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -110,7 +109,8 @@ def _se(total, total_sq, n):
 
 @dataclass
 class PerRound:
-    """Every round's per-seat scores and turn count (only with --per-round)."""
+    """Every played round's index, per-seat scores and turn count (only with --per-round)."""
+    rounds: np.ndarray
     scores: np.ndarray
     turns: np.ndarray
 
@@ -126,6 +126,7 @@ class RunResult:
     per_round: PerRound | None = None
     complete: bool = True
     error: str | None = None
+    played: list = field(default_factory=list)   # (start, count) of every chunk summed
 
 
 @dataclass
@@ -178,8 +179,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         progress=None, strategies=None, check: bool = False) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
 
-    On a policy error the rounds already summed are kept and the result is marked
-    incomplete with the error text, so whatever was computed can still be written."""
+    Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
+    flight. On a policy error or an interruption the chunks already summed are kept and the
+    result is marked incomplete with the reason, so whatever was computed can be written."""
     job = make_job(rules, players, policy_ids, params, seed, check)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
@@ -189,10 +191,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     local = threading.local()
     lock = threading.Lock()
     errors: list[str] = []
+    played: list[tuple[int, int]] = []
 
     def work(start: int):
-        if errors:
-            return
         st = getattr(local, "state", None)
         if st is None:
             st = local.state = State(players)
@@ -205,6 +206,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             return
         with lock:
             totals.add(t)
+            played.append((start, count))
             if per_round:
                 pr_scores[start:start + count] = s
                 pr_turns[start:start + count] = tr
@@ -212,19 +214,34 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             progress(count)
 
     t0 = time.perf_counter()
-    if threads <= 1:
-        for s in starts:
-            work(s)
-    else:
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            list(pool.map(work, starts))
+    interrupted = False
+    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+        pending: set = set()
+        queue = iter(starts)
+        try:
+            while True:
+                while not errors and len(pending) < 2 * threads:
+                    start = next(queue, None)
+                    if start is None:
+                        break
+                    pending.add(pool.submit(work, start))
+                if not pending:
+                    break
+                # a short timeout keeps the main thread responsive to Ctrl-C
+                _, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+        except KeyboardInterrupt:
+            interrupted = True
+            wait(pending)
     seconds = time.perf_counter() - t0
-    result = RunResult(rules, players, list(strategies or []), seed, totals, seconds)
+    result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
+                       played=sorted(played))
     if per_round:
-        result.per_round = PerRound(pr_scores, pr_turns)
-    if errors:
+        idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
+            if played else np.zeros(0, dtype=np.int64)
+        result.per_round = PerRound(idx, pr_scores[idx], pr_turns[idx])
+    if errors or interrupted:
         result.complete = False
-        result.error = sorted(errors)[0]
+        result.error = sorted(errors)[0] if errors else "interrupted (Ctrl-C)"
     return result
 
 
