@@ -150,7 +150,8 @@ OUT_ERR_SEAT = 5
 OUT_ERR_POINT = 6
 OUT_ERR_ACTION = 7
 OUT_LOG_N = 8          # rows written to the move log; -1 disables logging
-N_OUT_SLOTS = 9
+OUT_KNOCKED = 9        # 1 when the round was ended by a knock
+N_OUT_SLOTS = 10
 
 # ---- the packed state array g (int32) and packed rule array rt (int64) ---------------------
 # The kernel keeps all mutable state of a round in one int32 array and all rules and card

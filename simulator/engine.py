@@ -49,7 +49,9 @@ TOT_TURNS_SQ = 2
 TOT_CAPPED = 3
 TOT_RESHUFFLES = 4
 TOT_ENDED = 5            # rounds with an ender
-N_TOT = 8
+TOT_KNOCKS = 6           # rounds ended by a knock
+TOT_KNOCKER_WIN_K0 = 8   # TOT_KNOCKER_WIN_K0 + k - 1: knock rounds the knocker won in a k-way tie
+N_TOT = TOT_KNOCKER_WIN_K0 + MAX_PLAYERS
 HIST_OFFSET = 256        # score histogram bin = score + HIST_OFFSET, clipped
 HIST_BINS = 768
 
@@ -606,6 +608,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     out[K.OUT_CAPPED] = g[G_PRIV + K.PRIV_CAPPED]
     out[K.OUT_ENDER] = g[G_PUB + K.PUB_ENDER]
     out[K.OUT_RESHUFFLES] = g[G_PUB + K.PUB_RESHUFFLES]
+    out[K.OUT_KNOCKED] = g[G_PUB + K.PUB_KNOCKED]
     return True
 
 
@@ -649,6 +652,10 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
         if ender >= 0:
             acc[ender, ACC_ENDER] += 1
             tot[TOT_ENDED] += 1
+            if out[K.OUT_KNOCKED]:
+                tot[TOT_KNOCKS] += 1
+                if scores[ender] == best:
+                    tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
         tot[TOT_ROUNDS] += 1
         tot[TOT_TURNS_SUM] += turns
         tot[TOT_TURNS_SQ] += turns * turns
@@ -681,7 +688,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
             "layout_values": st.L.copy(), "layouts": lay.astype(np.int16),
             "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
             "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
-            "error": int(st.out[K.OUT_ERROR])}
+            "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR])}
 
 
 def policy_table(policy_ids, params) -> np.ndarray:

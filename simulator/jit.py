@@ -25,15 +25,17 @@ import numba
 from numba import njit
 
 _ROOT = Path(__file__).resolve().parents[1]
-_KERNEL_SOURCES = ("simulator", "strategies")
+# every module with compiled code or constants folded into it
+KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
+                  "simulator/layout.py", "simulator/scoring.py", "simulator/engine.py",
+                  "strategies/builtin.py")
 
 
 def _source_hash() -> str:
     h = hashlib.sha256(numba.__version__.encode())
-    for pkg in _KERNEL_SOURCES:
-        for path in sorted((_ROOT / pkg).rglob("*.py")):
-            h.update(path.relative_to(_ROOT).as_posix().encode())
-            h.update(path.read_bytes())
+    for name in KERNEL_SOURCES:
+        h.update(name.encode())
+        h.update((_ROOT / name).read_bytes())
     return h.hexdigest()[:16]
 
 

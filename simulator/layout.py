@@ -20,3 +20,23 @@ def can_replace_nb(g, rt, seat, p):
         if g[base + other]:
             return False
     return True
+
+
+@hot
+def related_nb(p, q, scope, cols):
+    """Do positions p and q pair under the pair scope (RULES.md §3.6.1)?"""
+    if scope == K.PAIR_ANYWHERE:
+        return True
+    if scope == K.PAIR_NONE:
+        return False
+    rp, cp = p // cols, p % cols
+    rq, cq = q // cols, q % cols
+    if scope == K.PAIR_COLUMN:
+        return cp == cq
+    if scope == K.PAIR_ROW_OR_COLUMN:
+        return rp == rq or cp == cq
+    dr = rp - rq if rp >= rq else rq - rp
+    dc = cp - cq if cp >= cq else cq - cp
+    if scope == K.PAIR_DIAGONAL:
+        return dr == 0 or dc == 0 or dr == dc
+    return dr + dc == 1  # orthogonal_adjacent

@@ -90,9 +90,10 @@ class Rules:
                                          allowed=K.FLIP_AFTER_DISCARD)
     flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
-                               supported=("all_face_up", "all_players_face_up"))
+                               supported=("knock", "all_face_up", "all_players_face_up"))
     knock_timing: str = _opt("instead_of_turn", "when a knock is made",
-                             allowed=("instead_of_turn", "end_of_own_turn", "any_time_in_turn"))
+                             allowed=("instead_of_turn", "end_of_own_turn", "any_time_in_turn"),
+                             supported=("instead_of_turn",))
     final_turns: str = _opt("each_other_player_once", "turns played after the end is triggered",
                             allowed=K.FINAL_TURNS)
     final_turn_stock_only: bool = _opt(False, "final turns may only draw from the stock")
@@ -124,8 +125,7 @@ class Rules:
                                allowed=("normal", "wild", "zero", "bonus"),
                                supported=("normal", "zero", "bonus"))
     match_key: str = _opt("rank", "what makes two cards equal for pairing", allowed=K.MATCH_KEYS)
-    pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES,
-                           supported=("none", "column", "anywhere"))
+    pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES)
     negative_pairs_keep_value: bool = _opt(False, "a pair of negative cards keeps its value")
     quad_two_columns_value: int | None = _opt(None, "four equal cards in two pair-columns score",
                                               allowed=(0, -10), nullable=True)
@@ -397,6 +397,9 @@ def _check_combination(r: Rules) -> None:
     if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
         raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
                         f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
+    if r.pair_scope in ("row_or_column", "row_column_diagonal") and npos > 12:
+        raise RuleError(f"pair_scope = {r.pair_scope} is supported on layouts of at most 12 "
+                        f"cards; this grid has {npos}")
     if r.block_2x2_value is not None and r.grid_rows < 2:
         raise RuleError("block_2x2_value needs a grid with at least 2 rows")
     if r.block_2x2_value is not None and r.pair_scope not in ("column", "none"):
@@ -440,11 +443,18 @@ def _toml_value(v) -> str:
 
 # ---- presets --------------------------------------------------------------------------------
 PRESETS: dict[str, dict] = {
+    "four_card": {
+        "players_max": 8, "deck_thresholds": ((2, 1), (8, 2)), "grid_cols": 2,
+        "initial_reveal_mode": "peek", "placement_face": "down", "end_triggers": ("knock",),
+        "value_scheme": "basic", "pair_scope": "row_or_column",
+    },
     "six_card": {},
     "eight_card_basic": {"grid_cols": 4, "decks": 2, "players_max": 8},
     "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
 }
 PRESET_DESCRIPTIONS = {
+    "four_card": "4-card Golf: 2x2 grid, peek at two, face-down memory play, knock to end, "
+                 "pairs in a row or column cancel (RULES.md §2.1)",
     "six_card": "6-card Golf: 2x3 grid, flip two, face-up replacement, column pairs cancel "
                 "(RULES.md §2.2)",
     "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks (RULES.md §2.3)",

@@ -17,7 +17,7 @@ import numpy as np
 from . import codes as K
 from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CONSERVATION,
                      ERR_ILLEGAL_ACTION, HIST_BINS, HIST_OFFSET, N_ACC, N_TOT, TOT_CAPPED,
-                     TOT_ENDED, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
+                     TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
                      pack_rules, play_chunk_nb, policy_table)
 from .rules import RuleArrays, Rules, flatten
 
@@ -88,6 +88,22 @@ class Totals:
     @property
     def ended(self) -> int:
         return int(self.tot[TOT_ENDED])
+
+    @property
+    def knocks(self) -> int:
+        """Rounds ended by a knock."""
+        return int(self.tot[TOT_KNOCKS])
+
+    def knocker_win_share(self) -> float:
+        """Share of the knock rounds that the knocker won (k-way ties count 1/k)."""
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS]
+        return float((wins / k).sum() / max(self.knocks, 1))
+
+    def se_knocker_win_share(self) -> float:
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS]
+        return float(_se((wins / k).sum(), (wins / k ** 2).sum(), self.knocks))
 
     def score_histogram(self) -> tuple[np.ndarray, np.ndarray]:
         """(scores, counts[seat, bin]) trimmed to the occupied range."""

@@ -12,6 +12,7 @@ import numpy as np
 from simulator.jit import hot
 
 from . import codes as K
+from .layout import related_nb
 
 
 @hot
@@ -53,7 +54,10 @@ T_MEMBERS = 16      # [cols]
 T_CA = 24           # [<= 10 candidate couples]
 T_CB = 40
 T_CV = 56
-TMP_SIZE = 72
+T_MATCH = 72        # [1 << npos]: best (pairs, value) key of every subset of cells
+MATCH_MAX_POS = 12  # the exact matching is used on layouts of at most this many cells
+TMP_SIZE = T_MATCH + (1 << MATCH_MAX_POS)
+_PAIR_UNIT = 100000  # key = pairs * _PAIR_UNIT - value: more pairs first, then lower value
 
 
 @hot
@@ -195,6 +199,54 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
 
 
 @hot
+def _matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp):
+    """Best maximum matching over the pair-scope relation (RULES.md §3.6.1 (c)): the most
+    pairs, then the lowest layout value. Exact, by dynamic programming over the subsets of
+    cells (the lowest cell of a subset is either left alone or paired with a related equal
+    card), so layouts of up to MATCH_MAX_POS cells cost at most a few thousand steps."""
+    scope = ri[K.R_PAIR_SCOPE]
+    cols = ri[K.R_COLS]
+    tmp[T_MATCH] = 0
+    for mask in range(1, 1 << npos):
+        i = 0
+        while not (mask >> i) & 1:
+            i += 1
+        rest = mask ^ (1 << i)
+        a = lay[seat, i]
+        best = tmp[T_MATCH + rest] - card_value[a]
+        for j in range(i + 1, npos):
+            if (rest >> j) & 1:
+                b = lay[seat, j]
+                if card_key[a] == card_key[b] and related_nb(i, j, scope, cols):
+                    cand = tmp[T_MATCH + (rest ^ (1 << j))] + _PAIR_UNIT - \
+                        pair_value_nb(a, b, ri, card_value)
+                    if cand > best:
+                        best = cand
+        tmp[T_MATCH + mask] = best
+    key = tmp[T_MATCH + (1 << npos) - 1]
+    pairs = (key + _PAIR_UNIT // 2) // _PAIR_UNIT
+    return pairs * _PAIR_UNIT - key
+
+
+@hot
+def _adjacent_value_nb(lay, seat, npos, ri, card_value, card_key):
+    """Moraco: every card with an equal orthogonal neighbour scores 0 (a card may be in
+    several pairs)."""
+    cols = ri[K.R_COLS]
+    total = np.int64(0)
+    for p in range(npos):
+        paired = False
+        for q in range(npos):
+            if q != p and card_key[lay[seat, q]] == card_key[lay[seat, p]] and \
+                    related_nb(p, q, K.PAIR_ADJACENT, cols):
+                paired = True
+                break
+        if not paired:
+            total += card_value[lay[seat, p]]
+    return total
+
+
+@hot
 def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     """Layout value L of the cards ``lay[seat, 0:npos]`` (all present, face irrelevant).
     ``quads[seat]`` receives the number of quads/blocks scored (for quad_others_penalty);
@@ -225,6 +277,10 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
         return total
     if scope == K.PAIR_ANYWHERE:
         return _free_pairs_value_nb(lay, seat, (1 << npos) - 1, ri, card_value, card_key)
+    if scope == K.PAIR_ROW_OR_COLUMN or scope == K.PAIR_DIAGONAL:
+        return _matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp)
+    if scope == K.PAIR_ADJACENT:
+        return _adjacent_value_nb(lay, seat, npos, ri, card_value, card_key)
     total = np.int64(0)
     for p in range(npos):
         total += card_value[lay[seat, p]]

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import POLICY_GREEDY, POLICY_RANDOM
+from .builtin import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD, POLICY_RANDOM
 
 N_PARAMS = 8
 
@@ -26,6 +26,11 @@ STRATEGIES = {
     "greedy": StrategyInfo("greedy", POLICY_GREEDY,
                            "BENCHMARK W1: counts unseen cards, takes the best one-step "
                            "placement gain, otherwise draws"),
+    "knock-threshold": StrategyInfo(
+        "knock-threshold", POLICY_KNOCK_THRESHOLD,
+        "BENCHMARK W2: knocks when its estimated score is at most T, otherwise plays greedy's "
+        "placement rule with the cards it has not seen",
+        params=(("T", 8.0, "knock when the estimated score is at most T"),)),
 }
 
 

@@ -29,12 +29,15 @@ from simulator import codes as K
 from simulator.codes import G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, MAX_PLAYERS, MAX_POS
 from simulator.codes import RT_KEY, RT_VALUE
 from simulator.jit import hot
-from simulator.layout import can_replace_nb
+from simulator.layout import can_replace_nb, related_nb
 from simulator.rng import STREAM_SEAT0, below_nb
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
+POLICY_KNOCK_THRESHOLD = 2
 MEM_PLANNED_POS = 0
+PAR_ID = 0      # column of the policy table holding the policy id
+PAR_T = 1       # knock-threshold: its threshold T
 
 
 @hot(inline="always")
@@ -98,7 +101,7 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S):
             for q in range(p + 1, npos):
                 y = card if q == at else g[own + q]
                 if y >= 0 and not (used >> q) & 1 and rt[RT_KEY + y] == rt[RT_KEY + x] and \
-                        (scope == K.PAIR_ANYWHERE or q % cols == p % cols):
+                        related_nb(p, q, scope, cols):
                     partner = q
                     break
         if partner >= 0:
@@ -155,11 +158,10 @@ def best_placement_nb(g, rt, seat, card, n, S):
 
 
 @hot
-def greedy_nb(point, seat, held, g, rt, rng, par):
-    """BENCHMARK W1 ``greedy``: card-counting, one-step placement gain."""
-    # U = cards neither face up in a grid nor in the discard pile (nor the card just drawn)
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+def _place_or_draw_nb(point, seat, held, g, rt, n, S):
+    """The placement rule shared by greedy and knock-threshold, given the seat's unseen pool
+    (n cards worth S, the held card not yet removed): take the discard if it has an eligible
+    placement, else draw; place a drawn card at its best eligible position, else discard."""
     if point == K.DP_TURN:
         if g[G_LEGAL + K.A_TAKE_DISCARD] and n > 0:
             top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
@@ -193,8 +195,40 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
 
 
 @hot
+def greedy_nb(point, seat, held, g, rt, rng, par):
+    """BENCHMARK W1 ``greedy``: card-counting, one-step placement gain. Its pool U: cards
+    neither face up in a grid nor in the discard pile (nor the card just drawn)."""
+    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
+    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    return _place_or_draw_nb(point, seat, held, g, rt, n, S)
+
+
+@hot
+def knock_threshold_nb(point, seat, held, g, rt, rng, par):
+    """BENCHMARK W2 ``knock-threshold`` (parameter T): its pool U is every card but the
+    discard pile and its own known cards (what it has seen elsewhere is not subtracted); it
+    knocks at the start of a turn when its estimated score E <= T, else plays greedy's
+    placement rule with that pool."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
+    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    for p in range(rt[K.R_NPOS]):
+        c = g[own + p]
+        if c >= 0:
+            n -= 1
+            S -= rt[RT_VALUE + c]
+    if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
+        nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S)
+        if nE <= par[seat, PAR_T] * n:
+            return K.A_KNOCK
+    return _place_or_draw_nb(point, seat, held, g, rt, n, S)
+
+
+@hot
 def decide_nb(point, seat, held, g, rt, rng, par):
-    policy = np.int64(par[seat, 0])
+    policy = np.int64(par[seat, PAR_ID])
     if policy == POLICY_GREEDY:
         return greedy_nb(point, seat, held, g, rt, rng, par)
+    if policy == POLICY_KNOCK_THRESHOLD:
+        return knock_threshold_nb(point, seat, held, g, rt, rng, par)
     return random_nb(point, seat, held, g, rt, rng, par)
