@@ -152,6 +152,14 @@ def _bad_toml_option(path: Path) -> str | None:
     return None
 
 
+def default_strategy(rules: Rules) -> str:
+    """greedy, or knock-threshold where only a knock can end the hole (greedy never knocks)."""
+    if "knock" in rules.end_triggers and not ({"all_face_up", "all_players_face_up"} &
+                                              set(rules.end_triggers)):
+        return "knock-threshold"
+    return DEFAULT_STRATEGY
+
+
 def _check_out_dir(out: str) -> Path:
     """Create ``out`` and prove a file can be written there, before any round is played."""
     path = Path(out)
@@ -183,7 +191,7 @@ def cli():
               help="Players at the table.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help=f"Strategy for all seats (give once) or for each seat (give once per seat); "
-                   f"default {DEFAULT_STRATEGY}.")
+                   f"default {DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True, type=int,
               callback=_at_least_one, help="Rounds (holes) to play.")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
@@ -210,7 +218,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     try:
         rules.check_players(players)
-        seats = resolve_seats(list(strategies) or [DEFAULT_STRATEGY], players)
+        seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
     except (RuleError, StrategyError) as e:
         raise GolfsimError(str(e)) from None
     threads = threads or os.cpu_count() or 1

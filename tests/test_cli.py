@@ -340,3 +340,14 @@ def test_readme_quick_start_matches_ci():
     assert ci[0] == "#!/usr/bin/env bash"
     assert "set -euo pipefail" in ci
     assert ci[-1] == commands[1]
+
+
+def test_knock_games_default_to_a_strategy_that_knocks(tmp_path):
+    out = tmp_path / "knock"
+    result = CliRunner().invoke(cli, ["run", "--preset", "four_card", "--rounds", "2000",
+                                      "--threads", "1", "--quiet", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    summary = pl.read_parquet(out / "summary.parquet")
+    assert summary["strategy"].to_list() == ["knock-threshold"] * 4
+    assert summary["capped_share"][0] == 0.0
+    assert summary["mean_turns"][0] < 40
