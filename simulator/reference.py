@@ -2,9 +2,11 @@
 
 Everything a hole needs is here in small, plain methods, without compiled code or arrays: a
 :class:`GameState` with one :class:`Cell` per layout position (its card, whether it is face up,
-and which seats know it), the piles, the turn structure, the two built-in policies (``random``
-and BENCHMARK.md W1 ``greedy``) and the scoring of RULES.md §3.5-§3.8, written again from the
-text rather than shared with :mod:`simulator.scoring`.
+and which seats know it), the piles, the turn structure (including the knock of RULES.md §1.8
+with ``knock_timing = instead_of_turn``), the three built-in policies (``random``, BENCHMARK.md
+W1 ``greedy`` and W2 ``knock-threshold``) and the scoring of RULES.md §3.5-§3.8 with every
+pair scope of §3.6.1, written again from the text rather than shared with
+:mod:`simulator.scoring`.
 
 The reference reproduces the compiled engine (:mod:`simulator.engine`) move for move:
 
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import IntEnum
+from fractions import Fraction
 from functools import lru_cache
 
 from . import cards as C
@@ -213,28 +216,39 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
     if rules.pair_scope == "none":
         return LayoutScore(total + sum(values[cards[p]] for p in free), blocks)
     if rules.pair_scope == "orthogonal_adjacent":
+        # Moraco: every card with an equal orthogonal neighbour scores 0, a card may be in
+        # several pairs. negative_pairs_keep_value does not apply (§3.6.1 names it only for
+        # the matchings); neither, as in the kernel, does the -5 of two plus15 jokers, although
+        # §3.6.1 says "any scope" (open: which pairs a chain of three jokers would make)
         zero = {p for p in free for q in free
-                if abs(p // cols - q // cols) + abs(p % cols - q % cols) == 1
-                and keys[cards[p]] == keys[cards[q]]}
+                if related("orthogonal_adjacent", p, q, cols) and
+                keys[cards[p]] == keys[cards[q]]}
         return LayoutScore(total + sum(values[cards[p]] for p in free if p not in zero), blocks)
-    related = _RELATED[rules.pair_scope]
+    relation = _RELATED[rules.pair_scope]
     # cards of different keys never pair, so each key is matched on its own
     by_key: dict[int, list[int]] = {}
     for p in free:
         by_key.setdefault(keys[cards[p]], []).append(p)
     for group in by_key.values():
-        _, value = _best_matching(group, cards, cols, related, rules, values)
+        _, value = _best_matching(group, cards, cols, relation, rules, values)
         total += value
     return LayoutScore(total, blocks)
 
 
-_RELATED = {  # pair_scope -> may the cards at (r1, c1), (r2, c2) pair?
+_RELATED = {  # pair_scope -> may the cards at (r1, c1), (r2, c2) pair? (§3.6.1 related)
+    "none": lambda r1, c1, r2, c2: False,
     "column": lambda r1, c1, r2, c2: c1 == c2,
     "row_or_column": lambda r1, c1, r2, c2: r1 == r2 or c1 == c2,
     "row_column_diagonal": lambda r1, c1, r2, c2: r1 == r2 or c1 == c2 or
     abs(r1 - r2) == abs(c1 - c2),
     "anywhere": lambda r1, c1, r2, c2: True,
+    "orthogonal_adjacent": lambda r1, c1, r2, c2: abs(r1 - r2) + abs(c1 - c2) == 1,
 }
+
+
+def related(scope: str, p: int, q: int, cols: int) -> bool:
+    """May the cards at row-major positions p and q pair under ``scope``?"""
+    return _RELATED[scope](p // cols, p % cols, q // cols, q % cols)
 
 
 def pair_value(rules: Rules, a: int, b: int) -> int:
@@ -248,19 +262,19 @@ def pair_value(rules: Rules, a: int, b: int) -> int:
     return 0
 
 
-def _best_matching(group, cards, cols, related, rules, values) -> tuple[int, int]:
+def _best_matching(group, cards, cols, relation, rules, values) -> tuple[int, int]:
     """(pairs, value) of the positions in ``group`` (all of one key): the most pairs (pairing
     is compulsory, AMB-28), and among those the lowest value. Exhaustive; groups are small."""
     if not group:
         return 0, 0
     first, rest = group[0], group[1:]
     # first card left unpaired
-    pairs, value = _best_matching(rest, cards, cols, related, rules, values)
+    pairs, value = _best_matching(rest, cards, cols, relation, rules, values)
     best = (pairs, value + values[cards[first]])
     for q in rest:
-        if related(first // cols, first % cols, q // cols, q % cols):
+        if relation(first // cols, first % cols, q // cols, q % cols):
             others = [x for x in rest if x != q]
-            pairs, value = _best_matching(others, cards, cols, related, rules, values)
+            pairs, value = _best_matching(others, cards, cols, relation, rules, values)
             candidate = (pairs + 1, value + pair_value(rules, cards[first], cards[q]))
             if candidate[0] > best[0] or (candidate[0] == best[0] and candidate[1] < best[1]):
                 best = candidate
@@ -626,6 +640,21 @@ class UnseenPool:
         self.S = sum(table.value[card] for card in unseen)
 
 
+class MemoryPool(UnseenPool):
+    """BENCHMARK W2's U (the memory game): every card of the deck except the discard pile, the
+    seat's own known cards (peeked, placed by itself, or face up) and the card it holds. Other
+    players' cards stay in U even when face up or known to everybody."""
+
+    def __init__(self, obs: Observation, table: CardTable, held: int | None):
+        seen = {card for card in obs.own if card is not None}
+        seen.update(obs.discard)
+        if held is not None:
+            seen.add(held)
+        unseen = [card for card in table.deck if card not in seen]
+        self.n = len(unseen)
+        self.S = sum(table.value[card] for card in unseen)
+
+
 class GreedyPolicy:
     """BENCHMARK.md W1 ``greedy``, generalised as in strategies/builtin.py: a position the seat
     knows (face up, peeked, or placed face down by itself) needs G >= 1, an unknown one G >= 0;
@@ -640,26 +669,38 @@ class GreedyPolicy:
         self.seat = seat
         self.planned_position = 0  # where a taken discard goes, decided before taking it
 
+    def pool(self, obs: Observation, held: int | None) -> UnseenPool:
+        """The unseen pool U at this decision (``held``: the card just drawn, if any)."""
+        return UnseenPool(obs, self.table, drawn=held)
+
     def choose(self, obs: Observation) -> int:
         d = obs.decision
-        legal = obs.legal
         if d == Decision.TURN:
-            if Action.TAKE_DISCARD in legal:
-                pool = UnseenPool(obs, self.table, drawn=None)
-                top = obs.discard[-1]
-                p = self.best_placement(obs, top, pool) if pool.n > 0 else None
-                if p is not None:
-                    self.planned_position = p
-                    return Action.TAKE_DISCARD
-            if Action.DRAW_STOCK in legal:
-                return Action.DRAW_STOCK
-            return legal[0]
+            return self.choose_turn(obs, self.pool(obs, None))
+        return self.choose_after_turn(obs)
+
+    def choose_turn(self, obs: Observation, pool: UnseenPool) -> int:
+        """Take the top discard when it has an eligible placement, otherwise draw."""
+        legal = obs.legal
+        if Action.TAKE_DISCARD in legal:
+            top = obs.discard[-1]
+            p = self.best_placement(obs, top, pool) if pool.n > 0 else None
+            if p is not None:
+                self.planned_position = p
+                return Action.TAKE_DISCARD
+        if Action.DRAW_STOCK in legal:
+            return Action.DRAW_STOCK
+        return legal[0]
+
+    def choose_after_turn(self, obs: Observation) -> int:
+        d = obs.decision
+        legal = obs.legal
         if d == Decision.PLACE_TAKEN:
             if self.planned_position in legal:
                 return self.planned_position
             return min(a for a in legal if a < K.MAX_POS)
         if d == Decision.PLACE_DRAWN:
-            pool = UnseenPool(obs, self.table, drawn=obs.held)
+            pool = self.pool(obs, obs.held)
             p = self.best_placement(obs, obs.held, pool) if pool.n > 0 else None
             if p is not None:
                 return p
@@ -717,9 +758,11 @@ class GreedyPolicy:
         return 2 * S
 
     def free_estimate(self, own, pool: UnseenPool) -> int:
-        """Other pair scopes (builtin.py's generic estimate): unknown cards count S/n; each
-        known card pairs with the first later unpaired known card of the same key in its scope
-        (pair value 0), otherwise counts its value."""
+        """Every pair scope but 2-row columns (builtin.py's generic estimate): unknown cards
+        count S/n; each known card, in position order, pairs with the first later unpaired
+        known card of the same key that the pair scope relates to it (the pair counts 0),
+        otherwise counts its value. A greedy approximation of §3.6.1, not the exact
+        matching: it only has to be the same in both engines."""
         value, key = self.table.value, self.table.key
         scope = self.rules.pair_scope
         cols = self.rules.grid_cols
@@ -736,7 +779,7 @@ class GreedyPolicy:
                 for q in range(p + 1, len(own)):
                     y = own[q]
                     if y is not None and q not in paired and key[y] == key[x] and \
-                            (scope == "anywhere" or q % cols == p % cols):
+                            related(scope, p, q, cols):
                         partner = q
                         break
             if partner is not None:
@@ -746,7 +789,57 @@ class GreedyPolicy:
         return total
 
 
-POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+class KnockThresholdPolicy(GreedyPolicy):
+    """BENCHMARK.md W2 ``knock-threshold`` with parameter T, generalised like greedy.
+
+    The seat counts only what it remembers: U is the deck minus the discard pile, its own
+    known cards and the card it holds (:class:`MemoryPool`). At the start of a turn it knocks
+    when knocking is legal and its estimated score E (:meth:`GreedyPolicy.free_estimate`, kept
+    as n * E) is at most T, compared exactly (n * E <= T * n). Otherwise it plays greedy's
+    rule with this pool."""
+
+    def __init__(self, rules: Rules, table: CardTable, seat: int, stream: PyStream,
+                 T: float = 8):
+        super().__init__(rules, table, seat, stream)
+        # T as the decimal the user typed ("T=7.1" is 71/10, not the nearest binary float), so
+        # that n * E <= T * n is exact; the kernel's float product T * n rounds to the same
+        # result for any T with a few decimals
+        self.T = Fraction(repr(T)) if isinstance(T, float) else Fraction(T)
+
+    def pool(self, obs: Observation, held: int | None) -> UnseenPool:
+        return MemoryPool(obs, self.table, held=held)
+
+    def choose(self, obs: Observation) -> int:
+        if obs.decision != Decision.TURN:
+            return self.choose_after_turn(obs)
+        pool = self.pool(obs, None)
+        if Action.KNOCK in obs.legal and pool.n > 0 and \
+                self.free_estimate(obs.own, pool) <= self.T * pool.n:
+            return Action.KNOCK
+        return self.choose_turn(obs, pool)
+
+
+# strategy name -> (policy class, {parameter: default}); a spec is "name" or "name:k=v,..."
+POLICIES = {
+    "random": (RandomPolicy, {}),
+    "greedy": (GreedyPolicy, {}),
+    "knock-threshold": (KnockThresholdPolicy, {"T": 8.0}),
+}
+
+
+def parse_strategy(spec: str) -> tuple[type, dict[str, float]]:
+    """``"knock-threshold:T=12"`` -> (KnockThresholdPolicy, {"T": 12.0})."""
+    name, _, arg_text = spec.strip().partition(":")
+    if name not in POLICIES:
+        raise ValueError(f"unknown strategy {name!r}; known: {', '.join(POLICIES)}")
+    cls, defaults = POLICIES[name]
+    params = dict(defaults)
+    for item in filter(None, (part.strip() for part in arg_text.split(","))):
+        key, eq, text = item.partition("=")
+        if not eq or key.strip() not in params:
+            raise ValueError(f"strategy {name}: unknown parameter {item!r}")
+        params[key.strip()] = float(text)
+    return cls, params
 
 
 # ================================================================================================
@@ -760,6 +853,7 @@ class RoundRecord:
     layouts: list[list[int]]                    # final card ids per seat, row-major
     turns: int
     ender: int                                  # -1 when nobody ended the hole
+    knocked: bool                               # the ender knocked
     capped: bool
     reshuffles: int
 
@@ -777,9 +871,11 @@ class Hole:
         self.rules = rules
         self.players = players
         self.state = GameState(rules, players, PyStream(seed, round_index, STREAM_DEAL))
-        self.policies = [POLICIES[name](rules, self.state.table, seat,
-                                        PyStream(seed, round_index, STREAM_SEAT0 + seat))
-                         for seat, name in enumerate(strategies)]
+        self.policies = []
+        for seat, spec in enumerate(strategies):
+            cls, params = parse_strategy(spec)
+            stream = PyStream(seed, round_index, STREAM_SEAT0 + seat)
+            self.policies.append(cls(rules, self.state.table, seat, stream, **params))
         self.log: list[tuple[int, int, int, int, int]] = []
 
     # ---- asking -----------------------------------------------------------------------------
@@ -992,7 +1088,7 @@ class Hole:
         ender = -1 if st.ender is None else st.ender
         scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts])
         return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
-                           turns=st.turn, ender=ender, capped=st.capped,
+                           turns=st.turn, ender=ender, knocked=st.knocked, capped=st.capped,
                            reshuffles=st.reshuffles)
 
 

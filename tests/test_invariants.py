@@ -49,11 +49,20 @@ CASES = [
                                      lowest_scores_zero=True), 4),
     ("one_deck_reshuffles", "ten_card", dict(decks=1, players_max=4), 4),
     ("small_cap", "six_card", dict(turn_cap=25), 4),
+    ("four_card", "four_card", {}, 4),
+    ("four_card-8p", "four_card", {}, 8),
+    ("four_card-w2", "four_card", dict(pair_scope="none", initial_reveal_constraint="nearest_row"),
+     4),
+    ("four_card-adjacent", "four_card", dict(pair_scope="orthogonal_adjacent"), 3),
+    ("six_card-diagonal", "six_card", dict(pair_scope="row_column_diagonal"), 4),
+    ("six_card-knock", "six_card", dict(end_triggers=("knock", "all_face_up"),
+                                        ender_penalty="plus_10",
+                                        ender_rule_applies_to="knock_only"), 4),
 ]
 ROUNDS = 120
 
 
-@pytest.mark.parametrize("strategy", ["random", "greedy"])
+@pytest.mark.parametrize("strategy", ["random", "greedy", "knock-threshold:T=8"])
 @pytest.mark.parametrize("preset,options,players", [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
 def test_round_invariants(preset, options, players, strategy):
@@ -73,7 +82,13 @@ def test_round_invariants(preset, options, players, strategy):
         parts = [R.score_layout(rules, row) for row in layouts]
         L = [p.value for p in parts]
         assert L == [int(x) for x in res["layout_values"]], where
-        knocked = False  # no knock trigger in the supported end triggers
+        # the knock, read from the move log: at most one, by the ender, only with the trigger
+        knock_rows = [row for row in res["log"].tolist()
+                      if row[2] == K.DP_TURN and row[3] == K.A_KNOCK]
+        knocked = bool(knock_rows)
+        assert len(knock_rows) <= 1, where
+        if knocked:
+            assert "knock" in rules.end_triggers and knock_rows[0][1] == res["ender"], where
         scores = R.hole_scores(rules, L, res["ender"], knocked, [p.couples for p in parts])
         assert scores == [int(x) for x in res["scores"]], where
 

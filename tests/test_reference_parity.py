@@ -2,12 +2,16 @@
 (simulator/engine.py) play the same holes move for move.
 
 Every round is played by both from the same (seed, round index); the full move log, the scores,
-layout values, final layouts, turns, ender, capped flag and reshuffle count must be identical.
+layout values, final layouts, turns, ender, knock flag, capped flag and reshuffle count must be
+identical.
 The kernel runs with ``check=True`` (it verifies card conservation after every turn) and must
 report no error; the reference checks its own conservation after every turn.
 
 Rounds: 2,000 all-random and 2,000 all-greedy six_card rounds over 2-6 players, 650 mixed
-seatings, and about 4,500 more over option variants and the other presets.
+seatings, and about 4,500 more over option variants and the other presets; then about 4,700
+for the knock, four_card (RULES.md §2.1), BENCHMARK.md W2 and the pair scopes row_or_column,
+row_column_diagonal and orthogonal_adjacent (about 2,400 with seats playing knock-threshold,
+2,200 random, 500 greedy).
 
 Scoring is also compared on generated layouts and holes, which reach the rare patterns (quads,
 blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. The cases
@@ -66,6 +70,7 @@ def differences(engine: dict, ref: R.RoundRecord) -> list[str]:
         "layouts": (engine["layouts"].tolist(), ref.layouts),
         "turns": (engine["turns"], ref.turns),
         "ender": (engine["ender"], ref.ender),
+        "knocked": (engine.get("knocked", False), ref.knocked),
         "capped": (engine["capped"], ref.capped),
         "reshuffles": (engine["reshuffles"], ref.reshuffles),
     }
@@ -202,6 +207,126 @@ def test_variant_parity(preset, options, players, strategy, rounds, seed):
     assert_parity(Rules.preset(preset, **options), players, [strategy], seed, rounds)
 
 
+# ---- the knock, four_card, the other pair scopes, knock-threshold ----------------------------------
+# BENCHMARK.md W2: four_card without pairs, peeking at the nearest row
+W2 = dict(pair_scope="none", initial_reveal_constraint="nearest_row")
+KT8, KT12 = "knock-threshold:T=8", "knock-threshold:T=12"
+# (id, preset, options, players, strategies (one for all seats, or one per seat), rounds)
+KNOCK_CASES = [
+    # four_card (RULES.md §2.1): row_or_column pairs, peek two, face-down memory play, knock
+    ("four_card-2p-random", "four_card", {}, 2, ["random"], 120),
+    ("four_card-3p-random", "four_card", {}, 3, ["random"], 120),
+    ("four_card-4p-random", "four_card", {}, 4, ["random"], 150),
+    ("four_card-8p-random", "four_card", {}, 8, ["random"], 60),       # two decks from 8
+    ("four_card-2p-kt8", "four_card", {}, 2, [KT8], 120),
+    ("four_card-4p-kt8", "four_card", {}, 4, [KT8], 200),
+    ("four_card-6p-kt8", "four_card", {}, 6, [KT8], 60),
+    ("four_card-3p-kt12", "four_card", {}, 3, [KT12], 150),
+    ("four_card-5p-kt12", "four_card", {}, 5, [KT12], 150),
+    ("four_card-4p-kt-default", "four_card", {}, 4, ["knock-threshold"], 60),
+    ("four_card-4p-kt-fractional", "four_card", {}, 4, ["knock-threshold:T=7.5"], 60),
+    ("four_card-4p-mixed", "four_card", {}, 4, [KT8, "random", "greedy", KT12], 120),
+    ("four_card-3p-greedy", "four_card", {}, 3, ["greedy"], 12),     # never knocks: capped
+    # BENCHMARK.md W2
+    ("w2-4p-kt8", "four_card", W2, 4, [KT8], 300),
+    ("w2-4p-kt12", "four_card", W2, 4, [KT12], 100),
+    ("w2-4p-random", "four_card", W2, 4, ["random"], 150),
+    ("w2-2p-kt8-random", "four_card", W2, 2, [KT8, "random"], 100),
+    # the other pair scopes on the 2x2 square
+    ("four_card-diagonal-random", "four_card", dict(pair_scope="row_column_diagonal"), 4,
+     ["random"], 100),
+    ("four_card-diagonal-kt8", "four_card", dict(pair_scope="row_column_diagonal"), 4, [KT8],
+     100),
+    ("four_card-adjacent-random", "four_card", dict(pair_scope="orthogonal_adjacent"), 4,
+     ["random"], 100),
+    ("four_card-adjacent-kt8", "four_card", dict(pair_scope="orthogonal_adjacent"), 4, [KT8],
+     100),
+    ("four_card-anywhere-random", "four_card", dict(pair_scope="anywhere"), 4, ["random"], 100),
+    ("four_card-anywhere-kt12", "four_card", dict(pair_scope="anywhere"), 4, [KT12], 100),
+    ("four_card-column-kt8", "four_card", dict(pair_scope="column"), 4, [KT8], 60),
+    # four_card options that touch the knock, the pool or the pair values
+    ("four_card-knock_only-penalty-kt8", "four_card",
+     dict(ender_penalty="plus_10", ender_bonus="zero", ender_rule_applies_to="knock_only"), 4,
+     [KT8], 100),
+    ("four_card-final_stock_only-kt8", "four_card", dict(final_turn_stock_only=True), 3, [KT8],
+     60),
+    ("four_card-complete_lap-random", "four_card", dict(final_turns="complete_lap"), 4,
+     ["random"], 60),
+    ("four_card-final_none-kt12", "four_card", dict(final_turns="none"), 3, [KT12], 60),
+    ("four_card-end_hole-kt8", "four_card", dict(stock_empty="end_hole"), 5, [KT8], 60),
+    ("four_card-face_up-random", "four_card",
+     dict(placement_face="up", end_triggers=("knock", "all_face_up")), 4, ["random"], 80),
+    ("four_card-face_up-kt8", "four_card",
+     dict(placement_face="up", end_triggers=("knock", "all_face_up")), 4, [KT8], 80),
+    ("four_card-jokers_plus15-kt8", "four_card",
+     dict(jokers_per_deck=2, value_joker="plus15_pair_minus5"), 4, [KT8], 60),
+    ("four_card-negative_keep-kt8", "four_card",
+     dict(value_two=-2, negative_pairs_keep_value=True), 2, [KT8, "random"], 100),
+    ("four_card-harder-kt12", "four_card", dict(value_scheme="harder"), 4, [KT12], 60),
+    # six_card with the new pair scopes
+    ("six_card-row_or_column-random", "six_card", dict(pair_scope="row_or_column"), 4,
+     ["random"], 150),
+    ("six_card-row_or_column-greedy", "six_card", dict(pair_scope="row_or_column"), 4,
+     ["greedy"], 150),
+    ("six_card-diagonal-random", "six_card", dict(pair_scope="row_column_diagonal"), 3,
+     ["random"], 80),
+    ("six_card-diagonal-greedy", "six_card", dict(pair_scope="row_column_diagonal"), 3,
+     ["greedy"], 80),
+    ("six_card-adjacent-random", "six_card", dict(pair_scope="orthogonal_adjacent"), 4,
+     ["random"], 80),
+    ("six_card-adjacent-greedy", "six_card", dict(pair_scope="orthogonal_adjacent"), 4,
+     ["greedy"], 80),
+    ("ten_card-row_or_column-greedy", "ten_card", dict(pair_scope="row_or_column"), 3,
+     ["greedy"], 40),
+    ("ten_card-adjacent-random", "ten_card", dict(pair_scope="orthogonal_adjacent"), 3,
+     ["random"], 40),
+    # six_card with the knock as a second end trigger
+    ("six_card-knock-2p-random", "six_card", dict(end_triggers=("knock", "all_face_up")), 2,
+     ["random"], 150),
+    ("six_card-knock-4p-random", "six_card", dict(end_triggers=("knock", "all_face_up")), 4,
+     ["random"], 150),
+    ("six_card-knock-4p-greedy", "six_card", dict(end_triggers=("knock", "all_face_up")), 4,
+     ["greedy"], 60),
+    ("six_card-knock-4p-kt8", "six_card", dict(end_triggers=("knock", "all_face_up")), 4,
+     [KT8], 60),
+    ("six_card-knock_only-penalty-random", "six_card",
+     dict(end_triggers=("knock", "all_face_up"), ender_penalty="double",
+          ender_bonus="minus_players", ender_rule_applies_to="knock_only"), 4, ["random"], 100),
+    ("six_card-knock-flips-random", "six_card",
+     dict(end_triggers=("knock", "all_face_up"), flip_instead_of_draw=True,
+          flip_all_to_end=True), 3, ["random"], 100),
+]
+
+
+@pytest.mark.parametrize("preset,options,players,strategies,rounds,seed",
+                         [pytest.param(*c[1:], 5000 + 10 * i, id=c[0])
+                          for i, c in enumerate(KNOCK_CASES)])
+def test_knock_and_scope_parity(preset, options, players, strategies, rounds, seed):
+    assert_parity(Rules.preset(preset, **options), players, strategies, seed, rounds)
+
+
+def test_knock_parity_covers_knocks():
+    """The four_card parity rounds really exercise the knock: most rounds end by one, the
+    knocker never plays again, and the hole is marked knocked for knock_only ender rules."""
+    rules = Rules.preset("four_card", ender_penalty="plus_10", ender_rule_applies_to="knock_only")
+    knocks = 0
+    for i in range(60):
+        ref = R.play_round(rules, 4, [KT8], 17, i)
+        knock_rows = [row for row in ref.log
+                      if row[2] == K.DP_TURN and row[3] == K.A_KNOCK]
+        assert len(knock_rows) <= 1
+        if knock_rows:
+            knocks += 1
+            turn, seat = knock_rows[0][:2]
+            assert ref.ender == seat
+            later_turns = [row for row in ref.log if row[2] == K.DP_TURN and row[0] > turn]
+            assert [row[1] for row in later_turns] == [(seat + k) % 4 for k in (1, 2, 3)]
+            L = ref.layout_values
+            m = min(L[q] for q in range(4) if q != seat)
+            assert ref.scores[seat] == (L[seat] + 10 if L[seat] > m else L[seat])
+    assert knocks >= 50
+
+
 # ---- card tables ---------------------------------------------------------------------------------
 CARD_TABLE_OPTIONS = [
     {}, dict(value_two=2), dict(jokers_per_deck=2), dict(jokers_per_deck=2, value_joker=-5),
@@ -290,6 +415,53 @@ SCORING_OPTIONS = [
     ("ten_quads", "ten_card", dict(quad_two_columns_value=-10, block_2x2_value=-25,
                                    quad_others_penalty=10)),
     ("ten_anywhere", "ten_card", dict(pair_scope="anywhere")),
+    # the pair scopes of RULES.md §3.6.1 (c): best maximum matching / Moraco adjacency
+    ("four_row_or_column", "four_card", dict(decks=2)),
+    ("four_diagonal", "four_card", dict(decks=2, pair_scope="row_column_diagonal")),
+    ("four_adjacent", "four_card", dict(decks=2, pair_scope="orthogonal_adjacent")),
+    ("four_anywhere", "four_card", dict(decks=2, pair_scope="anywhere")),
+    ("four_row_or_column_plus15", "four_card", dict(decks=2, jokers_per_deck=2,
+                                                    value_joker="plus15_pair_minus5")),
+    ("four_adjacent_plus15", "four_card", dict(decks=2, jokers_per_deck=2,
+                                               value_joker="plus15_pair_minus5",
+                                               pair_scope="orthogonal_adjacent")),
+    ("four_diagonal_negative_keep", "four_card", dict(decks=2, jokers_per_deck=2,
+                                                      pair_scope="row_column_diagonal",
+                                                      negative_pairs_keep_value=True,
+                                                      value_two=-2)),
+    ("six_row_or_column", "six_card", dict(decks=2, pair_scope="row_or_column")),
+    ("six_diagonal", "six_card", dict(decks=2, pair_scope="row_column_diagonal")),
+    ("six_adjacent", "six_card", dict(decks=2, pair_scope="orthogonal_adjacent")),
+    ("six_row_or_column_negative_keep", "six_card", dict(decks=2, jokers_per_deck=2,
+                                                         pair_scope="row_or_column",
+                                                         negative_pairs_keep_value=True,
+                                                         value_red_king=-1)),
+    ("six_diagonal_plus15", "six_card", dict(decks=2, jokers_per_deck=2,
+                                             pair_scope="row_column_diagonal",
+                                             value_joker="plus15_pair_minus5")),
+    ("six_adjacent_negative_keep", "six_card", dict(decks=2, jokers_per_deck=2,
+                                                    pair_scope="orthogonal_adjacent",
+                                                    negative_pairs_keep_value=True)),
+    ("six_row_or_column_point_value", "six_card", dict(decks=2, pair_scope="row_or_column",
+                                                       match_key="point_value")),
+    ("eight_diagonal", "eight_card_basic", dict(pair_scope="row_column_diagonal")),
+    ("ten_row_or_column", "ten_card", dict(pair_scope="row_or_column")),
+    ("ten_diagonal", "ten_card", dict(pair_scope="row_column_diagonal")),
+    ("ten_adjacent", "ten_card", dict(pair_scope="orthogonal_adjacent")),
+    ("nine_row_or_column", "six_card", dict(decks=2, grid_rows=3, grid_cols=3,
+                                            pair_scope="row_or_column")),
+    ("nine_diagonal", "six_card", dict(decks=2, grid_rows=3, grid_cols=3,
+                                       pair_scope="row_column_diagonal")),
+    ("nine_adjacent", "six_card", dict(decks=2, grid_rows=3, grid_cols=3,
+                                       pair_scope="orthogonal_adjacent")),
+    ("twelve_diagonal", "six_card", dict(decks=2, grid_rows=3, grid_cols=4,
+                                         pair_scope="row_column_diagonal")),
+    ("twelve_row_or_column_negative_keep", "six_card", dict(decks=2, jokers_per_deck=2,
+                                                            grid_rows=3, grid_cols=4,
+                                                            pair_scope="row_or_column",
+                                                            negative_pairs_keep_value=True)),
+    ("fifteen_adjacent", "six_card", dict(decks=2, grid_rows=3, grid_cols=5,
+                                          pair_scope="orthogonal_adjacent")),
 ]
 
 

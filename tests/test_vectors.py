@@ -1,4 +1,4 @@
-"""The six-card test vectors of RULES.md §6, through both the compiled scoring
+"""The test vectors of RULES.md §6 (six-card, four-card, TV-D9), through both the compiled scoring
 (simulator/scoring.py) and the plain-Python reference scoring (simulator/reference.py).
 
 Each vector is one test id; each test asserts that both implementations give the value RULES.md
@@ -107,6 +107,64 @@ def test_layout_value(options, layout, expected):
         f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
 
 
+# ---- four-card layouts (RULES.md §2.1, TV-S9, TV-D5) -------------------------------------------
+# (id, options for Rules.preset("four_card", ...), layout r0 / r1, expected layout value)
+FOUR_CARD_VECTORS = [
+    # TV-S9: three of a kind, one pair cancels and the third nine counts; four of a kind, all 0
+    ("TV-S9a", {}, "9♠ 9♥ / 9♦ K♣", 9),
+    ("TV-S9b", {}, "9♠ 9♥ / 9♦ 9♣", 0),
+    # TV-D5: nines on a diagonal
+    ("TV-D5-diagonal-row_or_column", {}, "9♠ 4♥ / K♣ 9♦", 22),
+    ("TV-D5-diagonal-row_column_diagonal", dict(pair_scope="row_column_diagonal"),
+     "9♠ 4♥ / K♣ 9♦", 4),
+    ("TV-D5-diagonal-anywhere", dict(pair_scope="anywhere"), "9♠ 4♥ / K♣ 9♦", 4),
+    ("TV-D5-diagonal-none", dict(pair_scope="none"), "9♠ 4♥ / K♣ 9♦", 22),
+    # TV-D5: nines in a row
+    ("TV-D5-row-row_or_column", {}, "9♠ 9♥ / 4♣ K♦", 4),
+    ("TV-D5-row-none", dict(pair_scope="none"), "9♠ 9♥ / 4♣ K♦", 22),
+    # [derived] the same layouts under the other scopes of §3.6.1 (a 2x2 square: every two cells
+    # share a row, a column or a diagonal; only the diagonal cells are not orthogonal neighbours)
+    ("derived-diagonal-orthogonal_adjacent", dict(pair_scope="orthogonal_adjacent"),
+     "9♠ 4♥ / K♣ 9♦", 22),
+    ("derived-row-orthogonal_adjacent", dict(pair_scope="orthogonal_adjacent"),
+     "9♠ 9♥ / 4♣ K♦", 4),
+    ("derived-column-row_or_column", {}, "9♠ 4♥ / 9♦ K♣", 4),
+    ("derived-column-column", dict(pair_scope="column"), "9♠ 4♥ / 9♦ K♣", 4),
+    # [derived] TV-S9 under the other scopes: three nines leave one counting, four cancel
+    ("derived-TV-S9a-row_column_diagonal", dict(pair_scope="row_column_diagonal"),
+     "9♠ 9♥ / 9♦ K♣", 9),
+    ("derived-TV-S9a-orthogonal_adjacent", dict(pair_scope="orthogonal_adjacent"),
+     "9♠ 9♥ / 9♦ K♣", 0),    # every nine has an equal neighbour (a card may be in two pairs)
+    ("derived-TV-S9b-anywhere", dict(pair_scope="anywhere"), "9♠ 9♥ / 9♦ 9♣", 0),
+    # [derived] 2 = +2 in the basic table: twos at both ends of a diagonal count under
+    # row_or_column
+    ("derived-twos-row_or_column", {}, "2♠ 5♥ / 7♣ 2♦", 16),
+]
+
+
+@pytest.mark.parametrize("options,layout,expected", [v[1:] for v in FOUR_CARD_VECTORS],
+                         ids=[v[0] for v in FOUR_CARD_VECTORS])
+def test_four_card_layout_value(options, layout, expected):
+    rules = Rules.preset("four_card", **options)
+    engine, _ = engine_layout(rules, layout)
+    reference, _ = reference_layout(rules, layout)
+    assert (engine, reference) == (expected, expected), \
+        f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+
+
+# TV-D9: Moraco adjacency on a 3x3 grid (pair_scope orthogonal_adjacent, no lines); the nine_card
+# preset does not exist yet, so its grid and card values are given as options
+NINE_GRID = dict(grid_rows=3, grid_cols=3, decks=2, players_max=4)
+
+
+def test_tv_d9_orthogonal_adjacent_3x3():
+    rules = Rules.preset("six_card", pair_scope="orthogonal_adjacent", **NINE_GRID)
+    layout = "6♠ 6♥ A♣ / 3♦ 9♣ 6♦ / 3♣ 9♦ 7♥"
+    engine, _ = engine_layout(rules, layout)
+    reference, _ = reference_layout(rules, layout)
+    assert (engine, reference) == (14, 14), f"engine {engine}, reference {reference}, RULES.md 14"
+
+
 # ---- TV-D2: who pays for a quad -----------------------------------------------------------------
 # [000] rule: quads are worth 0, only in adjacent columns, and every other player adds 10.
 RULE_000 = dict(quad_two_columns_value=0, quad_two_columns_adjacent_only=True,
@@ -186,3 +244,39 @@ def test_hole_scores(options, L, ender, knocked, expected):
     reference = reference_holes(rules, L, ender, knocked)
     assert (engine, reference) == (expected, expected), \
         f"L {L}, ender {ender}: engine {engine}, reference {reference}, RULES.md {expected}"
+
+
+# ---- the four_card preset and the knock -------------------------------------------------------
+def test_four_card_preset_is_rules_md_2_1():
+    """Every option the YAML block of RULES.md §2.1 sets, as the preset gives it."""
+    r = Rules.preset("four_card")
+    assert (r.players_min, r.players_max) == (2, 8)
+    assert [r.decks_for(p) for p in (2, 7, 8)] == [1, 1, 2]
+    assert (r.jokers_per_deck, r.layout_mode, r.grid_rows, r.grid_cols) == (0, "grid", 2, 2)
+    assert r.initial_discard == "turn_up"
+    assert (r.initial_reveal_mode, r.initial_reveal_count, r.initial_reveal_constraint,
+            r.initial_reveal_sequential) == ("peek", 2, "any", True)
+    assert r.placement_face == "down"
+    assert (r.discard_draw_must_be_placed, r.stock_draw_may_be_discarded,
+            r.replace_face_up_allowed, r.flip_instead_of_draw) == (True, True, True, False)
+    assert r.flip_after_stock_discard == "none"
+    assert (r.end_triggers, r.knock_timing) == (("knock",), "instead_of_turn")
+    assert (r.final_turns, r.final_turn_stock_only) == ("each_other_player_once", False)
+    assert r.stock_empty == "reshuffle_keep_top"
+    assert (r.value_scheme, r.match_key, r.pair_scope, r.negative_pairs_keep_value) == \
+        ("basic", "rank", "row_or_column", False)
+    assert (r.ender_penalty, r.ender_bonus) == ("none", "none")
+    assert (r.match_end_mode, r.match_end_holes, r.match_tie) == ("holes", 9, "share")
+
+
+# TV-D10 numbers (N = 4, ender L = 12, others 8, 15, 25) with ender_rule_applies_to = knock_only:
+# the penalty applies to a knocker, not to an ender who went out
+@pytest.mark.parametrize("knocked,expected", [(True, [22, 8, 15, 25]), (False, [12, 8, 15, 25])],
+                         ids=["knocked", "went_out"])
+def test_tv_d10_knock_only(knocked, expected):
+    rules = Rules.preset("four_card", end_triggers=("knock", "all_face_up"),
+                         ender_penalty="plus_10", ender_rule_applies_to="knock_only")
+    engine = engine_holes(rules, [12, 8, 15, 25], 0, knocked)
+    reference = reference_holes(rules, [12, 8, 15, 25], 0, knocked)
+    assert (engine, reference) == (expected, expected), \
+        f"engine {engine}, reference {reference}, RULES.md {expected}"
