@@ -254,6 +254,11 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
         elif con == K.CON_CENTRE_OUTER and n_chosen > 0:
             first_centre = g[chosen] % cols == centre
             ok = (c == centre) != first_centre
+        elif con == K.CON_WHOLE_COLUMN:  # a column is chosen by its top card
+            ok = p < cols
+            for r in range(rows):
+                if g[G_UP + seat * MAX_POS + r * cols + c]:
+                    ok = False
         if ok:
             g[G_LEGAL + p] = 1
             any_legal = True
@@ -337,6 +342,12 @@ def _start_end_nb(g, rt, seat):
         g[G_PUB + K.PUB_FINAL_LEFT] = players - 1
     else:  # complete the lap: the seats after the ender up to the dealer (the last seat)
         g[G_PUB + K.PUB_FINAL_LEFT] = players - 1 - seat
+    if rt[K.R_REVEAL_ON_TRIGGER] != 0:  # the others show their cards at once ([000] step 11)
+        for s in range(players):
+            if s != seat:
+                for p in range(rt[K.R_NPOS]):
+                    if not g[G_UP + s * MAX_POS + p]:
+                        _turn_up_nb(g, rt, s, p)
 
 
 @hot
@@ -408,16 +419,46 @@ def turn_mask_nb(g, rt, seat):
         if rt[K.R_FLIP_ALL_TO_END] != 0:
             g[G_LEGAL + K.A_FLIP_ALL] = 1
             n_legal += 1
-    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap:
+    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
+            g[G_PUB + K.PUB_TURN] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
         g[G_LEGAL + K.A_KNOCK] = 1
         n_legal += 1
     return n_legal
 
 
 @hot
+def _first_turn_reveal_nb(g, rt, rng, par, log, seat):
+    """initial_reveal_mode = flip_on_first_turn: the seat's flips open its first turn. With
+    whole_column one decision turns a whole column face up."""
+    chosen = G_CHOSEN + seat * MAX_POS
+    whole = rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN
+    decisions = 1 if whole else rt[K.R_REVEAL_COUNT]
+    cols = rt[K.R_COLS]
+    n = 0
+    for i in range(decisions):
+        if not _reveal_mask_nb(g, rt, seat, n):
+            break
+        a = _ask_nb(g, rt, rng, par, log, K.DP_REVEAL, seat, -1)
+        if a < 0:
+            return False
+        g[chosen + n] = a
+        n += 1
+        if whole:
+            for r in range(rt[K.R_ROWS]):
+                _turn_up_nb(g, rt, seat, r * cols + a % cols)
+        else:
+            _turn_up_nb(g, rt, seat, a)
+    g[chosen + MAX_POS - 1] = n
+    return True
+
+
+@hot
 def _play_turn_nb(g, rt, rng, par, log, seat):
     """One turn of ``seat``. Returns 1 when played, 0 when the hole must end (no stock to draw
     and nothing else to do), -1 on a policy error."""
+    if g[G_CHOSEN + seat * MAX_POS + MAX_POS - 1] < 0:
+        if not _first_turn_reveal_nb(g, rt, rng, par, log, seat):
+            return -1
     if turn_mask_nb(g, rt, seat) == 0:
         return 0
     a = _ask_nb(g, rt, rng, par, log, K.DP_TURN, seat, -1)
@@ -519,6 +560,13 @@ def _deal_nb(g, rt, rng, seed, round_index):
         for s in range(players):
             n -= 1
             g[G_LAY + s * MAX_POS + p] = g[G_STOCK + n]
+    if rt[K.R_OWNER_VIEW_ALL] != 0:  # the owner holds its cards in hand and sees them all
+        for s in range(players):
+            for p in range(npos):
+                g[known_at(s, s, p)] = g[G_LAY + s * MAX_POS + p]
+    for s in range(players):  # first-turn reveals still to do (-1), or reveals done
+        g[G_CHOSEN + s * MAX_POS + MAX_POS - 1] = \
+            -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
     n -= 1
     g[G_DISCARD] = g[G_STOCK + n]
     g[G_PUB + K.PUB_STOCK_N] = n

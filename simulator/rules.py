@@ -59,19 +59,19 @@ class Rules:
     jokers_per_deck: int = _opt(0, "jokers added per deck", allowed=(0, 2))
     bonus_card: str = _opt("none", "cards worth -2 standing in for jokers",
                            allowed=("none", "twos", "one_eyed_jacks"))
-    layout_mode: str = _opt("grid", "how a layout is laid out", allowed=("grid", "hand", "row"),
-                            supported=("grid",))
+    layout_mode: str = _opt("grid", "how a layout is laid out (hand: an unordered hand of "
+                            "grid_rows x grid_cols cards)", allowed=("grid", "hand", "row"),
+                            supported=("grid", "hand"))
     grid_rows: int = _opt(2, "rows of the layout grid", lo=1, hi=3)
     grid_cols: int = _opt(3, "columns of the layout grid", lo=1, hi=5)
     initial_discard: str = _opt("turn_up", "how the discard pile starts",
                                 allowed=("turn_up", "none"), supported=("turn_up",))
     initial_reveal_mode: str = _opt("flip", "what players see before play",
-                                    allowed=K.REVEAL_MODES, supported=("none", "flip", "peek"))
+                                    allowed=K.REVEAL_MODES)
     initial_reveal_count: int = _opt(2, "cards flipped or peeked before play (-1 = a whole row)",
                                      lo=-1, hi=4)
     initial_reveal_constraint: str = _opt("any", "which cards may be revealed",
-                                          allowed=K.REVEAL_CONSTRAINTS,
-                                          supported=K.REVEAL_CONSTRAINTS[:5])
+                                          allowed=K.REVEAL_CONSTRAINTS)
     initial_reveal_sequential: bool = _opt(True, "choose the next card after seeing the last")
     initial_reveal_order: str = _opt("turn_order", "reveal seat by seat or all at once",
                                      allowed=K.REVEAL_ORDERS)
@@ -91,6 +91,12 @@ class Rules:
     flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
                                supported=("knock", "all_face_up", "all_players_face_up"))
+    knock_min_laps: int = _opt(0, "laps to complete before anyone may knock", lo=0, hi=100)
+    reveal_on_trigger: bool = _opt(False, "when the end is triggered the others turn their "
+                                   "cards face up at once")
+    owner_view: str = _opt("none", "what owners may look at during play (memory is perfect, "
+                           "so none = initially_peeked)",
+                           allowed=("none", "initially_peeked", "all"))
     knock_timing: str = _opt("instead_of_turn", "when a knock is made",
                              allowed=("instead_of_turn", "end_of_own_turn", "any_time_in_turn"),
                              supported=("instead_of_turn",))
@@ -397,6 +403,17 @@ def _check_combination(r: Rules) -> None:
     if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
         raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
                         f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
+    if r.layout_mode == "hand" and r.pair_scope not in ("anywhere", "none"):
+        raise RuleError(f"layout_mode = hand has no rows or columns: pair_scope must be anywhere "
+                        f"or none, not {r.pair_scope}")
+    if r.initial_reveal_constraint == "whole_column" and \
+            r.initial_reveal_mode not in ("flip", "flip_on_first_turn"):
+        raise RuleError("initial_reveal_constraint = whole_column turns a column face up: it "
+                        f"needs initial_reveal_mode flip or flip_on_first_turn, not "
+                        f"{r.initial_reveal_mode}")
+    if r.initial_reveal_constraint == "whole_column" and r.initial_reveal_mode == "flip":
+        raise RuleError("initial_reveal_constraint = whole_column is played at the first turn: "
+                        "use initial_reveal_mode = flip_on_first_turn")
     if r.pair_scope in ("row_or_column", "row_column_diagonal") and npos > 12:
         raise RuleError(f"pair_scope = {r.pair_scope} is supported on layouts of at most 12 "
                         f"cards; this grid has {npos}")
@@ -448,15 +465,31 @@ PRESETS: dict[str, dict] = {
         "initial_reveal_mode": "peek", "placement_face": "down", "end_triggers": ("knock",),
         "value_scheme": "basic", "pair_scope": "row_or_column",
     },
+    "four_card_in_hand": {
+        "players_max": 8, "deck_thresholds": ((2, 1), (8, 2)), "grid_cols": 2,
+        "layout_mode": "hand", "initial_reveal_mode": "none", "owner_view": "all",
+        "placement_face": "down", "end_triggers": ("knock",), "value_scheme": "basic",
+        "pair_scope": "anywhere",
+    },
     "six_card": {},
+    "eight_card_whitnack": {
+        "players_max": 4, "decks": 2, "jokers_per_deck": 2, "grid_cols": 4,
+        "initial_reveal_mode": "flip_on_first_turn", "initial_reveal_constraint": "whole_column",
+        "flip_after_stock_discard": "mandatory_unless_one_face_down", "value_scheme": "whitnack",
+        "quad_two_columns_value": -10,
+    },
     "eight_card_basic": {"grid_cols": 4, "decks": 2, "players_max": 8},
     "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
 }
 PRESET_DESCRIPTIONS = {
     "four_card": "4-card Golf: 2x2 grid, peek at two, face-down memory play, knock to end, "
                  "pairs in a row or column cancel (RULES.md §2.1)",
+    "four_card_in_hand": "4 cards held in hand: the owner sees them all, any two equal cards "
+                         "cancel, knock to end (RULES.md §2.6)",
     "six_card": "6-card Golf: 2x3 grid, flip two, face-up replacement, column pairs cancel "
                 "(RULES.md §2.2)",
+    "eight_card_whitnack": "8-card Golf (Bill Whitnack): 108 cards, a column flipped on the "
+                           "first turn, two equal pair-columns score -10 (RULES.md §2.3)",
     "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks (RULES.md §2.3)",
     "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks (RULES.md §2.5)",
 }
@@ -603,6 +636,9 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_KNOCK_TIMING: ("instead_of_turn", "end_of_own_turn",
                            "any_time_in_turn").index(r.knock_timing),
         K.R_DRAW_FROM_DISCARD: int(r.draw_from_discard),
+        K.R_KNOCK_MIN_LAPS: r.knock_min_laps,
+        K.R_REVEAL_ON_TRIGGER: int(r.reveal_on_trigger),
+        K.R_OWNER_VIEW_ALL: int(r.owner_view == "all"),
     }
     for slot, v in slots.items():
         ri[slot] = v

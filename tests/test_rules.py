@@ -38,7 +38,8 @@ def test_text_options_and_aliases():
     ("flip_all_to_end=maybe", "flip_all_to_end = 'maybe': expected true or false"),
     ("decks=x", "decks = 'x': expected an integer from 0 to 8"),
     ("knock_timing=end_of_own_turn", "is not supported yet"),
-    ("initial_reveal_constraint=whole_column", "is not supported yet"),
+    ("initial_reveal_constraint=whole_column", "use initial_reveal_mode = flip_on_first_turn"),
+    ("layout_mode=row", "is not supported yet"),
     ("end_triggers=all_face_up,bogus", "expected items from knock"),
     ("noequals", "expected option=value"),
 ])
