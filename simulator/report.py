@@ -26,6 +26,7 @@ SUMMARY_COLUMNS = (
     "win_share", "se_win", "win_share_lo95", "win_share_hi95",
     "ender_share", "se_ender", "ender_share_lo95", "ender_share_hi95",
     "mean_turns", "se_turns", "capped_share",
+    "knock_share", "knocker_win_share", "se_knocker_win_share",
 )
 
 
@@ -69,6 +70,10 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
         "ender_share_hi95": np.clip(ender + Z95 * se_ender, 0, 1),
         "mean_turns": np.full(seats, turns), "se_turns": np.full(seats, se_turns),
         "capped_share": np.full(seats, capped),
+        # hole-level knock figures (RULES.md §1.8): the same in every row
+        "knock_share": np.full(seats, t.knocks / n if n else 0.0),
+        "knocker_win_share": np.full(seats, t.knocker_win_share()),
+        "se_knocker_win_share": np.full(seats, t.se_knocker_win_share()),
     }).select(SUMMARY_COLUMNS)
 
 
@@ -172,6 +177,10 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
     capped_pct = 100 * t.capped / n if n else 0.0
     lines.append(f"mean turns per round: {t.mean_turns():.3f} ± {Z95 * t.se_turns():.3f}; "
                  f"capped rounds: {t.capped:,} ({capped_pct:.3f}%)")
+    if t.knocks:
+        lines.append(f"knocks: {100 * t.knocks / n:.2f}% of rounds; the knocker won "
+                     f"{100 * t.knocker_win_share():.2f}% ± "
+                     f"{100 * Z95 * t.se_knocker_win_share():.2f}% of them")
     return "\n".join(lines)
 
 

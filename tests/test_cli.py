@@ -351,3 +351,6 @@ def test_knock_games_default_to_a_strategy_that_knocks(tmp_path):
     assert summary["strategy"].to_list() == ["knock-threshold"] * 4
     assert summary["capped_share"][0] == 0.0
     assert summary["mean_turns"][0] < 40
+    assert summary["knock_share"][0] == 1.0  # only a knock ends a four_card hole
+    assert 0.3 < summary["knocker_win_share"][0] < 0.95
+    assert "the knocker won" in result.output
