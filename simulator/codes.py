@@ -17,8 +17,9 @@ DP_PLACE_DRAWN = 2   # holding a stock card: a position, or A_DISCARD
 DP_PLACE_TAKEN = 3   # holding the taken discard: a position (must be placed)
 DP_FLIP = 4          # choose a face-down position to turn up (flip turn, flip after discard)
 DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
-N_DECISION_POINTS = 6
-DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face")
+DP_PEEK = 6          # pay_to_peek: which own face-down card to look at
+N_DECISION_POINTS = 7
+DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek")
 
 # ---- actions: 0..MAX_POS-1 are positions ----------------------------------------------
 A_DRAW_STOCK = 16
@@ -30,7 +31,8 @@ A_FLIP_ALL = 21
 A_PASS = 22
 A_FACE_UP = 23
 A_FACE_DOWN = 24
-ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
+A_PEEK = 25          # pay_to_peek: look at one of your face-down cards, for a cost
+ACTION_NAMES = {A_PEEK: "peek",A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
                 A_FACE_UP: "face_up", A_FACE_DOWN: "face_down"}
 
@@ -124,6 +126,8 @@ R_DRAW_FROM_DISCARD = 40
 R_KNOCK_MIN_LAPS = 41
 R_REVEAL_ON_TRIGGER = 42
 R_OWNER_VIEW_ALL = 43
+R_PAY_TO_PEEK = 44       # NONE_VALUE when unset, else the points one look costs
+R_JACK_SKIPS = 45        # jack_discard_skips_next
 N_RULE_SLOTS = 48
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
@@ -180,7 +184,9 @@ G_KNOWN = G_UP + MAX_PLAYERS * MAX_POS          # [(obs * MAX_PLAYERS + seat) * 
 G_STOCK = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS   # [i], top at the end
 G_DISCARD = G_STOCK + MAX_IDS                   # [i], top at the end
 G_CHOSEN = G_DISCARD + MAX_IDS                  # [seat * MAX_POS + i]: initial-reveal picks
-G_SIZE = G_CHOSEN + MAX_PLAYERS * MAX_POS
+G_PENALTY = G_CHOSEN + MAX_PLAYERS * MAX_POS    # [seat]: points incurred this hole (peeks)
+G_SKIP = G_PENALTY + MAX_PLAYERS                # [seat]: 1 when its next turn is skipped
+G_SIZE = G_SKIP + MAX_PLAYERS
 
 RT_RULES = 0                # the R_* slots
 RT_VALUE = N_RULE_SLOTS     # [card id]: value

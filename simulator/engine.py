@@ -25,8 +25,10 @@ from simulator.jit import hot
 from strategies.builtin import decide_nb
 
 from . import codes as K
-from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV,
-                    G_PUB, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS, RT_DECK, RT_KEY, RT_VALUE)
+from .cards import CARDS_PER_DECK, RANK_JACK
+from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
+                    G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
+                    RT_DECK, RT_KEY, RT_VALUE)
 from .layout import can_replace_nb
 from .rng import STREAM_DEAL, STREAM_SEAT0, below_nb, stream_state_nb
 from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
@@ -103,10 +105,15 @@ def value_of(rt, card):
 # ---- card movement: every place a card goes, with the knowledge it creates ---------------------
 @hot(inline="always")
 def _push_discard_nb(g, rt, card):
+    """The acting seat puts ``card`` on the discard pile (face up)."""
     n = g[G_PUB + K.PUB_DISCARD_N]
     g[G_DISCARD + n] = card
     g[G_PUB + K.PUB_DISCARD_N] = n + 1
     g[G_PUB + K.PUB_DISCARD_SUM] += rt[RT_VALUE + card]
+    if rt[K.R_JACK_SKIPS] != 0:
+        local = card % CARDS_PER_DECK
+        if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
+            g[G_SKIP + (g[G_PUB + K.PUB_ACTOR] + 1) % rt[K.R_PLAYERS]] = 1
 
 
 @hot(inline="always")
@@ -419,6 +426,12 @@ def turn_mask_nb(g, rt, seat):
         if rt[K.R_FLIP_ALL_TO_END] != 0:
             g[G_LEGAL + K.A_FLIP_ALL] = 1
             n_legal += 1
+    if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE:
+        for p in range(rt[K.R_NPOS]):
+            if not g[G_UP + seat * MAX_POS + p] and g[known_at(seat, seat, p)] < 0:
+                g[G_LEGAL + K.A_PEEK] = 1
+                n_legal += 1
+                break
     if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
             g[G_PUB + K.PUB_TURN] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
         g[G_LEGAL + K.A_KNOCK] = 1
@@ -459,9 +472,22 @@ def _play_turn_nb(g, rt, rng, par, log, seat):
     if g[G_CHOSEN + seat * MAX_POS + MAX_POS - 1] < 0:
         if not _first_turn_reveal_nb(g, rt, rng, par, log, seat):
             return -1
-    if turn_mask_nb(g, rt, seat) == 0:
-        return 0
-    a = _ask_nb(g, rt, rng, par, log, K.DP_TURN, seat, -1)
+    while True:
+        if turn_mask_nb(g, rt, seat) == 0:
+            return 0
+        a = _ask_nb(g, rt, rng, par, log, K.DP_TURN, seat, -1)
+        if a != K.A_PEEK:
+            break
+        # pay to peek (AMB-16): look at one own face-down card, pay, and choose again
+        _clear_nb(g)
+        for p in range(rt[K.R_NPOS]):
+            if not g[G_UP + seat * MAX_POS + p] and g[known_at(seat, seat, p)] < 0:
+                g[G_LEGAL + p] = 1
+        c = _ask_nb(g, rt, rng, par, log, K.DP_PEEK, seat, -1)
+        if c < 0:
+            return -1
+        g[known_at(seat, seat, c)] = g[G_LAY + seat * MAX_POS + c]
+        g[G_PENALTY + seat] += rt[K.R_PAY_TO_PEEK]
     ok = a >= 0
     if a == K.A_DRAW_STOCK:
         ok = _draw_stock_nb(g, rt, rng, par, log, seat)
@@ -543,6 +569,8 @@ def _deal_nb(g, rt, rng, seed, round_index):
     for s in range(players):
         for i in range(K.MEMORY_SLOTS):
             g[G_MEMORY + s * K.MEMORY_SLOTS + i] = 0
+        g[G_PENALTY + s] = 0
+        g[G_SKIP + s] = 0
     for i in range(ncards):
         g[G_STOCK + i] = rt[RT_DECK + i]
     _shuffle_nb(g, G_STOCK, ncards, rng)
@@ -586,7 +614,7 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
     values = rt[RT_VALUE:RT_VALUE + K.MAX_IDS]
     keys = rt[RT_KEY:RT_KEY + K.MAX_IDS]
     for s in range(players):
-        extra[s] = 0
+        extra[s] = g[G_PENALTY + s]
         L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
     hole_scores_nb(L, quads, g[G_PUB + K.PUB_ENDER], g[G_PUB + K.PUB_KNOCKED] == 1, players, ri,
                    extra, scores)
@@ -610,7 +638,11 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     triggers = rt[K.R_END_TRIGGERS]
     while ok:
         ender_before = g[G_PUB + K.PUB_ENDER]
-        r = _play_turn_nb(g, rt, rng, par, log, seat)
+        if g[G_SKIP + seat] != 0:  # a jack was discarded onto this seat: it loses this turn
+            g[G_SKIP + seat] = 0
+            r = 1
+        else:
+            r = _play_turn_nb(g, rt, rng, par, log, seat)
         if r < 0:
             ok = False
             break

@@ -92,6 +92,11 @@ class Rules:
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
                                supported=("knock", "all_face_up", "all_players_face_up"))
     knock_min_laps: int = _opt(0, "laps to complete before anyone may knock", lo=0, hi=100)
+    pay_to_peek: int | None = _opt(None, "points one look at an own face-down card costs "
+                                   "(during your turn, before drawing)", lo=0, hi=100,
+                                   nullable=True)
+    jack_discard_skips_next: bool = _opt(False, "a jack put on the discard pile skips the "
+                                         "next player's turn")
     reveal_on_trigger: bool = _opt(False, "when the end is triggered the others turn their "
                                    "cards face up at once")
     owner_view: str = _opt("none", "what owners may look at during play (memory is perfect, "
@@ -639,6 +644,8 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_KNOCK_MIN_LAPS: r.knock_min_laps,
         K.R_REVEAL_ON_TRIGGER: int(r.reveal_on_trigger),
         K.R_OWNER_VIEW_ALL: int(r.owner_view == "all"),
+        K.R_PAY_TO_PEEK: _nullable(r.pay_to_peek),
+        K.R_JACK_SKIPS: int(r.jack_discard_skips_next),
     }
     for slot, v in slots.items():
         ri[slot] = v
