@@ -18,6 +18,13 @@ The reference reproduces the compiled engine (:mod:`simulator.engine`) move for 
 * the same decision points and the same legal actions in the same (ascending) order, and a
   move log with the kernel's rows ``(turn, seat, decision point, action, held card)``.
 
+Options of §3.2-§3.4 beyond the base game, each in one place: ``knock_min_laps``
+(:meth:`Hole.turn_options`), ``reveal_on_trigger`` (:meth:`GameState.start_end`),
+``owner_view = all`` (:meth:`GameState.deal`), ``initial_reveal.mode = flip_on_first_turn`` with
+constraint ``any`` or ``whole_column`` (:meth:`Hole.first_turn_reveal`), and ``layout_mode =
+hand`` (:func:`score_layout`; a hand pairs with scope ``anywhere`` or ``none`` only, so nothing
+else depends on where a card lies).
+
 A policy never sees the GameState: at each decision it is handed an :class:`Observation` built
 from scratch with only what its seat may see (its own known cards, the face-up cards of every
 layout, the discard pile, the stock count and the card it holds).
@@ -207,7 +214,9 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
     free = list(range(len(cards)))
     total = 0
     blocks = 0
-    if rules.block_2x2_value is not None and rows >= 2:
+    # a hand (layout_mode = hand, §2.6) has no geometry: no blocks, and its pair scopes
+    # (anywhere, none) never ask where a card lies
+    if rules.block_2x2_value is not None and rows >= 2 and rules.layout_mode == "grid":
         block_cells = _best_blocks(cards, keys, rows, cols)
         blocks = len(block_cells) // 4
         total += blocks * rules.block_2x2_value
@@ -496,6 +505,14 @@ class GameState:
                 dealt[seat][p] = self.stock.pop()
         self.layouts = [[Cell(card) for card in row] for row in dealt]
         self.discard = [self.stock.pop()]
+        if self.rules.owner_view == "all":
+            # §3.3 owner_view = all (cards held in hand, §2.6): every seat knows all of its
+            # own cards from the deal on, before any initial reveal. With perfect memory,
+            # ``initially_peeked`` adds nothing to ``none``: a seat never forgets what it
+            # peeked at or placed.
+            for seat, row in enumerate(self.layouts):
+                for cell in row:
+                    cell.known_to.add(seat)
 
     # ---- what is where ----------------------------------------------------------------------
     def face_up_flags(self, seat: int) -> list[bool]:
@@ -572,7 +589,10 @@ class GameState:
 
     # ---- the end of the hole ----------------------------------------------------------------
     def start_end(self, seat: int) -> None:
-        """``seat`` triggered the end; set the number of final turns (§1.8 step 2)."""
+        """``seat`` triggered the end (went out, knocked or flipped all); set the number of
+        final turns (§1.8 step 2). With ``reveal_on_trigger`` ([000] step 11, AMB-21) every
+        other seat turns its face-down cards face up at this moment, before the final turns;
+        the ender's own face-down cards stay down until scoring."""
         self.ender = seat
         ft = self.rules.final_turns
         if ft == "none":
@@ -581,6 +601,11 @@ class GameState:
             self.final_turns_left = self.players - 1
         else:  # complete_lap: the seats after the ender up to the dealer, the last seat
             self.final_turns_left = self.players - 1 - seat
+        if self.rules.reveal_on_trigger:
+            for other in range(self.players):      # seat order from seat 0, position order
+                if other != seat:
+                    for p in self.face_down_positions(other):
+                        self.turn_up(other, p)
 
     # ---- invariants -------------------------------------------------------------------------
     def check_invariants(self) -> None:
@@ -877,6 +902,7 @@ class Hole:
             stream = PyStream(seed, round_index, STREAM_SEAT0 + seat)
             self.policies.append(cls(rules, self.state.table, seat, stream, **params))
         self.log: list[tuple[int, int, int, int, int]] = []
+        self.first_turn_done: set[int] = set()   # seats that began their first turn
 
     # ---- asking -----------------------------------------------------------------------------
     def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
@@ -901,13 +927,17 @@ class Hole:
         return self.score()
 
     def reveal_count(self) -> int:
+        """Single-card reveal decisions per seat (-1 in the rules means a whole row)."""
         r = self.rules
-        if r.initial_reveal_mode in ("none", "flip_on_first_turn"):
+        if r.initial_reveal_mode == "none":
             return 0
         return r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
 
     def reveal_options(self, seat: int, chosen: list[int]) -> list[int]:
-        """Positions ``seat`` may still flip or peek, given the ones it chose (§3.2)."""
+        """Positions ``seat`` may still flip or peek, given the ones it chose (§3.2). A
+        position the seat already knows is not offered, as in the kernel, whatever the reveal
+        mode (so with owner_view = all, used by the four-card family only, a flip reveal with
+        these constraints flips nothing)."""
         st = self.state
         cols = st.cols
         centre = cols // 2
@@ -932,31 +962,57 @@ class Hole:
                 options.append(p)
         return options
 
+    def whole_column_options(self, seat: int) -> list[int]:
+        """constraint = whole_column (Whitnack, §2.3): the columns whose cards are all face
+        down, each named by its top-row position; whether the owner knows those cards does not
+        matter, the flip is public."""
+        st = self.state
+        return [c for c in range(st.cols)
+                if all(not st.layouts[seat][r * st.cols + c].face_up for r in range(st.rows))]
+
     def reveal(self, seat: int, p: int) -> None:
         if self.rules.initial_reveal_mode == "peek":
             self.state.peek(seat, p)
         else:
             self.state.turn_up(seat, p)
 
+    def reveal_seat(self, seat: int, chosen: list[int], reveal_now: bool) -> None:
+        """One seat's reveal decisions: ``reveal_count`` single positions, or with
+        whole_column one decision for a whole column (turned top to bottom). The positions
+        picked are appended to ``chosen``; with ``reveal_now`` each is revealed as soon as it
+        is picked (sequential choice)."""
+        if self.rules.initial_reveal_constraint == "whole_column":
+            options = self.whole_column_options(seat)
+            if not options:
+                return
+            c = self.ask(seat, Decision.REVEAL, options)
+            for r in range(self.state.rows):
+                chosen.append(r * self.state.cols + c)
+                if reveal_now:
+                    self.reveal(seat, chosen[-1])
+            return
+        for _ in range(self.reveal_count()):
+            options = self.reveal_options(seat, chosen)
+            if not options:
+                break
+            p = self.ask(seat, Decision.REVEAL, options)
+            chosen.append(p)
+            if reveal_now:
+                self.reveal(seat, p)
+
     def initial_reveal(self) -> None:
-        """Seat by seat from the first player. With sequential choice each card is seen before
-        the next is chosen; otherwise a seat's cards (with simultaneous order: everyone's) are
-        revealed once all are chosen."""
-        count = self.reveal_count()
-        if count == 0:
+        """The reveal before play, seat by seat from the first player. With sequential choice
+        each card is seen before the next is chosen; otherwise a seat's cards (with
+        simultaneous order: everyone's) are revealed once all are chosen. With
+        ``flip_on_first_turn`` nothing happens here (see :meth:`first_turn_reveal`)."""
+        mode = self.rules.initial_reveal_mode
+        if mode in ("none", "flip_on_first_turn"):
             return
         simultaneous = self.rules.initial_reveal_order == "simultaneous"
         sequential = self.rules.initial_reveal_sequential and not simultaneous
         chosen: list[list[int]] = [[] for _ in range(self.players)]
         for seat in range(self.players):
-            for _ in range(count):
-                options = self.reveal_options(seat, chosen[seat])
-                if not options:
-                    break
-                p = self.ask(seat, Decision.REVEAL, options)
-                chosen[seat].append(p)
-                if sequential:
-                    self.reveal(seat, p)
+            self.reveal_seat(seat, chosen[seat], reveal_now=sequential)
             if not sequential and not simultaneous:
                 for p in chosen[seat]:
                     self.reveal(seat, p)
@@ -964,6 +1020,16 @@ class Hole:
             for seat in range(self.players):
                 for p in chosen[seat]:
                     self.reveal(seat, p)
+
+    def first_turn_reveal(self, seat: int) -> None:
+        """initial_reveal.mode = flip_on_first_turn (Whitnack, §2.3 "each player begins their
+        first turn by turning one column face up, then continues the turn normally"): at the
+        start of the seat's first turn, before its turn decision, it flips, always sequentially
+        (logged with that turn's number; the flips are part of the turn)."""
+        if self.rules.initial_reveal_mode != "flip_on_first_turn" or seat in self.first_turn_done:
+            return
+        self.first_turn_done.add(seat)
+        self.reveal_seat(seat, [], reveal_now=True)
 
     def turn_options(self, seat: int) -> list[int]:
         st, r = self.state, self.rules
@@ -974,7 +1040,9 @@ class Hole:
         if r.draw_from_discard and st.discard and not (final_lap and r.final_turn_stock_only) \
                 and st.replaceable_positions(seat):
             options.append(Action.TAKE_DISCARD)
-        if "knock" in r.end_triggers and not final_lap:
+        # knock_min_laps (§3.4, AMB-13): no knock before that many laps of turns were played
+        if "knock" in r.end_triggers and not final_lap and \
+                st.turn >= r.knock_min_laps * self.players:
             options.append(Action.KNOCK)
         if st.face_down_count(seat) > 0:
             if r.flip_instead_of_draw:
@@ -986,6 +1054,7 @@ class Hole:
     def play_turn(self, seat: int) -> bool:
         """One turn; False when the seat has nothing it may do (the hole then ends)."""
         st = self.state
+        self.first_turn_reveal(seat)
         options = self.turn_options(seat)
         if not options:
             return False

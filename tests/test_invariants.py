@@ -58,6 +58,15 @@ CASES = [
     ("six_card-knock", "six_card", dict(end_triggers=("knock", "all_face_up"),
                                         ender_penalty="plus_10",
                                         ender_rule_applies_to="knock_only"), 4),
+    ("four_card_in_hand", "four_card_in_hand", {}, 4),
+    ("four_card_in_hand-8p", "four_card_in_hand", {}, 8),
+    ("eight_card_whitnack-2p", "eight_card_whitnack", {}, 2),
+    ("eight_card_whitnack-4p", "eight_card_whitnack", {}, 4),
+    ("first_turn_any", "six_card", dict(initial_reveal_mode="flip_on_first_turn"), 4),
+    ("four_card-reveal_on_trigger-min_laps", "four_card",
+     dict(reveal_on_trigger=True, knock_min_laps=1), 4),
+    ("four_card-owner_all", "four_card", dict(owner_view="all"), 3),
+    ("whitnack-reveal_on_trigger", "eight_card_whitnack", dict(reveal_on_trigger=True), 3),
 ]
 ROUNDS = 120
 
@@ -114,6 +123,62 @@ def test_round_invariants(preset, options, players, strategy):
                 "none": ender,
             }[rules.final_turns]
             assert last_seat == expected_last, f"{where}: ender {ender}, last seat {last_seat}"
+
+
+# ---- what the move log shows of knock_min_laps, first-turn reveals, owner_view, reveal_on_trigger
+# (id, preset, options, players)
+LOG_CASES = [
+    ("four_card-min_laps2", "four_card", dict(knock_min_laps=2), 4),
+    ("four_card_in_hand-min_laps1", "four_card_in_hand", dict(knock_min_laps=1), 3),
+    ("first_turn_any", "six_card", dict(initial_reveal_mode="flip_on_first_turn"), 4),
+    ("eight_card_whitnack", "eight_card_whitnack", {}, 4),
+    ("whitnack-reveal_on_trigger", "eight_card_whitnack", dict(reveal_on_trigger=True), 3),
+    ("six_card-knock-reveal_on_trigger", "six_card",
+     dict(end_triggers=("knock", "all_face_up"), flip_after_stock_discard="mandatory",
+          reveal_on_trigger=True), 4),
+    ("four_card-owner_all", "four_card", dict(owner_view="all"), 4),
+]
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy", "knock-threshold:T=8"])
+@pytest.mark.parametrize("preset,options,players", [c[1:] for c in LOG_CASES],
+                         ids=[c[0] for c in LOG_CASES])
+def test_new_rule_log_invariants(preset, options, players, strategy):
+    """Read from the kernel's move log: no knock before knock_min_laps laps; first-turn reveals
+    open each seat's first turn (count flips, or one whole column named by its top card); no
+    reveal decisions when owners see every card; with reveal_on_trigger nobody is asked to flip
+    a face-down card once the end was triggered (they have none left)."""
+    rules = Rules.preset(preset, **options)
+    for i in range(80):
+        res = engine_round(rules, players, [strategy], seed=78, round_index=i)
+        where = f"round {i}"
+        assert res["ok"] and res["error"] == 0, f"{where}: kernel error {res['error']}"
+        log = res["log"].tolist()
+        turn_rows = [row for row in log if row[2] == K.DP_TURN]
+        knock_turns = [row[0] for row in turn_rows if row[3] == K.A_KNOCK]
+        assert all(t >= rules.knock_min_laps * players for t in knock_turns), where
+
+        reveals = [row for row in log if row[2] == K.DP_REVEAL]
+        if rules.owner_view == "all" or rules.initial_reveal_mode == "none":
+            assert not reveals, where
+        if rules.initial_reveal_mode == "flip_on_first_turn":
+            whole = rules.initial_reveal_constraint == "whole_column"
+            per_seat = 1 if whole else rules.initial_reveal_count
+            first_turns = [row[0] for row in turn_rows if row[0] < players]
+            assert [(row[0], row[1]) for row in reveals] == \
+                [(t, t) for t in first_turns for _ in range(per_seat)], where
+            for row in reveals:  # followed by the same seat's next reveal or its turn decision
+                nxt = log[log.index(row) + 1]
+                assert nxt[1] == row[1] and nxt[2] in (K.DP_REVEAL, K.DP_TURN), where
+                if whole:
+                    assert 0 <= row[3] < rules.grid_cols, where
+
+        if rules.reveal_on_trigger and res["ender"] >= 0:
+            # the turn that triggered the end: a knock, or the ender's last turn before the others'
+            ender = res["ender"]
+            trigger = knock_turns[0] if knock_turns else \
+                max(row[0] for row in turn_rows if row[1] == ender)
+            assert not [row for row in log if row[2] == K.DP_FLIP and row[0] > trigger], where
 
 
 @pytest.mark.parametrize("preset", ["six_card", "eight_card_basic", "ten_card"])

@@ -1,4 +1,5 @@
-"""The test vectors of RULES.md §6 (six-card, four-card, TV-D9), through both the compiled scoring
+"""The test vectors of RULES.md §6 (six-card, four-card, Whitnack TV-S2/TV-S3, TV-D9, the
+four_card_in_hand line of TV-D18), through both the compiled scoring
 (simulator/scoring.py) and the plain-Python reference scoring (simulator/reference.py).
 
 Each vector is one test id; each test asserts that both implementations give the value RULES.md
@@ -7,13 +8,15 @@ states, and reports both when they do not.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from simulator import cards as C
 from simulator import reference as R
 from simulator import scoring as S
-from simulator.rules import Rules, flatten
+from simulator.rules import RuleError, Rules, flatten
 
 
 # ---- the two implementations --------------------------------------------------------------------
@@ -280,3 +283,105 @@ def test_tv_d10_knock_only(knocked, expected):
     reference = reference_holes(rules, [12, 8, 15, 25], 0, knocked)
     assert (engine, reference) == (expected, expected), \
         f"engine {engine}, reference {reference}, RULES.md {expected}"
+
+
+# ---- eight_card_whitnack (RULES.md §2.3; TV-S2, TV-S3) ------------------------------------------
+# (id, layout r0 / r1 (the seed's columns c0..c3 read top/bottom), expected layout value, couples)
+WHITNACK_VECTORS = [
+    # TV-S2: [8 (6+2), 0 (pair), 1 (0+1), 0 (pair)]: 2 = +2; pairs of different ranks, no -10
+    ("TV-S2", "6♠ 9♣ K♠ 7♠ / 2♥ 9♦ A♥ 7♦", 9, 0),
+    # TV-S3: [1 (1+0), 0 (pair), 10 (6+4), -10 (pair equal to the pair in c1)]: the couple
+    # (c1, c3) is worth -10 in total
+    ("TV-S3", "A♣ Q♠ 6♥ Q♥ / K♥ Q♦ 4♣ Q♣", 1, 1),
+    # [derived] the two equal pair-columns side by side score the same (adjacency not needed)
+    ("derived-TV-S3-adjacent", "A♣ Q♠ Q♥ 6♥ / K♥ Q♦ Q♣ 4♣", 1, 1),
+    # [derived] jokers -5; a joker pair in a column cancels to 0; four jokers in two columns
+    # are a couple of equal pair-columns (-10)
+    ("derived-joker", "JK 5♣ K♠ 7♠ / 3♥ 5♦ A♥ 8♦", -2 + 0 + 1 + 15, 0),
+    ("derived-joker-pair", "JK 5♣ K♠ 7♠ / JK 6♦ A♥ 8♦", 0 + 11 + 1 + 15, 0),
+    ("derived-four-jokers", "JK 5♣ JK 7♠ / JK 6♦ JK 8♦", -10 + 11 + 15, 1),
+    # [derived] three pair-columns of queens (two decks): one couple (-10), the third pair 0
+    ("derived-three-pair-columns", "Q♠ Q♥ Q♠ 5♣ / Q♦ Q♣ Q♦ 4♦", -10 + 0 + 9, 1),
+]
+
+
+@pytest.mark.parametrize("layout,expected,couples", [v[1:] for v in WHITNACK_VECTORS],
+                         ids=[v[0] for v in WHITNACK_VECTORS])
+def test_whitnack_layout_value(layout, expected, couples):
+    rules = Rules.preset("eight_card_whitnack")
+    engine = engine_layout(rules, layout, players=4)
+    reference = reference_layout(rules, layout)
+    assert (engine, reference) == ((expected, couples), (expected, couples)), \
+        f"{layout}: engine {engine}, reference {reference}, RULES.md {(expected, couples)}"
+
+
+def test_eight_card_whitnack_preset_is_rules_md_2_3():
+    """Every option the YAML block of RULES.md §2.3 sets, as the preset gives it."""
+    r = Rules.preset("eight_card_whitnack")
+    assert (r.players_min, r.players_max) == (2, 4)
+    assert [r.decks_for(p) for p in (2, 4)] == [2, 2] and r.jokers_per_deck == 2
+    assert r.deck_size(4) == 108
+    assert (r.layout_mode, r.grid_rows, r.grid_cols) == ("grid", 2, 4)
+    assert r.initial_discard == "turn_up"
+    assert (r.initial_reveal_mode, r.initial_reveal_count, r.initial_reveal_constraint) == \
+        ("flip_on_first_turn", 2, "whole_column")
+    assert r.placement_face == "up"
+    assert (r.discard_draw_must_be_placed, r.stock_draw_may_be_discarded,
+            r.replace_face_up_allowed, r.lock_face_up_columns, r.flip_instead_of_draw) == \
+        (True, True, True, False, False)
+    assert r.flip_after_stock_discard == "mandatory_unless_one_face_down"
+    assert (r.end_triggers, r.final_turns) == (("all_face_up",), "each_other_player_once")
+    assert r.stock_empty == "reshuffle_keep_top"
+    assert (r.value_scheme, r.match_key, r.pair_scope) == ("whitnack", "rank", "column")
+    assert (r.quad_two_columns_value, r.quad_two_columns_adjacent_only) == (-10, False)
+    assert (r.match_end_mode, r.match_end_holes) == ("holes", 9)
+
+
+# ---- four_card_in_hand (RULES.md §2.6; TV-D18) --------------------------------------------------
+# A hand is unordered: it is written as a 2x2 "grid" only because that is how cards are typed.
+HAND_VECTORS = [
+    # TV-D18: one pair of sevens cancels, the third seven and the two (basic: +2) count
+    ("TV-D18-four_card_in_hand", "7♣ 7♥ 7♠ 2♦", 9),
+    # [rec] of §2.6: four of a kind scores 0
+    ("four-of-a-kind", "7♣ 7♥ 7♠ 7♦", 0),
+    # [derived] any two equal cards cancel, wherever they were dealt (diagonal in a 2x2 grid)
+    ("pair-anywhere", "9♠ 4♥ K♣ 9♦", 4),
+    ("two-pairs", "9♠ 4♥ 4♣ 9♦", 0),
+    ("no-pair", "9♠ 4♥ K♣ J♦", 23),
+]
+
+
+@pytest.mark.parametrize("hand,expected", [v[1:] for v in HAND_VECTORS],
+                         ids=[v[0] for v in HAND_VECTORS])
+def test_four_card_in_hand_value(hand, expected):
+    """Both engines give RULES.md's value for every order of the four cards."""
+    rules = Rules.preset("four_card_in_hand")
+    cards = hand.split()
+    for order in sorted(set(itertools.permutations(cards))):
+        layout = f"{order[0]} {order[1]} / {order[2]} {order[3]}"
+        engine, _ = engine_layout(rules, layout)
+        reference, _ = reference_layout(rules, layout)
+        assert (engine, reference) == (expected, expected), \
+            f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+
+
+def test_four_card_in_hand_preset_is_rules_md_2_6():
+    """four_card (§2.1) with the hand options of the YAML block of RULES.md §2.6."""
+    hand, four = Rules.preset("four_card_in_hand"), Rules.preset("four_card")
+    assert hand.diff(four) == {"layout_mode": "hand", "initial_reveal_mode": "none",
+                               "owner_view": "all", "pair_scope": "anywhere"}
+
+
+@pytest.mark.parametrize("scope", ["column", "row_or_column", "row_column_diagonal",
+                                   "orthogonal_adjacent"])
+def test_hand_refuses_geometric_pair_scopes(scope):
+    """A hand has no rows or columns: only pair_scope anywhere or none is accepted."""
+    with pytest.raises(RuleError, match="hand"):
+        Rules.preset("four_card_in_hand", pair_scope=scope)
+    with pytest.raises(RuleError, match="hand"):
+        Rules.preset("six_card", layout_mode="hand", pair_scope=scope)
+
+
+@pytest.mark.parametrize("scope", ["anywhere", "none"])
+def test_hand_accepts_anywhere_and_none(scope):
+    assert Rules.preset("four_card_in_hand", pair_scope=scope).layout_mode == "hand"
