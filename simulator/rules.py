@@ -408,6 +408,12 @@ def _check_combination(r: Rules) -> None:
     if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
         raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
                         f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
+    if r.layout_mode == "hand" and r.block_2x2_value is not None:
+        raise RuleError("block_2x2_value needs a grid: layout_mode = hand has no 2x2 squares")
+    if r.owner_view == "all" and r.initial_reveal_mode in ("flip", "flip_on_first_turn"):
+        raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
+                        f"{r.initial_reveal_mode}: the owner already sees every card; use "
+                        f"initial_reveal_mode = none or peek")
     if r.layout_mode == "hand" and r.pair_scope not in ("anywhere", "none"):
         raise RuleError(f"layout_mode = hand has no rows or columns: pair_scope must be anywhere "
                         f"or none, not {r.pair_scope}")

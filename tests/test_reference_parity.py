@@ -680,29 +680,16 @@ def test_new_rules_are_exercised():
                 assert all(row[3] < rules.grid_cols for row in reveals)
 
 
-# ---- known kernel discrepancies: RULES.md decides, the reference follows it ----------------------
-# Strict xfails: once the kernel is fixed (or the rules refuse the combination, which also settles
-# it) they pass, pytest reports XPASS as a failure, and the mark should be removed.
-@pytest.mark.xfail(strict=True, reason="kernel scores a 2x2 block inside a hand (layout_mode = "
-                   "hand has no positions, RULES.md §2.6; block_2x2_value is not given for 4H "
-                   "in §3.7)")
+# ---- combinations RULES.md leaves without meaning are refused -------------------------------------
 def test_hand_has_no_blocks():
-    try:
-        rules = Rules.preset("four_card_in_hand", pair_scope="none", block_2x2_value=-20)
-    except RuleError:   # refusing block_2x2_value with a hand settles it too
-        return
-    cards = C.parse_layout("7♣ 7♥ / 7♠ 7♦", 2, 2)
-    assert R.score_layout(rules, cards).value == 28
-    assert engine_layout_score(rules, cards, 4) == (28, 0)
+    """A hand has no positions (RULES.md §2.6), so a 2x2 block cannot be scored in one."""
+    with pytest.raises(RuleError, match="layout_mode = hand has no 2x2 squares"):
+        Rules.preset("four_card_in_hand", pair_scope="none", block_2x2_value=-20)
 
 
-@pytest.mark.xfail(strict=True, reason="kernel offers no whole_column reveal when the owner knows "
-                   "its cards (owner_view = all): _reveal_mask_nb skips known top-row positions, "
-                   "but the Whitnack first-turn flip is a public flip of any face-down column "
-                   "(RULES.md §2.3)")
-def test_whole_column_with_owner_view_all():
-    try:
-        rules = Rules.preset("eight_card_whitnack", owner_view="all")
-    except RuleError:   # refusing owner_view = all with flip reveals settles it too
-        return
-    assert_parity(rules, 3, ["random"], seed=1, rounds=20)
+@pytest.mark.parametrize("preset", ["eight_card_whitnack", "six_card"])
+def test_owner_view_all_refuses_flip_reveals(preset):
+    """Seeing every own card makes a flip reveal meaningless for the owner; refused rather than
+    played two different ways."""
+    with pytest.raises(RuleError, match="owner_view = all"):
+        Rules.preset(preset, owner_view="all")
