@@ -206,11 +206,18 @@ def cli():
               help="Folder for summary.parquet, rounds.parquet and the plots.")
 @click.option("--per-round", is_flag=True, help="Also write rounds.parquet (every round's "
                                                 "per-seat scores and turn count).")
+@click.option("--holes", type=int, default=None, callback=_at_least_one,
+              help="Play whole matches of this many holes (the deal rotates); --rounds then "
+                   "counts matches.")
+@click.option("--target", type=int, default=None, callback=_at_least_one,
+              help="Play whole matches until some total reaches this; --rounds then counts "
+                   "matches.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-        chunk_size, out, per_round, quiet):
-    """Play rounds of Golf; write the summary, plots and (optionally) every round."""
+        chunk_size, out, per_round, holes, target, quiet):
+    """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
+    every round."""
     from strategies import StrategyError, resolve_seats, seat_arrays
 
     from . import runner
@@ -221,6 +228,14 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
     except (RuleError, StrategyError) as e:
         raise GolfsimError(str(e)) from None
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if (holes or target) and per_round:
+        raise GolfsimError("--per-round writes single holes; it cannot be combined with "
+                           "--holes or --target (match play)")
+    if target and target > 100_000:
+        raise GolfsimError(f"--target {target}: expected at most 100000")
     threads = threads or os.cpu_count() or 1
     chunk_size = chunk_size or runner.DEFAULT_CHUNK
     out_dir = _check_out_dir(out)
@@ -235,8 +250,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         runner.warm_up(rules, players, ids, params)
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
-    bar = tqdm(total=rounds, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
-               desc="golfsim run", dynamic_ncols=True)
+    bar = tqdm(total=rounds, unit="match" if (holes or target) else "round", unit_scale=True,
+               file=sys.stderr, disable=quiet, desc="golfsim run", dynamic_ncols=True)
     lock = threading.Lock()
 
     def progress(n):
@@ -246,7 +261,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     try:
         result = runner.run(rules, players, ids, params, rounds, seed, threads=threads,
                             chunk_size=chunk_size, per_round=per_round, progress=progress,
-                            strategies=names)
+                            strategies=names, holes=holes or 0, target=target or 0)
     finally:
         bar.close()
 

@@ -54,6 +54,17 @@ TOT_ENDED = 5            # rounds with an ender
 TOT_KNOCKS = 6           # rounds ended by a knock
 TOT_KNOCKER_WIN_K0 = 8   # TOT_KNOCKER_WIN_K0 + k - 1: knock rounds the knocker won in a k-way tie
 N_TOT = TOT_KNOCKER_WIN_K0 + MAX_PLAYERS
+# match accumulators (match play): per physical seat, and totals
+MACC_TOTAL_SUM = 0
+MACC_TOTAL_SQ = 1
+MACC_WIN_K0 = 2          # MACC_WIN_K0 + k - 1: matches won in a k-way tie for the lowest total
+N_MACC = MACC_WIN_K0 + MAX_PLAYERS
+MTOT_MATCHES = 0
+MTOT_HOLES_SUM = 1
+MTOT_HOLES_SQ = 2
+N_MTOT = 4
+MAX_MATCH_HOLES = 1000   # a target-mode match stops after this many holes; also the stride of
+                         # round indices, so hole h of match m is round m * 1000 + h
 HIST_OFFSET = 256        # score histogram bin = score + HIST_OFFSET, clipped
 HIST_BINS = 768
 
@@ -693,6 +704,103 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
 
 
 @hot
+def _add_hole_nb(first, scores, out, acc, tot, hist, players):
+    """Add one hole to the sums. ``scores[i]`` is in-hole seat i, which is physical seat
+    (first + i) % players when the deal has rotated (match play)."""
+    best = scores[0]
+    for i in range(1, players):
+        if scores[i] < best:
+            best = scores[i]
+    k = 0
+    for i in range(players):
+        if scores[i] == best:
+            k += 1
+    turns = out[K.OUT_TURNS]
+    for i in range(players):
+        s = (first + i) % players
+        v = scores[i]
+        acc[s, ACC_SCORE_SUM] += v
+        acc[s, ACC_SCORE_SQ] += v * v
+        if v == best:
+            acc[s, ACC_WIN_K0 + k - 1] += 1
+        b = v + HIST_OFFSET
+        if b < 0:
+            b = 0
+        elif b >= HIST_BINS:
+            b = HIST_BINS - 1
+        hist[s, b] += 1
+    ender = out[K.OUT_ENDER]
+    if ender >= 0:
+        acc[(first + ender) % players, ACC_ENDER] += 1
+        tot[TOT_ENDED] += 1
+        if out[K.OUT_KNOCKED]:
+            tot[TOT_KNOCKS] += 1
+            if scores[ender] == best:
+                tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
+    tot[TOT_ROUNDS] += 1
+    tot[TOT_TURNS_SUM] += turns
+    tot[TOT_TURNS_SQ] += turns * turns
+    tot[TOT_CAPPED] += out[K.OUT_CAPPED]
+    tot[TOT_RESHUFFLES] += out[K.OUT_RESHUFFLES]
+
+
+@hot
+def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
+                    scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
+                    check):
+    """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
+    some seat's running total reaches ``target``. The deal passes left after every hole, so
+    in hole h seat h % players plays first (RULES.md §1.3); hole statistics are added per
+    physical seat, and every match's totals decide its winner (ties share, §1.10)."""
+    players = rt[K.R_PLAYERS]
+    width = par.shape[1]
+    for i in range(count):
+        m = start + i
+        for s in range(players):
+            match_total[s] = 0
+        h = 0
+        while True:
+            first = h % players
+            for j in range(players):
+                for c in range(width):
+                    par_rot[j, c] = par[(first + j) % players, c]
+            if not play_round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
+                                 scores, L, quads, extra, tmp, False, check):
+                return i
+            _add_hole_nb(first, scores, out, acc, tot, hist, players)
+            high = -(1 << 40)
+            for j in range(players):
+                s = (first + j) % players
+                match_total[s] += scores[j]
+                if match_total[s] > high:
+                    high = match_total[s]
+            h += 1
+            if target > 0:
+                if high >= target or h >= MAX_MATCH_HOLES:
+                    break
+            elif h >= holes:
+                break
+        best = match_total[0]
+        for s in range(1, players):
+            if match_total[s] < best:
+                best = match_total[s]
+        k = 0
+        for s in range(players):
+            if match_total[s] == best:
+                k += 1
+        for s in range(players):
+            v = match_total[s]
+            macc[s, MACC_TOTAL_SUM] += v
+            macc[s, MACC_TOTAL_SQ] += v * v
+            if v == best:
+                macc[s, MACC_WIN_K0 + k - 1] += 1
+        mtot[MTOT_MATCHES] += 1
+        mtot[MTOT_HOLES_SUM] += h
+        mtot[MTOT_HOLES_SQ] += h * h
+    return count
+
+
+@hot
 def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
                   acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts, check):
     """Play rounds ``start .. start+count-1`` and add their sums into acc/tot/hist.
@@ -707,40 +815,8 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
         if not play_round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads,
                              extra, tmp, False, check):
             return i
-        best = scores[0]
-        for s in range(1, players):
-            if scores[s] < best:
-                best = scores[s]
-        k = 0
-        for s in range(players):
-            if scores[s] == best:
-                k += 1
         turns = out[K.OUT_TURNS]
-        for s in range(players):
-            v = scores[s]
-            acc[s, ACC_SCORE_SUM] += v
-            acc[s, ACC_SCORE_SQ] += v * v
-            if v == best:
-                acc[s, ACC_WIN_K0 + k - 1] += 1
-            b = v + HIST_OFFSET
-            if b < 0:
-                b = 0
-            elif b >= HIST_BINS:
-                b = HIST_BINS - 1
-            hist[s, b] += 1
-        ender = out[K.OUT_ENDER]
-        if ender >= 0:
-            acc[ender, ACC_ENDER] += 1
-            tot[TOT_ENDED] += 1
-            if out[K.OUT_KNOCKED]:
-                tot[TOT_KNOCKS] += 1
-                if scores[ender] == best:
-                    tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
-        tot[TOT_ROUNDS] += 1
-        tot[TOT_TURNS_SUM] += turns
-        tot[TOT_TURNS_SQ] += turns * turns
-        tot[TOT_CAPPED] += out[K.OUT_CAPPED]
-        tot[TOT_RESHUFFLES] += out[K.OUT_RESHUFFLES]
+        _add_hole_nb(0, scores, out, acc, tot, hist, players)
         if keep_scores:
             for s in range(players):
                 per_round_scores[i, s] = scores[s]

@@ -28,6 +28,10 @@ SUMMARY_COLUMNS = (
     "mean_turns", "se_turns", "capped_share",
     "knock_share", "knocker_win_share", "se_knocker_win_share",
 )
+MATCH_COLUMNS = (
+    "matches", "match_win_share", "se_match_win", "match_win_share_lo95", "match_win_share_hi95",
+    "mean_match_total", "se_match_total", "mean_holes",
+)
 
 
 def version() -> str:
@@ -56,7 +60,7 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
     strategies = list(result.strategies) or [""] * seats
     turns, se_turns = t.mean_turns(), t.se_turns()
     capped = t.capped / n if n else 0.0
-    return pl.DataFrame({
+    frame = pl.DataFrame({
         "seat": np.arange(seats, dtype=np.int64),
         "strategy": [str(s) for s in strategies],
         "rounds": np.full(seats, n, dtype=np.int64),
@@ -75,6 +79,18 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
         "knocker_win_share": np.full(seats, t.knocker_win_share()),
         "se_knocker_win_share": np.full(seats, t.se_knocker_win_share()),
     }).select(SUMMARY_COLUMNS)
+    mt = result.match_totals
+    if mt is not None:  # match play: the whole-match figures per seat
+        mwin, se_mwin = mt.win_share(), mt.se_win()
+        frame = frame.with_columns(pl.DataFrame({
+            "matches": np.full(seats, mt.matches, dtype=np.int64),
+            "match_win_share": mwin, "se_match_win": se_mwin,
+            "match_win_share_lo95": np.clip(mwin - Z95 * se_mwin, 0, 1),
+            "match_win_share_hi95": np.clip(mwin + Z95 * se_mwin, 0, 1),
+            "mean_match_total": mt.mean_total(), "se_match_total": mt.se_total(),
+            "mean_holes": np.full(seats, mt.mean_holes()),
+        }).get_columns())
+    return frame
 
 
 def rounds_frame(result: RunResult) -> pl.DataFrame:
@@ -117,6 +133,9 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "rounds": str(result.totals.rounds),
         "complete": "true" if result.complete else "false",
         "error": result.error or "",
+        "match_holes": str(result.holes),
+        "match_target": str(result.target),
+        "matches": str(result.match_totals.matches if result.match_totals else 0),
     }
 
 
@@ -177,6 +196,15 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
     capped_pct = 100 * t.capped / n if n else 0.0
     lines.append(f"mean turns per round: {t.mean_turns():.3f} ± {Z95 * t.se_turns():.3f}; "
                  f"capped rounds: {t.capped:,} ({capped_pct:.3f}%)")
+    mt = result.match_totals
+    if mt is not None:
+        kind = f"{result.holes} holes" if result.holes else f"to {result.target} points"
+        lines.append(f"matches ({kind}): {mt.matches:,}, {mt.mean_holes():.2f} holes each; "
+                     "seats rotate the deal, so hole figures are per physical seat")
+        for seat, (w, se, tot) in enumerate(zip(mt.win_share(), mt.se_win(),
+                                                 mt.mean_total())):
+            lines.append(f"  seat {seat}: match win share {100 * w:.2f}% ± {100 * Z95 * se:.2f}%,"
+                         f" mean match total {tot:.2f}")
     if t.knocks:
         lines.append(f"knocks: {100 * t.knocks / n:.2f}% of rounds; the knocker won "
                      f"{100 * t.knocker_win_share():.2f}% ± "

@@ -162,7 +162,7 @@ class Rules:
     match_end_holes: int = _opt(9, "holes in a match", lo=1, hi=1000)
     match_end_target: int = _opt(100, "total that ends a match in target mode", lo=1, hi=10000)
     match_tie: str = _opt("share", "ties for the lowest total",
-                          allowed=("share", "tiebreak", "extra_holes"))
+                          allowed=("share", "tiebreak", "extra_holes"), supported=("share",))
 
     def __post_init__(self):
         for f in fields(self):

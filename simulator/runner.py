@@ -17,7 +17,9 @@ import numpy as np
 from . import codes as K
 from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CONSERVATION,
                      ERR_ILLEGAL_ACTION, HIST_BINS, HIST_OFFSET, N_ACC, N_TOT, TOT_CAPPED,
-                     TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
+                     TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
+                     MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_MACC, N_MTOT,
+                     play_matches_nb, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
                      pack_rules, play_chunk_nb, policy_table)
 from .rules import RuleArrays, Rules, flatten
 
@@ -114,6 +116,50 @@ class Totals:
         return np.arange(lo, hi) - HIST_OFFSET, self.hist[:, lo:hi]
 
 
+@dataclass
+class MatchTotals:
+    """Integer sums over whole matches (match play); they add up like Totals."""
+    players: int
+    macc: np.ndarray = None
+    mtot: np.ndarray = None
+
+    def __post_init__(self):
+        if self.macc is None:
+            self.macc = np.zeros((self.players, N_MACC), dtype=np.int64)
+            self.mtot = np.zeros(N_MTOT, dtype=np.int64)
+
+    def add(self, other: "MatchTotals") -> None:
+        self.macc += other.macc
+        self.mtot += other.mtot
+
+    @property
+    def matches(self) -> int:
+        return int(self.mtot[MTOT_MATCHES])
+
+    def win_share(self) -> np.ndarray:
+        """Share of matches won by each seat (a k-way tie for the lowest total counts 1/k)."""
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.macc[:, MACC_WIN_K0:MACC_WIN_K0 + K.MAX_PLAYERS]
+        return (wins / k).sum(axis=1) / max(self.matches, 1)
+
+    def se_win(self) -> np.ndarray:
+        k = np.arange(1, K.MAX_PLAYERS + 1)
+        wins = self.macc[:, MACC_WIN_K0:MACC_WIN_K0 + K.MAX_PLAYERS]
+        return _se((wins / k).sum(axis=1), (wins / k ** 2).sum(axis=1), self.matches)
+
+    def mean_total(self) -> np.ndarray:
+        return self.macc[:, MACC_TOTAL_SUM] / max(self.matches, 1)
+
+    def se_total(self) -> np.ndarray:
+        return _se(self.macc[:, MACC_TOTAL_SUM], self.macc[:, MACC_TOTAL_SQ], self.matches)
+
+    def mean_holes(self) -> float:
+        return float(self.mtot[MTOT_HOLES_SUM] / max(self.matches, 1))
+
+    def se_holes(self) -> float:
+        return float(_se(self.mtot[MTOT_HOLES_SUM], self.mtot[MTOT_HOLES_SQ], self.matches))
+
+
 def _se(total, total_sq, n):
     """Standard error of the mean from a sum and a sum of squares."""
     if n < 2:
@@ -143,6 +189,9 @@ class RunResult:
     complete: bool = True
     error: str | None = None
     played: list = field(default_factory=list)   # (start, count) of every chunk summed
+    match_totals: MatchTotals | None = None      # match play only
+    holes: int = 0                               # match play: holes per match, or
+    target: int = 0                              # the total that ends a match
 
 
 @dataclass
@@ -178,6 +227,23 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     return t, extra, played
 
 
+def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
+                     state: State | None = None):
+    """Play matches [start, start+count); returns (hole Totals, MatchTotals, played)."""
+    players = int(job.arrays.ri[K.R_PLAYERS])
+    st = state or State(players)
+    t = Totals(players)
+    mt = MatchTotals(players)
+    par_rot = job.par.copy()
+    match_total = np.zeros(players, dtype=np.int64)
+    played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
+                             *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
+                             mt.mtot, job.check)
+    if played < count:
+        raise PolicyError(describe_error(st.out, start + played))
+    return t, mt, played
+
+
 def describe_error(out: np.ndarray, round_index: int) -> str:
     from .codes import DECISION_NAMES, action_name
     code = int(out[K.OUT_ERROR])
@@ -192,8 +258,10 @@ def describe_error(out: np.ndarray, round_index: int) -> str:
 
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
-        progress=None, strategies=None, check: bool = False) -> RunResult:
+        progress=None, strategies=None, check: bool = False, holes: int = 0,
+        target: int = 0) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
+    With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
@@ -202,6 +270,8 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
     totals = Totals(players)
+    match_mode = holes > 0 or target > 0
+    match_totals = MatchTotals(players) if match_mode else None
     pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
     local = threading.local()
@@ -215,13 +285,18 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             st = local.state = State(players)
         count = min(chunk_size, rounds - start)
         try:
-            t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
+            if match_mode:
+                t, mt, _ = play_match_chunk(job, start, count, holes, target, st)
+            else:
+                t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
         except PolicyError as e:
             with lock:
                 errors.append(str(e))
             return
         with lock:
             totals.add(t)
+            if match_mode:
+                match_totals.add(mt)
             played.append((start, count))
             if per_round:
                 pr_scores[start:start + count] = s
@@ -250,7 +325,8 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             wait(pending)
     seconds = time.perf_counter() - t0
     result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
-                       played=sorted(played))
+                       played=sorted(played), match_totals=match_totals, holes=holes,
+                       target=target)
     if per_round:
         idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
             if played else np.zeros(0, dtype=np.int64)
