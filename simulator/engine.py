@@ -285,10 +285,36 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
 
 @hot
 def _reveal_nb(g, rt, seat, p):
+    """Peek at or flip the chosen position (with whole_column: the whole column of p)."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
         g[known_at(seat, seat, p)] = g[G_LAY + seat * MAX_POS + p]
+    elif rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN:
+        cols = rt[K.R_COLS]
+        for r in range(rt[K.R_ROWS]):
+            _turn_up_nb(g, rt, seat, r * cols + p % cols)
     else:
         _turn_up_nb(g, rt, seat, p)
+
+
+@hot
+def _choose_reveals_nb(g, rt, rng, par, log, seat, decisions, reveal_now):
+    """Ask ``seat`` for up to ``decisions`` reveal positions (fewer if none is legal), storing
+    them at g[G_CHOSEN + seat*MAX_POS ...] and their count in the row's last slot; each is
+    revealed at once when ``reveal_now``. Returns False on a policy error."""
+    chosen = G_CHOSEN + seat * MAX_POS
+    n = 0
+    for i in range(decisions):
+        if not _reveal_mask_nb(g, rt, seat, n):
+            break
+        a = _ask_nb(g, rt, rng, par, log, K.DP_REVEAL, seat, -1)
+        if a < 0:
+            return False
+        g[chosen + n] = a
+        n += 1
+        if reveal_now:
+            _reveal_nb(g, rt, seat, a)
+    g[chosen + MAX_POS - 1] = n
+    return True
 
 
 @hot
@@ -304,21 +330,11 @@ def _initial_reveal_nb(g, rt, rng, par, log):
     simultaneous = rt[K.R_REVEAL_SIMULTANEOUS] != 0
     sequential = rt[K.R_REVEAL_SEQUENTIAL] != 0 and not simultaneous
     for seat in range(players):
-        chosen = G_CHOSEN + seat * MAX_POS
-        n = 0
-        for i in range(count):
-            if not _reveal_mask_nb(g, rt, seat, n):
-                break
-            a = _ask_nb(g, rt, rng, par, log, K.DP_REVEAL, seat, -1)
-            if a < 0:
-                return False
-            g[chosen + n] = a
-            n += 1
-            if sequential:
-                _reveal_nb(g, rt, seat, a)
-        g[chosen + MAX_POS - 1] = n  # the last slot holds the pick count
+        if not _choose_reveals_nb(g, rt, rng, par, log, seat, count, sequential):
+            return False
         if not sequential and not simultaneous:
-            for i in range(n):
+            chosen = G_CHOSEN + seat * MAX_POS
+            for i in range(g[chosen + MAX_POS - 1]):
                 _reveal_nb(g, rt, seat, g[chosen + i])
     if simultaneous:
         for seat in range(players):
@@ -454,26 +470,8 @@ def turn_mask_nb(g, rt, seat):
 def _first_turn_reveal_nb(g, rt, rng, par, log, seat):
     """initial_reveal_mode = flip_on_first_turn: the seat's flips open its first turn. With
     whole_column one decision turns a whole column face up."""
-    chosen = G_CHOSEN + seat * MAX_POS
-    whole = rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN
-    decisions = 1 if whole else rt[K.R_REVEAL_COUNT]
-    cols = rt[K.R_COLS]
-    n = 0
-    for i in range(decisions):
-        if not _reveal_mask_nb(g, rt, seat, n):
-            break
-        a = _ask_nb(g, rt, rng, par, log, K.DP_REVEAL, seat, -1)
-        if a < 0:
-            return False
-        g[chosen + n] = a
-        n += 1
-        if whole:
-            for r in range(rt[K.R_ROWS]):
-                _turn_up_nb(g, rt, seat, r * cols + a % cols)
-        else:
-            _turn_up_nb(g, rt, seat, a)
-    g[chosen + MAX_POS - 1] = n
-    return True
+    decisions = 1 if rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN else rt[K.R_REVEAL_COUNT]
+    return _choose_reveals_nb(g, rt, rng, par, log, seat, decisions, True)
 
 
 @hot
