@@ -300,9 +300,16 @@ def _coerce(f, value):
     if f.name == "end_triggers":
         if isinstance(value, str):
             value = [v for v in value.replace("+", ",").split(",") if v]
+        if not isinstance(value, (list, tuple)):
+            raise RuleError(f"option end_triggers = {value!r}: expected a list of "
+                            + ", ".join(K.END_TRIGGERS))
         return tuple(value)
     if f.name == "deck_thresholds":
-        return tuple(tuple(int(x) for x in pair) for pair in value)
+        try:
+            return tuple(tuple(int(x) for x in pair) for pair in value)
+        except (TypeError, ValueError):
+            raise RuleError(f"option deck_thresholds = {value!r}: expected (players, decks) "
+                            "pairs such as [[2, 1], [5, 2]]") from None
     if f.type in ("bool", bool):
         if isinstance(value, bool):
             return value
