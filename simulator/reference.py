@@ -23,7 +23,9 @@ Options of §3.2-§3.4 beyond the base game, each in one place: ``knock_min_laps
 ``owner_view = all`` (:meth:`GameState.deal`), ``initial_reveal.mode = flip_on_first_turn`` with
 constraint ``any`` or ``whole_column`` (:meth:`Hole.first_turn_reveal`), and ``layout_mode =
 hand`` (:func:`score_layout`; a hand pairs with scope ``anywhere`` or ``none`` only, so nothing
-else depends on where a card lies).
+else depends on where a card lies), ``pay_to_peek`` (:meth:`Hole.pay_to_peek`, AMB-16) and
+``jack_discard_skips_next`` (:meth:`GameState.put_on_discard` marks the next seat,
+:meth:`Hole.play_turns` skips it, AMB-19).
 
 A policy never sees the GameState: at each decision it is handed an :class:`Observation` built
 from scratch with only what its seat may see (its own known cards, the face-up cards of every
@@ -60,6 +62,7 @@ class Decision(IntEnum):
     PLACE_TAKEN = K.DP_PLACE_TAKEN  # holding the taken discard: a position
     FLIP = K.DP_FLIP                # choose a face-down position to turn up (or PASS)
     FACE = K.DP_FACE                # placement_face = player_choice: FACE_UP or FACE_DOWN
+    PEEK = K.DP_PEEK                # pay_to_peek: which own unknown face-down card to look at
 
 
 class Action(IntEnum):
@@ -73,6 +76,7 @@ class Action(IntEnum):
     PASS = K.A_PASS
     FACE_UP = K.A_FACE_UP
     FACE_DOWN = K.A_FACE_DOWN
+    PEEK = K.A_PEEK                 # pay_to_peek: look at one own face-down card, then go on
 
 
 NO_CARD = -1  # "no card" in log rows, as in the kernel
@@ -492,6 +496,8 @@ class GameState:
         self.knocked = False
         self.reshuffles = 0
         self.capped = False
+        self.penalty = [0] * players         # points incurred during the hole (peeks)
+        self.skip_next_turn = [False] * players   # jack_discard_skips_next marks
 
     # ---- setup ----------------------------------------------------------------------------
     def deal(self) -> None:
@@ -504,7 +510,9 @@ class GameState:
             for seat in range(self.players):
                 dealt[seat][p] = self.stock.pop()
         self.layouts = [[Cell(card) for card in row] for row in dealt]
-        self.discard = [self.stock.pop()]
+        self.discard = [self.stock.pop()]   # the turn-up never skips anyone (AMB-19)
+        self.penalty = [0] * self.players
+        self.skip_next_turn = [False] * self.players
         if self.rules.owner_view == "all":
             # §3.3 owner_view = all (cards held in hand, §2.6): every seat knows all of its
             # own cards from the deal on, before any initial reveal. With perfect memory,
@@ -523,6 +531,12 @@ class GameState:
 
     def face_down_count(self, seat: int) -> int:
         return len(self.face_down_positions(seat))
+
+    def unknown_positions(self, seat: int) -> list[int]:
+        """The seat's face-down positions whose card it does not know (what it may pay to
+        peek at)."""
+        return [p for p, cell in enumerate(self.layouts[seat])
+                if not cell.face_up and seat not in cell.known_to]
 
     def replaceable_positions(self, seat: int) -> list[int]:
         flags = self.face_up_flags(seat)
@@ -560,7 +574,17 @@ class GameState:
             cell.known_to = set(range(self.players))
         else:
             cell.known_to = {seat}
-        self.discard.append(old)
+        self.put_on_discard(seat, old)
+
+    def put_on_discard(self, seat: int, card: int) -> None:
+        """The acting ``seat`` puts ``card`` face up on the discard pile: a drawn card it
+        discards, or the card it replaced out of its layout. With ``jack_discard_skips_next``
+        (§3.3, AMB-19) a jack (any suit; jokers are not jacks) marks the next seat in order to
+        lose its next turn, in the final lap too. The initial turn-up and reshuffles do not
+        come through here."""
+        self.discard.append(card)
+        if self.rules.jack_discard_skips_next and C.rank_of(card) == C.RANK_JACK:
+            self.skip_next_turn[(seat + 1) % self.players] = True
 
     def can_draw(self) -> bool:
         return bool(self.stock) or (self.rules.stock_empty == "reshuffle_keep_top" and
@@ -634,6 +658,10 @@ class GameState:
             raise InvariantError("a knock without an ender")
         if self.turn > self.rules.turn_cap:
             raise InvariantError(f"turn {self.turn} beyond the cap {self.rules.turn_cap}")
+        if self.rules.pay_to_peek is None and any(self.penalty):
+            raise InvariantError("peek penalties without pay_to_peek")
+        if not self.rules.jack_discard_skips_next and any(self.skip_next_turn):
+            raise InvariantError("a skipped turn without jack_discard_skips_next")
 
 
 # ================================================================================================
@@ -736,7 +764,9 @@ class GreedyPolicy:
             return Action.PASS
         if d == Decision.FACE:
             return Action.FACE_UP
-        return legal[0]  # the initial reveal (W1: positions 0 and 1) and forced flips
+        # the initial reveal (W1: positions 0 and 1), forced flips and pay_to_peek looks (the
+        # lowest unknown position; greedy only peeks when A_PEEK is its only turn action)
+        return legal[0]
 
     def best_placement(self, obs: Observation, card: int, pool: UnseenPool) -> int | None:
         """The eligible position with the largest gain G(p) = E now - E with ``card`` at p;
@@ -1049,16 +1079,23 @@ class Hole:
                 options.append(Action.FLIP)
             if r.flip_all_to_end:
                 options.append(Action.FLIP_ALL)
+        # pay_to_peek (§3.3, AMB-16): while some own face-down card is still unknown
+        if r.pay_to_peek is not None and st.unknown_positions(seat):
+            options.append(Action.PEEK)
         return options
 
     def play_turn(self, seat: int) -> bool:
         """One turn; False when the seat has nothing it may do (the hole then ends)."""
         st = self.state
         self.first_turn_reveal(seat)
-        options = self.turn_options(seat)
-        if not options:
-            return False
-        action = self.ask(seat, Decision.TURN, options)
+        while True:
+            options = self.turn_options(seat)
+            if not options:
+                return False
+            action = self.ask(seat, Decision.TURN, options)
+            if action != Action.PEEK:
+                break
+            self.pay_to_peek(seat)             # then the turn decision is asked again
         if action == Action.DRAW_STOCK:
             self.play_stock_card(seat)
         elif action == Action.TAKE_DISCARD:
@@ -1078,6 +1115,16 @@ class Hole:
             st.knocked = True
         return True
 
+    def pay_to_peek(self, seat: int) -> None:
+        """AMB-16: during its own turn, before drawing, a seat may look at one of its own
+        face-down cards it does not know, as many times as it likes, paying ``pay_to_peek``
+        points per look. The cost goes to its hole score, not to its layout value L (so it
+        does not count in "lowest" comparisons)."""
+        st = self.state
+        p = self.ask(seat, Decision.PEEK, st.unknown_positions(seat))
+        st.peek(seat, p)
+        st.penalty[seat] += self.rules.pay_to_peek
+
     def play_stock_card(self, seat: int) -> None:
         st, r = self.state, self.rules
         card = st.draw_from_stock()
@@ -1089,7 +1136,7 @@ class Hole:
             self.place(seat, choice, card, public=False)
             return
         st.held = None
-        st.discard.append(card)
+        st.put_on_discard(seat, card)
         # flip_after_stock_discard: turn a face-down card up (PASS allowed with one left)
         face_down = st.face_down_positions(seat)
         if r.flip_after_stock_discard != "none" and face_down:
@@ -1128,11 +1175,17 @@ class Hole:
             st.final_turns_left = 0
 
     def play_turns(self) -> None:
+        """Turns seat by seat from seat 0. A seat marked by jack_discard_skips_next loses
+        its turn: the mark is cleared and nothing is asked, but the turn counts like a played
+        one (turn counter, turn cap, and in the final lap the seat's final turn is used up). A
+        seat whose first turn is skipped flips its first-turn reveal at its next played turn."""
         st = self.state
         seat = 0
         while True:
             ender_before = st.ender
-            if not self.play_turn(seat):
+            if st.skip_next_turn[seat]:
+                st.skip_next_turn[seat] = False
+            elif not self.play_turn(seat):
                 break
             st.turn += 1
             st.check_invariants()
@@ -1155,7 +1208,8 @@ class Hole:
         parts = [score_layout(self.rules, cards) for cards in layouts]
         L = [part.value for part in parts]
         ender = -1 if st.ender is None else st.ender
-        scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts])
+        scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts],
+                             extra=list(st.penalty))
         return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
                            turns=st.turn, ender=ender, knocked=st.knocked, capped=st.capped,
                            reshuffles=st.reshuffles)

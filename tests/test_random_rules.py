@@ -15,10 +15,10 @@ from simulator import reference as R
 from simulator.engine import play_logged_round
 from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 
-# options whose values do not change the hole (match play) or that the reference mirrors
-# in a later change; everything else is drawn at random
+# options not drawn: match play, the table-size limits and the turn cap; everything else is
+# drawn at random
 SKIP = {"match_end_mode", "match_end_holes", "match_end_target", "match_tie", "players_min",
-        "players_max", "deck_thresholds", "turn_cap", "pay_to_peek", "jack_discard_skips_next"}
+        "players_max", "deck_thresholds", "turn_cap"}
 N_RULE_SETS = 220
 ROUNDS_EACH = 3
 
@@ -44,7 +44,7 @@ def _candidates(f):
 def draw_rule_sets(n: int, seed: int = 20261129):
     rng = random.Random(seed)
     names = [f.name for f in fields(Rules) if f.name not in SKIP]
-    drawn, tries = [], 0
+    drawn, seen, tries = [], set(), 0
     while len(drawn) < n and tries < 200 * n:
         tries += 1
         preset = rng.choice(list(PRESETS))
@@ -60,6 +60,9 @@ def draw_rule_sets(n: int, seed: int = 20261129):
             rules.check_players(players)
         except RuleError:
             continue
+        if (rules, players) in seen:  # a repeat (e.g. options drawn at their preset values)
+            continue
+        seen.add((rules, players))
         drawn.append((preset, overrides, rules, players))
     return drawn
 

@@ -13,7 +13,9 @@ for the knock, four_card (RULES.md §2.1), BENCHMARK.md W2 and the pair scopes r
 row_column_diagonal and orthogonal_adjacent (about 2,400 with seats playing knock-threshold,
 2,200 random, 500 greedy); then about 5,900 for knock_min_laps, reveal_on_trigger, owner_view,
 four_card_in_hand (RULES.md §2.6), first-turn reveals and eight_card_whitnack (§2.3), with a
-check that each of these options really changes play.
+check that each of these options really changes play; then about 2,700 for pay_to_peek and
+jack_discard_skips_next (§3.3, AMB-16, AMB-19), with the TV-D18 turn-flow lines and checks read
+from the reference's logs.
 
 Scoring is also compared on generated layouts and holes, which reach the rare patterns (quads,
 blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. The cases
@@ -693,3 +695,172 @@ def test_owner_view_all_refuses_flip_reveals(preset):
     played two different ways."""
     with pytest.raises(RuleError, match="owner_view = all"):
         Rules.preset(preset, owner_view="all")
+
+
+# ---- pay_to_peek and jack_discard_skips_next (RULES.md §3.3, AMB-16, AMB-19, TV-D18) --------------
+JACK20 = dict(jack_discard_skips_next=True, value_jack=20)
+# (id, preset, options, players, strategies, rounds)
+PEEK_JACK_CASES = [
+    # pay_to_peek: random seats peek often (A_PEEK sorts last among the turn actions); greedy
+    # and knock-threshold never choose it, but must still see the same legal turn actions
+    ("peek1-four_card-3p-random", "four_card", dict(pay_to_peek=1), 3, ["random"], 150),
+    ("peek2-four_card-4p-random", "four_card", dict(pay_to_peek=2), 4, ["random"], 120),
+    ("peek1-four_card-4p-kt8", "four_card", dict(pay_to_peek=1), 4, [KT8], 150),
+    ("peek2-four_card-2p-kt12-random", "four_card", dict(pay_to_peek=2), 2, [KT12, "random"],
+     120),
+    ("peek1-four_card-4p-mixed", "four_card", dict(pay_to_peek=1), 4,
+     ["random", KT8, "greedy", "random"], 100),
+    ("peek1-six_card-4p-random", "six_card", dict(pay_to_peek=1), 4, ["random"], 120),
+    ("peek2-six_card-3p-random", "six_card", dict(pay_to_peek=2), 3, ["random"], 100),
+    ("peek1-six_card-4p-greedy", "six_card", dict(pay_to_peek=1), 4, ["greedy"], 80),
+    ("peek2-six_card-5p-mixed", "six_card", dict(pay_to_peek=2), 5,
+     ["greedy", "random", "greedy", "random", "greedy"], 60),
+    ("peek1-six_card-knock-kt8-random", "six_card",
+     dict(pay_to_peek=1, end_triggers=("knock", "all_face_up")), 3, [KT8, "random", "random"],
+     80),
+    ("peek1-six_card-first_turn-random", "six_card",
+     dict(pay_to_peek=1, initial_reveal_mode="flip_on_first_turn"), 3, ["random"], 60),
+    # jack_discard_skips_next with jacks worth 20 (the usual pairing, RULES.md §3.5.2)
+    ("jack-six_card-2p-random", "six_card", JACK20, 2, ["random"], 120),
+    ("jack-six_card-3p-random", "six_card", JACK20, 3, ["random"], 120),
+    ("jack-six_card-4p-greedy", "six_card", JACK20, 4, ["greedy"], 100),
+    ("jack-six_card-5p-random", "six_card", JACK20, 5, ["random"], 80),
+    ("jack-six_card-3p-mixed", "six_card", JACK20, 3, ["greedy", "random", "greedy"], 80),
+    ("jack-six_card-complete_lap-random", "six_card", dict(JACK20, final_turns="complete_lap"),
+     4, ["random"], 80),
+    ("jack-four_card-2p-random", "four_card", JACK20, 2, ["random"], 150),
+    ("jack-four_card-3p-kt8", "four_card", JACK20, 3, [KT8], 150),
+    ("jack-four_card-4p-random", "four_card", JACK20, 4, ["random"], 150),
+    ("jack-four_card-5p-kt12", "four_card", JACK20, 5, [KT12], 100),
+    ("jack-four_card-4p-greedy-kt8", "four_card", JACK20, 4, ["greedy", KT8, "random", KT8],
+     100),
+    # both at once
+    ("jack-peek-four_card-3p-random", "four_card", dict(JACK20, pay_to_peek=1), 3, ["random"],
+     120),
+    ("jack-peek-six_card-4p-mixed", "six_card", dict(JACK20, pay_to_peek=2), 4,
+     ["random", "greedy", "random", KT8], 80),
+    # a seat whose first turn is skipped opens its next played turn with its column flip
+    ("jack-whitnack-3p-random", "eight_card_whitnack", JACK20, 3, ["random"], 80),
+    ("jack-peek-whitnack-2p-greedy-random", "eight_card_whitnack", dict(JACK20, pay_to_peek=1),
+     2, ["greedy", "random"], 60),
+]
+
+
+@pytest.mark.parametrize("preset,options,players,strategies,rounds,seed",
+                         [pytest.param(*c[1:], 9000 + 10 * i, id=c[0])
+                          for i, c in enumerate(PEEK_JACK_CASES)])
+def test_peek_and_jack_parity(preset, options, players, strategies, rounds, seed):
+    assert_parity(Rules.preset(preset, **options), players, strategies, seed, rounds)
+
+
+def _jack_discards(hole: R.Hole) -> list[int]:
+    """A list that, once ``hole`` is played, holds the turn numbers at which the acting seat
+    put a jack on the discard pile (recorded at the one place the reference does that; the
+    initial turn-up is dealt, not discarded)."""
+    turns = []
+    state = hole.state
+    original = state.put_on_discard
+
+    def recording(seat, card):
+        if C.rank_of(card) == C.RANK_JACK:
+            turns.append(state.turn)
+        original(seat, card)
+
+    state.put_on_discard = recording
+    return turns
+
+
+def test_tv_d18_jack_discard_skips_the_next_seat():
+    """TV-D18: seats A -> B -> C; A discards a jack -> B's next turn is skipped; C plays next.
+    Seed 19 round 3 (six_card, 3 players, random): at turn 2 seat 2 (A) draws J♥ and discards
+    it; turn 3, seat 0's (B), has no decision at all; turn 4 is seat 1's (C). The kernel plays
+    the same hole move for move."""
+    rules = Rules.preset("six_card", **JACK20)
+    ref = R.play_round(rules, 3, ["random"], 19, 3)
+    jack_hearts = C.card_id(C.RANK_JACK, C.HEARTS)
+    assert (2, 2, K.DP_PLACE_DRAWN, K.A_DISCARD, jack_hearts) in ref.log
+    assert not [row for row in ref.log if row[0] == 3]
+    turn_rows = [row for row in ref.log if row[2] == K.DP_TURN]
+    assert [(row[0], row[1]) for row in turn_rows[:4]] == [(0, 0), (1, 1), (2, 2), (4, 1)]
+    assert not differences(engine_round(rules, 3, ["random"], 19, 3), ref)
+    # without the rule seat 0 plays turn 3
+    plain = R.play_round(Rules.preset("six_card", value_jack=20), 3, ["random"], 19, 3)
+    assert [(row[0], row[1]) for row in plain.log if row[2] == K.DP_TURN][3] == (3, 0)
+
+
+@pytest.mark.parametrize("preset,players,strategy",
+                         [("six_card", 3, "random"), ("six_card", 4, "greedy"),
+                          ("four_card", 3, KT8), ("four_card", 5, "random")])
+def test_jack_skips_follow_the_discards(preset, players, strategy):
+    """AMB-19 on whole holes: turn t passes without any decision exactly when a jack went onto
+    the discard pile during turn t - 1 (drawn and discarded, or replaced out of a layout; never
+    the initial turn-up), turns keep rotating seat by seat, and a skipped turn in the final lap
+    uses up that seat's final turn (the hole still ends after the same number of turns)."""
+    rules = Rules.preset(preset, **JACK20)
+    skips = final_lap_skips = replaced_jacks = 0
+    for i in range(80):
+        hole = R.Hole(rules, players, [strategy], 23, i)
+        jack_turns = _jack_discards(hole)
+        rec = hole.play()
+        played = {row[0] for row in rec.log if row[2] == K.DP_TURN}
+        skipped = set(range(rec.turns)) - played
+        assert skipped == {t + 1 for t in jack_turns if t + 1 < rec.turns}, i
+        assert all(row[1] == row[0] % players for row in rec.log if row[2] == K.DP_TURN)
+        replaced_jacks += sum(1 for t in jack_turns
+                              if not any(row[0] == t and row[3] == K.A_DISCARD and
+                                         C.rank_of(row[4]) == C.RANK_JACK for row in rec.log))
+        skips += len(skipped)
+        if rec.ender >= 0 and not rec.capped:
+            trigger = max(row[0] for row in rec.log if row[1] == rec.ender and
+                          row[2] == K.DP_TURN)
+            final_turns = {"each_other_player_once": players - 1, "none": 0,
+                           "complete_lap": players - 1 - rec.ender}[rules.final_turns]
+            assert rec.turns == trigger + 1 + final_turns, i
+            final_lap_skips += len([t for t in skipped if t > trigger])
+    assert skips >= 20 and final_lap_skips >= 1 and replaced_jacks >= 1
+
+
+def test_tv_d18_pay_to_peek():
+    """TV-D18: pay_to_peek = 1, layout 10, three peeks -> hole score 13: through the
+    reference's hole scoring, and in a played hole (six_card seed 18 round 14, 3 players,
+    random: seat 0 peeks three times and ends with L = 10, not the ender)."""
+    rules = Rules.preset("four_card", pay_to_peek=1)
+    assert R.hole_scores(rules, [10, 12], -1, extra=[3, 0]) == [13, 12]
+    rules = Rules.preset("six_card", pay_to_peek=1)
+    ref = R.play_round(rules, 3, ["random"], 18, 14)
+    peeks = [row for row in ref.log if row[2] == K.DP_PEEK]
+    assert [row[1] for row in peeks].count(0) == 3
+    assert ref.layout_values[0] == 10 and ref.ender != 0 and ref.scores[0] == 13
+    for seat in range(3):
+        assert ref.scores[seat] - ref.layout_values[seat] == \
+            [row[1] for row in peeks].count(seat)
+    assert not differences(engine_round(rules, 3, ["random"], 18, 14), ref)
+
+
+def test_peeks_follow_amb16():
+    """AMB-16 read from reference logs: a peek is asked right after choosing A_PEEK at the turn
+    decision, only positions the seat does not know are offered (so none twice), the turn
+    decision is asked again afterwards in the same turn, and each look costs pay_to_peek on the
+    hole score only (L and so the ender comparisons are untouched). Greedy and
+    knock-threshold seats never peek."""
+    for preset, strategies in (("four_card", ["random", KT8, "random"]),
+                               ("six_card", ["random", "greedy", "random"])):
+        rules = Rules.preset(preset, pay_to_peek=2)
+        total = 0
+        for i in range(60):
+            rec = R.play_round(rules, 3, strategies, 29, i)
+            log = rec.log
+            for j, row in enumerate(log):
+                if row[2] == K.DP_TURN and row[3] == K.A_PEEK:
+                    assert log[j + 1][:3] == (row[0], row[1], K.DP_PEEK)
+                    assert log[j + 2][:3] == (row[0], row[1], K.DP_TURN)
+            peeks = [row for row in log if row[2] == K.DP_PEEK]
+            total += len(peeks)
+            for seat in range(3):
+                mine = [row[3] for row in peeks if row[1] == seat]
+                assert len(set(mine)) == len(mine)
+                assert not mine or strategies[seat] == "random"
+            without = R.hole_scores(rules, rec.layout_values, rec.ender, rec.knocked)
+            assert [s - w for s, w in zip(rec.scores, without)] == \
+                [2 * [row[1] for row in peeks].count(seat) for seat in range(3)]
+        assert total >= 40
