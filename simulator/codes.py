@@ -81,6 +81,9 @@ APPLIES_KNOCK_ONLY, APPLIES_ANY_ENDER = range(2)
 
 MATCH_KEYS = ("rank", "point_value")
 
+LINE_SETS = ("none", "columns", "rows_and_columns", "rows_columns_diagonals")
+LINES_NONE, LINES_COLUMNS, LINES_ROWS_COLUMNS, LINES_ALL = range(4)
+
 # ---- rule array slots (int64) -------------------------------------------------------------
 R_PLAYERS = 0
 R_ROWS = 1
@@ -128,6 +131,7 @@ R_REVEAL_ON_TRIGGER = 42
 R_OWNER_VIEW_ALL = 43
 R_PAY_TO_PEEK = 44       # NONE_VALUE when unset, else the points one look costs
 R_JACK_SKIPS = 45        # jack_discard_skips_next
+R_LINE_SETS = 46         # index into LINE_SETS
 N_RULE_SLOTS = 48
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots

@@ -220,11 +220,14 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
     blocks = 0
     # a hand (layout_mode = hand, §2.6) has no geometry: no blocks, and its pair scopes
     # (anywhere, none) never ask where a card lies
+    # (e) complete lines of three (3x3, line_sets): their cards score 0, union with blocks
+    lines = _line_cells(rules, cards, keys) if rules.line_sets != "none" else set()
     if rules.block_2x2_value is not None and rows >= 2 and rules.layout_mode == "grid":
-        block_cells = _best_blocks(cards, keys, rows, cols)
+        block_cells = _best_blocks(cards, keys, rows, cols, values, lines)
         blocks = len(block_cells) // 4
         total += blocks * rules.block_2x2_value
         free = [p for p in free if p not in block_cells]
+    free = [p for p in free if p not in lines]
     # (c) pairs within the scope: a maximum matching, the best one for the owner
     if rules.pair_scope == "none":
         return LayoutScore(total + sum(values[cards[p]] for p in free), blocks)
@@ -294,19 +297,38 @@ def _best_matching(group, cards, cols, relation, rules, values) -> tuple[int, in
     return best
 
 
-def _best_blocks(cards, keys, rows, cols) -> set[int]:
-    """Cells of a largest set of disjoint 2x2 blocks of four equal cards."""
+def _line_cells(rules: Rules, cards, keys) -> set[int]:
+    """Cells of the complete lines of three equal cards that line_sets counts (3x3, §2.4)."""
+    lines = {"none": [],
+             "columns": [(0, 3, 6), (1, 4, 7), (2, 5, 8)],
+             "rows_and_columns": [(0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 1, 2), (3, 4, 5), (6, 7, 8)],
+             "rows_columns_diagonals": [(0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 1, 2), (3, 4, 5),
+                                        (6, 7, 8), (0, 4, 8), (2, 4, 6)]}[rules.line_sets]
+    return {p for line in lines if len({keys[cards[q]] for q in line}) == 1 for p in line}
+
+
+def _best_blocks(cards, keys, rows, cols, values=None, zero=frozenset()) -> set[int]:
+    """Cells of a largest set of disjoint 2x2 blocks of four equal cards; among the largest,
+    the one leaving the owner the lowest value outside the blocks and the cells in ``zero``
+    (complete lines, which score 0 anyway: the union rule, AMB-27)."""
     blocks = []
     for r in range(rows - 1):
         for c in range(cols - 1):
             cells = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1)
             if len({keys[cards[p]] for p in cells}) == 1:
                 blocks.append(set(cells))
+    def rest(cells):
+        if values is None:
+            return 0
+        return sum(values[cards[p]] for p in range(len(cards)) if p not in cells and p not in zero)
+
     best: set[int] = set()
     for mask in range(1, 1 << len(blocks)):
         chosen = [b for i, b in enumerate(blocks) if mask >> i & 1]
         cells = set().union(*chosen)
-        if len(cells) == 4 * len(chosen) and len(cells) > len(best):
+        if len(cells) == 4 * len(chosen) and (len(cells) > len(best) or
+                                             (len(cells) == len(best) and
+                                              rest(cells) < rest(best))):
             best = cells
     return best
 

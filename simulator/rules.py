@@ -137,6 +137,8 @@ class Rules:
                                supported=("normal", "zero", "bonus"))
     match_key: str = _opt("rank", "what makes two cards equal for pairing", allowed=K.MATCH_KEYS)
     pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES)
+    line_sets: str = _opt("none", "3x3 grids: which complete lines of three equal cards score 0",
+                          allowed=K.LINE_SETS)
     negative_pairs_keep_value: bool = _opt(False, "a pair of negative cards keeps its value")
     quad_two_columns_value: int | None = _opt(None, "four equal cards in two pair-columns score",
                                               allowed=(0, -10), nullable=True)
@@ -415,6 +417,13 @@ def _check_combination(r: Rules) -> None:
     if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
         raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
                         f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
+    if r.line_sets != "none" and (r.grid_rows, r.grid_cols) != (3, 3):
+        raise RuleError(f"line_sets = {r.line_sets} is for 3x3 grids; this grid is "
+                        f"{r.grid_rows}x{r.grid_cols}")
+    if r.grid_rows == 3 and (r.line_sets != "none" or r.block_2x2_value is not None) and \
+            r.pair_scope != "none":
+        raise RuleError(f"lines and 2x2 blocks on a 3-row grid are scored with pair_scope = "
+                        f"none (RULES.md AMB-26), not {r.pair_scope}")
     if r.layout_mode == "hand" and r.block_2x2_value is not None:
         raise RuleError("block_2x2_value needs a grid: layout_mode = hand has no 2x2 squares")
     if r.owner_view == "all" and r.initial_reveal_mode in ("flip", "flip_on_first_turn"):
@@ -497,6 +506,10 @@ PRESETS: dict[str, dict] = {
         "quad_two_columns_value": -10,
     },
     "eight_card_basic": {"grid_cols": 4, "decks": 2, "players_max": 8},
+    "nine_card": {
+        "players_max": 8, "decks": 2, "grid_rows": 3, "grid_cols": 3,
+        "initial_reveal_count": 3, "pair_scope": "none", "line_sets": "columns",
+    },
     "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
 }
 PRESET_DESCRIPTIONS = {
@@ -509,6 +522,8 @@ PRESET_DESCRIPTIONS = {
     "eight_card_whitnack": "8-card Golf (Bill Whitnack): 108 cards, a column flipped on the "
                            "first turn, two equal pair-columns score -10 (RULES.md §2.3)",
     "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks (RULES.md §2.3)",
+    "nine_card": "9-card Golf: 3x3 grid, flip three, a column of three equal cards scores 0, "
+                 "single pairs do not cancel (RULES.md §2.4)",
     "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks (RULES.md §2.5)",
 }
 
@@ -659,6 +674,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_OWNER_VIEW_ALL: int(r.owner_view == "all"),
         K.R_PAY_TO_PEEK: _nullable(r.pay_to_peek),
         K.R_JACK_SKIPS: int(r.jack_discard_skips_next),
+        K.R_LINE_SETS: K.LINE_SETS.index(r.line_sets),
     }
     for slot, v in slots.items():
         ri[slot] = v

@@ -247,6 +247,79 @@ def _adjacent_value_nb(lay, seat, npos, ri, card_value, card_key):
 
 
 @hot
+def _line_cells_nb(lay, seat, ri, card_key):
+    """Bitmask of the cells in complete lines of three equal cards (3x3, RULES.md §2.4)."""
+    sets = ri[K.R_LINE_SETS]
+    zero = 0
+    if sets == K.LINES_NONE:
+        return zero
+    for i in range(3):
+        k = card_key[lay[seat, i]]  # column i: cells i, i+3, i+6
+        if card_key[lay[seat, i + 3]] == k and card_key[lay[seat, i + 6]] == k:
+            zero |= (1 << i) | (1 << (i + 3)) | (1 << (i + 6))
+        if sets != K.LINES_COLUMNS:  # row i: cells 3i .. 3i+2
+            k = card_key[lay[seat, 3 * i]]
+            if card_key[lay[seat, 3 * i + 1]] == k and card_key[lay[seat, 3 * i + 2]] == k:
+                zero |= 7 << (3 * i)
+    if sets == K.LINES_ALL:
+        k = card_key[lay[seat, 4]]
+        if card_key[lay[seat, 0]] == k and card_key[lay[seat, 8]] == k:
+            zero |= (1 << 0) | (1 << 4) | (1 << 8)
+        if card_key[lay[seat, 2]] == k and card_key[lay[seat, 6]] == k:
+            zero |= (1 << 2) | (1 << 4) | (1 << 6)
+    return zero
+
+
+@hot
+def _rest_value_nb(lay, seat, npos, zero, card_value):
+    total = np.int64(0)
+    for q in range(npos):
+        if not (zero >> q) & 1:
+            total += card_value[lay[seat, q]]
+    return total
+
+
+@hot
+def _lines_and_blocks_value_nb(lay, seat, npos, ri, card_value, card_key, quads, tmp):
+    """3-row grids without pairs: complete lines score 0, and each 2x2 block of four equal
+    cards scores block_2x2_value for the four; a card in any line or counted block scores 0
+    (the union rule, AMB-27). Blocks are counted as a largest disjoint set (at most one on
+    3x3, two on wider grids), the one best for the owner where several qualify."""
+    cols = ri[K.R_COLS]
+    rows = ri[K.R_ROWS]
+    lines = _line_cells_nb(lay, seat, ri, card_key)
+    block = ri[K.R_BLOCK_VALUE]
+    n = 0  # candidate blocks, as cell masks in tmp[T_MATCH ...]
+    if block != K.NONE_VALUE:
+        for r in range(rows - 1):
+            for c in range(cols - 1):
+                p = r * cols + c
+                k = card_key[lay[seat, p]]
+                if card_key[lay[seat, p + 1]] == k and card_key[lay[seat, p + cols]] == k and \
+                        card_key[lay[seat, p + cols + 1]] == k:
+                    tmp[T_MATCH + n] = (1 << p) | (1 << (p + 1)) | (1 << (p + cols)) | \
+                        (1 << (p + cols + 1))
+                    n += 1
+    best_count = 0
+    best = _rest_value_nb(lay, seat, npos, lines, card_value)
+    for i in range(n):
+        mi = tmp[T_MATCH + i]
+        v = block + _rest_value_nb(lay, seat, npos, lines | mi, card_value)
+        if best_count < 1 or (best_count == 1 and v < best):
+            best_count = 1
+            best = v
+        for j in range(i + 1, n):
+            mj = tmp[T_MATCH + j]
+            if mi & mj == 0:
+                v = 2 * block + _rest_value_nb(lay, seat, npos, lines | mi | mj, card_value)
+                if best_count < 2 or v < best:
+                    best_count = 2
+                    best = v
+    quads[seat] = best_count
+    return best
+
+
+@hot
 def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     """Layout value L of the cards ``lay[seat, 0:npos]`` (all present, face irrelevant).
     ``quads[seat]`` receives the number of quads/blocks scored (for quad_others_penalty);
@@ -264,6 +337,10 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
         if same:
             return six
     scope = ri[K.R_PAIR_SCOPE]
+    if rows == 3 and scope == K.PAIR_NONE and (ri[K.R_LINE_SETS] != K.LINES_NONE or
+                                               ri[K.R_BLOCK_VALUE] != K.NONE_VALUE):
+        return _lines_and_blocks_value_nb(lay, seat, npos, ri, card_value, card_key, quads,
+                                          tmp)
     if rows == 2 and (scope == K.PAIR_COLUMN or
                       (scope == K.PAIR_NONE and ri[K.R_BLOCK_VALUE] != K.NONE_VALUE)):
         return _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp)

@@ -186,6 +186,9 @@ VARIANTS = [
     ("one_deck_six_players", "six_card", dict(decks=1), 6, 80, 80),
     ("eight_card_basic", "eight_card_basic", {}, 4, 80, 80),
     ("ten_card", "ten_card", {}, 4, 80, 80),
+    ("nine_card", "nine_card", {}, 4, 60, 60),
+    ("nine_card_rows_diagonals_block", "nine_card",
+     dict(line_sets="rows_columns_diagonals", block_2x2_value=-25), 3, 60, 60),
     ("ten_card_anywhere", "ten_card", dict(pair_scope="anywhere"), 3, 40, 40),
     ("stock_empty_end_hole", "six_card", dict(stock_empty="end_hole", decks=1), 6, 40, 40),
 ]

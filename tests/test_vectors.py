@@ -385,3 +385,35 @@ def test_hand_refuses_geometric_pair_scopes(scope):
 @pytest.mark.parametrize("scope", ["anywhere", "none"])
 def test_hand_accepts_anywhere_and_none(scope):
     assert Rules.preset("four_card_in_hand", pair_scope=scope).layout_mode == "hand"
+
+
+# ---- nine-card lines and blocks (RULES.md §2.4, TV-D6 .. TV-D8) ---------------------------------
+NINE_VECTORS = [
+    ("TV-D6-columns", {}, "5♠ 5♥ 5♦ / 5♣ K♠ 2♥ / 5♥ Q♣ 2♠", 16),
+    ("TV-D6-rows_and_columns", dict(line_sets="rows_and_columns"),
+     "5♠ 5♥ 5♦ / 5♣ K♠ 2♥ / 5♥ Q♣ 2♠", 6),
+    ("TV-D6-diagonals", dict(line_sets="rows_columns_diagonals"),
+     "5♠ 5♥ 5♦ / 5♣ 5♦ 2♥ / 5♥ Q♣ 5♣", 8),  # all but 2♥ (-2) and Q♣ (10) in lines
+    ("TV-D7-block", dict(block_2x2_value=-25), "8♠ 8♥ 3♦ / 8♣ 8♦ 4♥ / J♥ 6♣ A♠", -1),
+    ("TV-D7-no-block", {}, "8♠ 8♥ 3♦ / 8♣ 8♦ 4♥ / J♥ 6♣ A♠", 56),
+    ("TV-D8-block-and-column", dict(block_2x2_value=-25), "8♠ 8♥ 3♦ / 8♣ 8♦ 4♥ / 8♥ 6♣ A♠",
+     -11),
+    ("TV-D8-columns-only", {}, "8♠ 8♥ 3♦ / 8♣ 8♦ 4♥ / 8♥ 6♣ A♠", 30),
+]
+
+
+@pytest.mark.parametrize("options,layout,expected", [v[1:] for v in NINE_VECTORS],
+                         ids=[v[0] for v in NINE_VECTORS])
+def test_nine_card_layout_value(options, layout, expected):
+    rules = Rules.preset("nine_card", **options)
+    engine, _ = engine_layout(rules, layout)
+    reference, _ = reference_layout(rules, layout)
+    assert (engine, reference) == (expected, expected), \
+        f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+
+
+def test_two_disjoint_blocks_on_a_wide_three_row_grid():
+    rules = Rules.preset("nine_card", grid_cols=4, line_sets="none", block_2x2_value=-25)
+    layout = "7♠ 7♥ 9♠ 9♥ / 7♦ 7♣ 9♦ 9♣ / A♠ 2♠ 3♠ 4♠"
+    assert engine_layout(rules, layout) == reference_layout(rules, layout) == (-50 + 1 - 2 + 3 + 4,
+                                                                              2)

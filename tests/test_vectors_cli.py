@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from simulator.cli import cli
 
-from test_vectors import FOUR_CARD_VECTORS, LAYOUT_VECTORS
+from test_vectors import FOUR_CARD_VECTORS, LAYOUT_VECTORS, NINE_VECTORS
 
 
 def _set_args(options: dict) -> list[str]:
@@ -35,6 +35,15 @@ def test_vector_through_golfsim_score(vid, options, layout, expected):
                          ids=[v[0] for v in FOUR_CARD_VECTORS])
 def test_four_card_vector_through_golfsim_score(vid, options, layout, expected):
     result = CliRunner().invoke(cli, ["score", "--json", "--preset", "four_card",
+                                      *_set_args(options), layout])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["score"] == expected
+
+
+@pytest.mark.parametrize("vid, options, layout, expected", NINE_VECTORS,
+                         ids=[v[0] for v in NINE_VECTORS])
+def test_nine_card_vector_through_golfsim_score(vid, options, layout, expected):
+    result = CliRunner().invoke(cli, ["score", "--preset", "nine_card", "--json",
                                       *_set_args(options), layout])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["score"] == expected
