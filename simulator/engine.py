@@ -95,7 +95,6 @@ class State:
         self.quads = np.zeros(players, dtype=np.int64)
         self.extra = np.zeros(players, dtype=np.int64)
         self.tmp = np.zeros(max(K.MAX_IDS, TMP_SIZE), dtype=np.int64)
-        self.log_on = log_cap > 0
 
     def arrays(self):
         return (self.g, self.rng, self.log, self.out, self.scores, self.L, self.quads,
@@ -106,11 +105,6 @@ class State:
 @hot(inline="always")
 def known_at(obs, seat, p):
     return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
-
-
-@hot(inline="always")
-def value_of(rt, card):
-    return rt[RT_VALUE + card]
 
 
 # ---- card movement: every place a card goes, with the knowledge it creates ---------------------
