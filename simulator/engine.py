@@ -696,17 +696,24 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
 
 
 @hot
+def _lowest_nb(values, players):
+    """The lowest of values[0:players] and how many seats share it (a k-way tie)."""
+    best = values[0]
+    for i in range(1, players):
+        if values[i] < best:
+            best = values[i]
+    k = 0
+    for i in range(players):
+        if values[i] == best:
+            k += 1
+    return best, k
+
+
+@hot
 def _add_hole_nb(first, scores, out, acc, tot, hist, players):
     """Add one hole to the sums. ``scores[i]`` is in-hole seat i, which is physical seat
     (first + i) % players when the deal has rotated (match play)."""
-    best = scores[0]
-    for i in range(1, players):
-        if scores[i] < best:
-            best = scores[i]
-    k = 0
-    for i in range(players):
-        if scores[i] == best:
-            k += 1
+    best, k = _lowest_nb(scores, players)
     turns = out[K.OUT_TURNS]
     for i in range(players):
         s = (first + i) % players
@@ -772,14 +779,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                     break
             elif h >= holes:
                 break
-        best = match_total[0]
-        for s in range(1, players):
-            if match_total[s] < best:
-                best = match_total[s]
-        k = 0
-        for s in range(players):
-            if match_total[s] == best:
-                k += 1
+        best, k = _lowest_nb(match_total, players)
         for s in range(players):
             v = match_total[s]
             macc[s, MACC_TOTAL_SUM] += v
