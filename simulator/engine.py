@@ -744,13 +744,30 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
 
 
 @hot
+def _four_of_a_kind_nb(g, seat, npos, counts):
+    """Does the seat's layout hold four cards of one rank (jokers are no rank)? AMB-29."""
+    for r in range(13):
+        counts[r] = 0
+    for p in range(npos):
+        local = g[G_LAY + seat * MAX_POS + p] % CARDS_PER_DECK
+        if local < 52:
+            r = local % 13
+            counts[r] += 1
+            if counts[r] >= 4:
+                return True
+    return False
+
+
+@hot
 def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
                     scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
                     check):
     """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
     some seat's running total reaches ``target``. The deal passes left after every hole, so
     in hole h seat h % players plays first (RULES.md §1.3); hole statistics are added per
-    physical seat, and every match's totals decide its winner (ties share, §1.10)."""
+    physical seat, and every match's totals decide its winner (ties share, §1.10), unless
+    four_of_kind_wins_match ends it first: then the seats holding four of a kind win, the
+    lowest hole score among them, ties sharing (AMB-29)."""
     players = rt[K.R_PLAYERS]
     width = par.shape[1]
     for i in range(count):
@@ -758,6 +775,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
         for s in range(players):
             match_total[s] = 0
         h = 0
+        instant = False
         while True:
             first = h % players
             for j in range(players):
@@ -774,6 +792,22 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                 if match_total[s] > high:
                     high = match_total[s]
             h += 1
+            if rt[K.R_FOUR_KIND_WINS] != 0:
+                low = 1 << 40
+                for j in range(players):  # tmp[16 + j]: seat j holds four of a kind
+                    tmp[16 + j] = _four_of_a_kind_nb(g, j, rt[K.R_NPOS], tmp)
+                    if tmp[16 + j] and scores[j] < low:
+                        low = scores[j]
+                if low < (1 << 40):
+                    kq = 0
+                    for j in range(players):
+                        if tmp[16 + j] and scores[j] == low:
+                            kq += 1
+                    for j in range(players):
+                        if tmp[16 + j] and scores[j] == low:
+                            macc[(first + j) % players, MACC_WIN_K0 + kq - 1] += 1
+                    instant = True
+                    break
             if target > 0:
                 if high >= target or h >= MAX_MATCH_HOLES:
                     break
@@ -784,7 +818,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
             v = match_total[s]
             macc[s, MACC_TOTAL_SUM] += v
             macc[s, MACC_TOTAL_SQ] += v * v
-            if v == best:
+            if v == best and not instant:
                 macc[s, MACC_WIN_K0 + k - 1] += 1
         mtot[MTOT_MATCHES] += 1
         mtot[MTOT_HOLES_SUM] += h

@@ -163,6 +163,8 @@ class Rules:
     match_end_mode: str = _opt("holes", "how a match ends", allowed=("holes", "target", "manual"))
     match_end_holes: int = _opt(9, "holes in a match", lo=1, hi=1000)
     match_end_target: int = _opt(100, "total that ends a match in target mode", lo=1, hi=10000)
+    four_of_kind_wins_match: bool = _opt(False, "match play: a layout holding four cards of one "
+                                         "rank wins the whole match at once")
     match_tie: str = _opt("share", "ties for the lowest total",
                           allowed=("share", "tiebreak", "extra_holes"), supported=("share",))
 
@@ -675,6 +677,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_PAY_TO_PEEK: _nullable(r.pay_to_peek),
         K.R_JACK_SKIPS: int(r.jack_discard_skips_next),
         K.R_LINE_SETS: K.LINE_SETS.index(r.line_sets),
+        K.R_FOUR_KIND_WINS: int(r.four_of_kind_wins_match),
     }
     for slot, v in slots.items():
         ri[slot] = v

@@ -98,3 +98,42 @@ def test_cli_match_errors(tmp_path, args, fragment):
     result = CliRunner().invoke(cli, ["run", "--rounds", "10", "--out", str(tmp_path), *args])
     assert result.exit_code == 2
     assert fragment in result.output
+
+
+def test_four_of_a_kind_wins_the_match():
+    """AMB-29: a layout with four cards of one rank ends the match at once; among the seats
+    holding one, the lowest hole score wins (ties share). Replayed hole by hole."""
+    rules = Rules.preset("nine_card", four_of_kind_wins_match=True)
+    ids, params = _arrays(SEATS)
+    arrays = flatten(rules, 4)
+    matches, holes = 40, 9
+    res = run(rules, 4, ids, params, matches, seed=3, holes=holes)
+    wins = np.zeros(4)
+    n_holes = 0
+    instant = 0
+    for m in range(matches):
+        match = np.zeros(4, dtype=np.int64)
+        for h in range(holes):
+            first = h % 4
+            order = [(first + i) % 4 for i in range(4)]
+            r = play_logged_round(arrays, ids[order], params[order], 3, m * MAX_MATCH_HOLES + h)
+            four = []
+            for i, seat in enumerate(order):
+                match[seat] += r["scores"][i]
+                ranks = [c % 54 % 13 for c in r["layouts"][i] if c % 54 < 52]
+                if max(ranks.count(x) for x in set(ranks)) >= 4:
+                    four.append((r["scores"][i], seat))
+            if four:
+                low = min(score for score, _ in four)
+                winners = [seat for score, seat in four if score == low]
+                for seat in winners:
+                    wins[seat] += 1 / len(winners)
+                instant += 1
+                break
+        else:
+            best = match == match.min()
+            wins += best / best.sum()
+        n_holes += h + 1
+    assert instant >= 3  # the rule really ended some matches early
+    assert res.totals.rounds == n_holes
+    assert np.allclose(res.match_totals.win_share(), wins / matches)
