@@ -111,13 +111,17 @@ def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
             rules, preset = _load_rules_file(rules_file)
         else:
             rules = Rules.preset(preset)
-        if assignments:
-            rules = rules.with_text_options(list(assignments))
+        rules = _with_sets(rules, assignments)
     except RuleError as e:
         raise GolfsimError(str(e)) from None
     except (TypeError, ValueError) as e:  # a value of the wrong shape deep inside an option
         raise GolfsimError(f"bad rule option value: {e}") from None
     return rules, preset
+
+
+def _with_sets(rules: Rules, assignments) -> Rules:
+    """Apply the --set OPTION=VALUE assignments, if any."""
+    return rules.with_text_options(list(assignments)) if assignments else rules
 
 
 def _load_rules_file(path: str) -> tuple[Rules, str]:
@@ -338,9 +342,7 @@ def presets():
 def rules_command(preset, assignments, as_toml):
     """Print every rule option of PRESET with its value and meaning."""
     try:
-        rules = Rules.preset(preset)
-        if assignments:
-            rules = rules.with_text_options(list(assignments))
+        rules = _with_sets(Rules.preset(preset), assignments)
     except RuleError as e:
         raise GolfsimError(str(e)) from None
     if as_toml:

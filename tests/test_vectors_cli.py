@@ -31,19 +31,15 @@ def test_vector_through_golfsim_score(vid, options, layout, expected):
     assert json.loads(result.output)["score"] == expected
 
 
-@pytest.mark.parametrize("vid, options, layout, expected", FOUR_CARD_VECTORS,
-                         ids=[v[0] for v in FOUR_CARD_VECTORS])
-def test_four_card_vector_through_golfsim_score(vid, options, layout, expected):
-    result = CliRunner().invoke(cli, ["score", "--json", "--preset", "four_card",
-                                      *_set_args(options), layout])
-    assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["score"] == expected
+PRESET_VECTORS = [("four_card", v) for v in FOUR_CARD_VECTORS] + \
+    [("nine_card", v) for v in NINE_VECTORS]
 
 
-@pytest.mark.parametrize("vid, options, layout, expected", NINE_VECTORS,
-                         ids=[v[0] for v in NINE_VECTORS])
-def test_nine_card_vector_through_golfsim_score(vid, options, layout, expected):
-    result = CliRunner().invoke(cli, ["score", "--preset", "nine_card", "--json",
+@pytest.mark.parametrize("preset, vector", PRESET_VECTORS,
+                         ids=[f"{p}-{v[0]}" for p, v in PRESET_VECTORS])
+def test_preset_vector_through_golfsim_score(preset, vector):
+    _, options, layout, expected = vector
+    result = CliRunner().invoke(cli, ["score", "--json", "--preset", preset,
                                       *_set_args(options), layout])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["score"] == expected
