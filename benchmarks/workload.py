@@ -20,6 +20,8 @@ def parse_args(description: str, argv=None, extra=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--chunk-size", type=int, default=None)
+    ap.add_argument("--kernel", choices=("auto", "general", "lean"), default="auto",
+                    help="auto: the lean kernel when the workload allows it (W1 and W2 do)")
     ap.add_argument("--cold", action="store_true",
                     help="compile into an empty cache (reports the cold compile time)")
     if extra:
@@ -32,17 +34,18 @@ def parse_args(description: str, argv=None, extra=None):
 
 def measure(name: str, rules, strategy: str, players: int, args) -> tuple[dict, object]:
     """Run the workload and return (the JSON fields common to every workload, totals)."""
-    from simulator.runner import DEFAULT_CHUNK, run, warm_up
+    from simulator.runner import DEFAULT_CHUNK, make_job, run, warm_up
     from strategies import resolve_seats, seat_arrays
 
     ids, params = seat_arrays(resolve_seats([strategy], players))
-    compile_s = warm_up(rules, players, ids, params)
+    compile_s = warm_up(rules, players, ids, params, kernel=args.kernel)
     # warm-up proper: touch the code paths and the thread pool before timing
     run(rules, players, ids, params, rounds=min(20_000, args.rounds), seed=args.seed + 1,
-        threads=args.threads)
+        threads=args.threads, kernel=args.kernel)
     t0 = time.perf_counter()
     res = run(rules, players, ids, params, rounds=args.rounds, seed=args.seed,
-              threads=args.threads, chunk_size=args.chunk_size or DEFAULT_CHUNK)
+              threads=args.threads, chunk_size=args.chunk_size or DEFAULT_CHUNK,
+              kernel=args.kernel)
     seconds = time.perf_counter() - t0
     t = res.totals
     fields = {
@@ -54,6 +57,8 @@ def measure(name: str, rules, strategy: str, players: int, args) -> tuple[dict, 
         "win_share": [round(x, 6) for x in t.win_share()],
         "se_win": [round(x, 6) for x in t.se_win()],
         "capped": t.capped, "compile_s": round(compile_s, 3),
+        "kernel": "lean" if make_job(rules, players, ids, params, 0,
+                                     kernel=args.kernel).lean else "general",
     }
     return fields, t
 

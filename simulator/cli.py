@@ -251,7 +251,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         click.echo("golfsim: loading the compiled kernel (the first run on a machine "
                    "compiles it, which takes a while)...", err=True)
     try:
-        runner.warm_up(rules, players, ids, params)
+        runner.warm_up(rules, players, ids, params,
+                       kernel="general" if (holes or target) else "auto")
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
     bar = tqdm(total=rounds, unit="match" if (holes or target) else "round", unit_scale=True,

@@ -21,6 +21,7 @@ from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CON
                      MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_MACC, N_MTOT,
                      play_matches_nb, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
                      pack_rules, play_chunk_nb, policy_table)
+from .lean import LeanState, eligible, lean_chunk_nb
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -202,11 +203,30 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
+    lean: bool = False  # rounds go through the lean kernel (simulator/lean.py)
 
 
-def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False) -> Job:
+KERNELS = ("auto", "general", "lean")
+
+
+def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
+             kernel: str = "auto") -> Job:
+    """``kernel``: "auto" plays through the lean kernel whenever it can (same results, faster),
+    "general" always through the general engine; "lean" insists on the lean one."""
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
     arrays = flatten(rules, players)
-    return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check)
+    can = eligible(arrays.ri, policy_ids) and not check
+    if kernel == "lean" and not can:
+        raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
+                         "(or invariant checks were asked for)")
+    return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
+               lean=can and kernel != "general")
+
+
+def new_state(job: Job, players: int):
+    """Scratch arrays for one thread playing ``job``."""
+    return LeanState(players) if job.lean else State(players)
 
 
 def play_chunk(job: Job, start: int, count: int, state: State | None = None,
@@ -214,13 +234,17 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     """Play rounds [start, start+count) and return (Totals, per-round arrays or None, played).
     Raises PolicyError when a policy chose an illegal action."""
     players = int(job.arrays.ri[K.R_PLAYERS])
-    st = state or State(players)
+    st = state or new_state(job, players)
     t = Totals(players)
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
-                           t.hist, pr_scores, pr_turns, pr_lay, job.check)
+    if job.lean:
+        played = lean_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+                               t.tot, t.hist, pr_scores, pr_turns, pr_lay)
+    else:
+        played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
@@ -259,18 +283,20 @@ def describe_error(out: np.ndarray, round_index: int) -> str:
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0) -> RunResult:
+        target: int = 0, kernel: str = "auto") -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
     result is marked incomplete with the reason, so whatever was computed can be written."""
-    job = make_job(rules, players, policy_ids, params, seed, check)
+    match_mode = holes > 0 or target > 0
+    # whole matches run through the general engine only
+    job = make_job(rules, players, policy_ids, params, seed, check,
+                   "general" if match_mode else kernel)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
     totals = Totals(players)
-    match_mode = holes > 0 or target > 0
     match_totals = MatchTotals(players) if match_mode else None
     pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
@@ -282,7 +308,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     def work(start: int):
         st = getattr(local, "state", None)
         if st is None:
-            st = local.state = State(players)
+            st = local.state = new_state(job, players)
         count = min(chunk_size, rounds - start)
         try:
             if match_mode:
@@ -337,9 +363,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     return result
 
 
-def warm_up(rules: Rules, players: int, policy_ids, params) -> float:
+def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto") -> float:
     """Compile (or load from the cache) the kernel; returns the seconds it took."""
     t0 = time.perf_counter()
-    job = make_job(rules, players, policy_ids, params, 0)
+    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel)
     play_chunk(job, 0, 2)
     return time.perf_counter() - t0

@@ -1,0 +1,517 @@
+"""The lean kernel: the very same rounds as ``engine.play_round_nb`` for the common family of
+rule sets when every seat plays a deterministic built-in (``greedy`` or ``knock-threshold``).
+
+The general engine pays for its generality on every turn: a legal-action mask written to
+memory, knowledge kept for every observer, a policy called through a dispatcher at each of the
+decision points. Here the whole turn is one loop over local counters, each seat keeps only the
+knowledge its policy reads (its own positions), and the two policies' arithmetic runs inline.
+The deal, the reshuffles, every decision and the scores are identical to the general engine's
+(tests/test_lean.py plays both on the same seeds, rule set by rule set), so which kernel plays
+a run never changes its results; ``eligible`` decides, and anything it refuses goes to the
+general engine. Rules stay data: one compiled kernel serves every eligible rule set.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import codes as K
+from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
+from .engine import _add_hole_nb
+from .jit import hot
+from .rng import STREAM_DEAL, below_nb, stream_state_nb
+from .scoring import hole_scores_nb, layout_value_nb
+
+NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
+POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
+POLICY_KNOCK_THRESHOLD = 2
+
+# ---- the lean state array w (int32) -----------------------------------------------------------
+W_LAY = 0                                   # [seat*MAX_POS + p]: card (first, so it reshapes)
+W_KNOWN = W_LAY + MAX_PLAYERS * MAX_POS     # [seat*MAX_POS + p]: the owner's knowledge, or -1
+W_KV = W_KNOWN + MAX_PLAYERS * MAX_POS      # [seat*MAX_POS + p]: value of the known card, or 0
+W_KK = W_KV + MAX_PLAYERS * MAX_POS         # [seat*MAX_POS + p]: key of the known card, or NO_KEY
+# the policies' cache, [seat*MAX_POS + p] (see _refresh)
+W_XN = W_KK + MAX_PLAYERS * MAX_POS
+W_XS = W_XN + MAX_PLAYERS * MAX_POS
+W_BN = W_XS + MAX_PLAYERS * MAX_POS
+W_BS = W_BN + MAX_PLAYERS * MAX_POS
+W_KQ = W_BS + MAX_PLAYERS * MAX_POS          # key of the known card it pairs with, else NO_KEY
+W_NEGQ = W_KQ + MAX_PLAYERS * MAX_POS
+W_THR = W_NEGQ + MAX_PLAYERS * MAX_POS       # 1 when the position's card is known
+W_EKN = W_THR + MAX_PLAYERS * MAX_POS        # its share of knock-threshold's estimate
+W_EKS = W_EKN + MAX_PLAYERS * MAX_POS
+W_STOCK = W_EKS + MAX_PLAYERS * MAX_POS     # [i], top at the end
+W_DISCARD = W_STOCK + MAX_IDS               # [i], top at the end
+W_UP = W_DISCARD + MAX_IDS                  # [seat]: bit p set when position p is face up
+W_DOWN = W_UP + MAX_PLAYERS                 # [seat]: face-down cards
+W_KNOWN_N = W_DOWN + MAX_PLAYERS            # [seat]: own positions known, and their value sum
+W_KNOWN_SUM = W_KNOWN_N + MAX_PLAYERS
+W_PLANNED = W_KNOWN_SUM + MAX_PLAYERS       # [seat]: position chosen before taking the discard
+W_EN = W_PLANNED + MAX_PLAYERS              # [seat]: knock-threshold's estimate E*n is
+W_ES = W_EN + MAX_PLAYERS                   # W_EN*n + W_ES*S
+W_SIZE = W_ES + MAX_PLAYERS
+
+
+def eligible(ri: np.ndarray, policy_ids) -> bool:
+    """Can the lean kernel play these rules and policies exactly as the general engine does?"""
+    if any(int(p) not in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids):
+        return False
+    scope = int(ri[K.R_PAIR_SCOPE])
+    return (
+        (scope == K.PAIR_NONE or (scope == K.PAIR_COLUMN and int(ri[K.R_ROWS]) == 2))
+        and int(ri[K.R_REVEAL_MODE]) in (K.REVEAL_NONE, K.REVEAL_FLIP, K.REVEAL_PEEK)
+        and int(ri[K.R_REVEAL_CONSTRAINT]) in (K.CON_ANY, K.CON_NEAREST_ROW)
+        and int(ri[K.R_FLIP_INSTEAD_OF_DRAW]) == 0
+        and int(ri[K.R_FLIP_AFTER_DISCARD]) == K.FAD_NONE
+        and int(ri[K.R_FLIP_ALL_TO_END]) == 0
+        and int(ri[K.R_PAY_TO_PEEK]) == K.NONE_VALUE
+        and int(ri[K.R_JACK_SKIPS]) == 0
+        and int(ri[K.R_NPOS]) <= MAX_POS
+    )
+
+
+class LeanState:
+    """Scratch arrays of one thread (the kernel allocates nothing)."""
+
+    def __init__(self, players: int):
+        self.w = np.zeros(W_SIZE, dtype=np.int32)
+        self.rng = np.zeros(1, dtype=np.uint64)
+        self.out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
+        self.scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self.L = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self.quads = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        self.extra = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        from .scoring import TMP_SIZE
+        self.tmp = np.zeros(TMP_SIZE, dtype=np.int64)
+
+    def arrays(self):
+        return (self.w, self.rng, self.out, self.scores, self.L, self.quads, self.extra,
+                self.tmp)
+
+
+# ---- state changes ----------------------------------------------------------------------------
+@hot(inline="always")
+def _replaceable(up, p, rt):
+    """engine's can_replace_nb on a face-up bitmask."""
+    if (up >> p) & 1 == 0:
+        return True
+    if rt[K.R_REPLACE_FACE_UP] == 0:
+        return False
+    if rt[K.R_LOCK_FACE_UP_COLUMNS] != 0:
+        cols = rt[K.R_COLS]
+        other = p + cols if p < cols else p - cols
+        if (up >> other) & 1:
+            return False
+    return True
+
+
+@hot(inline="always")
+def _replaceable_mask(up, rt):
+    """Bit p set when engine.can_replace_nb allows a new card at p, for a face-up mask."""
+    full = (1 << rt[K.R_NPOS]) - 1
+    if rt[K.R_REPLACE_FACE_UP] == 0:
+        return full & ~up
+    if rt[K.R_LOCK_FACE_UP_COLUMNS] == 0:
+        return full
+    cols = rt[K.R_COLS]
+    low = (1 << cols) - 1
+    up_other = ((up >> cols) & low) | ((up << cols) & ~low)
+    return full & ~(up & up_other)
+
+
+# ---- what each seat knows of its own layout, cached for its policy ----------------------------
+# Both policies score a placement as n*G(p) = n*(E now - E with the card at p), where a known
+# card counts n times its value and an unknown one S (n cards of value S unseen). Per position
+# the cache holds that gain as a*n + b*S - v(card)*n in two integers a, b (and the gain when the
+# card would pair with the other card of the column), so a decision costs a few multiplications
+# per position; it is refreshed only when the seat learns a card.
+@hot
+def _refresh(w, rt, seat, p):
+    """Recompute the cache of position p and of the position that pairs with it."""
+    base = seat * MAX_POS
+    if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
+        i = base + p
+        known = np.int64(w[W_KNOWN + i] >= 0)
+        w[W_XN + i] = w[W_KV + i]
+        w[W_XS + i] = 1 - known
+        w[W_KQ + i] = NO_KEY
+        w[W_THR + i] = known
+        _set_estimate(w, seat, i, w[W_KV + i], 1 - known)
+        return
+    cols = rt[K.R_COLS]
+    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+    top = p % cols
+    i = base + top
+    j = i + cols
+    va = w[W_KV + i]
+    vb = w[W_KV + j]
+    ka = np.int64(w[W_KNOWN + i] >= 0)
+    kb = np.int64(w[W_KNOWN + j] >= 0)
+    equal = ka == 1 and kb == 1 and w[W_KK + i] == w[W_KK + j]
+    bn = 0 if equal and not (keep and va < 0 and vb < 0) else va + vb
+    bs = 2 - ka - kb
+    w[W_BN + i] = bn
+    w[W_BS + i] = bs
+    w[W_XN + i] = bn - vb
+    w[W_XS + i] = bs - (1 - kb)
+    w[W_KQ + i] = w[W_KK + j]
+    w[W_NEGQ + i] = 1 if keep and vb < 0 else 0
+    w[W_THR + i] = ka
+    w[W_BN + j] = bn
+    w[W_BS + j] = bs
+    w[W_XN + j] = bn - va
+    w[W_XS + j] = bs - (1 - ka)
+    w[W_KQ + j] = w[W_KK + i]
+    w[W_NEGQ + j] = 1 if keep and va < 0 else 0
+    w[W_THR + j] = kb
+    # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
+    _set_estimate(w, seat, i, 0 if equal else va + vb, bs)
+
+
+@hot(inline="always")
+def _set_estimate(w, seat, i, en, es):
+    """Position i now adds en*n + es*S to the seat's estimated score."""
+    w[W_EN + seat] += en - w[W_EKN + i]
+    w[W_ES + seat] += es - w[W_EKS + i]
+    w[W_EKN + i] = en
+    w[W_EKS + i] = es
+
+
+@hot(inline="always")
+def _learn(w, rt, seat, p, card):
+    """The owner of (seat, p) now knows it holds ``card``."""
+    i = W_KNOWN + seat * MAX_POS + p
+    old = w[i]
+    if old >= 0:
+        w[W_KNOWN_N + seat] -= 1
+        w[W_KNOWN_SUM + seat] -= rt[RT_VALUE + old]
+    w[i] = card
+    w[W_KV + seat * MAX_POS + p] = rt[RT_VALUE + card]
+    w[W_KK + seat * MAX_POS + p] = rt[RT_KEY + card]
+    w[W_KNOWN_N + seat] += 1
+    w[W_KNOWN_SUM + seat] += rt[RT_VALUE + card]
+    _refresh(w, rt, seat, p)
+
+
+@hot
+def _best_placement(w, rt, seat, card, n, S):
+    """builtin.best_placement_nb from the cache: the replaceable position with the largest
+    gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
+    lowest position; -1 when none is eligible."""
+    base = seat * MAX_POS
+    rep = _replaceable_mask(w[W_UP + seat], rt)
+    vc = rt[RT_VALUE + card]
+    kc = rt[RT_KEY + card]
+    vcn = vc * n
+    negc = vc < 0
+    best = -1
+    best_gain = -(1 << 62)
+    for p in range(rt[K.R_NPOS]):
+        i = base + p
+        if w[W_KQ + i] == kc and not (negc and w[W_NEGQ + i] != 0):
+            gain = w[W_BN + i] * n + w[W_BS + i] * S       # it pairs: the column scores 0
+        else:
+            gain = w[W_XN + i] * n + w[W_XS + i] * S - vcn
+        if (rep >> p) & 1 and gain >= w[W_THR + i] * n and gain > best_gain:
+            best = p
+            best_gain = gain
+    return best
+
+
+@hot(inline="always")
+def _lowest_replaceable(w, rt, seat):
+    rep = _replaceable_mask(w[W_UP + seat], rt)
+    if rep == 0:
+        return -1
+    p = 0
+    while (rep >> p) & 1 == 0:
+        p += 1
+    return p
+
+
+# ---- one round ---------------------------------------------------------------------------------
+@hot
+def _deal(w, rt, rng, seed, round_index):
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    ncards = rt[K.R_NCARDS]
+    rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
+    for i in range(ncards):
+        w[W_STOCK + i] = rt[K.RT_DECK + i]
+    for i in range(ncards - 1, 0, -1):  # engine._shuffle_nb
+        j = below_nb(rng, STREAM_DEAL, i + 1)
+        t = w[W_STOCK + i]
+        w[W_STOCK + i] = w[W_STOCK + j]
+        w[W_STOCK + j] = t
+    n = ncards
+    for p in range(npos):
+        for s in range(players):
+            n -= 1
+            w[W_LAY + s * MAX_POS + p] = w[W_STOCK + n]
+    view_all = rt[K.R_OWNER_VIEW_ALL] != 0
+    for s in range(players):
+        w[W_UP + s] = 0
+        w[W_DOWN + s] = npos
+        w[W_PLANNED + s] = 0
+        w[W_KNOWN_N + s] = 0
+        w[W_KNOWN_SUM + s] = 0
+        for p in range(npos):
+            w[W_KNOWN + s * MAX_POS + p] = -1
+            w[W_KV + s * MAX_POS + p] = 0
+            w[W_KK + s * MAX_POS + p] = NO_KEY
+            w[W_EKN + s * MAX_POS + p] = 0
+            w[W_EKS + s * MAX_POS + p] = 0
+        w[W_EN + s] = 0
+        w[W_ES + s] = 0
+        for p in range(npos):
+            _refresh(w, rt, s, p)
+        if view_all:
+            for p in range(npos):
+                _learn(w, rt, s, p, w[W_LAY + s * MAX_POS + p])
+    return n
+
+
+@hot
+def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, extra, tmp):
+    """Play one round; fills ``scores``, ``L`` and ``out`` like engine.play_round_nb."""
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    ncards = rt[K.R_NCARDS]
+    deck_sum = rt[K.R_DECK_SUM]
+    n_stock = _deal(w, rt, rng, seed, round_index) - 1
+    w[W_DISCARD] = w[W_STOCK + n_stock]
+    n_disc = 1
+    sum_disc = rt[RT_VALUE + w[W_DISCARD]]
+    up_n = 0
+    up_sum = 0
+
+    # initial reveal: both policies take the lowest legal position each time
+    mode = rt[K.R_REVEAL_MODE]
+    if mode == K.REVEAL_FLIP or mode == K.REVEAL_PEEK:
+        first = 0
+        if rt[K.R_REVEAL_CONSTRAINT] == K.CON_NEAREST_ROW:
+            first = (rt[K.R_ROWS] - 1) * rt[K.R_COLS]
+        for s in range(players):
+            left = rt[K.R_REVEAL_COUNT]
+            for p in range(first, npos):
+                if left == 0:
+                    break
+                if w[W_KNOWN + s * MAX_POS + p] >= 0:
+                    continue
+                card = w[W_LAY + s * MAX_POS + p]
+                _learn(w, rt, s, p, card)
+                if mode == K.REVEAL_FLIP:
+                    w[W_UP + s] |= 1 << p
+                    w[W_DOWN + s] -= 1
+                    up_n += 1
+                    up_sum += rt[RT_VALUE + card]
+                left -= 1
+
+    turn = 0
+    ender = -1
+    final_left = -1
+    knocked = 0
+    capped = 0
+    reshuffles = 0
+    seat = 0
+    cap = rt[K.R_TURN_CAP]
+    triggers = rt[K.R_END_TRIGGERS]
+    reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
+    face_rule = rt[K.R_PLACEMENT_FACE]
+    while True:
+        final_lap = ender >= 0
+        draw_ok = n_stock > 0 or (reshuffle and n_disc > 1)
+        take_ok = rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
+            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and \
+            _lowest_replaceable(w, rt, seat) >= 0
+        knock_ok = (triggers & K.END_KNOCK) != 0 and not final_lap and \
+            turn >= rt[K.R_KNOCK_MIN_LAPS] * players
+        if not (draw_ok or take_ok or knock_ok):
+            break
+        policy = np.int64(par[seat, 0])
+        if policy == POLICY_KNOCK_THRESHOLD:
+            n = ncards - n_disc - w[W_KNOWN_N + seat]
+            S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]
+        else:
+            n = ncards - up_n - n_disc
+            S = deck_sum - up_sum - sum_disc
+        action = -1
+        if policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
+            if w[W_EN + seat] * n + w[W_ES + seat] * S <= par[seat, 1] * n:
+                action = K.A_KNOCK
+        if action < 0:
+            if take_ok and n > 0:
+                p = _best_placement(w, rt, seat, w[W_DISCARD + n_disc - 1], n, S)
+                if p >= 0:
+                    w[W_PLANNED + seat] = p
+                    action = K.A_TAKE_DISCARD
+            if action < 0:
+                action = K.A_DRAW_STOCK if draw_ok else \
+                    (K.A_TAKE_DISCARD if take_ok else K.A_KNOCK)
+
+        card = -1
+        public_card = False
+        if action == K.A_DRAW_STOCK:
+            if n_stock == 0:  # the discard pile but its top becomes the stock
+                n_stock = n_disc - 1
+                for i in range(n_stock):
+                    w[W_STOCK + i] = w[W_DISCARD + i]
+                top = w[W_DISCARD + n_stock]
+                w[W_DISCARD] = top
+                n_disc = 1
+                sum_disc = rt[RT_VALUE + top]
+                reshuffles += 1
+                for i in range(n_stock - 1, 0, -1):
+                    j = below_nb(rng, STREAM_DEAL, i + 1)
+                    t = w[W_STOCK + i]
+                    w[W_STOCK + i] = w[W_STOCK + j]
+                    w[W_STOCK + j] = t
+                if policy == POLICY_KNOCK_THRESHOLD:
+                    n = ncards - n_disc - w[W_KNOWN_N + seat]
+                    S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]
+                else:
+                    n = ncards - up_n - n_disc
+                    S = deck_sum - up_sum - sum_disc
+            n_stock -= 1
+            card = w[W_STOCK + n_stock]
+            p = _best_placement(w, rt, seat, card, n - 1, S - rt[RT_VALUE + card]) \
+                if n - 1 > 0 else -1
+            if p < 0:
+                if rt[K.R_STOCK_MAY_DISCARD] != 0:
+                    w[W_DISCARD + n_disc] = card
+                    n_disc += 1
+                    sum_disc += rt[RT_VALUE + card]
+                    card = -1
+                else:
+                    p = _lowest_replaceable(w, rt, seat)
+        elif action == K.A_TAKE_DISCARD:
+            n_disc -= 1
+            card = w[W_DISCARD + n_disc]
+            sum_disc -= rt[RT_VALUE + card]
+            public_card = True
+            p = w[W_PLANNED + seat]
+            if not (p >= 0 and p < npos and _replaceable(w[W_UP + seat], p, rt)):
+                p = _lowest_replaceable(w, rt, seat)
+        else:  # knock
+            ender = seat
+            knocked = 1
+            final_left = _final_turns(rt, seat, players)
+            up_n, up_sum = _reveal_on_trigger(w, rt, seat, players, npos, up_n, up_sum)
+
+        if card >= 0:  # place it at p; the old card goes face up onto the discard pile
+            i = W_LAY + seat * MAX_POS + p
+            old = w[i]
+            bit = 1 << p
+            up = w[W_UP + seat]
+            if up & bit:
+                up_n -= 1
+                up_sum -= rt[RT_VALUE + old]
+            else:
+                w[W_DOWN + seat] -= 1
+            w[i] = card
+            if face_rule != K.FACE_DOWN:  # player_choice: both policies choose face up
+                w[W_UP + seat] = up | bit
+                up_n += 1
+                up_sum += rt[RT_VALUE + card]
+            else:
+                w[W_UP + seat] = up & ~bit
+                w[W_DOWN + seat] += 1
+            _learn(w, rt, seat, p, card)
+            w[W_DISCARD + n_disc] = old
+            n_disc += 1
+            sum_disc += rt[RT_VALUE + old]
+        turn += 1
+        if final_lap:
+            final_left -= 1
+        elif ender < 0:
+            if (triggers & K.END_ALL_FACE_UP) != 0 and w[W_DOWN + seat] == 0:
+                ender = seat
+                final_left = _final_turns(rt, seat, players)
+                up_n, up_sum = _reveal_on_trigger(w, rt, seat, players, npos, up_n, up_sum)
+            elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+                all_up = True
+                for s in range(players):
+                    if w[W_DOWN + s] != 0:
+                        all_up = False
+                if all_up:
+                    ender = seat
+                    final_left = 0
+        if ender >= 0 and final_left <= 0:
+            break
+        if not reshuffle and n_stock == 0:
+            break
+        if turn >= cap:
+            capped = 1
+            break
+        seat += 1
+        if seat == players:
+            seat = 0
+
+    lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
+    ri = rt[:K.N_RULE_SLOTS]
+    values = rt[RT_VALUE:RT_VALUE + MAX_IDS]
+    keys = rt[RT_KEY:RT_KEY + MAX_IDS]
+    for s in range(players):
+        extra[s] = 0
+        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
+    hole_scores_nb(L, quads, ender, knocked == 1, players, ri, extra, scores)
+    out[K.OUT_TURNS] = turn
+    out[K.OUT_CAPPED] = capped
+    out[K.OUT_ENDER] = ender
+    out[K.OUT_RESHUFFLES] = reshuffles
+    out[K.OUT_KNOCKED] = knocked
+    out[K.OUT_ERROR] = 0
+    return True
+
+
+@hot(inline="always")
+def _final_turns(rt, seat, players):
+    ft = rt[K.R_FINAL_TURNS]
+    if ft == K.FINAL_NONE:
+        return 0
+    if ft == K.FINAL_EACH_OTHER:
+        return players - 1
+    return players - 1 - seat
+
+
+@hot
+def _reveal_on_trigger(w, rt, seat, players, npos, up_n, up_sum):
+    """reveal_on_trigger: the others turn all their cards up when the end is triggered."""
+    if rt[K.R_REVEAL_ON_TRIGGER] == 0:
+        return up_n, up_sum
+    for s in range(players):
+        if s == seat:
+            continue
+        for p in range(npos):
+            if (w[W_UP + s] >> p) & 1 == 0:
+                card = w[W_LAY + s * MAX_POS + p]
+                w[W_UP + s] |= 1 << p
+                w[W_DOWN + s] -= 1
+                up_n += 1
+                up_sum += rt[RT_VALUE + card]
+                _learn(w, rt, s, p, card)
+    return up_n, up_sum
+
+
+@hot
+def lean_chunk_nb(seed, start, count, rt, par, w, rng, out, scores, L, quads, extra, tmp,
+                  acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts):
+    """engine.play_chunk_nb with the lean round (no invariant checks: use the general engine
+    with check=True for those)."""
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    keep_scores = per_round_scores.shape[0] == count
+    keep_layouts = per_round_layouts.shape[0] == count
+    for i in range(count):
+        lean_round_nb(seed, start + i, rt, par, w, rng, out, scores, L, quads, extra, tmp)
+        _add_hole_nb(0, scores, out, acc, tot, hist, players)
+        if keep_scores:
+            for s in range(players):
+                per_round_scores[i, s] = scores[s]
+            per_round_turns[i] = out[K.OUT_TURNS]
+        if keep_layouts:
+            for s in range(players):
+                for p in range(npos):
+                    per_round_layouts[i, s, p] = w[W_LAY + s * MAX_POS + p]
+    return count

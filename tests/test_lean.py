@@ -1,0 +1,131 @@
+"""The lean kernel plays exactly the rounds the general engine plays: same deals, decisions,
+scores, turns and final layouts, on the benchmark workloads and on randomly drawn rule sets
+that it accepts; and the runner picks it only when it may."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from simulator import codes as K
+from simulator import lean
+from simulator.engine import State, pack_rules, play_chunk_nb, policy_table
+from simulator.rules import Rules, flatten
+from simulator.runner import Totals, make_job, run
+from strategies import builtin
+from test_random_rules import draw_rule_sets
+
+
+def _play(kind, rules, players, ids, params, start, count, seed=11):
+    arrays = flatten(rules, players)
+    rt, par = pack_rules(arrays), policy_table(ids, params)
+    t = Totals(players)
+    scores = np.zeros((count, players), np.int64)
+    turns = np.zeros(count, np.int64)
+    layouts = np.zeros((count, players, K.MAX_POS), np.int16)
+    if kind == "lean":
+        played = lean.lean_chunk_nb(seed, start, count, rt, par, *lean.LeanState(players).arrays(),
+                                    t.acc, t.tot, t.hist, scores, turns, layouts)
+    else:
+        played = play_chunk_nb(seed, start, count, rt, par, *State(players).arrays(), t.acc,
+                               t.tot, t.hist, scores, turns, layouts, kind == "checked")
+    assert played == count
+    return t, scores, turns, layouts
+
+
+def _assert_same(rules, players, ids, params, start, count):
+    a = _play("checked", rules, players, ids, params, start, count)
+    b = _play("lean", rules, players, ids, params, start, count)
+    for name, x, y in (("acc", a[0].acc, b[0].acc), ("tot", a[0].tot, b[0].tot),
+                       ("hist", a[0].hist, b[0].hist), ("scores", a[1], b[1]),
+                       ("turns", a[2], b[2]), ("layouts", a[3], b[3])):
+        assert np.array_equal(x, y), f"{name} differ"
+    return a
+
+
+W1 = Rules.preset("six_card")
+W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
+
+
+def test_policy_ids_match_the_builtins():
+    assert lean.POLICY_GREEDY == builtin.POLICY_GREEDY
+    assert lean.POLICY_KNOCK_THRESHOLD == builtin.POLICY_KNOCK_THRESHOLD
+
+
+@pytest.mark.parametrize("name, rules, policy, param", [
+    ("W1", W1, builtin.POLICY_GREEDY, 0.0),
+    ("W2", W2, builtin.POLICY_KNOCK_THRESHOLD, 8.0),
+])
+def test_benchmark_workloads_identical(name, rules, policy, param):
+    t, scores, turns, _ = _assert_same(rules, 4, [policy] * 4, [[param]] * 4, 0, 3000)
+    assert t.rounds == 3000 and turns.min() > 0 and scores.std() > 0
+    if name == "W2":
+        assert t.knocks > 0
+
+
+def test_mixed_seats_and_reshuffles_identical():
+    # eight players on one deck run the stock dry: reshuffles and the stale-plan fallback
+    rules = Rules.preset("six_card", decks=1, players_max=8,
+                         end_triggers=("knock", "all_face_up"))
+    ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 4
+    t, *_ = _assert_same(rules, 8, ids, [[0.0], [12.0]] * 4, 0, 1500)
+    assert t.reshuffles > 0 and t.knocks > 0
+
+
+def _lean_rule_sets(n):
+    out = []
+    for _, _, rules, players in draw_rule_sets(400, seed=7):
+        ri = flatten(rules, players).ri
+        if lean.eligible(ri, [builtin.POLICY_GREEDY]):
+            out.append((rules, players))
+        if len(out) == n:
+            break
+    return out
+
+
+LEAN_SETS = _lean_rule_sets(60)
+
+
+def test_enough_random_rule_sets_are_eligible():
+    assert len(LEAN_SETS) >= 40
+
+
+@pytest.mark.parametrize("i", range(len(LEAN_SETS)))
+def test_random_rule_sets_identical(i):
+    rules, players = LEAN_SETS[i]
+    rng = random.Random(i)
+    ids = [rng.choice([builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD])
+           for _ in range(players)]
+    params = [[float(rng.randint(0, 20))] for _ in range(players)]
+    _assert_same(rules, players, ids, params, 1000 * i, 150)
+
+
+@pytest.mark.parametrize("change, ids", [
+    ({}, [builtin.POLICY_RANDOM] * 4),
+    ({"flip_instead_of_draw": True}, [builtin.POLICY_GREEDY] * 4),
+    ({"pair_scope": "anywhere"}, [builtin.POLICY_GREEDY] * 4),
+    ({"initial_reveal_constraint": "same_column"}, [builtin.POLICY_GREEDY] * 4),
+    ({"jack_discard_skips_next": True}, [builtin.POLICY_GREEDY] * 4),
+])
+def test_refuses_what_it_does_not_play(change, ids):
+    rules = W1.with_options(**change)
+    assert not lean.eligible(flatten(rules, 4).ri, ids)
+    assert not make_job(rules, 4, ids, [[0.0]] * 4, 1).lean
+
+
+def test_runner_picks_it_and_results_do_not_depend_on_the_kernel():
+    ids, params = [builtin.POLICY_GREEDY] * 4, [[0.0]] * 4
+    assert make_job(W1, 4, ids, params, 1).lean
+    assert not make_job(W1, 4, ids, params, 1, check=True).lean
+    assert not make_job(W1, 4, ids, params, 1, kernel="general").lean
+    with pytest.raises(ValueError, match="kernel"):
+        make_job(W1, 4, [builtin.POLICY_RANDOM] * 4, params, 1, kernel="lean")
+    a = run(W1, 4, ids, params, rounds=3000, seed=5, threads=2, chunk_size=700,
+            per_round=True)
+    b = run(W1, 4, ids, params, rounds=3000, seed=5, threads=1, kernel="general",
+            per_round=True)
+    assert np.array_equal(a.totals.acc, b.totals.acc)
+    assert np.array_equal(a.totals.tot, b.totals.tot)
+    assert np.array_equal(a.per_round.scores, b.per_round.scores)
