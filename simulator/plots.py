@@ -85,3 +85,53 @@ def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: s
     figures = (win_share_figure(summary, title), mean_score_figure(summary, title),
                score_distribution_figure(totals, summary, title))
     return [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
+
+
+# ---- tournaments ---------------------------------------------------------------------------
+TOURNAMENT_PLOT = "tournament.png"
+
+
+def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
+                      title: str) -> Figure:
+    """Left: each strategy's win share with 95% error bars, best first. Right: the
+    head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap; ``h`` and
+    ``h_se`` are in the ranking's order."""
+    k = ranking.height
+    names = ranking["strategy"].to_list()
+    fig = Figure(figsize=(6.0 + 1.6 * k, 4.6), layout="constrained")
+    ax, hm = fig.subplots(1, 2, width_ratios=[1, 1.25])
+    x = np.arange(k)
+    share = ranking["win_share"].to_numpy()
+    ax.bar(x, 100 * share, yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4,
+           color="tab:blue", alpha=0.8)
+    ax.axhline(50, color="grey", lw=0.8, ls="--", label="even (50%)")
+    ax.set_xticks(x, names, rotation=20, ha="right")
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("strategy (best first)")
+    ax.set_ylabel("share of its pairings' rounds won (%)")
+    ax.set_title("Win share, mean over pairings, 95% intervals", fontsize=10)
+    ax.legend(loc="upper right", fontsize=8)
+
+    masked = np.ma.masked_invalid(100 * h)
+    cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.85")  # grey diagonal
+    image = hm.imshow(masked, cmap=cmap, vmin=0, vmax=100)
+    for i in range(k):
+        for j in range(k):
+            if i != j and np.isfinite(h[i, j]):
+                colour = "white" if abs(h[i, j] - 0.5) > 0.3 else "black"
+                hm.text(j, i, f"{100 * h[i, j]:.1f}%\n±{100 * Z95 * h_se[i, j]:.1f}",
+                        ha="center", va="center", fontsize=8, color=colour)
+    hm.set_xticks(x, names, rotation=20, ha="right")
+    hm.set_yticks(x, names)
+    hm.set_xlabel("opponent")
+    hm.set_ylabel("strategy")
+    hm.set_title("Head to head: strategy's share of the pairing's rounds", fontsize=10)
+    fig.colorbar(image, ax=hm, label="share of rounds won (%)")
+    fig.suptitle(f"Tournament\n{title}", fontsize=10)
+    return fig
+
+
+def write_tournament_plot(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
+                          out: str | Path, title: str) -> Path:
+    """Write ``tournament.png`` into ``out`` and return its path."""
+    return _save_atomic(tournament_figure(ranking, h, h_se, title), Path(out) / TOURNAMENT_PLOT)
