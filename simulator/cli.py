@@ -1,4 +1,4 @@
-"""The ``golfsim`` command line: ``run``, ``score``, ``presets``, ``rules``.
+"""The ``golfsim`` command line: ``run``, ``tournament``, ``score``, ``presets``, ``rules``.
 
 Commands only parse, check and delegate (runner, report, plots, layout_score). Every bad input
 ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, never a traceback.
@@ -27,6 +27,7 @@ DEFAULT_STRATEGY = "greedy"
 DEFAULT_ROUNDS = 100_000
 DEFAULT_SEED = 1
 DEFAULT_OUT = "results/run"
+DEFAULT_TOURNAMENT_OUT = "results/tournament"
 
 
 class GolfsimError(click.ClickException):
@@ -296,6 +297,104 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     if not result.complete:
         raise GolfsimError(f"policy error, run stopped after {result.totals.rounds:,} of "
                            f"{rounds:,} rounds (the files hold those): {result.error}")
+
+
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help="A strategy in the tournament; give once per strategy (at least two).")
+@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True, type=int,
+              callback=_at_least_one,
+              help="Rounds per pairing, split evenly over its seatings (rounded up).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1),
+              help="Seed; every seating and pairing replays the same deals.")
+@click.option("--threads", type=int, default=None, callback=_at_least_one,
+              help="Worker threads  [default: number of CPUs]")
+@click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
+              help="Folder for ranking.parquet, head_to_head.parquet and tournament.png.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
+               out, quiet):
+    """Play every pair of strategies against each other with the seats rotated; rank them by
+    win share and write the ranking, the head-to-head matrix and a plot.
+
+    \b
+    Example:
+      golfsim tournament --strategy greedy --strategy random \\
+          --strategy knock-threshold:T=10 --rounds 100000 --out results/tournament
+    """
+    from strategies import StrategyError, seat_arrays
+
+    from . import runner
+    from . import tournament as tour
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        rules.check_players(players)
+        seat_lists = tour.seatings(players)
+        resolved = tour.resolve_strategies(list(strategies))
+    except (RuleError, StrategyError, tour.TournamentError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+    pairs = len(resolved) * (len(resolved) - 1) // 2
+    per_seating = -(-rounds // len(seat_lists))
+
+    from tqdm import tqdm
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+    for i, a in enumerate(resolved):   # every pairing's kernel (lean or general) once
+        for b in resolved[i + 1:]:
+            ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
+            try:
+                runner.warm_up(rules, players, ids, params)
+            except runner.PolicyError:
+                pass  # the tournament meets the same error and reports it
+    bar = tqdm(total=pairs * len(seat_lists) * per_seating, unit="round", unit_scale=True,
+               file=sys.stderr, disable=quiet, desc="golfsim tournament", dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+
+    try:
+        result = tour.play(rules, players, [s.spec for s in resolved], rounds, seed,
+                           threads=threads, progress=progress)
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, tournament stopped (nothing written): {e}") from None
+    except KeyboardInterrupt:
+        click.echo("golfsim: tournament interrupted; nothing written", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()
+
+    from . import plots, report
+    ranking = tour.ranking_frame(result)
+    h2h = tour.head_to_head_frame(result)
+    meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
+    h, h_se = result.head_to_head()
+    order = result.order
+    title = (f"{preset}, {players} players, {result.rounds_per_pairing:,} rounds per pairing, "
+             f"seed {seed}")
+    try:
+        written = [report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
+                   report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
+                   plots.write_tournament_plot(ranking, h[order][:, order],
+                                               h_se[order][:, order], out_dir, title)]
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(tour.format_tournament(result, preset, threads))
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
 
 
 @cli.command()

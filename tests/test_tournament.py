@@ -1,0 +1,199 @@
+"""`golfsim tournament`: balanced seatings, the bookkeeping against plain runs of the same
+seatings, greedy ranked above random, identical results for any thread count, a symmetric
+head-to-head matrix, and the command's files and errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+from simulator import runner
+from simulator import tournament as tour
+from simulator.cli import cli
+from simulator.rules import Rules, load_toml
+from strategies import resolve, seat_arrays
+
+SIX = Rules.preset("six_card")
+ROUNDS = 3000
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def greedy_vs_random():
+    return tour.play(SIX, 4, ["greedy", "random"], ROUNDS, seed=11, threads=2)
+
+
+@pytest.fixture(scope="module")
+def three_way():
+    return tour.play(SIX, 4, ["greedy", "random", "knock-threshold:T=10"], 2000, seed=5,
+                     threads=1, chunk_size=700)
+
+
+# ---- seatings ------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", range(2, 9))
+def test_each_strategy_holds_every_seat_equally_often(players):
+    seats = np.array(tour.seatings(players))
+    assert len(set(map(tuple, seats))) == len(seats)           # no seating twice
+    assert (seats.sum(axis=0) == len(seats) / 2).all()         # every seat half B, half A
+    assert seats.sum() * 2 == seats.size                       # half of all seats each
+    if players % 2 == 0:
+        assert (seats.sum(axis=1) == players // 2).all()       # each seating half and half
+        assert len(seats) == 2
+    else:
+        assert len(seats) == 2 * players
+
+
+def test_rounds_split_over_the_seatings():
+    r = tour.play(SIX, 3, ["greedy", "random"], 100, seed=3, threads=1)
+    assert len(r.seatings) == 6 and r.rounds_per_seating == 17   # 100 / 6 rounded up
+    assert r.rounds_per_pairing == 102
+    h, _ = r.head_to_head()
+    assert h[0, 1] + h[1, 0] == pytest.approx(1, abs=1e-12)
+
+
+# ---- statistics ----------------------------------------------------------------------------
+def test_round_wins_are_the_runners_win_shares():
+    ids, params = seat_arrays([resolve(s) for s in ("greedy", "random", "greedy", "random")])
+    res = runner.run(SIX, 4, ids, params, 2000, 9, per_round=True)
+    wins = tour.round_wins(res.per_round.scores)
+    assert np.allclose(wins.sum(axis=1), 1)
+    assert np.allclose(wins.mean(axis=0), res.totals.win_share(), atol=1e-12)
+
+
+def test_pairing_figures_are_the_seatings_runs_seat_averaged(greedy_vs_random):
+    """The same seed replays the same rounds, so plain runs of the two seatings give the
+    tournament's means exactly."""
+    r = greedy_vs_random
+    n = r.rounds_per_seating
+    win = np.zeros(2)
+    score = np.zeros(2)
+    for seating in r.seatings:
+        ids, params = seat_arrays([resolve(("greedy", "random")[x]) for x in seating])
+        totals = runner.run(SIX, 4, ids, params, n, 11).totals
+        side = np.array(seating)
+        for s in (0, 1):
+            win[s] += totals.win_share()[side == s].sum() / len(r.seatings)
+            score[s] += totals.mean_score()[side == s].mean() / len(r.seatings)
+    (p,) = r.pairings
+    assert [e.mean for e in p.win] == pytest.approx(win, abs=1e-12)
+    assert [e.mean for e in p.score] == pytest.approx(score, abs=1e-12)
+    assert r.win[0].mean == pytest.approx(win[0], abs=1e-12)
+
+
+def test_greedy_ranks_above_random(greedy_vs_random):
+    r = greedy_vs_random
+    rank = tour.ranking_frame(r)
+    assert rank["strategy"].to_list() == ["greedy", "random"]
+    g, x = rank.row(0, named=True), rank.row(1, named=True)
+    assert g["win_share_lo95"] > x["win_share_hi95"]
+    assert g["mean_score_hi95"] < x["mean_score_lo95"]
+    # far from an even split, measured in standard errors
+    assert (g["win_share"] - 0.5) / g["se_win"] > 10
+    assert 0 < g["se_win"] < 0.5 / np.sqrt(ROUNDS / 2)     # below the largest possible spread
+    (p,) = r.pairings
+    assert p.score_diff.mean + 5 * p.score_diff.se < 0       # greedy scores lower, paired
+
+
+def test_head_to_head_is_symmetric(three_way):
+    h, se = three_way.head_to_head()
+    k = len(three_way.strategies)
+    off = ~np.eye(k, dtype=bool)
+    assert np.isnan(h[~off]).all()
+    assert np.allclose((h + h.T)[off], 1, atol=1e-12)
+    assert np.allclose(se, se.T, equal_nan=True)
+    # the overall win share is the mean of the row of the matrix
+    for i in range(k):
+        assert three_way.win[i].mean == pytest.approx(np.nanmean(h[i]), abs=1e-12)
+    frame = tour.head_to_head_frame(three_way)
+    assert frame.height == k * (k - 1)
+    both = frame.join(frame, left_on=["strategy", "opponent"], right_on=["opponent", "strategy"])
+    assert np.allclose(both["win_share"] + both["win_share_right"], 1, atol=1e-12)
+    assert np.allclose(both["score_diff"], -both["score_diff_right"])
+
+
+def test_same_results_for_one_and_two_threads(three_way):
+    two = tour.play(SIX, 4, ["greedy", "random", "knock-threshold:T=10"], 2000, seed=5,
+                    threads=2)
+    assert_frame_equal(tour.ranking_frame(three_way), tour.ranking_frame(two))
+    assert_frame_equal(tour.head_to_head_frame(three_way), tour.head_to_head_frame(two))
+
+
+@pytest.mark.parametrize("specs, message", [
+    (["greedy"], "at least 2 different strategies"),
+    (["greedy", "greedy"], "at least 2 different strategies"),
+    (["random", "knock-threshold", "knock-threshold:T=8"], "give each strategy once"),
+])
+def test_bad_strategy_lists(specs, message):
+    with pytest.raises(tour.TournamentError, match=message):
+        tour.resolve_strategies(specs)
+
+
+# ---- command line --------------------------------------------------------------------------
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_cli_writes_ranking_head_to_head_and_plot(tmp_path):
+    out = tmp_path / "t"
+    res = invoke("tournament", "--preset", "six_card", "--players", 4, "--strategy", "greedy",
+                 "--strategy", "random", "--strategy", "knock-threshold:T=10", "--rounds", 2000,
+                 "--seed", 5, "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    ranking = pl.read_parquet(out / "ranking.parquet")
+    h2h = pl.read_parquet(out / "head_to_head.parquet")
+    assert tuple(ranking.columns) == tour.RANKING_COLUMNS
+    assert tuple(h2h.columns) == tour.HEAD_TO_HEAD_COLUMNS
+    assert ranking["rank"].to_list() == [1, 2, 3]
+    assert ranking["strategy"][-1] == "random"
+    assert h2h.height == 6
+    # the same numbers as the library call with the same seed (thread count does not matter)
+    three_way = tour.play(SIX, 4, ["greedy", "random", "knock-threshold:T=10"], 2000, seed=5,
+                          threads=1)
+    assert_frame_equal(ranking, tour.ranking_frame(three_way))
+    meta = pl.read_parquet_metadata(out / "head_to_head.parquet")
+    assert meta["seed"] == "5" and meta["players"] == "4" and meta["preset"] == "six_card"
+    assert json.loads(meta["strategies"]) == ["greedy", "random", "knock-threshold:T=10"]
+    assert json.loads(meta["seatings"]) == ["ABAB", "BABA"]
+    assert meta["rounds_per_pairing"] == "2000" and meta["complete"] == "true"
+    assert meta["command"].startswith("golfsim tournament ") and "--seed 5" in meta["command"]
+    assert "version" in meta
+    rules_file = tmp_path / "rules.toml"
+    rules_file.write_text(meta["rules"])
+    assert load_toml(rules_file) == SIX
+    assert (out / "tournament.png").read_bytes()[:8] == PNG_MAGIC
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
+    for text in ("ranking", "head-to-head", "greedy", str(out / "ranking.parquet")):
+        assert text in res.stdout
+
+
+@pytest.mark.parametrize("strategies, message", [
+    (["greedy"], "at least 2 different strategies"),
+    ([], "at least 2 different strategies"),
+    (["greedy", "nonsense"], "unknown strategy 'nonsense'"),
+    (["greedy", "knock-threshold:X=1"], "unknown parameter"),
+])
+def test_cli_strategy_errors_exit_2(tmp_path, strategies, message):
+    out = tmp_path / "t"
+    args = [a for s in strategies for a in ("--strategy", s)]
+    res = invoke("tournament", *args, "--rounds", 100, "--out", out, "--quiet")
+    assert res.exit_code == 2, res.output
+    assert message in res.output
+    assert not (out / "ranking.parquet").exists()
+
+
+def test_cli_other_errors_exit_2(tmp_path):
+    res = invoke("tournament", "--strategy", "greedy", "--strategy", "random", "--players", 9,
+                 "--out", tmp_path / "t", "--quiet")
+    assert res.exit_code == 2 and "--players 9" in res.output
+    res = invoke("tournament", "--strategy", "greedy", "--strategy", "random", "--rounds", 0,
+                 "--out", tmp_path / "t", "--quiet")
+    assert res.exit_code == 2
+    (tmp_path / "file").write_text("")
+    res = invoke("tournament", "--strategy", "greedy", "--strategy", "random",
+                 "--out", tmp_path / "file", "--quiet")
+    assert res.exit_code == 2 and "--out" in res.output
