@@ -36,7 +36,7 @@ def main() -> None:
     from simulator.rules import Rules
     from simulator.runner import make_job, play_chunk
 
-    job = make_job(Rules.preset("six_card"), 4, [1] * 4, np.zeros((4, 1)), 1)
+    job = make_job(Rules.preset("six_card"), 4, [1] * 4, np.zeros((4, 1)), 1, kernel="general")
     play_chunk(job, 0, 10)
     symbols = {}
     for cres in engine.play_chunk_nb.overloads.values():

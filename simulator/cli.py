@@ -218,12 +218,16 @@ def cli():
               help="Play whole matches until some total reaches this; --rounds then counts "
                    "matches.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--kernel", type=click.Choice(["auto", "general"]), default="auto",
+              show_default=True,
+              help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
+                   "kernel (identical results, faster); general forces the general engine.")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-        chunk_size, out, per_round, holes, target, quiet):
+        chunk_size, out, per_round, holes, target, quiet, kernel):
     """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
     every round."""
-    from strategies import StrategyError, resolve_seats, seat_arrays
+    from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
 
     from . import runner
 
@@ -231,6 +235,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     try:
         rules.check_players(players)
         seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
+        user = user_policy(seats)
     except (RuleError, StrategyError) as e:
         raise GolfsimError(str(e)) from None
     if holes and target:
@@ -253,7 +258,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
                    "compiles it, which takes a while)...", err=True)
     try:
         runner.warm_up(rules, players, ids, params,
-                       kernel="general" if (holes or target) else "auto")
+                       kernel="general" if (holes or target) else kernel, user=user)
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
     bar = tqdm(total=rounds, unit="match" if (holes or target) else "round", unit_scale=True,
@@ -267,7 +272,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     try:
         result = runner.run(rules, players, ids, params, rounds, seed, threads=threads,
                             chunk_size=chunk_size, per_round=per_round, progress=progress,
-                            strategies=names, holes=holes or 0, target=target or 0)
+                            strategies=names, holes=holes or 0, target=target or 0,
+                            kernel=kernel, user=user)
     finally:
         bar.close()
 

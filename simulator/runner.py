@@ -22,6 +22,7 @@ from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CON
                      play_matches_nb, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
                      pack_rules, play_chunk_nb, policy_table)
 from .lean import LeanState, eligible, lean_chunk_nb
+from .policy_api import NO_USER_POLICY
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -204,13 +205,14 @@ class Job:
     seed: int
     check: bool = False
     lean: bool = False  # rounds go through the lean kernel (simulator/lean.py)
+    user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
 
 
 KERNELS = ("auto", "general", "lean")
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
-             kernel: str = "auto") -> Job:
+             kernel: str = "auto", user=None) -> Job:
     """``kernel``: "auto" plays through the lean kernel whenever it can (same results, faster),
     "general" always through the general engine; "lean" insists on the lean one."""
     if kernel not in KERNELS:
@@ -221,7 +223,8 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
         raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
                          "(or invariant checks were asked for)")
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
-               lean=can and kernel != "general")
+               lean=can and kernel != "general",
+               user=NO_USER_POLICY if user is None else user)
 
 
 def new_state(job: Job, players: int):
@@ -244,7 +247,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                                t.tot, t.hist, pr_scores, pr_turns, pr_lay)
     else:
         played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
-                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check)
+                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
@@ -262,7 +265,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     match_total = np.zeros(players, dtype=np.int64)
     played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
-                             mt.mtot, job.check)
+                             mt.mtot, job.check, job.user)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
     return t, mt, played
@@ -283,9 +286,11 @@ def describe_error(out: np.ndarray, round_index: int) -> str:
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto") -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
+    ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
+    policy id is policy_api.POLICY_USER.
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
@@ -293,7 +298,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     job = make_job(rules, players, policy_ids, params, seed, check,
-                   "general" if match_mode else kernel)
+                   "general" if match_mode else kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
     totals = Totals(players)
@@ -332,6 +337,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
 
     t0 = time.perf_counter()
     interrupted = False
+    crash = None
     with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
         pending: set = set()
         queue = iter(starts)
@@ -345,10 +351,16 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                 if not pending:
                     break
                 # a short timeout keeps the main thread responsive to Ctrl-C
-                _, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                for f in done:
+                    if f.exception() is not None:  # a crash, not a policy error: never hide it
+                        errors.append(f"{type(f.exception()).__name__}: {f.exception()}")
+                        crash = crash or f.exception()
         except KeyboardInterrupt:
             interrupted = True
             wait(pending)
+    if crash is not None:
+        raise crash
     seconds = time.perf_counter() - t0
     result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
                        played=sorted(played), match_totals=match_totals, holes=holes,
@@ -363,9 +375,10 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     return result
 
 
-def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto") -> float:
+def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
+            user=None) -> float:
     """Compile (or load from the cache) the kernel; returns the seconds it took."""
     t0 = time.perf_counter()
-    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel)
+    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user)
     play_chunk(job, 0, 2)
     return time.perf_counter() - t0

@@ -44,6 +44,7 @@ class Strategy:
     spec: str
     policy_id: int
     params: tuple
+    user: tuple | None = None   # (file, function) of a user policy
 
     def param_row(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, dtype=np.float64)
@@ -51,13 +52,9 @@ class Strategy:
         return row
 
 
-def resolve(spec: str) -> Strategy:
-    """``greedy`` or ``name:k=v,k2=v2``; unknown names and parameters are clear errors."""
-    name, _, arg_text = spec.strip().partition(":")
-    info = STRATEGIES.get(name)
-    if info is None:
-        raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)}")
-    values = {p[0]: p[1] for p in info.params}
+def _parse_params(name: str, declared, arg_text: str) -> tuple:
+    """``k=v,k2=v2`` against the declared (name, default, doc) parameters, in declared order."""
+    values = {p[0]: p[1] for p in declared}
     if arg_text:
         for item in arg_text.split(","):
             k, eq, v = item.partition("=")
@@ -70,7 +67,54 @@ def resolve(spec: str) -> Strategy:
             except ValueError:
                 raise StrategyError(f"strategy {name}: parameter {k} = {v!r} is not a number") \
                     from None
-    return Strategy(spec.strip(), info.policy_id, tuple(values[p[0]] for p in info.params))
+    return tuple(values[p[0]] for p in declared)
+
+
+def resolve(spec: str) -> Strategy:
+    """``greedy``, ``name:k=v,k2=v2``, or a user policy ``path/to/file.py:function[:k=v,...]``
+    (docs/user_policies.md); unknown names and parameters are clear errors."""
+    spec = spec.strip()
+    if ".py:" in spec or spec.endswith(".py"):
+        return _resolve_user(spec)
+    name, _, arg_text = spec.partition(":")
+    info = STRATEGIES.get(name)
+    if info is None:
+        raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)} "
+                            "(or a policy file: path/to/file.py:function)")
+    return Strategy(spec, info.policy_id, _parse_params(name, info.params, arg_text))
+
+
+def _resolve_user(spec: str) -> Strategy:
+    from simulator.policy_api import POLICY_USER, UserPolicyError, load_function
+    path, _, rest = spec.partition(".py")
+    path += ".py"
+    function, _, arg_text = rest.lstrip(":").partition(":")
+    if not function:
+        raise StrategyError(f"strategy {spec!r}: name the function, as in {path}:decide")
+    try:
+        _, declared = load_function(path, function)
+    except UserPolicyError as e:
+        raise StrategyError(str(e)) from None
+    params = _parse_params(f"{path}:{function}", declared, arg_text)
+    if len(params) > N_PARAMS - 1:
+        raise StrategyError(f"{path}: at most {N_PARAMS - 1} parameters")
+    return Strategy(spec, POLICY_USER, params, user=(path, function))
+
+
+def user_policy(strategies: list[Strategy]):
+    """The compiled user policy the seats share (None if no seat plays one). One run plays at
+    most one user function (its seats may differ in parameters)."""
+    from simulator.policy_api import UserPolicyError, compile_policy
+    users = {s.user for s in strategies if s.user is not None}
+    if not users:
+        return None
+    if len(users) > 1:
+        raise StrategyError("one run can play one user policy function; got "
+                            + ", ".join(f"{p}:{f}" for p, f in sorted(users)))
+    try:
+        return compile_policy(*users.pop())
+    except UserPolicyError as e:
+        raise StrategyError(str(e)) from None
 
 
 def resolve_seats(specs: list[str], players: int) -> list[Strategy]:

@@ -12,6 +12,7 @@ import pytest
 from simulator import codes as K
 from simulator import lean
 from simulator.engine import State, pack_rules, play_chunk_nb, policy_table
+from simulator.policy_api import NO_USER_POLICY
 from simulator.rules import Rules, flatten
 from simulator.runner import Totals, make_job, run
 from strategies import builtin
@@ -30,7 +31,8 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
                                     t.acc, t.tot, t.hist, scores, turns, layouts)
     else:
         played = play_chunk_nb(seed, start, count, rt, par, *State(players).arrays(), t.acc,
-                               t.tot, t.hist, scores, turns, layouts, kind == "checked")
+                               t.tot, t.hist, scores, turns, layouts, kind == "checked",
+                               NO_USER_POLICY)
     assert played == count
     return t, scores, turns, layouts
 

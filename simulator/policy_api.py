@@ -1,0 +1,109 @@
+"""Policies written by users: the one signature they implement, and loading them from a file.
+
+A user policy is a plain Python function in its own file::
+
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        ...
+        return action
+
+It is compiled with Numba as a C-callable function of exactly ``SIGNATURE`` (and cached, like
+the engine), and the compiled engine calls it through a function pointer at every decision of
+the seats that play it. The engine is compiled once for that pointer type, so a new user policy
+compiles only itself. Every array it receives is a view of what its seat may see
+(docs/user_policies.md lists the slots): nothing else of the game is reachable from it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import sys
+from pathlib import Path
+
+from numba import cfunc, njit, types
+
+from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
+
+POLICY_USER = 99   # policy id of seats played by the user policy of the run
+
+ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "discard", "memory",
+             "rules", "rng", "params")
+_i32 = types.int32[::1]
+SIGNATURE = types.int64(types.int64, types.int64, types.int64,   # point, seat, held card
+                        _i32,                  # public: PUB_* slots, then face-down counts
+                        _i32,                  # legal: 1 for every legal action
+                        _i32,                  # known[s * MAX_POS + p]: card, or -1
+                        _i32,                  # faceup[s * MAX_POS + p]: 1 when face up
+                        _i32,                  # discard[i]: the pile, bottom first
+                        _i32,                  # memory: this seat's slots (writable)
+                        types.int64[::1],      # rules: R_* slots, card values and keys
+                        types.uint64[::1],     # rng: this seat's random stream
+                        types.float64[::1])    # params: the seat's row (params[0] = policy id)
+
+
+class UserPolicyError(ValueError):
+    """The named file or function cannot be used as a policy."""
+
+
+def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+             params):
+    return -1
+
+
+# passed to the engine when no seat plays a user policy (it is never called then)
+NO_USER_POLICY = cfunc(SIGNATURE, cache=True, error_model="numpy")(_no_user)
+
+
+def load_function(path: str, name: str):
+    """Import ``name`` from the Python file ``path`` (not compiled yet)."""
+    file = Path(path)
+    if not file.is_file():
+        raise UserPolicyError(f"policy file {path!r} does not exist")
+    module_name = "golfsim_user_" + file.stem
+    spec = importlib.util.spec_from_file_location(module_name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # Numba's cache wants the module importable by name
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # noqa: BLE001 - any error in the user's file is reported as one line
+        raise UserPolicyError(f"policy file {path}: {type(e).__name__}: {e}") from None
+    fn = getattr(module, name, None)
+    if fn is None:
+        raise UserPolicyError(f"policy file {path} has no function {name!r}")
+    # the file's other plain functions are its helpers: compile them too, so that decide can
+    # call them from compiled code
+    for key, value in list(vars(module).items()):
+        if inspect.isfunction(value) and value.__module__ == module_name and key != name:
+            setattr(module, key, njit(cache=True, error_model="numpy")(value))
+    fn = getattr(fn, "py_func", fn)  # accept an @njit-decorated function too
+    if not inspect.isfunction(fn):
+        raise UserPolicyError(f"{path}:{name} is not a function")
+    params = list(inspect.signature(fn).parameters)
+    if len(params) != len(ARG_NAMES):
+        raise UserPolicyError(
+            f"{path}:{name} takes {len(params)} arguments ({', '.join(params)}); a policy takes "
+            f"{len(ARG_NAMES)}: ({', '.join(ARG_NAMES)})")
+    return fn, getattr(module, "PARAMS", ())
+
+
+_COMPILED: dict = {}
+
+
+def compile_policy(path: str, name: str):
+    """The user's function compiled to ``SIGNATURE`` (cached on disk and in this process)."""
+    key = (str(Path(path).resolve()), name)
+    if key not in _COMPILED:
+        fn, _ = load_function(path, name)
+        try:
+            _COMPILED[key] = cfunc(SIGNATURE, cache=True, error_model="numpy")(fn)
+        except Exception as e:  # noqa: BLE001 - Numba's typing errors, shortened to one line
+            lines = [ln.strip() for ln in str(e).splitlines() if ln.strip() and
+                     not ln.startswith(("Failed in", "During:", "File ", "^"))]
+            detail = lines[0] if lines else type(e).__name__
+            raise UserPolicyError(
+                f"{path}:{name} does not compile as a policy "
+                f"(it must accept ({', '.join(ARG_NAMES)}) and return an integer action): "
+                f"{detail}") from None
+    return _COMPILED[key]
+

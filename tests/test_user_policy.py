@@ -1,0 +1,158 @@
+"""User policies loaded from a file: the example plays exactly like the built-in it copies,
+parameters reach it, and every way a policy file can be wrong is one clear error (exit 2)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from simulator import codes as K
+from simulator.cli import cli
+from simulator.engine import play_logged_round
+from simulator.rules import Rules, flatten
+from simulator.runner import run
+from strategies import StrategyError, resolve, resolve_seats, seat_arrays, user_policy
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = str(ROOT / "strategies" / "examples" / "greedy_policy.py") + ":decide"
+SIX = Rules.preset("six_card")
+
+
+def _write(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+def test_example_plays_exactly_like_builtin_greedy():
+    seats = resolve_seats([EXAMPLE], 4)
+    ids, params = seat_arrays(seats)
+    assert all(s.user is not None for s in seats)
+    a = run(SIX, 4, ids, params, rounds=3000, seed=9, user=user_policy(seats), threads=2,
+            chunk_size=500)
+    b = run(SIX, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds=3000, seed=9,
+            kernel="general")
+    assert a.complete and a.totals.rounds == 3000
+    assert np.array_equal(a.totals.acc, b.totals.acc)
+    assert np.array_equal(a.totals.tot, b.totals.tot)
+
+
+def test_example_runs_through_the_cli(tmp_path):
+    out = tmp_path / "user"
+    r = CliRunner().invoke(cli, ["run", "--preset", "six_card", "--players", "4", "--strategy",
+                                 EXAMPLE, "--strategy", "greedy", "--strategy", EXAMPLE,
+                                 "--strategy", "random", "--rounds", "2000", "--quiet",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    df = pl.read_parquet(out / "summary.parquet")
+    assert df["rounds"].to_list() == [2000] * 4
+    assert df["strategy"][0].endswith("greedy_policy.py:decide")
+
+
+THRESHOLD = """
+    from simulator.codes import (A_DISCARD, A_DRAW_STOCK, A_TAKE_DISCARD, DP_TURN, N_ACTIONS,
+                                 PUB_DISCARD_N, RT_VALUE)
+    PARAMS = (("take_at_most", 0.0, "take the discard when its value is at most this"),)
+
+    def lowest(legal):
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                return a
+        return -1
+
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        if point == DP_TURN:
+            top = discard[public[PUB_DISCARD_N] - 1]
+            if legal[A_TAKE_DISCARD] and rules[RT_VALUE + top] <= params[1]:
+                return A_TAKE_DISCARD
+            return A_DRAW_STOCK
+        if legal[A_DISCARD]:
+            return A_DISCARD
+        return lowest(legal)
+"""
+
+
+def test_parameters_reach_the_policy(tmp_path):
+    path = _write(tmp_path, "threshold.py", THRESHOLD)
+    takes = {}
+    for x in (-100, 100):
+        s = resolve(f"{path}:decide:take_at_most={x}")
+        assert s.params == (float(x),)
+        fn = user_policy([s])
+        ids, params = seat_arrays([s] * 4)
+        log = play_logged_round(flatten(SIX, 4), ids, params, seed=3, round_index=0, user=fn)
+        assert log["ok"]
+        takes[x] = int(((log["log"][:, 2] == K.DP_TURN) &
+                        (log["log"][:, 3] == K.A_TAKE_DISCARD)).sum())
+    assert takes[-100] == 0 and takes[100] > 0
+    with pytest.raises(StrategyError, match="unknown parameter"):
+        resolve(f"{path}:decide:nope=1")
+
+
+def _cli_error(args):
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2, r.output
+    return r.output
+
+
+def _run_args(spec, tmp_path, extra=()):
+    return ["run", "--preset", "six_card", "--strategy", spec, "--rounds", "2000", "--quiet",
+            "--out", str(tmp_path / "out"), *extra]
+
+
+def test_missing_file_and_missing_function(tmp_path):
+    assert "does not exist" in _cli_error(_run_args(str(tmp_path / "nope.py:decide"), tmp_path))
+    path = _write(tmp_path, "empty.py", "X = 1\n")
+    assert "has no function 'decide'" in _cli_error(_run_args(f"{path}:decide", tmp_path))
+
+
+def test_wrong_signature_and_not_compilable(tmp_path):
+    path = _write(tmp_path, "short.py", "def decide(point, seat, held):\n    return 0\n")
+    out = _cli_error(_run_args(f"{path}:decide", tmp_path))
+    assert "takes 3 arguments" in out and "point, seat, held, public" in out
+    path = _write(tmp_path, "bad.py", """
+        def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules,
+                   rng, params):
+            return "draw"
+    """)
+    assert "does not compile as a policy" in _cli_error(_run_args(f"{path}:decide", tmp_path))
+
+
+def test_two_different_user_functions_are_refused(tmp_path):
+    path = _write(tmp_path, "threshold.py", THRESHOLD)
+    with pytest.raises(StrategyError, match="one user policy function"):
+        user_policy([resolve(f"{path}:decide"), resolve(EXAMPLE)])
+
+
+def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
+    # knocking is not legal in six-card Golf: this policy knocks when a round opens with the
+    # card id 0 on the discard pile (about one round in 52), and otherwise fills its grid
+    path = _write(tmp_path, "knocker.py", """
+        from simulator.codes import (A_DRAW_STOCK, A_KNOCK, DP_TURN, MAX_POS, N_ACTIONS,
+                                     PUB_DISCARD_N, PUB_TURN)
+        def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules,
+                   rng, params):
+            if point == DP_TURN:
+                if public[PUB_TURN] == 0 and discard[public[PUB_DISCARD_N] - 1] == 0:
+                    return A_KNOCK
+                return A_DRAW_STOCK
+            for p in range(MAX_POS):
+                if legal[p] and not faceup[seat * MAX_POS + p]:
+                    return p
+            for a in range(N_ACTIONS):
+                if legal[a]:
+                    return a
+            return -1
+    """)
+    out_dir = tmp_path / "out"
+    out = _cli_error(_run_args(f"{path}:decide", tmp_path, ["--chunk-size", "1", "--threads",
+                                                             "1"]))
+    assert "seat 0" in out and "knock" in out and "'turn'" in out
+    df = pl.read_parquet(out_dir / "summary.parquet")
+    assert 0 < df["rounds"][0] < 2000
