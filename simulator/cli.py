@@ -333,7 +333,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
       golfsim tournament --strategy greedy --strategy random \\
           --strategy knock-threshold:T=10 --rounds 100000 --out results/tournament
     """
-    from strategies import StrategyError, seat_arrays
+    from strategies import StrategyError, seat_arrays, user_policy
 
     from . import runner
     from . import tournament as tour
@@ -343,6 +343,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
         rules.check_players(players)
         seat_lists = tour.seatings(players)
         resolved = tour.resolve_strategies(list(strategies))
+        user = user_policy(resolved)
     except (RuleError, StrategyError, tour.TournamentError) as e:
         raise GolfsimError(str(e)) from None
     threads = threads or os.cpu_count() or 1
@@ -358,7 +359,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
         for b in resolved[i + 1:]:
             ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
             try:
-                runner.warm_up(rules, players, ids, params)
+                runner.warm_up(rules, players, ids, params, user=user)
             except runner.PolicyError:
                 pass  # the tournament meets the same error and reports it
     bar = tqdm(total=pairs * len(seat_lists) * per_seating, unit="round", unit_scale=True,

@@ -27,7 +27,7 @@ from itertools import combinations
 import numpy as np
 import polars as pl
 
-from strategies import Strategy, StrategyError, resolve, seat_arrays
+from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner
 from .report import Z95, _short, version
@@ -80,7 +80,7 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     resolved = [resolve(s) for s in specs]
     first: dict[tuple, str] = {}
     for s in resolved:
-        first.setdefault((s.policy_id, s.params), s.spec)
+        first.setdefault((s.policy_id, s.params, s.user), s.spec)
     if len(first) < 2:
         given = " ".join(f"--strategy {s}" for s in specs) or "none"
         raise TournamentError(f"a tournament needs at least 2 different strategies (got "
@@ -89,7 +89,7 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     if len(first) < len(resolved):
         seen = set()
         for s in resolved:
-            key = (s.policy_id, s.params)
+            key = (s.policy_id, s.params, s.user)
             if key in seen:
                 raise TournamentError(f"--strategy {s.spec}: the same strategy as --strategy "
                                       f"{first[key]}; give each strategy once")
@@ -182,6 +182,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
     KeyboardInterrupt when interrupted."""
     rules.check_players(players)
     resolved = resolve_strategies(list(specs))
+    user = user_policy(resolved)  # the one user policy function the strategies may include
     if rounds < 1:
         raise TournamentError(f"--rounds {rounds}: expected a whole number >= 1")
     seats_list = seatings(players)
@@ -203,7 +204,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             ids, params = seat_arrays(seat_strategies)
             res = runner.run(rules, players, ids, params, n, seed, threads=threads,
                              chunk_size=chunk_size, per_round=True, progress=progress,
-                             strategies=[s.spec for s in seat_strategies])
+                             strategies=[s.spec for s in seat_strategies], user=user)
             if not res.complete:
                 if res.error.startswith("interrupted"):
                     raise KeyboardInterrupt

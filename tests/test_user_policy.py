@@ -156,3 +156,13 @@ def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
     assert "seat 0" in out and "knock" in out and "'turn'" in out
     df = pl.read_parquet(out_dir / "summary.parquet")
     assert 0 < df["rounds"][0] < 2000
+
+
+def test_user_policy_in_a_tournament(tmp_path):
+    out = tmp_path / "tour"
+    r = CliRunner().invoke(cli, ["tournament", "--preset", "six_card", "--strategy", EXAMPLE,
+                                 "--strategy", "random", "--rounds", "2000", "--quiet",
+                                 "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    ranking = pl.read_parquet(out / "ranking.parquet")
+    assert ranking["strategy"][0].endswith("greedy_policy.py:decide")
