@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD, POLICY_RANDOM
+from .builtin import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_RANDOM
 
 N_PARAMS = 8
 
@@ -31,6 +31,20 @@ STRATEGIES = {
         "BENCHMARK W2: knocks when its estimated score is at most T, otherwise plays greedy's "
         "placement rule with the cards it has not seen",
         params=(("T", 8.0, "knock when the estimated score is at most T"),)),
+    "heuristic": StrategyInfo(
+        "heuristic", POLICY_HEURISTIC,
+        "a parametric rule-of-thumb player: takes low or pairing discards, replaces known "
+        "cards only for a clear gain, keeps a card a while for its pair, ends the round only "
+        "when its estimate is low enough",
+        params=(("take_max", 4.0, "take the discard when its value is at most this (or it "
+                 "makes a pair) and it has a placement"),
+                ("replace_min", 1.0, "replace a known card only when the estimated score "
+                 "drops by at least this"),
+                ("hold", 3.0, "own turns a known unpaired card is kept waiting for its pair"),
+                ("knock_at", 10.0, "knock, flip all, or turn up its last face-down card only "
+                 "when its estimated score is at most this"),
+                ("aggression", 0.0, "0..1: an unknown card counts (1 + aggression) times the "
+                 "mean unseen value when it decides whether to replace it"))),
 }
 
 

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator import codes as K
-from simulator.codes import G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, MAX_PLAYERS, MAX_POS
+from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
+                            MAX_PLAYERS, MAX_POS)
 from simulator.codes import RT_KEY, RT_VALUE
 from simulator.jit import hot
 from simulator.layout import can_replace_nb, related_nb
@@ -35,9 +36,23 @@ from simulator.rng import STREAM_SEAT0, below_nb
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_KNOCK_THRESHOLD = 2
-MEM_PLANNED_POS = 0
+POLICY_HEURISTIC = 3
+# memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
+MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
+MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
+MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per slot
+MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
+AGE_PER_SLOT = 7
+AGE_MAX = 15
 PAR_ID = 0      # column of the policy table holding the policy id
 PAR_T = 1       # knock-threshold: its threshold T
+# heuristic: its parameter columns
+PAR_TAKE_MAX = 1
+PAR_REPLACE_MIN = 2
+PAR_HOLD = 3
+PAR_KNOCK_AT = 4
+PAR_AGGRESSION = 5
+EPS = 1e-9
 
 
 @hot(inline="always")
@@ -78,19 +93,28 @@ def _column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
     return 2 * S
 
 
+@hot(inline="always")
+def own_card_nb(g, seat, p, hide):
+    """The seat's own card at p as far as it remembers it, or -1: ``hide`` has bit p set for
+    positions whose face-down card it has forgotten (see ``forgetful_nb``; 0 for the others)."""
+    c = g[G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p]
+    if hide != 0 and (hide >> p) & 1 and g[G_UP + seat * MAX_POS + p] == 0:
+        return -1
+    return c
+
+
 @hot
-def _layout_estimate_nb(g, rt, seat, at, card, n, S):
+def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
     """n times the estimated layout score for pair scopes other than 2-row columns, with
     ``card`` imagined at position ``at`` (at = -1: as it is). Unknown cards count S/n and pair
     with nothing; known cards pair among themselves by key."""
     npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
     cols = rt[K.R_COLS]
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     total = 0
     used = 0
     for p in range(npos):
-        x = card if p == at else g[own + p]
+        x = card if p == at else own_card_nb(g, seat, p, hide)
         if x < 0:
             total += S
             continue
@@ -99,7 +123,7 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S):
         partner = -1
         if scope != K.PAIR_NONE:
             for q in range(p + 1, npos):
-                y = card if q == at else g[own + q]
+                y = card if q == at else own_card_nb(g, seat, q, hide)
                 if y >= 0 and not (used >> q) & 1 and rt[RT_KEY + y] == rt[RT_KEY + x] and \
                         related_nb(p, q, scope, cols):
                     partner = q
@@ -112,12 +136,12 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S):
 
 
 @hot
-def best_placement_nb(g, rt, seat, card, n, S):
+def best_placement_nb(g, rt, seat, card, n, S, hide):
     """BENCHMARK W1's placement rule generalised: the replaceable position with the largest
     gain n*G(p) among eligible ones (G >= 1 over a known card, G >= 0 over an unknown one),
-    ties to the lowest position; -1 if none is eligible."""
+    ties to the lowest position; -1 if none is eligible. Positions in ``hide`` count as
+    unknown."""
     npos = rt[K.R_NPOS]
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     best = -1
     best_gain = 0
     if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
@@ -126,8 +150,8 @@ def best_placement_nb(g, rt, seat, card, n, S):
         kc = rt[RT_KEY + card]
         vc = rt[RT_VALUE + card]
         for c in range(cols):
-            a = g[own + c]
-            b = g[own + c + cols]
+            a = own_card_nb(g, seat, c, hide)
+            b = own_card_nb(g, seat, c + cols, hide)
             ka = rt[RT_KEY + a] if a >= 0 else -1
             va = rt[RT_VALUE + a] if a >= 0 else 0
             kb = rt[RT_KEY + b] if b >= 0 else -1
@@ -146,26 +170,28 @@ def best_placement_nb(g, rt, seat, card, n, S):
                     best = c + cols
                     best_gain = gain
         return best
-    before = _layout_estimate_nb(g, rt, seat, -1, -1, n, S)
+    before = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
     for p in range(npos):
         if not can_replace_nb(g, rt, seat, p):
             continue
-        gain = before - _layout_estimate_nb(g, rt, seat, p, card, n, S)
-        if gain >= (n if g[own + p] >= 0 else 0) and (best < 0 or gain > best_gain):
+        gain = before - _layout_estimate_nb(g, rt, seat, p, card, n, S, hide)
+        if gain >= (n if own_card_nb(g, seat, p, hide) >= 0 else 0) and \
+                (best < 0 or gain > best_gain):
             best = p
             best_gain = gain
     return best
 
 
 @hot
-def _place_or_draw_nb(point, seat, held, g, rt, n, S):
+def _place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
     """The placement rule shared by greedy and knock-threshold, given the seat's unseen pool
     (n cards worth S, the held card not yet removed): take the discard if it has an eligible
-    placement, else draw; place a drawn card at its best eligible position, else discard."""
+    placement, else draw; place a drawn card at its best eligible position, else discard.
+    ``hide``: own positions it has forgotten (0 but for ``forgetful``)."""
     if point == K.DP_TURN:
         if g[G_LEGAL + K.A_TAKE_DISCARD] and n > 0:
             top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
-            p = best_placement_nb(g, rt, seat, top, n, S)
+            p = best_placement_nb(g, rt, seat, top, n, S, hide)
             if p >= 0:
                 # decided before taking: remembered for the placement that follows
                 g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
@@ -181,7 +207,7 @@ def _place_or_draw_nb(point, seat, held, g, rt, n, S):
     if point == K.DP_PLACE_DRAWN:
         n -= 1
         S -= rt[RT_VALUE + held]
-        p = best_placement_nb(g, rt, seat, held, n, S) if n > 0 else -1
+        p = best_placement_nb(g, rt, seat, held, n, S, hide) if n > 0 else -1
         if p >= 0:
             return p
         if g[G_LEGAL + K.A_DISCARD]:
@@ -200,7 +226,7 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
     neither face up in a grid nor in the discard pile (nor the card just drawn)."""
     n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
     S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
-    return _place_or_draw_nb(point, seat, held, g, rt, n, S)
+    return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
 
 
 @hot
@@ -218,10 +244,339 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
             n -= 1
             S -= rt[RT_VALUE + c]
     if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
-        nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S)
+        nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0)
         if nE <= par[seat, PAR_T] * n:
             return K.A_KNOCK
-    return _place_or_draw_nb(point, seat, held, g, rt, n, S)
+    return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+
+
+# ---- shared by the newer built-ins ---------------------------------------------------------------
+@hot
+def unseen_pool_nb(g, rt, seat, held):
+    """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it
+    knows in any layout (face up or remembered) and the card it holds -- and their value sum."""
+    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
+    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    npos = rt[K.R_NPOS]
+    for s in range(rt[K.R_PLAYERS]):
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        for p in range(npos):
+            c = g[row + p]
+            if c >= 0:
+                n -= 1
+                S -= rt[RT_VALUE + c]
+    if held >= 0:
+        n -= 1
+        S -= rt[RT_VALUE + held]
+    return n, S
+
+
+@hot
+def unseen_of_key_nb(g, rt, seat, key):
+    """How many cards pairing by ``key`` the seat has not seen (deck copies less the discard
+    pile and every card it knows)."""
+    count = 0
+    for i in range(rt[K.R_NCARDS]):
+        if rt[RT_KEY + rt[K.RT_DECK + i]] == key:
+            count += 1
+    for i in range(g[G_PUB + K.PUB_DISCARD_N]):
+        if rt[RT_KEY + g[G_DISCARD + i]] == key:
+            count -= 1
+    npos = rt[K.R_NPOS]
+    for s in range(rt[K.R_PLAYERS]):
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        for p in range(npos):
+            c = g[row + p]
+            if c >= 0 and rt[RT_KEY + c] == key:
+                count -= 1
+    return count
+
+
+@hot
+def estimate_nb(g, rt, seat, at, card, u):
+    """The seat's estimate of its layout score (a float), with ``card`` imagined at ``at``
+    (-1: as it is): an unknown card is worth ``u``; known cards pair among themselves by key
+    under the pair scope (a pair scores 0, or its sum when negative pairs keep their value)."""
+    npos = rt[K.R_NPOS]
+    scope = rt[K.R_PAIR_SCOPE]
+    cols = rt[K.R_COLS]
+    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    total = 0.0
+    used = 0
+    for p in range(npos):
+        x = card if p == at else g[own + p]
+        if x < 0:
+            total += u
+            continue
+        if (used >> p) & 1:
+            continue
+        vx = rt[RT_VALUE + x]
+        partner = -1
+        if scope != K.PAIR_NONE:
+            for q in range(p + 1, npos):
+                y = card if q == at else g[own + q]
+                if y >= 0 and not (used >> q) & 1 and rt[RT_KEY + y] == rt[RT_KEY + x] and \
+                        related_nb(p, q, scope, cols):
+                    partner = q
+                    break
+        if partner >= 0:
+            used |= 1 << partner
+            y = card if partner == at else g[own + partner]
+            vy = rt[RT_VALUE + y]
+            if keep and vx < 0 and vy < 0:
+                total += vx + vy
+        else:
+            total += vx
+    return total
+
+
+@hot(inline="always")
+def would_end_nb(g, rt, seat):
+    """Would turning the seat's last face-down card up end the round now?"""
+    if g[G_PUB + K.PUB_ENDER] >= 0 or g[G_FACE_DOWN + seat] != 1:
+        return False
+    triggers = rt[K.R_END_TRIGGERS]
+    if (triggers & K.END_ALL_FACE_UP) != 0:
+        return True
+    if (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+        for s in range(rt[K.R_PLAYERS]):
+            if s != seat and g[G_FACE_DOWN + s] != 0:
+                return False
+        return True
+    return False
+
+
+@hot(inline="always")
+def pairs_at_nb(g, rt, seat, p, card):
+    """Would ``card`` at p pair with a card the seat knows at a related position?"""
+    scope = rt[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    for q in range(rt[K.R_NPOS]):
+        y = g[own + q]
+        if q != p and y >= 0 and rt[RT_KEY + y] == rt[RT_KEY + card] and \
+                related_nb(p, q, scope, rt[K.R_COLS]):
+            return True
+    return False
+
+
+# ---- heuristic: a parametric family --------------------------------------------------------
+@hot(inline="always")
+def _age_nb(g, seat, p):
+    slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+    return (g[slot] >> (4 * (p % AGE_PER_SLOT))) & AGE_MAX
+
+
+@hot(inline="always")
+def _reset_age_nb(g, seat, p):
+    slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+    g[slot] &= ~(AGE_MAX << (4 * (p % AGE_PER_SLOT)))
+
+
+@hot
+def _grow_ages_nb(g, rt, seat):
+    """One more own turn for every position's card (saturating at AGE_MAX)."""
+    for p in range(rt[K.R_NPOS]):
+        a = _age_nb(g, seat, p)
+        if a < AGE_MAX:
+            slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+            g[slot] += 1 << (4 * (p % AGE_PER_SLOT))
+
+
+@hot
+def _waiting_for_pair_nb(g, rt, seat, p, hold):
+    """Is the known card at p one the heuristic keeps, waiting for its pair? Its value is
+    positive, it has been there fewer than ``hold`` own turns, nothing pairs it yet, a related
+    position could still take a partner, and the seat has not seen every copy of its key."""
+    if hold <= 0 or _age_nb(g, seat, p) >= hold:
+        return False
+    scope = rt[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    x = g[own + p]
+    if x < 0 or rt[RT_VALUE + x] <= 0:
+        return False
+    key = rt[RT_KEY + x]
+    cols = rt[K.R_COLS]
+    open_slot = False
+    for q in range(rt[K.R_NPOS]):
+        if q == p or not related_nb(p, q, scope, cols):
+            continue
+        y = g[own + q]
+        if y >= 0 and rt[RT_KEY + y] == key:
+            return False  # already paired
+        if can_replace_nb(g, rt, seat, q):
+            open_slot = True
+    return open_slot and unseen_of_key_nb(g, rt, seat, key) > 0
+
+
+@hot(inline="always")
+def _knock_at_nb(g, par, seat):
+    """knock_at, or no limit once the stock has been reshuffled (the round drags on)."""
+    if g[G_PUB + K.PUB_RESHUFFLES] > 0:
+        return 1e300
+    return par[seat, PAR_KNOCK_AT]
+
+
+@hot
+def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
+    """The heuristic's position for ``card`` (-1 if none suits): the largest estimated gain
+    among replaceable positions where the gain is at least replace_min over a known card and
+    at least 0 over an unknown one (valued at (1 + aggression) S/n), skipping cards kept for a
+    pair (hold) and, before anyone has ended, a placement that would end the round while the
+    estimate after it is above knock_at. ``final`` (the end is triggered): plain estimate
+    minimisation. ``must`` (the card must be placed): no thresholds, the end avoided if
+    possible."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    mean = S / n if n > 0 else 0.0
+    u = mean if final else mean * (1.0 + par[seat, PAR_AGGRESSION])
+    replace_min = EPS if final else par[seat, PAR_REPLACE_MIN]
+    hold = 0 if final else np.int64(par[seat, PAR_HOLD])
+    knock_at = _knock_at_nb(g, par, seat)
+    ending = would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
+    before = estimate_nb(g, rt, seat, -1, -1, u)
+    for attempt in range(2):
+        best = -1
+        best_gain = 0.0
+        for p in range(rt[K.R_NPOS]):
+            if not can_replace_nb(g, rt, seat, p):
+                continue
+            known = g[own + p] >= 0
+            if not must and known and _waiting_for_pair_nb(g, rt, seat, p, hold):
+                continue
+            gain = before - estimate_nb(g, rt, seat, p, card, u)
+            if not must and gain < (replace_min if known else 0.0) - EPS:
+                continue
+            if attempt == 0 and ending and g[G_UP + seat * MAX_POS + p] == 0 and \
+                    estimate_nb(g, rt, seat, p, card, mean) > knock_at + EPS:
+                continue
+            if best < 0 or gain > best_gain + EPS:
+                best = p
+                best_gain = gain
+        if best >= 0 or not must:
+            return best
+    return -1
+
+
+@hot
+def _remember_placement_nb(g, seat, p):
+    g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
+    _reset_age_nb(g, seat, p)
+    return p
+
+
+@hot
+def heuristic_nb(point, seat, held, g, rt, rng, par):
+    """``heuristic``: a parametric rule-of-thumb player (docs/policies.md). It counts every
+    card it has seen and values an unknown card at the mean of the rest."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    final = g[G_PUB + K.PUB_ENDER] >= 0
+    knock_at = _knock_at_nb(g, par, seat)
+    npos = rt[K.R_NPOS]
+    if point == K.DP_TURN:
+        if g[mem + MEM_LAST_TURN] != g[G_PUB + K.PUB_TURN] + 1:  # a new own turn
+            g[mem + MEM_LAST_TURN] = g[G_PUB + K.PUB_TURN] + 1
+            _grow_ages_nb(g, rt, seat)
+        n, S = unseen_pool_nb(g, rt, seat, -1)
+        if n <= 0:
+            if g[G_LEGAL + K.A_DRAW_STOCK]:
+                return K.A_DRAW_STOCK
+            return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        E = estimate_nb(g, rt, seat, -1, -1, S / n)
+        if g[G_LEGAL + K.A_KNOCK] and E <= knock_at + EPS:
+            return K.A_KNOCK
+        if g[G_LEGAL + K.A_FLIP_ALL] and E <= knock_at + EPS:
+            return K.A_FLIP_ALL
+        if g[G_LEGAL + K.A_TAKE_DISCARD]:
+            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+            p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
+            if p >= 0 and (final or rt[RT_VALUE + top] <= par[seat, PAR_TAKE_MAX] + EPS or
+                           pairs_at_nb(g, rt, seat, p, top)):
+                g[mem + MEM_PLANNED_POS] = p
+                return K.A_TAKE_DISCARD
+            if not g[G_LEGAL + K.A_DRAW_STOCK]:
+                p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, True)
+                if p >= 0:
+                    g[mem + MEM_PLANNED_POS] = p
+                    return K.A_TAKE_DISCARD
+        if g[G_LEGAL + K.A_DRAW_STOCK]:
+            return K.A_DRAW_STOCK
+        if g[G_LEGAL + K.A_FLIP]:
+            return K.A_FLIP
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_TAKEN:
+        p = g[mem + MEM_PLANNED_POS]
+        if not (0 <= p < MAX_POS and g[G_LEGAL + p]):
+            n, S = unseen_pool_nb(g, rt, seat, held)
+            p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
+        if p >= 0 and g[G_LEGAL + p]:
+            return _remember_placement_nb(g, seat, p)
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_PLACE_DRAWN:
+        n, S = unseen_pool_nb(g, rt, seat, held)
+        p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, False)
+        if p >= 0 and g[G_LEGAL + p]:
+            return _remember_placement_nb(g, seat, p)
+        if g[G_LEGAL + K.A_DISCARD]:
+            return K.A_DISCARD
+        p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
+        if p >= 0 and g[G_LEGAL + p]:
+            return _remember_placement_nb(g, seat, p)
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_FACE:
+        # face down only to keep a placement from ending the round while above knock_at
+        p = g[mem + MEM_PLANNED_POS]
+        if 0 <= p < MAX_POS and not final and would_end_nb(g, rt, seat) and \
+                g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN]:
+            n, S = unseen_pool_nb(g, rt, seat, held)
+            if n > 0 and estimate_nb(g, rt, seat, p, held, S / n) > knock_at + EPS:
+                return K.A_FACE_DOWN
+        if g[G_LEGAL + K.A_FACE_UP]:
+            return K.A_FACE_UP
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_FLIP:
+        if g[G_LEGAL + K.A_PASS]:
+            return K.A_PASS
+        # a card it already knows (the lowest) shows nothing new; else the lowest position
+        best = -1
+        for p in range(npos):
+            c = g[own + p]
+            if g[G_LEGAL + p] and c >= 0 and (best < 0 or
+                                                 rt[RT_VALUE + c] < rt[RT_VALUE + g[own + best]]):
+                best = p
+        if best < 0:
+            best = lowest_legal_nb(g, 0, MAX_POS)
+        if best >= 0:
+            _reset_age_nb(g, seat, best)
+            return best
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_REVEAL:
+        # RULES.md S-1: one card per column (more generally, away from the cards it knows)
+        scope = rt[K.R_PAIR_SCOPE]
+        cols = rt[K.R_COLS]
+        picked = g[mem + MEM_PICKED]
+        for p in range(npos):
+            if not g[G_LEGAL + p]:
+                continue
+            alone = True
+            for q in range(npos):
+                if q != p and (g[own + q] >= 0 or (picked >> q) & 1) and \
+                        (q % cols == p % cols or (scope != K.PAIR_NONE and
+                                                  related_nb(p, q, scope, cols))):
+                    alone = False
+                    break
+            if alone:
+                g[mem + MEM_PICKED] = picked | (1 << p)
+                return p
+        p = lowest_legal_nb(g, 0, K.N_ACTIONS)
+        if 0 <= p < MAX_POS:
+            g[mem + MEM_PICKED] = picked | (1 << p)
+        return p
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
 @hot
@@ -231,4 +586,6 @@ def decide_nb(point, seat, held, g, rt, rng, par):
         return greedy_nb(point, seat, held, g, rt, rng, par)
     if policy == POLICY_KNOCK_THRESHOLD:
         return knock_threshold_nb(point, seat, held, g, rt, rng, par)
+    if policy == POLICY_HEURISTIC:
+        return heuristic_nb(point, seat, held, g, rt, rng, par)
     return random_nb(point, seat, held, g, rt, rng, par)
