@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import POLICY_GREEDY, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_RANDOM
+from .builtin import (POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
+                      POLICY_RANDOM)
 
 N_PARAMS = 8
 
@@ -45,6 +46,13 @@ STRATEGIES = {
                  "when its estimated score is at most this"),
                 ("aggression", 0.0, "0..1: an unknown card counts (1 + aggression) times the "
                  "mean unseen value when it decides whether to replace it"))),
+    "forgetful": StrategyInfo(
+        "forgetful", POLICY_FORGETFUL,
+        "knock-threshold with an imperfect memory: each own face-down card it knows is "
+        "forgotten with probability decay per own turn (decay = 0: knock-threshold exactly)",
+        params=(("T", 8.0, "knock when the estimated score is at most T"),
+                ("decay", 0.1, "probability per own turn of forgetting each remembered "
+                 "face-down card of its own"))),
 }
 
 

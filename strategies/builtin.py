@@ -37,11 +37,13 @@ POLICY_RANDOM = 0
 POLICY_GREEDY = 1
 POLICY_KNOCK_THRESHOLD = 2
 POLICY_HEURISTIC = 3
+POLICY_FORGETFUL = 4
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
 MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
 MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
 MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per slot
 MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
+MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-down card at p
 AGE_PER_SLOT = 7
 AGE_MAX = 15
 PAR_ID = 0      # column of the policy table holding the policy id
@@ -52,6 +54,8 @@ PAR_REPLACE_MIN = 2
 PAR_HOLD = 3
 PAR_KNOCK_AT = 4
 PAR_AGGRESSION = 5
+PAR_DECAY = 2   # forgetful: T in column 1 (as knock-threshold), its decay rate here
+DECAY_ONE = 1 << 24   # a forgetting draw is uniform below this
 EPS = 1e-9
 
 
@@ -579,6 +583,52 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
+# ---- forgetful: knock-threshold with an imperfect memory ----------------------------------
+@hot
+def _forget_nb(g, rt, rng, seat, decay):
+    """The start of an own turn: each own face-down card it still remembers is forgotten with
+    probability ``decay`` (one draw per such card, in position order, from its own stream)."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    hide = g[mem + MEM_FORGOTTEN]
+    limit = np.int64(decay * DECAY_ONE)
+    for p in range(rt[K.R_NPOS]):
+        if (hide >> p) & 1 == 0 and g[G_UP + seat * MAX_POS + p] == 0 and g[own + p] >= 0:
+            if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
+                hide |= 1 << p
+    g[mem + MEM_FORGOTTEN] = hide
+
+
+@hot
+def forgetful_nb(point, seat, held, g, rt, rng, par):
+    """``forgetful`` (parameters T, decay): knock-threshold whose memory of its own face-down
+    cards fades. At the start of each own turn every face-down card it remembers (peeked, or
+    placed face down) is forgotten with probability ``decay``; a forgotten card counts as
+    unknown (worth S/n, and back in the pool) until it sees it again: face up, or because it
+    put a new card there. With decay = 0 it plays exactly as knock-threshold."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    if point == K.DP_TURN and g[mem + MEM_LAST_TURN] != g[G_PUB + K.PUB_TURN] + 1:
+        g[mem + MEM_LAST_TURN] = g[G_PUB + K.PUB_TURN] + 1
+        if par[seat, PAR_DECAY] > 0:
+            _forget_nb(g, rt, rng, seat, par[seat, PAR_DECAY])
+    hide = g[mem + MEM_FORGOTTEN]
+    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
+    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    for p in range(rt[K.R_NPOS]):
+        c = own_card_nb(g, seat, p, hide)
+        if c >= 0:
+            n -= 1
+            S -= rt[RT_VALUE + c]
+    if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
+        nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
+        if nE <= par[seat, PAR_T] * n:
+            return K.A_KNOCK
+    a = _place_or_draw_nb(point, seat, held, g, rt, n, S, hide)
+    if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and 0 <= a < MAX_POS:
+        g[mem + MEM_FORGOTTEN] = hide & ~(1 << a)  # it knows the card it puts there
+    return a
+
+
 @hot
 def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
@@ -588,4 +638,6 @@ def decide_nb(point, seat, held, g, rt, rng, par):
         return knock_threshold_nb(point, seat, held, g, rt, rng, par)
     if policy == POLICY_HEURISTIC:
         return heuristic_nb(point, seat, held, g, rt, rng, par)
+    if policy == POLICY_FORGETFUL:
+        return forgetful_nb(point, seat, held, g, rt, rng, par)
     return random_nb(point, seat, held, g, rt, rng, par)
