@@ -513,6 +513,27 @@ PRESETS: dict[str, dict] = {
         "initial_reveal_count": 3, "pair_scope": "none", "line_sets": "columns",
     },
     "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
+    # named variants (RULES.md §2.1, §2.4)
+    "four_card_face_up": {
+        "players_max": 8, "deck_thresholds": ((2, 1), (8, 2)), "grid_cols": 2,
+        "initial_reveal_mode": "peek", "placement_face": "up", "end_triggers": ("all_face_up",),
+        "value_scheme": "basic", "pair_scope": "row_or_column",
+    },
+    "four_card_strict": {
+        "players_max": 8, "deck_thresholds": ((2, 1), (8, 2)), "grid_cols": 2,
+        "initial_reveal_mode": "none", "placement_face": "up", "replace_face_up_allowed": False,
+        "flip_after_stock_discard": "mandatory", "end_triggers": ("all_players_face_up",),
+        "value_scheme": "basic", "pair_scope": "row_or_column",
+    },
+    "nine_card_moraco": {
+        "players_max": 8, "decks": 2, "grid_rows": 3, "grid_cols": 3,
+        "initial_reveal_count": 3, "pair_scope": "orthogonal_adjacent",
+    },
+    "nine_card_fuchs": {
+        "players_max": 8, "decks": 2, "jokers_per_deck": 2, "grid_rows": 3, "grid_cols": 3,
+        "initial_reveal_mode": "none", "value_scheme": "fuchs_nines", "pair_scope": "none",
+        "line_sets": "rows_and_columns",
+    },
 }
 PRESET_DESCRIPTIONS = {
     "four_card": "4-card Golf: 2x2 grid, peek at two, face-down memory play, knock to end, "
@@ -527,6 +548,17 @@ PRESET_DESCRIPTIONS = {
     "nine_card": "9-card Golf: 3x3 grid, flip three, a column of three equal cards scores 0, "
                  "single pairs do not cancel (RULES.md §2.4)",
     "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks (RULES.md §2.5)",
+    "four_card_face_up": "4-card Golf in face-up mode: peek at two, replacements face up, the "
+                         "others get one more turn when a layout is all face up (RULES.md §2.1)",
+    "four_card_strict": "4-card Golf, strict face-up mode: no peeking, face-up cards stay, a "
+                        "discarded stock card forces a flip, the hole ends when every card is "
+                        "face up (RULES.md §2.1)",
+    "nine_card_moraco": "9-card Golf, Stephen Moraco's version: every pair of equal cards side "
+                        "by side or one above the other scores 0 (RULES.md §2.4)",
+    "nine_card_fuchs": "9-card Golf, Jesse Fuchs's version: nothing turned up at the start, "
+                       "queens 0, kings 10, jokers -2, rows and columns of three equal cards "
+                       "score 0 (they stay in place: remove_cancelled is not implemented) "
+                       "(RULES.md §2.4)",
 }
 
 
