@@ -250,22 +250,31 @@ def _deal(w, rt, rng, seed, round_index):
             n -= 1
             w[W_LAY + s * MAX_POS + p] = w[W_STOCK + n]
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
+    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
+    cols = rt[K.R_COLS]
     for s in range(players):
         w[W_UP + s] = 0
         w[W_DOWN + s] = npos
         w[W_PLANNED + s] = 0
         w[W_KNOWN_N + s] = 0
         w[W_KNOWN_SUM + s] = 0
-        for p in range(npos):
-            w[W_KNOWN + s * MAX_POS + p] = -1
-            w[W_KV + s * MAX_POS + p] = 0
-            w[W_KK + s * MAX_POS + p] = NO_KEY
-            w[W_EKN + s * MAX_POS + p] = 0
-            w[W_EKS + s * MAX_POS + p] = 0
         w[W_EN + s] = 0
-        w[W_ES + s] = 0
+        w[W_ES + s] = npos
+        # what _refresh computes for a layout of unknown cards, written directly
         for p in range(npos):
-            _refresh(w, rt, s, p)
+            i = s * MAX_POS + p
+            w[W_KNOWN + i] = -1
+            w[W_KV + i] = 0
+            w[W_KK + i] = NO_KEY
+            w[W_XN + i] = 0
+            w[W_XS + i] = 1
+            w[W_BN + i] = 0
+            w[W_BS + i] = 2
+            w[W_KQ + i] = NO_KEY
+            w[W_NEGQ + i] = 0
+            w[W_THR + i] = 0
+            w[W_EKN + i] = 0
+            w[W_EKS + i] = (2 if p < cols else 0) if column else 1
         if view_all:
             for p in range(npos):
                 _learn(w, rt, s, p, w[W_LAY + s * MAX_POS + p])
