@@ -30,6 +30,11 @@ from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G
                     G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
                     RT_DECK, RT_KEY, RT_VALUE)
 from .layout import can_replace_nb
+from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,  # noqa: F401
+                    HIST_OFFSET, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MAX_MATCH_HOLES,
+                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT,
+                    TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES,
+                    TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, _add_hole_nb, _lowest_nb)
 from .policy_api import NO_USER_POLICY, POLICY_USER
 from .rng import STREAM_DEAL, STREAM_SEAT0, below_nb, stream_state_nb
 from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
@@ -38,36 +43,6 @@ from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
 ERR_ILLEGAL_ACTION = 1
 ERR_CONSERVATION = 2
 ERR_LOG_FULL = 3
-
-# accumulator columns per seat (int64, exact, so chunk sums do not depend on chunking)
-ACC_SCORE_SUM = 0
-ACC_SCORE_SQ = 1
-ACC_ENDER = 2
-ACC_WIN_K0 = 3           # column ACC_WIN_K0 + k - 1: rounds won in a k-way tie
-N_ACC = ACC_WIN_K0 + MAX_PLAYERS
-# totals
-TOT_ROUNDS = 0
-TOT_TURNS_SUM = 1
-TOT_TURNS_SQ = 2
-TOT_CAPPED = 3
-TOT_RESHUFFLES = 4
-TOT_ENDED = 5            # rounds with an ender
-TOT_KNOCKS = 6           # rounds ended by a knock
-TOT_KNOCKER_WIN_K0 = 8   # TOT_KNOCKER_WIN_K0 + k - 1: knock rounds the knocker won in a k-way tie
-N_TOT = TOT_KNOCKER_WIN_K0 + MAX_PLAYERS
-# match accumulators (match play): per physical seat, and totals
-MACC_TOTAL_SUM = 0
-MACC_TOTAL_SQ = 1
-MACC_WIN_K0 = 2          # MACC_WIN_K0 + k - 1: matches won in a k-way tie for the lowest total
-N_MACC = MACC_WIN_K0 + MAX_PLAYERS
-MTOT_MATCHES = 0
-MTOT_HOLES_SUM = 1
-MTOT_HOLES_SQ = 2
-N_MTOT = 4
-MAX_MATCH_HOLES = 1000   # a target-mode match stops after this many holes; also the stride of
-                         # round indices, so hole h of match m is round m * 1000 + h
-HIST_OFFSET = 256        # score histogram bin = score + HIST_OFFSET, clipped
-HIST_BINS = 768
 
 LOG_FIELDS = 5           # turn, seat, decision point, action, held card
 
@@ -704,54 +679,6 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     out[K.OUT_RESHUFFLES] = g[G_PUB + K.PUB_RESHUFFLES]
     out[K.OUT_KNOCKED] = g[G_PUB + K.PUB_KNOCKED]
     return True
-
-
-@hot
-def _lowest_nb(values, players):
-    """The lowest of values[0:players] and how many seats share it (a k-way tie)."""
-    best = values[0]
-    for i in range(1, players):
-        if values[i] < best:
-            best = values[i]
-    k = 0
-    for i in range(players):
-        if values[i] == best:
-            k += 1
-    return best, k
-
-
-@hot
-def _add_hole_nb(first, scores, out, acc, tot, hist, players):
-    """Add one hole to the sums. ``scores[i]`` is in-hole seat i, which is physical seat
-    (first + i) % players when the deal has rotated (match play)."""
-    best, k = _lowest_nb(scores, players)
-    turns = out[K.OUT_TURNS]
-    for i in range(players):
-        s = (first + i) % players
-        v = scores[i]
-        acc[s, ACC_SCORE_SUM] += v
-        acc[s, ACC_SCORE_SQ] += v * v
-        if v == best:
-            acc[s, ACC_WIN_K0 + k - 1] += 1
-        b = v + HIST_OFFSET
-        if b < 0:
-            b = 0
-        elif b >= HIST_BINS:
-            b = HIST_BINS - 1
-        hist[s, b] += 1
-    ender = out[K.OUT_ENDER]
-    if ender >= 0:
-        acc[(first + ender) % players, ACC_ENDER] += 1
-        tot[TOT_ENDED] += 1
-        if out[K.OUT_KNOCKED]:
-            tot[TOT_KNOCKS] += 1
-            if scores[ender] == best:
-                tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
-    tot[TOT_ROUNDS] += 1
-    tot[TOT_TURNS_SUM] += turns
-    tot[TOT_TURNS_SQ] += turns * turns
-    tot[TOT_CAPPED] += out[K.OUT_CAPPED]
-    tot[TOT_RESHUFFLES] += out[K.OUT_RESHUFFLES]
 
 
 @hot

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
-from .engine import _add_hole_nb
+from .tally import _add_hole_nb
 from .jit import hot
 from .rng import STREAM_DEAL, below_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_value_nb
@@ -317,13 +317,32 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
                     up_sum += rt[RT_VALUE + card]
                 left -= 1
 
-    turn = 0
-    ender = -1
-    final_left = -1
-    knocked = 0
+    turn, ender, knocked, capped, reshuffles = _lean_play(
+        w, rt, par, rng, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1, -1)
+    _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp)
+    out[K.OUT_TURNS] = turn
+    out[K.OUT_CAPPED] = capped
+    out[K.OUT_ENDER] = ender
+    out[K.OUT_RESHUFFLES] = reshuffles
+    out[K.OUT_KNOCKED] = knocked
+    out[K.OUT_ERROR] = 0
+    return True
+
+
+@hot
+def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+               final_left, knocked, reshuffles, forced, forced_pos):
+    """Play turns from ``seat`` to the end of the round, from the state in ``w`` and the
+    counters given. ``forced`` >= 0 makes the first turn's move instead of the seat's policy
+    (the lookahead player's candidates): A_KNOCK; A_TAKE_DISCARD placed at ``forced_pos``;
+    A_DRAW_STOCK with the drawn card placed at ``forced_pos``, discarded when it is A_DISCARD,
+    or as the policy decides when it is -1. Returns (turns, ender, knocked, capped,
+    reshuffles)."""
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    ncards = rt[K.R_NCARDS]
+    deck_sum = rt[K.R_DECK_SUM]
     capped = 0
-    reshuffles = 0
-    seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
@@ -345,8 +364,8 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
         else:
             n = ncards - up_n - n_disc
             S = deck_sum - up_sum - sum_disc
-        action = -1
-        if policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
+        action = forced
+        if action < 0 and policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
             if w[W_EN + seat] * n + w[W_ES + seat] * S <= par[seat, 1] * n:
                 action = K.A_KNOCK
         if action < 0:
@@ -384,8 +403,11 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
                     S = deck_sum - up_sum - sum_disc
             n_stock -= 1
             card = w[W_STOCK + n_stock]
-            p = _best_placement(w, rt, seat, card, n - 1, S - rt[RT_VALUE + card]) \
-                if n - 1 > 0 else -1
+            if forced >= 0 and forced_pos >= 0:
+                p = -1 if forced_pos == K.A_DISCARD else forced_pos
+            else:
+                p = _best_placement(w, rt, seat, card, n - 1, S - rt[RT_VALUE + card]) \
+                    if n - 1 > 0 else -1
             if p < 0:
                 if rt[K.R_STOCK_MAY_DISCARD] != 0:
                     w[W_DISCARD + n_disc] = card
@@ -399,7 +421,7 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
             card = w[W_DISCARD + n_disc]
             sum_disc -= rt[RT_VALUE + card]
             public_card = True
-            p = w[W_PLANNED + seat]
+            p = forced_pos if forced >= 0 else w[W_PLANNED + seat]
             if not (p >= 0 and p < npos and _replaceable(w[W_UP + seat], p, rt)):
                 p = _lowest_replaceable(w, rt, seat)
         else:  # knock
@@ -453,10 +475,16 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
         if turn >= cap:
             capped = 1
             break
+        forced = -1
         seat += 1
         if seat == players:
             seat = 0
+    return turn, ender, knocked, capped, reshuffles
 
+
+@hot
+def _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp):
+    players = rt[K.R_PLAYERS]
     lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
     ri = rt[:K.N_RULE_SLOTS]
     values = rt[RT_VALUE:RT_VALUE + MAX_IDS]
@@ -465,13 +493,6 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
         extra[s] = 0
         L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
     hole_scores_nb(L, quads, ender, knocked == 1, players, ri, extra, scores)
-    out[K.OUT_TURNS] = turn
-    out[K.OUT_CAPPED] = capped
-    out[K.OUT_ENDER] = ender
-    out[K.OUT_RESHUFFLES] = reshuffles
-    out[K.OUT_KNOCKED] = knocked
-    out[K.OUT_ERROR] = 0
-    return True
 
 
 @hot(inline="always")

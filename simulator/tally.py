@@ -1,0 +1,85 @@
+"""Adding played holes into integer sums: the accumulator columns and the one function that
+fills them, shared by the general engine and the lean kernel so both count alike."""
+
+from simulator.jit import hot
+
+from . import codes as K
+from .codes import MAX_PLAYERS
+
+# accumulator columns per seat (int64, exact, so chunk sums do not depend on chunking)
+ACC_SCORE_SUM = 0
+ACC_SCORE_SQ = 1
+ACC_ENDER = 2
+ACC_WIN_K0 = 3           # column ACC_WIN_K0 + k - 1: rounds won in a k-way tie
+N_ACC = ACC_WIN_K0 + MAX_PLAYERS
+# totals
+TOT_ROUNDS = 0
+TOT_TURNS_SUM = 1
+TOT_TURNS_SQ = 2
+TOT_CAPPED = 3
+TOT_RESHUFFLES = 4
+TOT_ENDED = 5            # rounds with an ender
+TOT_KNOCKS = 6           # rounds ended by a knock
+TOT_KNOCKER_WIN_K0 = 8   # TOT_KNOCKER_WIN_K0 + k - 1: knock rounds the knocker won in a k-way tie
+N_TOT = TOT_KNOCKER_WIN_K0 + MAX_PLAYERS
+# match accumulators (match play): per physical seat, and totals
+MACC_TOTAL_SUM = 0
+MACC_TOTAL_SQ = 1
+MACC_WIN_K0 = 2          # MACC_WIN_K0 + k - 1: matches won in a k-way tie for the lowest total
+N_MACC = MACC_WIN_K0 + MAX_PLAYERS
+MTOT_MATCHES = 0
+MTOT_HOLES_SUM = 1
+MTOT_HOLES_SQ = 2
+N_MTOT = 4
+MAX_MATCH_HOLES = 1000   # a target-mode match stops after this many holes; also the stride of
+                         # round indices, so hole h of match m is round m * 1000 + h
+HIST_OFFSET = 256        # score histogram bin = score + HIST_OFFSET, clipped
+HIST_BINS = 768
+
+
+@hot
+def _lowest_nb(values, players):
+    """The lowest of values[0:players] and how many seats share it (a k-way tie)."""
+    best = values[0]
+    for i in range(1, players):
+        if values[i] < best:
+            best = values[i]
+    k = 0
+    for i in range(players):
+        if values[i] == best:
+            k += 1
+    return best, k
+
+
+@hot
+def _add_hole_nb(first, scores, out, acc, tot, hist, players):
+    """Add one hole to the sums. ``scores[i]`` is in-hole seat i, which is physical seat
+    (first + i) % players when the deal has rotated (match play)."""
+    best, k = _lowest_nb(scores, players)
+    turns = out[K.OUT_TURNS]
+    for i in range(players):
+        s = (first + i) % players
+        v = scores[i]
+        acc[s, ACC_SCORE_SUM] += v
+        acc[s, ACC_SCORE_SQ] += v * v
+        if v == best:
+            acc[s, ACC_WIN_K0 + k - 1] += 1
+        b = v + HIST_OFFSET
+        if b < 0:
+            b = 0
+        elif b >= HIST_BINS:
+            b = HIST_BINS - 1
+        hist[s, b] += 1
+    ender = out[K.OUT_ENDER]
+    if ender >= 0:
+        acc[(first + ender) % players, ACC_ENDER] += 1
+        tot[TOT_ENDED] += 1
+        if out[K.OUT_KNOCKED]:
+            tot[TOT_KNOCKS] += 1
+            if scores[ender] == best:
+                tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
+    tot[TOT_ROUNDS] += 1
+    tot[TOT_TURNS_SUM] += turns
+    tot[TOT_TURNS_SQ] += turns * turns
+    tot[TOT_CAPPED] += out[K.OUT_CAPPED]
+    tot[TOT_RESHUFFLES] += out[K.OUT_RESHUFFLES]
