@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .builtin import (POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
-                      POLICY_RANDOM)
+                      POLICY_OPPONENT_AWARE, POLICY_RANDOM)
 
 N_PARAMS = 8
 
@@ -53,6 +53,13 @@ STRATEGIES = {
         params=(("T", 8.0, "knock when the estimated score is at most T"),
                 ("decay", 0.1, "probability per own turn of forgetting each remembered "
                  "face-down card of its own"))),
+    "opponent-aware": StrategyInfo(
+        "opponent-aware", POLICY_OPPONENT_AWARE,
+        "greedy that watches the next seat: it does not leave on the discard pile a card of a "
+        "rank that seat is collecting when placing it otherwise costs at most care points "
+        "(care = 0: greedy exactly)",
+        params=(("care", 3.0, "points of estimated gain it gives up rather than feed the "
+                 "next seat"),)),
 }
 
 
