@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import (POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
-                      POLICY_OPPONENT_AWARE, POLICY_RANDOM)
+from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC,
+                      POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE, POLICY_RANDOM)
 
 N_PARAMS = 8
 
@@ -60,6 +60,14 @@ STRATEGIES = {
         "(care = 0: greedy exactly)",
         params=(("care", 3.0, "points of estimated gain it gives up rather than feed the "
                  "next seat"),)),
+    "ev": StrategyInfo(
+        "ev", POLICY_EV,
+        "a card counter that compares expected values: takes the discard when it gains at "
+        "least what drawing is expected to gain, ends the round only when well placed",
+        params=(("T", 6.0, "end the round (knock, flip all, go out) only with an estimated "
+                 "score of at most T"),
+                ("margin", 2.0, "... and at least this far below every opponent's "
+                 "estimated score"))),
 }
 
 

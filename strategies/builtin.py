@@ -39,6 +39,7 @@ POLICY_KNOCK_THRESHOLD = 2
 POLICY_HEURISTIC = 3
 POLICY_FORGETFUL = 4
 POLICY_OPPONENT_AWARE = 5
+POLICY_EV = 6
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
 MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
 MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
@@ -58,6 +59,8 @@ PAR_AGGRESSION = 5
 PAR_DECAY = 2   # forgetful: T in column 1 (as knock-threshold), its decay rate here
 DECAY_ONE = 1 << 24   # a forgetting draw is uniform below this
 PAR_CARE = 1    # opponent-aware: the points it gives up not to feed the next seat
+PAR_EV_T = 1    # ev: the highest estimate it ends the round with
+PAR_MARGIN = 2  # ev: how far below every opponent's estimate its own must be to end it
 EPS = 1e-9
 
 
@@ -298,16 +301,22 @@ def unseen_of_key_nb(g, rt, seat, key):
     return count
 
 
-@hot
+@hot(inline="always")
 def estimate_nb(g, rt, seat, at, card, u):
     """The seat's estimate of its layout score (a float), with ``card`` imagined at ``at``
     (-1: as it is): an unknown card is worth ``u``; known cards pair among themselves by key
     under the pair scope (a pair scores 0, or its sum when negative pairs keep their value)."""
+    return estimate_of_nb(g, rt, seat, seat, at, card, u)
+
+
+@hot
+def estimate_of_nb(g, rt, seat, owner, at, card, u):
+    """``estimate_nb`` of ``owner``'s layout as ``seat`` knows it."""
     npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
     cols = rt[K.R_COLS]
     keep = rt[K.R_NEG_PAIRS_KEEP] != 0
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    own = G_KNOWN + (seat * MAX_PLAYERS + owner) * MAX_POS
     total = 0.0
     used = 0
     for p in range(npos):
@@ -479,10 +488,8 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
     """``heuristic``: a parametric rule-of-thumb player (docs/policies.md). It counts every
     card it has seen and values an unknown card at the mean of the rest."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     final = g[G_PUB + K.PUB_ENDER] >= 0
     knock_at = _knock_at_nb(g, par, seat)
-    npos = rt[K.R_NPOS]
     if point == K.DP_TURN:
         if g[mem + MEM_LAST_TURN] != g[G_PUB + K.PUB_TURN] + 1:  # a new own turn
             g[mem + MEM_LAST_TURN] = g[G_PUB + K.PUB_TURN] + 1
@@ -534,55 +541,78 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
             return _remember_placement_nb(g, seat, p)
         return lowest_legal_nb(g, 0, MAX_POS)
     if point == K.DP_FACE:
-        # face down only to keep a placement from ending the round while above knock_at
-        p = g[mem + MEM_PLANNED_POS]
-        if 0 <= p < MAX_POS and not final and would_end_nb(g, rt, seat) and \
-                g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN]:
-            n, S = unseen_pool_nb(g, rt, seat, held)
-            if n > 0 and estimate_nb(g, rt, seat, p, held, S / n) > knock_at + EPS:
-                return K.A_FACE_DOWN
-        if g[G_LEGAL + K.A_FACE_UP]:
-            return K.A_FACE_UP
-        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        return _face_nb(g, rt, seat, held, knock_at, final)
     if point == K.DP_FLIP:
-        if g[G_LEGAL + K.A_PASS]:
-            return K.A_PASS
-        # a card it already knows (the lowest) shows nothing new; else the lowest position
-        best = -1
-        for p in range(npos):
-            c = g[own + p]
-            if g[G_LEGAL + p] and c >= 0 and (best < 0 or
-                                                 rt[RT_VALUE + c] < rt[RT_VALUE + g[own + best]]):
-                best = p
-        if best < 0:
-            best = lowest_legal_nb(g, 0, MAX_POS)
-        if best >= 0:
-            _reset_age_nb(g, seat, best)
-            return best
-        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        return _flip_nb(g, rt, seat)
     if point == K.DP_REVEAL:
-        # RULES.md S-1: one card per column (more generally, away from the cards it knows)
-        scope = rt[K.R_PAIR_SCOPE]
-        cols = rt[K.R_COLS]
-        picked = g[mem + MEM_PICKED]
-        for p in range(npos):
-            if not g[G_LEGAL + p]:
-                continue
-            alone = True
-            for q in range(npos):
-                if q != p and (g[own + q] >= 0 or (picked >> q) & 1) and \
-                        (q % cols == p % cols or (scope != K.PAIR_NONE and
-                                                  related_nb(p, q, scope, cols))):
-                    alone = False
-                    break
-            if alone:
-                g[mem + MEM_PICKED] = picked | (1 << p)
-                return p
-        p = lowest_legal_nb(g, 0, K.N_ACTIONS)
-        if 0 <= p < MAX_POS:
-            g[mem + MEM_PICKED] = picked | (1 << p)
-        return p
+        return reveal_apart_nb(g, rt, seat)
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def _face_nb(g, rt, seat, held, end_at, final):
+    """placement_face = player_choice: face up, unless the card would turn the last face-down
+    card up and end the round while the estimate after it is above ``end_at``."""
+    p = g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS]
+    if 0 <= p < MAX_POS and not final and would_end_nb(g, rt, seat) and \
+            g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN]:
+        n, S = unseen_pool_nb(g, rt, seat, held)
+        if n > 0 and estimate_nb(g, rt, seat, p, held, S / n) > end_at + EPS:
+            return K.A_FACE_DOWN
+    if g[G_LEGAL + K.A_FACE_UP]:
+        return K.A_FACE_UP
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def _flip_nb(g, rt, seat):
+    """An optional flip is passed; a forced one turns up the lowest card the seat already
+    knows (it shows nothing new), else the lowest position."""
+    if g[G_LEGAL + K.A_PASS]:
+        return K.A_PASS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    best = -1
+    for p in range(rt[K.R_NPOS]):
+        c = g[own + p]
+        if g[G_LEGAL + p] and c >= 0 and (best < 0 or
+                                             rt[RT_VALUE + c] < rt[RT_VALUE + g[own + best]]):
+            best = p
+    if best < 0:
+        best = lowest_legal_nb(g, 0, MAX_POS)
+    if best >= 0:
+        _reset_age_nb(g, seat, best)
+        return best
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def reveal_apart_nb(g, rt, seat):
+    """Initial reveal, RULES.md S-1: the lowest legal position in a column (more generally,
+    unrelated to any position) where the seat knows or picked no card yet, else the lowest
+    legal position. Its picks are remembered in MEM_PICKED."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    scope = rt[K.R_PAIR_SCOPE]
+    cols = rt[K.R_COLS]
+    picked = g[mem + MEM_PICKED]
+    for p in range(npos):
+        if not g[G_LEGAL + p]:
+            continue
+        alone = True
+        for q in range(npos):
+            if q != p and (g[own + q] >= 0 or (picked >> q) & 1) and \
+                    (q % cols == p % cols or (scope != K.PAIR_NONE and
+                                              related_nb(p, q, scope, cols))):
+                alone = False
+                break
+        if alone:
+            g[mem + MEM_PICKED] = picked | (1 << p)
+            return p
+    p = lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if 0 <= p < MAX_POS:
+        g[mem + MEM_PICKED] = picked | (1 << p)
+    return p
 
 
 # ---- forgetful: knock-threshold with an imperfect memory ----------------------------------
@@ -744,6 +774,156 @@ def opponent_aware_nb(point, seat, held, g, rt, rng, par):
     return a
 
 
+# ---- ev: expected values over the cards it has not seen ---------------------------------------
+@hot
+def _ev_may_end_nb(g, rt, seat, E, u, par):
+    """May ``ev`` end the round with estimate E? When E <= T and E + margin is at most every
+    opponent's estimate (their cards as it knows them, unknown ones worth u); always once the
+    stock has been reshuffled (the round drags on)."""
+    if g[G_PUB + K.PUB_RESHUFFLES] > 0:
+        return True
+    if E > par[seat, PAR_EV_T] + EPS:
+        return False
+    for s in range(rt[K.R_PLAYERS]):
+        if s != seat and E + par[seat, PAR_MARGIN] > estimate_of_nb(g, rt, seat, s, -1, -1,
+                                                                    u) + EPS:
+            return False
+    return True
+
+
+@hot
+def _ev_best_nb(g, rt, seat, card, u, par, final):
+    """(position, gain) for ``card``: the replaceable position with the largest estimated gain
+    (any sign; ties to the lowest), leaving out a placement that would end the round when the
+    estimate after it may not end it -- unless nothing else is left. (-1, 0) if none."""
+    ending = not final and would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
+    before = estimate_nb(g, rt, seat, -1, -1, u)
+    fallback = -1
+    fallback_gain = 0.0
+    best = -1
+    best_gain = 0.0
+    for p in range(rt[K.R_NPOS]):
+        if not can_replace_nb(g, rt, seat, p):
+            continue
+        after = estimate_nb(g, rt, seat, p, card, u)
+        gain = before - after
+        if ending and g[G_UP + seat * MAX_POS + p] == 0 and \
+                not _ev_may_end_nb(g, rt, seat, after, u, par):
+            if fallback < 0 or gain > fallback_gain + EPS:
+                fallback = p
+                fallback_gain = gain
+            continue
+        if best < 0 or gain > best_gain + EPS:
+            best = p
+            best_gain = gain
+    if best < 0:
+        return fallback, fallback_gain
+    return best, best_gain
+
+
+@hot
+def _ev_draw_value_nb(g, rt, seat, n, u, par, final, may_discard):
+    """The expected gain of drawing: over every card it has not seen (grouped by key and
+    value), the best placement's gain, or 0 when discarding it is better and allowed."""
+    total = 0.0
+    ncards = rt[K.R_NCARDS]
+    for i in range(ncards):
+        c = rt[K.RT_DECK + i]
+        key = rt[RT_KEY + c]
+        value = rt[RT_VALUE + c]
+        first = True
+        for j in range(i):
+            d = rt[K.RT_DECK + j]
+            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+                first = False
+                break
+        if not first:
+            continue
+        count = 0  # unseen cards like c: the deck's, less the discard pile's and known ones
+        for j in range(i, ncards):
+            d = rt[K.RT_DECK + j]
+            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+                count += 1
+        for j in range(g[G_PUB + K.PUB_DISCARD_N]):
+            d = g[G_DISCARD + j]
+            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+                count -= 1
+        for s in range(rt[K.R_PLAYERS]):
+            row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+            for p in range(rt[K.R_NPOS]):
+                d = g[row + p]
+                if d >= 0 and rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+                    count -= 1
+        if count <= 0:
+            continue
+        p, gain = _ev_best_nb(g, rt, seat, c, u, par, final)
+        if p < 0 or (may_discard and gain < 0.0):
+            gain = 0.0
+        total += count * gain
+    return total / n
+
+
+@hot
+def ev_nb(point, seat, held, g, rt, rng, par):
+    """``ev`` (parameters T, margin): a card counter that compares expected values. Its pool
+    is every card it has not seen; an unknown card is worth the pool's mean. It takes the
+    discard when the best placement of that card gains at least as much as drawing is expected
+    to (the mean over the pool of each card's best gain, or 0 if it would discard it); it
+    places a drawn card where it gains most, if anything; and it ends the round (knock, flip
+    all, or turn its last card up) only when its estimate is at most T and at least margin
+    below every opponent's (RULES.md §5 S-14)."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    final = g[G_PUB + K.PUB_ENDER] >= 0
+    if point == K.DP_TURN:
+        n, S = unseen_pool_nb(g, rt, seat, -1)
+        if n <= 0:
+            return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        u = S / n
+        E = estimate_nb(g, rt, seat, -1, -1, u)
+        if (g[G_LEGAL + K.A_KNOCK] or g[G_LEGAL + K.A_FLIP_ALL]) and \
+                _ev_may_end_nb(g, rt, seat, E, u, par):
+            return K.A_KNOCK if g[G_LEGAL + K.A_KNOCK] else K.A_FLIP_ALL
+        if g[G_LEGAL + K.A_TAKE_DISCARD]:
+            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+            p, gain = _ev_best_nb(g, rt, seat, top, u, par, final)
+            if p >= 0 and (not g[G_LEGAL + K.A_DRAW_STOCK] or gain >= _ev_draw_value_nb(
+                    g, rt, seat, n, u, par, final, rt[K.R_STOCK_MAY_DISCARD] != 0) - EPS):
+                g[mem + MEM_PLANNED_POS] = p
+                return K.A_TAKE_DISCARD
+        if g[G_LEGAL + K.A_DRAW_STOCK]:
+            return K.A_DRAW_STOCK
+        if g[G_LEGAL + K.A_FLIP]:
+            return K.A_FLIP
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_TAKEN or point == K.DP_PLACE_DRAWN:
+        p = g[mem + MEM_PLANNED_POS] if point == K.DP_PLACE_TAKEN else -1
+        if not (0 <= p < MAX_POS and g[G_LEGAL + p]):
+            n, S = unseen_pool_nb(g, rt, seat, held)
+            p, gain = _ev_best_nb(g, rt, seat, held, S / n if n > 0 else 0.0, par, final)
+            if g[G_LEGAL + K.A_DISCARD] and (p < 0 or gain <= EPS):
+                return K.A_DISCARD
+        if p >= 0 and g[G_LEGAL + p]:
+            g[mem + MEM_PLANNED_POS] = p
+            return p
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_FACE:
+        n, S = unseen_pool_nb(g, rt, seat, held)
+        p = g[mem + MEM_PLANNED_POS]
+        if 0 <= p < MAX_POS and n > 0 and not final and would_end_nb(g, rt, seat) and \
+                g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN] and \
+                not _ev_may_end_nb(g, rt, seat, estimate_nb(g, rt, seat, p, held, S / n),
+                                   S / n, par):
+            return K.A_FACE_DOWN
+        if g[G_LEGAL + K.A_FACE_UP]:
+            return K.A_FACE_UP
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_FLIP:
+        return _flip_nb(g, rt, seat)
+    if point == K.DP_REVEAL:
+        return reveal_apart_nb(g, rt, seat)
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
 @hot
 def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
@@ -757,4 +937,6 @@ def decide_nb(point, seat, held, g, rt, rng, par):
         return forgetful_nb(point, seat, held, g, rt, rng, par)
     if policy == POLICY_OPPONENT_AWARE:
         return opponent_aware_nb(point, seat, held, g, rt, rng, par)
+    if policy == POLICY_EV:
+        return ev_nb(point, seat, held, g, rt, rng, par)
     return random_nb(point, seat, held, g, rt, rng, par)
