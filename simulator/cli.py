@@ -236,7 +236,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         rules.check_players(players)
         seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
         user = user_policy(seats)
-    except (RuleError, StrategyError) as e:
+        runner.check_policies(rules, players, [s.policy_id for s in seats])
+    except (RuleError, StrategyError, ValueError) as e:
         raise GolfsimError(str(e)) from None
     if holes and target:
         raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
@@ -344,7 +345,8 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
         seat_lists = tour.seatings(players)
         resolved = tour.resolve_strategies(list(strategies))
         user = user_policy(resolved)
-    except (RuleError, StrategyError, tour.TournamentError) as e:
+        runner.check_policies(rules, players, [s.policy_id for s in resolved])
+    except (RuleError, StrategyError, tour.TournamentError, ValueError) as e:
         raise GolfsimError(str(e)) from None
     threads = threads or os.cpu_count() or 1
     out_dir = _check_out_dir(out)

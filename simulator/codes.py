@@ -191,7 +191,9 @@ G_DISCARD = G_STOCK + MAX_IDS                   # [i], top at the end
 G_CHOSEN = G_DISCARD + MAX_IDS                  # [seat * MAX_POS + i]: initial-reveal picks
 G_PENALTY = G_CHOSEN + MAX_PLAYERS * MAX_POS    # [seat]: points incurred this hole (peeks)
 G_SKIP = G_PENALTY + MAX_PLAYERS                # [seat]: 1 when its next turn is skipped
-G_SIZE = G_SKIP + MAX_PLAYERS
+G_AUX = G_SKIP + MAX_PLAYERS                    # a lean-kernel state for rollouts (lookahead)
+G_AUX_SIZE = 4608
+G_SIZE = G_AUX + G_AUX_SIZE
 
 RT_RULES = 0                # the R_* slots
 RT_VALUE = N_RULE_SLOTS     # [card id]: value

@@ -23,6 +23,7 @@ import numpy as np
 
 from simulator.jit import hot
 from strategies.builtin import decide_nb
+from strategies.lookahead import AUX_SIZE, POLICY_LOOKAHEAD, ROLLOUT_STREAM, lookahead_nb
 
 from . import codes as K
 from .cards import CARDS_PER_DECK, RANK_JACK
@@ -63,7 +64,8 @@ class State:
 
     def __init__(self, players: int, log_cap: int = 0):
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)
-        self.rng = np.zeros(STREAM_SEAT0 + players, dtype=np.uint64)
+        self.rng = np.zeros(ROLLOUT_STREAM + 1, dtype=np.uint64)
+        self.aux = np.zeros(AUX_SIZE, dtype=np.int64)   # the lookahead player's scratch
         self.log = np.zeros((max(log_cap, 1), LOG_FIELDS), dtype=np.int32)
         self.out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
         self.scores = np.zeros(players, dtype=np.int64)
@@ -164,7 +166,7 @@ def _reshuffle_nb(g, rt, rng):
 
 # ---- asking a policy ---------------------------------------------------------------------------
 @hot
-def _ask_nb(g, rt, rng, par, log, user, point, seat, held):
+def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
     g[G_PUB + K.PUB_ACTOR] = seat
     if par[seat, 0] == POLICY_USER:  # a user's policy: it gets views of what its seat sees
         a = user(point, seat, held,
@@ -175,6 +177,8 @@ def _ask_nb(g, rt, rng, par, log, user, point, seat, held):
                  g[G_DISCARD:G_DISCARD + K.MAX_IDS],
                  g[G_MEMORY + seat * K.MEMORY_SLOTS:G_MEMORY + (seat + 1) * K.MEMORY_SLOTS],
                  rt, rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1], par[seat])
+    elif par[seat, 0] == POLICY_LOOKAHEAD:
+        a = lookahead_nb(point, seat, held, g, rt, rng, par, aux)
     else:
         a = decide_nb(point, seat, held, g, rt, rng, par)
     if a < 0 or a >= K.N_ACTIONS or g[G_LEGAL + a] == 0:
@@ -277,7 +281,7 @@ def _reveal_nb(g, rt, seat, p):
 
 
 @hot
-def _choose_reveals_nb(g, rt, rng, par, log, user, seat, decisions, reveal_now):
+def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_now):
     """Ask ``seat`` for up to ``decisions`` reveal positions (fewer if none is legal), storing
     them at g[G_CHOSEN + seat*MAX_POS ...] and their count in the row's last slot; each is
     revealed at once when ``reveal_now``. Returns False on a policy error."""
@@ -286,7 +290,7 @@ def _choose_reveals_nb(g, rt, rng, par, log, user, seat, decisions, reveal_now):
     for i in range(decisions):
         if not _reveal_mask_nb(g, rt, seat, n):
             break
-        a = _ask_nb(g, rt, rng, par, log, user, K.DP_REVEAL, seat, -1)
+        a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_REVEAL, seat, -1)
         if a < 0:
             return False
         g[chosen + n] = a
@@ -298,7 +302,7 @@ def _choose_reveals_nb(g, rt, rng, par, log, user, seat, decisions, reveal_now):
 
 
 @hot
-def _initial_reveal_nb(g, rt, rng, par, log, user):
+def _initial_reveal_nb(g, rt, rng, par, log, user, aux):
     """Flip or peek, seat by seat from the first player. With sequential choice each card is
     seen before the next is chosen; otherwise a seat's cards (or, with simultaneous order,
     everyone's) are revealed only after all of them are chosen."""
@@ -310,7 +314,7 @@ def _initial_reveal_nb(g, rt, rng, par, log, user):
     simultaneous = rt[K.R_REVEAL_SIMULTANEOUS] != 0
     sequential = rt[K.R_REVEAL_SEQUENTIAL] != 0 and not simultaneous
     for seat in range(players):
-        if not _choose_reveals_nb(g, rt, rng, par, log, user, seat, count, sequential):
+        if not _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, count, sequential):
             return False
         if not sequential and not simultaneous:
             chosen = G_CHOSEN + seat * MAX_POS
@@ -326,7 +330,7 @@ def _initial_reveal_nb(g, rt, rng, par, log, user):
 
 # ---- one turn ----------------------------------------------------------------------------------
 @hot
-def _place_nb(g, rt, rng, par, log, user, seat, card, public_card, p):
+def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
     """Put a held card at position p with the face the rules (or the player) choose."""
     face_rule = rt[K.R_PLACEMENT_FACE]
     face_up = face_rule == K.FACE_UP
@@ -337,7 +341,7 @@ def _place_nb(g, rt, rng, par, log, user, seat, card, public_card, p):
             _clear_nb(g)
             g[G_LEGAL + K.A_FACE_UP] = 1
             g[G_LEGAL + K.A_FACE_DOWN] = 1
-            a = _ask_nb(g, rt, rng, par, log, user, K.DP_FACE, seat, card)
+            a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FACE, seat, card)
             if a < 0:
                 return False
             face_up = a == K.A_FACE_UP
@@ -365,7 +369,7 @@ def _start_end_nb(g, rt, seat):
 
 
 @hot
-def _draw_stock_nb(g, rt, rng, par, log, user, seat):
+def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     if g[G_PUB + K.PUB_STOCK_N] == 0:
         _reshuffle_nb(g, rt, rng)
     n = g[G_PUB + K.PUB_STOCK_N] - 1
@@ -374,11 +378,11 @@ def _draw_stock_nb(g, rt, rng, par, log, user, seat):
     _placement_mask_nb(g, rt, seat)
     if rt[K.R_STOCK_MAY_DISCARD] != 0:
         g[G_LEGAL + K.A_DISCARD] = 1
-    b = _ask_nb(g, rt, rng, par, log, user, K.DP_PLACE_DRAWN, seat, card)
+    b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_DRAWN, seat, card)
     if b < 0:
         return False
     if b != K.A_DISCARD:
-        return _place_nb(g, rt, rng, par, log, user, seat, card, False, b)
+        return _place_nb(g, rt, rng, par, log, user, aux, seat, card, False, b)
     _push_discard_nb(g, rt, card)
     fad = rt[K.R_FLIP_AFTER_DISCARD]
     fd = g[G_FACE_DOWN + seat]
@@ -386,7 +390,7 @@ def _draw_stock_nb(g, rt, rng, par, log, user, seat):
         _face_down_mask_nb(g, rt, seat)
         if fad == K.FAD_UNLESS_ONE and fd == 1:
             g[G_LEGAL + K.A_PASS] = 1
-        c = _ask_nb(g, rt, rng, par, log, user, K.DP_FLIP, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FLIP, seat, -1)
         if c < 0:
             return False
         if c != K.A_PASS:
@@ -395,18 +399,18 @@ def _draw_stock_nb(g, rt, rng, par, log, user, seat):
 
 
 @hot
-def _take_discard_nb(g, rt, rng, par, log, user, seat):
+def _take_discard_nb(g, rt, rng, par, log, user, aux, seat):
     n = g[G_PUB + K.PUB_DISCARD_N] - 1
     g[G_PUB + K.PUB_DISCARD_N] = n
     card = g[G_DISCARD + n]
     g[G_PUB + K.PUB_DISCARD_SUM] -= rt[RT_VALUE + card]
     g[G_PUB + K.PUB_HELD_PUBLIC] = card
     _placement_mask_nb(g, rt, seat)
-    b = _ask_nb(g, rt, rng, par, log, user, K.DP_PLACE_TAKEN, seat, card)
+    b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_TAKEN, seat, card)
     g[G_PUB + K.PUB_HELD_PUBLIC] = -1
     if b < 0:
         return False
-    return _place_nb(g, rt, rng, par, log, user, seat, card, True, b)
+    return _place_nb(g, rt, rng, par, log, user, aux, seat, card, True, b)
 
 
 @hot
@@ -447,24 +451,24 @@ def turn_mask_nb(g, rt, seat):
 
 
 @hot
-def _first_turn_reveal_nb(g, rt, rng, par, log, user, seat):
+def _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat):
     """initial_reveal_mode = flip_on_first_turn: the seat's flips open its first turn. With
     whole_column one decision turns a whole column face up."""
     decisions = 1 if rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN else rt[K.R_REVEAL_COUNT]
-    return _choose_reveals_nb(g, rt, rng, par, log, user, seat, decisions, True)
+    return _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, True)
 
 
 @hot
-def _play_turn_nb(g, rt, rng, par, log, user, seat):
+def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     """One turn of ``seat``. Returns 1 when played, 0 when the hole must end (no stock to draw
     and nothing else to do), -1 on a policy error."""
     if g[G_CHOSEN + seat * MAX_POS + MAX_POS - 1] < 0:
-        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, seat):
+        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat):
             return -1
     while True:
         if turn_mask_nb(g, rt, seat) == 0:
             return 0
-        a = _ask_nb(g, rt, rng, par, log, user, K.DP_TURN, seat, -1)
+        a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_TURN, seat, -1)
         if a != K.A_PEEK:
             break
         # pay to peek (AMB-16): look at one own face-down card, pay, and choose again
@@ -472,19 +476,19 @@ def _play_turn_nb(g, rt, rng, par, log, user, seat):
         for p in range(rt[K.R_NPOS]):
             if not g[G_UP + seat * MAX_POS + p] and g[known_at(seat, seat, p)] < 0:
                 g[G_LEGAL + p] = 1
-        c = _ask_nb(g, rt, rng, par, log, user, K.DP_PEEK, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, -1)
         if c < 0:
             return -1
         g[known_at(seat, seat, c)] = g[G_LAY + seat * MAX_POS + c]
         g[G_PENALTY + seat] += rt[K.R_PAY_TO_PEEK]
     ok = a >= 0
     if a == K.A_DRAW_STOCK:
-        ok = _draw_stock_nb(g, rt, rng, par, log, user, seat)
+        ok = _draw_stock_nb(g, rt, rng, par, log, user, aux, seat)
     elif a == K.A_TAKE_DISCARD:
-        ok = _take_discard_nb(g, rt, rng, par, log, user, seat)
+        ok = _take_discard_nb(g, rt, rng, par, log, user, aux, seat)
     elif a == K.A_FLIP:
         _face_down_mask_nb(g, rt, seat)
-        c = _ask_nb(g, rt, rng, par, log, user, K.DP_FLIP, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FLIP, seat, -1)
         ok = c >= 0
         if ok:
             _turn_up_nb(g, rt, seat, c)
@@ -611,7 +615,7 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
 
 @hot
 def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
-                  log_on, check, user):
+                  log_on, check, user, aux):
     """Deal, reveal, play and score one round (hole). Scores land in ``scores``, layout values
     in ``L``, the outcome in ``out`` (codes.OUT_*). With ``log_on`` every decision is appended
     to ``log``; with ``check`` card conservation and the public counters are verified after
@@ -621,7 +625,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
         g[G_PRIV + i] = 0
     g[G_PRIV + K.PRIV_LOG_N] = 0 if log_on else -1
     _deal_nb(g, rt, rng, seed, round_index)
-    ok = _initial_reveal_nb(g, rt, rng, par, log, user)
+    ok = _initial_reveal_nb(g, rt, rng, par, log, user, aux)
     seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
@@ -631,7 +635,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
             g[G_SKIP + seat] = 0
             r = 1
         else:
-            r = _play_turn_nb(g, rt, rng, par, log, user, seat)
+            r = _play_turn_nb(g, rt, rng, par, log, user, aux, seat)
         if r < 0:
             ok = False
             break
@@ -699,7 +703,7 @@ def _four_of_a_kind_nb(g, seat, npos, counts):
 @hot
 def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
                     scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
-                    check, user):
+                    check, user, aux):
     """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
     some seat's running total reaches ``target``. The deal passes left after every hole, so
     in hole h seat h % players plays first (RULES.md §1.3); hole statistics are added per
@@ -720,7 +724,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                 for c in range(width):
                     par_rot[j, c] = par[(first + j) % players, c]
             if not play_round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
-                                 scores, L, quads, extra, tmp, False, check, user):
+                                 scores, L, quads, extra, tmp, False, check, user, aux):
                 return i
             _add_hole_nb(first, scores, out, acc, tot, hist, players)
             high = -(1 << 40)
@@ -767,7 +771,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
 @hot
 def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
                   acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts, check,
-                  user):
+                  user, aux):
     """Play rounds ``start .. start+count-1`` and add their sums into acc/tot/hist.
     ``per_round_*`` arrays with a first dimension of ``count`` receive every round's scores,
     turns and final layouts; pass arrays of length 0 to skip. Returns the number of rounds
@@ -778,7 +782,7 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
     keep_layouts = per_round_layouts.shape[0] == count
     for i in range(count):
         if not play_round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads,
-                             extra, tmp, False, check, user):
+                             extra, tmp, False, check, user, aux):
             return i
         turns = out[K.OUT_TURNS]
         _add_hole_nb(0, scores, out, acc, tot, hist, players)
@@ -802,7 +806,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
-    ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user)
+    ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     npos = int(arrays.ri[K.R_NPOS])
     lay = st.g[G_LAY:G_LAY + players * MAX_POS].reshape(players, MAX_POS)[:, :npos]

@@ -29,7 +29,7 @@ _ROOT = Path(__file__).resolve().parents[1]
 KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
                   "simulator/layout.py", "simulator/scoring.py", "simulator/tally.py",
                   "simulator/engine.py", "simulator/lean.py", "simulator/policy_api.py",
-                  "strategies/builtin.py")
+                  "strategies/builtin.py", "strategies/lookahead.py")
 
 
 def _source_hash() -> str:

@@ -25,6 +25,10 @@ from .scoring import hole_scores_nb, layout_value_nb
 NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
 POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
 POLICY_KNOCK_THRESHOLD = 2
+# the lookahead player (strategies/lookahead.py) models itself in its rollouts as
+# knock-threshold with its own T (par[seat, 1]) in knock games, else as greedy; any other
+# policy is modelled as greedy
+POLICY_LOOKAHEAD = 50
 
 # ---- the lean state array w (int32) -----------------------------------------------------------
 W_LAY = 0                                   # [seat*MAX_POS + p]: card (first, so it reshapes)
@@ -57,6 +61,11 @@ def eligible(ri: np.ndarray, policy_ids) -> bool:
     """Can the lean kernel play these rules and policies exactly as the general engine does?"""
     if any(int(p) not in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids):
         return False
+    return rules_eligible(ri)
+
+
+def rules_eligible(ri: np.ndarray) -> bool:
+    """Does the lean kernel play these rules (with greedy/knock-threshold seats)?"""
     scope = int(ri[K.R_PAIR_SCOPE])
     return (
         (scope == K.PAIR_NONE or (scope == K.PAIR_COLUMN and int(ri[K.R_ROWS]) == 2))
@@ -358,6 +367,8 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         if not (draw_ok or take_ok or knock_ok):
             break
         policy = np.int64(par[seat, 0])
+        if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
+            policy = POLICY_KNOCK_THRESHOLD
         if policy == POLICY_KNOCK_THRESHOLD:
             n = ncards - n_disc - w[W_KNOWN_N + seat]
             S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]

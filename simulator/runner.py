@@ -21,7 +21,7 @@ from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CON
                      MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_MACC, N_MTOT,
                      play_matches_nb, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
                      pack_rules, play_chunk_nb, policy_table)
-from .lean import LeanState, eligible, lean_chunk_nb
+from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
 from .policy_api import NO_USER_POLICY
 from .rules import RuleArrays, Rules, flatten
 
@@ -217,6 +217,7 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     "general" always through the general engine; "lean" insists on the lean one."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
+    check_policies(rules, players, policy_ids)
     arrays = flatten(rules, players)
     can = eligible(arrays.ri, policy_ids) and not check
     if kernel == "lean" and not can:
@@ -225,6 +226,17 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=can and kernel != "general",
                user=NO_USER_POLICY if user is None else user)
+
+
+def check_policies(rules: Rules, players: int, policy_ids) -> None:
+    """Refuse strategies that cannot play these rules (ValueError with the reason)."""
+    from strategies.lookahead import POLICY_LOOKAHEAD
+    if any(int(p) == POLICY_LOOKAHEAD for p in policy_ids) and \
+            not rules_eligible(flatten(rules, players).ri):
+        raise ValueError("strategy lookahead: its rollouts run on the lean kernel, which does "
+                         "not play these rules (it needs pair_scope none or 2-row columns, "
+                         "initial reveal none/flip/peek at any position or the nearest row, "
+                         "no flip turns, no pay-to-peek, no jack skips)")
 
 
 def new_state(job: Job, players: int):
@@ -247,7 +259,8 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                                t.tot, t.hist, pr_scores, pr_turns, pr_lay)
     else:
         played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
-                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user)
+                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
+                               st.aux)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
@@ -265,7 +278,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     match_total = np.zeros(players, dtype=np.int64)
     played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
-                             mt.mtot, job.check, job.user)
+                             mt.mtot, job.check, job.user, st.aux)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
     return t, mt, played

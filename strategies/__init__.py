@@ -9,6 +9,7 @@ import numpy as np
 
 from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC,
                       POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE, POLICY_RANDOM)
+from .lookahead import POLICY_LOOKAHEAD
 
 N_PARAMS = 8
 
@@ -60,6 +61,17 @@ STRATEGIES = {
         "(care = 0: greedy exactly)",
         params=(("care", 3.0, "points of estimated gain it gives up rather than feed the "
                  "next seat"),)),
+    "lookahead": StrategyInfo(
+        "lookahead", POLICY_LOOKAHEAD,
+        "determinised Monte Carlo: tries knocking, drawing and the `width` best placements "
+        "on `budget` random deals of the cards it has not seen (consistent with what it "
+        "knows), plays each round out with built-in models of every seat, and keeps the move "
+        "with the best mean margin",
+        params=(("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
+                 "estimated score of at most T"),
+                ("budget", 8.0, "deals tried per candidate move (cost grows linearly)"),
+                ("width", 3.0, "positions tried for a card: the best ones by greedy's "
+                 "estimate"))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

@@ -30,9 +30,10 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
         played = lean.lean_chunk_nb(seed, start, count, rt, par, *lean.LeanState(players).arrays(),
                                     t.acc, t.tot, t.hist, scores, turns, layouts)
     else:
-        played = play_chunk_nb(seed, start, count, rt, par, *State(players).arrays(), t.acc,
+        st = State(players)
+        played = play_chunk_nb(seed, start, count, rt, par, *st.arrays(), t.acc,
                                t.tot, t.hist, scores, turns, layouts, kind == "checked",
-                               NO_USER_POLICY)
+                               NO_USER_POLICY, st.aux)
     assert played == count
     return t, scores, turns, layouts
 

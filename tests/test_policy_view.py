@@ -8,6 +8,7 @@ import pytest
 from simulator import codes as K
 from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
                               _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
+from simulator.policy_api import NO_USER_POLICY
 from simulator.rules import Rules, flatten
 from strategies.builtin import POLICY_GREEDY, POLICY_RANDOM, decide_nb
 
@@ -56,10 +57,10 @@ def test_decisions_ignore_hidden_cards(policy, options):
     for round_index in range(60):
         g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(g, rt, rng_streams, 3, round_index)
-        assert _initial_reveal_nb(g, rt, rng_streams, par, log)
+        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, st.aux)
         seat = 0
         for turn in range(int(shuffler.integers(0, 25))):
-            if _play_turn_nb(g, rt, rng_streams, par, log, seat) != 1:
+            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, st.aux, seat) != 1:
                 break
             seat = (seat + 1) % PLAYERS
         # decision at the start of a turn

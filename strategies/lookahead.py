@@ -1,0 +1,263 @@
+"""The lookahead player: determinised Monte Carlo rollouts.
+
+At the start of a turn (knock, take the discard to one of its positions, or draw) and when
+holding a drawn card (each position, or discard) it tries every legal move: it deals the cards
+it has not seen at random into the places it cannot see (the stock and every face-down card it
+does not know), consistently with what it knows, plays the move, and plays the round out with
+every seat modelled by a built-in (itself as knock-threshold with its own T in knock games,
+greedy otherwise; knock-threshold seats as themselves; everyone else as greedy). It keeps the
+move whose rollouts end with the lowest mean margin (its score minus the best other score).
+Every move is tried on the same ``budget`` deals (common random numbers), so the comparison is
+paired. Other decisions (initial reveal, optional flips) are greedy's.
+
+The rollouts run on the lean kernel, so the player needs rule sets the lean kernel plays
+(``simulator.lean.rules_eligible``); ``runner.make_job`` refuses others with a clear message.
+Its randomness comes from its own stream: results are reproducible and independent of threads.
+Only what the seat may see is read: the set of unseen cards is the deck minus the discard pile,
+the face-up cards, the cards it knows and the card it holds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import codes as K
+from simulator import lean as LN
+from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PUB,
+                             G_STOCK, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, RT_DECK)
+from simulator.jit import hot
+from simulator.layout import can_replace_nb
+from simulator.rng import GAMMA, M1, STREAM_SEAT0, below_nb, mix64_nb, next_u64_nb
+from simulator.scoring import TMP_SIZE
+from strategies.builtin import MEM_PLANNED_POS, _layout_estimate_nb, greedy_nb, lowest_legal_nb
+
+POLICY_LOOKAHEAD = LN.POLICY_LOOKAHEAD
+PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
+PAR_BUDGET = 2     # deals tried per candidate move
+PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
+ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
+
+MAX_CANDIDATES = MAX_POS + 2
+# the int64 scratch array ``aux``
+AUX_SCORES = 0
+AUX_L = AUX_SCORES + MAX_PLAYERS
+AUX_QUADS = AUX_L + MAX_PLAYERS
+AUX_EXTRA = AUX_QUADS + MAX_PLAYERS
+AUX_TMP = AUX_EXTRA + MAX_PLAYERS
+AUX_STAMP = AUX_TMP + TMP_SIZE               # increases at every decision
+AUX_SEEN = AUX_STAMP + 1                     # [card id]: == stamp when the seat has seen it
+AUX_HIDDEN = AUX_SEEN + MAX_IDS              # the unseen cards
+AUX_SAMPLE = AUX_HIDDEN + MAX_IDS            # one deal of them into the hidden places
+AUX_PLACES = AUX_SAMPLE + MAX_IDS            # seat*MAX_POS + p, or -1 - i for stock slot i
+AUX_CAND_ACTION = AUX_PLACES + MAX_IDS
+AUX_CAND_POS = AUX_CAND_ACTION + MAX_CANDIDATES
+AUX_CAND_SUM = AUX_CAND_POS + MAX_CANDIDATES
+AUX_SIZE = AUX_CAND_SUM + MAX_CANDIDATES
+
+assert LN.W_SIZE <= K.G_AUX_SIZE
+
+
+@hot
+def _unseen_nb(g, rt, seat, held, aux):
+    """Collect the places the seat cannot see and the cards it has not seen; returns their
+    number, or -1 if the two counts disagree (never expected)."""
+    stamp = aux[AUX_STAMP] + 1
+    aux[AUX_STAMP] = stamp
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    for i in range(g[G_PUB + K.PUB_DISCARD_N]):
+        aux[AUX_SEEN + g[G_DISCARD + i]] = stamp
+    if held >= 0:
+        aux[AUX_SEEN + held] = stamp
+    places = 0
+    for s in range(players):
+        for p in range(npos):
+            c = g[G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS + p]  # face-up cards included
+            if c >= 0:
+                aux[AUX_SEEN + c] = stamp
+            else:
+                aux[AUX_PLACES + places] = s * MAX_POS + p
+                places += 1
+    for i in range(g[G_PUB + K.PUB_STOCK_N]):
+        aux[AUX_PLACES + places] = -1 - i
+        places += 1
+    cards = 0
+    for i in range(rt[K.R_NCARDS]):
+        c = rt[RT_DECK + i]
+        if aux[AUX_SEEN + c] != stamp:
+            if cards < places:
+                aux[AUX_HIDDEN + cards] = c
+            cards += 1
+    return places if cards == places else -1
+
+
+@hot
+def _load_nb(g, rt, seat, held, aux, hidden, w):
+    """The lean state of this deal: the true cards where the seat can see them, the sampled
+    ones elsewhere; every seat knows what it knew (of a resampled card: the sampled one).
+    With ``held`` >= 0 (a drawn card in hand) it is put back on top of the stock, for the
+    forced first move to draw it again. Returns the stock size."""
+    players = rt[K.R_PLAYERS]
+    npos = rt[K.R_NPOS]
+    cols = rt[K.R_COLS]
+    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
+    n_stock = g[G_PUB + K.PUB_STOCK_N]
+    for s in range(players):
+        up = 0
+        for p in range(npos):
+            i = s * MAX_POS + p
+            w[LN.W_LAY + i] = g[G_LAY + i]
+            if g[G_UP + i]:
+                up |= 1 << p
+            w[LN.W_KNOWN + i] = -1
+            w[LN.W_KV + i] = 0
+            w[LN.W_KK + i] = LN.NO_KEY
+            w[LN.W_XN + i] = 0
+            w[LN.W_XS + i] = 1
+            w[LN.W_BN + i] = 0
+            w[LN.W_BS + i] = 2
+            w[LN.W_KQ + i] = LN.NO_KEY
+            w[LN.W_NEGQ + i] = 0
+            w[LN.W_THR + i] = 0
+            w[LN.W_EKN + i] = 0
+            w[LN.W_EKS + i] = (2 if p < cols else 0) if column else 1
+        w[LN.W_UP + s] = up
+        w[LN.W_DOWN + s] = g[G_FACE_DOWN + s]
+        w[LN.W_PLANNED + s] = 0
+        w[LN.W_KNOWN_N + s] = 0
+        w[LN.W_KNOWN_SUM + s] = 0
+        w[LN.W_EN + s] = 0
+        w[LN.W_ES + s] = npos
+    for k in range(hidden):
+        place = aux[AUX_PLACES + k]
+        if place >= 0:
+            w[LN.W_LAY + place] = aux[AUX_SAMPLE + k]
+        else:
+            w[LN.W_STOCK + (-1 - place)] = aux[AUX_SAMPLE + k]
+    for s in range(players):
+        for p in range(npos):
+            if g[G_KNOWN + (s * MAX_PLAYERS + s) * MAX_POS + p] >= 0:
+                LN._learn(w, rt, s, p, w[LN.W_LAY + s * MAX_POS + p])
+    for i in range(g[G_PUB + K.PUB_DISCARD_N]):
+        w[LN.W_DISCARD + i] = g[G_DISCARD + i]
+    if held >= 0:
+        w[LN.W_STOCK + n_stock] = held
+        n_stock += 1
+    return n_stock
+
+
+@hot
+def _add_candidate_nb(aux, n, action, pos):
+    aux[AUX_CAND_ACTION + n] = action
+    aux[AUX_CAND_POS + n] = pos
+    aux[AUX_CAND_SUM + n] = 0
+    return n + 1
+
+
+@hot
+def _add_placements_nb(g, rt, seat, card, width, aux, n, action, legal_only):
+    """Add (action, p) for the ``width`` positions where ``card`` gains most by greedy's
+    estimate (ties to the lowest position); only replaceable (or, with ``legal_only``,
+    legal) positions count."""
+    pool = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
+    total = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    if card >= 0 and legal_only:  # the drawn card is out of the unseen pool
+        pool -= 1
+        total -= rt[K.RT_VALUE + card]
+    pool = max(pool, 1)
+    before = _layout_estimate_nb(g, rt, seat, -1, -1, pool, total, 0)
+    taken = 0
+    for _ in range(width):
+        best = -1
+        best_gain = np.int64(0)
+        for p in range(rt[K.R_NPOS]):
+            if (taken >> p) & 1:
+                continue
+            ok = g[G_LEGAL + p] != 0 if legal_only else can_replace_nb(g, rt, seat, p)
+            if not ok:
+                continue
+            gain = before - _layout_estimate_nb(g, rt, seat, p, card, pool, total, 0)
+            if best < 0 or gain > best_gain:
+                best = p
+                best_gain = gain
+        if best < 0:
+            break
+        taken |= 1 << best
+        n = _add_candidate_nb(aux, n, action, best)
+    return n
+
+
+@hot
+def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
+    memory = G_MEMORY + seat * K.MEMORY_SLOTS
+    if point == K.DP_PLACE_TAKEN:
+        p = g[memory + MEM_PLANNED_POS]
+        if p >= 0 and g[G_LEGAL + p]:
+            return p
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point != K.DP_TURN and point != K.DP_PLACE_DRAWN:
+        return greedy_nb(point, seat, held, g, rt, rng, par)
+    width = max(1, np.int64(par[seat, PAR_WIDTH]))
+    n = 0
+    if point == K.DP_TURN:
+        if g[G_LEGAL + K.A_KNOCK]:
+            n = _add_candidate_nb(aux, n, K.A_KNOCK, -1)
+        if g[G_LEGAL + K.A_TAKE_DISCARD]:
+            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+            n = _add_placements_nb(g, rt, seat, top, width, aux, n, K.A_TAKE_DISCARD, False)
+        if g[G_LEGAL + K.A_DRAW_STOCK]:
+            n = _add_candidate_nb(aux, n, K.A_DRAW_STOCK, -1)
+    else:
+        n = _add_placements_nb(g, rt, seat, held, width, aux, n, K.A_DRAW_STOCK, True)
+        if g[G_LEGAL + K.A_DISCARD]:
+            n = _add_candidate_nb(aux, n, K.A_DRAW_STOCK, K.A_DISCARD)
+    hidden = _unseen_nb(g, rt, seat, held, aux) if n > 1 else -1
+    if hidden < 0:  # one move, or (never expected) an inconsistent view: play greedy's
+        return greedy_nb(point, seat, held, g, rt, rng, par)
+
+    players = rt[K.R_PLAYERS]
+    w = g[K.G_AUX:K.G_AUX + LN.W_SIZE]
+    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
+    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
+    budget = max(1, np.int64(par[seat, PAR_BUDGET]))
+    for d in range(budget):
+        deal_state = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
+        for c in range(n):
+            roll[0] = deal_state  # the same deal, and the same reshuffles, for every move
+            for k in range(hidden):
+                aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
+            for k in range(hidden - 1, 0, -1):
+                j = below_nb(roll, 0, k + 1)
+                t = aux[AUX_SAMPLE + k]
+                aux[AUX_SAMPLE + k] = aux[AUX_SAMPLE + j]
+                aux[AUX_SAMPLE + j] = t
+            n_stock = _load_nb(g, rt, seat, held, aux, hidden, w)
+            action = aux[AUX_CAND_ACTION + c]
+            turn, ender, knocked, capped, reshuffles = LN._lean_play(
+                w, rt, par, roll, seat, n_stock, g[G_PUB + K.PUB_DISCARD_N],
+                g[G_PUB + K.PUB_DISCARD_SUM], g[G_PUB + K.PUB_FACEUP_N],
+                g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
+                g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
+                aux[AUX_CAND_POS + c])
+            scores = aux[AUX_SCORES:AUX_SCORES + MAX_PLAYERS]
+            LN._lean_score(w, rt, ender, knocked, scores,
+                           aux[AUX_L:AUX_L + MAX_PLAYERS],
+                           aux[AUX_QUADS:AUX_QUADS + MAX_PLAYERS],
+                           aux[AUX_EXTRA:AUX_EXTRA + MAX_PLAYERS],
+                           aux[AUX_TMP:AUX_TMP + TMP_SIZE])
+            best_other = np.int64(1 << 40)
+            for s in range(players):
+                if s != seat and scores[s] < best_other:
+                    best_other = scores[s]
+            aux[AUX_CAND_SUM + c] += scores[seat] - best_other
+    best = 0
+    for c in range(1, n):
+        if aux[AUX_CAND_SUM + c] < aux[AUX_CAND_SUM + best]:
+            best = c
+    action = aux[AUX_CAND_ACTION + best]
+    pos = aux[AUX_CAND_POS + best]
+    if point == K.DP_PLACE_DRAWN:
+        return pos
+    if action == K.A_TAKE_DISCARD:
+        g[memory + MEM_PLANNED_POS] = pos
+    return action

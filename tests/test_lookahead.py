@@ -1,0 +1,111 @@
+"""The lookahead player: it beats greedy on the same deals, its results do not depend on threads
+or chunks, it decides from what its seat may see, and it refuses rules its rollouts cannot play."""
+
+from __future__ import annotations
+
+import numpy as np
+from click.testing import CliRunner
+
+from simulator import codes as K
+from simulator.cli import cli
+from simulator.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
+from simulator.engine import policy_table, turn_mask_nb
+from simulator.policy_api import NO_USER_POLICY
+from simulator.rules import Rules, flatten
+from simulator.runner import run
+from strategies import resolve_seats, seat_arrays
+from strategies.lookahead import lookahead_nb
+
+SIX = Rules.preset("six_card")
+W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
+
+
+def _wins(scores):
+    low = scores.min(axis=1, keepdims=True)
+    tied = scores == low
+    return tied / tied.sum(axis=1, keepdims=True)
+
+
+def test_beats_greedy_on_the_same_deals():
+    rounds = 3000
+    base = run(SIX, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds, seed=21, threads=2,
+               per_round=True)
+    seats = resolve_seats(["lookahead:budget=8", "greedy", "greedy", "greedy"], 4)
+    look = run(SIX, 4, *seat_arrays(seats), rounds, seed=21, threads=2, per_round=True)
+    d = _wins(look.per_round.scores)[:, 0] - _wins(base.per_round.scores)[:, 0]
+    z = d.mean() / (d.std(ddof=1) / np.sqrt(rounds))
+    assert z > 3, (d.mean(), z)
+    s = look.per_round.scores[:, 0] - base.per_round.scores[:, 0]
+    assert s.mean() < 0
+
+
+def test_same_results_whatever_threads_and_chunks():
+    seats = resolve_seats(["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 4)
+    ids, params = seat_arrays(seats)
+    a = run(SIX, 4, ids, params, 240, seed=4, threads=1, chunk_size=240)
+    b = run(SIX, 4, ids, params, 240, seed=4, threads=2, chunk_size=37)
+    assert np.array_equal(a.totals.acc, b.totals.acc)
+    assert np.array_equal(a.totals.tot, b.totals.tot)
+
+
+def test_plays_knock_games():
+    seats = resolve_seats(["lookahead:budget=4,T=8"] + ["knock-threshold:T=8"] * 3, 4)
+    res = run(W2, 4, *seat_arrays(seats), 300, seed=2, threads=2)
+    assert res.complete and res.totals.knocks > 250 and res.totals.capped == 0
+
+
+def _rescrambled(g, seat, players, npos, rng):
+    """Deal the cards the seat cannot see into the places it cannot see in another order;
+    whoever knew a moved card now knows the card that took its place."""
+    h = g.copy()
+    places = [K.G_STOCK + i for i in range(g[K.G_PUB + K.PUB_STOCK_N])]
+    for owner in range(players):
+        for p in range(npos):
+            if g[K.G_KNOWN + (seat * K.MAX_PLAYERS + owner) * K.MAX_POS + p] < 0:
+                places.append(K.G_LAY + owner * K.MAX_POS + p)
+    cards = h[places]
+    h[places] = cards[rng.permutation(len(cards))]
+    for owner in range(players):
+        for p in range(npos):
+            for obs in range(players):
+                k = K.G_KNOWN + (obs * K.MAX_PLAYERS + owner) * K.MAX_POS + p
+                if h[k] >= 0:
+                    h[k] = h[K.G_LAY + owner * K.MAX_POS + p]
+    return h
+
+
+def test_decisions_ignore_what_the_seat_cannot_see():
+    rules = Rules.preset("six_card", initial_reveal_mode="peek")  # others know cards we do not
+    players, npos = 4, rules.n_positions
+    rt = pack_rules(flatten(rules, players))
+    seats = resolve_seats(["lookahead:budget=3"] + ["greedy"] * 3, players)
+    par = policy_table(*seat_arrays(seats))
+    st = State(players)
+    shuffler = np.random.default_rng(8)
+    checked = 0
+    for round_index in range(25):
+        st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
+        _deal_nb(st.g, rt, st.rng, 5, round_index)
+        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux)
+        seat = 0
+        for _ in range(int(shuffler.integers(0, 12))):
+            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux, seat) != 1:
+                break
+            seat = (seat + 1) % players
+        if seat != 0 or turn_mask_nb(st.g, rt, 0) == 0:
+            continue
+        before = lookahead_nb(K.DP_TURN, 0, -1, st.g.copy(), rt, st.rng.copy(), par,
+                              st.aux.copy())
+        for _ in range(2):
+            h = _rescrambled(st.g, 0, players, npos, shuffler)
+            assert lookahead_nb(K.DP_TURN, 0, -1, h, rt, st.rng.copy(), par,
+                                st.aux.copy()) == before
+        checked += 1
+    assert checked >= 4
+
+
+def test_refuses_rules_its_rollouts_cannot_play(tmp_path):
+    r = CliRunner().invoke(cli, ["run", "--preset", "four_card", "--strategy", "lookahead",
+                                 "--rounds", "10", "--quiet", "--out", str(tmp_path / "x")])
+    assert r.exit_code == 2
+    assert "lookahead" in r.output and "lean kernel" in r.output
