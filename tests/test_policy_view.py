@@ -10,7 +10,8 @@ from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _placement_ma
                               _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
 from simulator.policy_api import NO_USER_POLICY
 from simulator.rules import Rules, flatten
-from strategies.builtin import POLICY_GREEDY, POLICY_RANDOM, decide_nb
+from strategies import resolve_seats, seat_arrays
+from strategies.builtin import decide_nb
 
 PLAYERS = 4
 
@@ -40,7 +41,8 @@ def scrambled(g, seat, players, npos, rng, held_index=None):
     return h
 
 
-@pytest.mark.parametrize("policy", [POLICY_GREEDY, POLICY_RANDOM])
+@pytest.mark.parametrize("policy", ["random", "greedy", "knock-threshold", "heuristic",
+                                    "forgetful", "opponent-aware", "ev"])
 @pytest.mark.parametrize("options", [{}, {"initial_reveal_mode": "peek",
                                           "initial_reveal_count": -1,
                                           "initial_reveal_constraint": "nearest_row"}])
@@ -48,7 +50,7 @@ def test_decisions_ignore_hidden_cards(policy, options):
     rules = Rules.preset("six_card", **options)
     arrays = flatten(rules, PLAYERS)
     rt = pack_rules(arrays)
-    par = policy_table([policy] * PLAYERS, np.zeros((PLAYERS, 8)))
+    par = policy_table(*seat_arrays(resolve_seats([policy], PLAYERS)))
     npos = rules.n_positions
     st = State(PLAYERS)
     g, rng_streams, log = st.g, st.rng, st.log
