@@ -1,4 +1,5 @@
-"""The ``golfsim`` command line: ``run``, ``tournament``, ``score``, ``presets``, ``rules``.
+"""The ``golfsim`` command line: ``run``, ``tournament``, ``compare``, ``plot``, ``score``,
+``presets``, ``rules``.
 
 Commands only parse, check and delegate (runner, report, plots, layout_score). Every bad input
 ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, never a traceback.
@@ -480,6 +481,182 @@ def _option_text(v) -> str:
     if isinstance(v, tuple):
         return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in v)
     return str(v)
+
+
+# ---- compare and plot ---------------------------------------------------------------------------
+DEFAULT_COMPARE_OUT = "results/compare"
+DEFAULT_COMPARE_ROUNDS = 100_000
+
+
+def _positive_float(ctx, param, value):
+    if value is not None and not value > 0:
+        raise click.BadParameter(f"{value} is not allowed; expected a number > 0")
+    return value
+
+
+@cli.command()
+@_rule_options
+@click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
+              help="A rule option and its values, the baseline's first, e.g. "
+                   "--vary pair_scope=column,anywhere (repeatable; separate values with | when "
+                   "they hold commas).")
+@click.option("--design", type=click.Choice(["factorial", "one-at-a-time"]),
+              default="factorial", show_default=True,
+              help="factorial: every combination of the values; one-at-a-time: each option "
+                   "changed alone.")
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME[,NAME...]",
+              help="Strategies at the table (comma-separated or repeated, at most one per "
+                   f"seat); with several they rotate through the seats. Default "
+                   f"{DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
+@click.option("--rounds", type=int, default=None, callback=_at_least_one,
+              help=f"Deals every rule set plays  [default: {DEFAULT_COMPARE_ROUNDS:,}]")
+@click.option("--until-width", type=float, default=None, callback=_positive_float,
+              metavar="X",
+              help="Instead of --rounds: add shards until the 95% half-width (the ± shown) "
+                   "of every change is below X, in the unit shown (points, turns, "
+                   "percentage points).")
+@click.option("--max-rounds", type=int, default=None, callback=_at_least_one,
+              help="With --until-width: stop at this many deals  [default: 10,000,000]")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1),
+              help="Seed; every rule set and seating replays the same deals.")
+@click.option("--threads", type=int, default=None, callback=_at_least_one,
+              help="Worker threads  [default: number of CPUs]")
+@click.option("--shard-size", type=int, default=None, callback=_at_least_one,
+              help="Deals per shard, the unit saved for resuming  [default: 20,000]")
+@click.option("--out", default=DEFAULT_COMPARE_OUT, show_default=True, metavar="FOLDER",
+              help="Folder for compare.parquet, compare.md, compare.png and shards/.")
+@click.option("--fresh", is_flag=True,
+              help="Discard the shards of an earlier comparison in --out instead of resuming.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def compare(ctx, preset, rules_file, assignments, varies, design, players, strategies, rounds,
+            until_width, max_rounds, seed, threads, shard_size, out, fresh, quiet):
+    """Compare house rules on the same deals: the effect of each rule change on every seat
+    and strategy (mean score, win share, first-player advantage, knocker's success, round
+    length) with paired 95% intervals. Resumable: rerun an interrupted command to continue.
+
+    \b
+    Example:
+      golfsim compare --preset six_card --vary pair_scope=column,anywhere \\
+          --vary ender_penalty=none,plus_10 --strategy greedy --rounds 200000
+    """
+    from strategies import StrategyError, user_policy
+
+    from . import compare as cmp
+    from . import runner
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    if rounds is not None and until_width is not None:
+        raise GolfsimError(f"--rounds {rounds} and --until-width {until_width:g}: give one or "
+                           "the other")
+    if max_rounds is not None and until_width is None:
+        raise GolfsimError("--max-rounds caps --until-width; with a fixed count use --rounds")
+    set_options = []
+    try:
+        for item in assignments:
+            set_options.append(_canonical(item.split("=", 1)[0].strip()))
+        plan = cmp.make_plan(rules, preset, list(varies), design,
+                             list(strategies) or [default_strategy(rules)], players, seed,
+                             shard_size or cmp.DEFAULT_SHARD, set_options)
+        user = user_policy(plan.strategies)
+    except (RuleError, StrategyError, cmp.CompareError) as e:
+        raise GolfsimError(str(e)) from None
+    if until_width is None:
+        rounds = rounds or DEFAULT_COMPARE_ROUNDS
+    max_rounds = max_rounds or cmp.DEFAULT_MAX_ROUNDS
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+
+    from tqdm import tqdm
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+    cmp.warm_up(plan, user=user)
+    per_deal = len(plan.rule_sets) * len(plan.seats)
+    bar = tqdm(total=(rounds or max_rounds) * per_deal, unit="round", unit_scale=True,
+               file=sys.stderr, disable=quiet, desc="golfsim compare", dynamic_ncols=True)
+    lock = threading.Lock()
+    finished = []
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+
+    try:
+        result = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
+                         max_rounds=max_rounds, threads=threads, fresh=fresh,
+                         progress=progress, user=user,
+                         on_shard=lambda j, loaded: finished.append(j))
+    except cmp.CompareError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, compare stopped after {len(finished)} shard(s) "
+                           f"(kept in {out_dir / cmp.SHARD_DIR}): {e}") from None
+    except KeyboardInterrupt:
+        bar.close()
+        click.echo(f"golfsim: compare interrupted after {len(finished)} shard(s); they are "
+                   f"kept in {out_dir / cmp.SHARD_DIR}: rerun the same command to resume",
+                   err=True)
+        sys.exit(130)
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing a shard failed ({e.strerror or e})") from None
+    finally:
+        bar.close()
+    for note in result.notes:
+        click.echo(f"golfsim: {note}", err=True)
+
+    from . import plots, report
+    frame = cmp.frame(result)
+    meta = cmp.metadata(result, _command_line(ctx), rules_file)
+    try:
+        written = [report.write_parquet_atomic(frame, out_dir / "compare.parquet", meta)]
+        md = out_dir / "compare.md"
+        with report.atomic_path(md) as tmp:
+            tmp.write_text(cmp.markdown(result))
+        written.append(md)
+        written.append(plots.write_compare_plot(frame, out_dir, cmp.title(result)))
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(cmp.format_compare(result, threads))
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
+    click.echo(f"  {out_dir / cmp.SHARD_DIR}/ ({result.shards} shard(s): rerun the command to "
+               "resume, or with more --rounds to extend)")
+
+
+def _canonical(name: str) -> str:
+    from .rules import canonical_option
+    return canonical_option(name)
+
+
+@cli.command()
+@click.argument("folder")
+def plot(folder):
+    """Redraw the figures of a results FOLDER (of run, tournament or compare) from its
+    Parquet files."""
+    from . import plots
+
+    path = Path(folder)
+    if not path.is_dir():
+        raise GolfsimError(f"{folder}: no such folder; give a folder written by golfsim run, "
+                           "tournament or compare")
+    try:
+        written, notes = plots.redraw(path)
+    except ValueError as e:
+        raise GolfsimError(f"{folder}: {e}") from None
+    except OSError as e:
+        raise GolfsimError(f"{folder}: cannot redraw ({e.strerror or e})") from None
+    for note in notes:
+        click.echo(f"golfsim: {note}", err=True)
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
 
 
 def main(argv=None):

@@ -135,3 +135,157 @@ def write_tournament_plot(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray
                           out: str | Path, title: str) -> Path:
     """Write ``tournament.png`` into ``out`` and return its path."""
     return _save_atomic(tournament_figure(ranking, h, h_se, title), Path(out) / TOURNAMENT_PLOT)
+
+
+# ---- rule comparisons ----------------------------------------------------------------------
+COMPARE_PLOT = "compare.png"
+
+_COMPARE_PANELS = (   # (quantity, group kind, title, unit, scale)
+    ("mean_score", "strategy", "Mean score by strategy", "change in points (lower is better)",
+     1.0),
+    ("mean_score", "seat", "Mean score by seat", "change in points (lower is better)", 1.0),
+    ("win_share", "strategy", "Win share by strategy", "change in percentage points", 100.0),
+    ("win_share", "seat", "Win share by seat", "change in percentage points", 100.0),
+    ("first_player_advantage", "table", "First-player advantage",
+     "change in percentage points", 100.0),
+    ("round_length", "table", "Round length", "change in turns per round", 1.0),
+    ("knocker_success", "table", "Knocker's success (unpaired interval)",
+     "change in percentage points", 100.0),
+)
+
+
+def compare_figure(df: pl.DataFrame, title: str) -> Figure:
+    """One panel per quantity: for every variant (rows, in the order given) a bar per seat or
+    strategy with the change from the baseline and its 95% interval (paired, except knocker's
+    success). The first panel also shows, in grey, the wider unpaired interval the same
+    number of rounds would give without common random numbers."""
+    panels = []
+    for quantity, kind, name, unit, scale in _COMPARE_PANELS:
+        part = df.filter((pl.col("quantity") == quantity) & (pl.col("group_kind") == kind))
+        if part.height:
+            panels.append((part, name, unit, scale))
+    variants = df.unique("variant_index", maintain_order=True).sort("variant_index")
+    labels = [v.replace(", ", "\n") for v in variants["variant"]]
+    n_var = len(labels)
+    most = max(p[0]["group"].n_unique() for p in panels)
+    cols = 2 if len(panels) > 1 else 1
+    rows = -(-len(panels) // cols)
+    lines = max(label.count("\n") + 1 for label in labels)
+    panel_h = 1.3 + n_var * max(0.45 * lines, 0.22 * most)
+    fig = Figure(figsize=(12.0 if cols == 2 else 7.0, min(60.0, 1.0 + rows * panel_h)),
+                 layout="constrained")
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False).ravel())
+    colours = matplotlib.colormaps["tab10"].colors
+    for i, (ax, (part, name, unit, scale)) in enumerate(zip(axes, panels)):
+        groups = part["group"].unique(maintain_order=True).to_list()
+        h = 0.8 / len(groups)
+        for g, group in enumerate(groups):
+            rows_g = part.filter(pl.col("group") == group).sort("variant_index")
+            idx = rows_g["variant_index"].to_numpy() - 1
+            y = idx + (g - (len(groups) - 1) / 2) * h
+            diff = scale * rows_g["diff"].to_numpy()
+            err = np.vstack([diff - scale * rows_g["diff_lo95"].to_numpy(),
+                             scale * rows_g["diff_hi95"].to_numpy() - diff])
+            ax.barh(y, diff, height=h * 0.9, color=colours[g % len(colours)], alpha=0.85,
+                    label=group)
+            ax.errorbar(diff, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
+            if i == 0 and rows_g["paired"].all():
+                un = np.vstack([diff - scale * rows_g["unpaired_lo95"].to_numpy(),
+                                scale * rows_g["unpaired_hi95"].to_numpy() - diff])
+                ax.errorbar(diff, y + h * 0.25, xerr=un, fmt="none", ecolor="0.55",
+                            capsize=2, lw=0.8,
+                            label="unpaired 95% (same rounds)" if g == 0 else None)
+        ax.axvline(0, color="grey", lw=0.8)
+        lo = scale * np.nanmin(np.append(part["diff_lo95"].to_numpy(), 0.0))
+        hi = scale * np.nanmax(np.append(part["diff_hi95"].to_numpy(), 0.0))
+        if i == 0:
+            lo = min(lo, scale * np.nanmin(part["unpaired_lo95"].to_numpy()))
+            hi = max(hi, scale * np.nanmax(part["unpaired_hi95"].to_numpy()))
+        pad = 0.08 * (hi - lo) if hi > lo else 1.0
+        ax.set_xlim(lo - pad, hi + pad)   # zero always in view, with a margin on both sides
+        ax.set_yticks(np.arange(n_var), labels, fontsize=8)
+        ax.set_ylim(n_var - 0.5, -0.5)   # the first variant on top
+        ax.set_xlabel(unit)
+        ax.set_title(name, fontsize=10)
+        ax.grid(axis="x", alpha=0.3)
+        if len(groups) > 1 or i == 0:
+            ax.legend(fontsize=7, loc="best")
+    for ax in axes[len(panels):]:
+        ax.set_visible(False)
+    fig.suptitle("Rule effects: variant minus baseline, bars with paired 95% intervals\n"
+                 + title, fontsize=10)
+    return fig
+
+
+def write_compare_plot(df: pl.DataFrame, out: str | Path, title: str) -> Path:
+    """Write ``compare.png`` into ``out`` and return its path."""
+    return _save_atomic(compare_figure(df, title), Path(out) / COMPARE_PLOT)
+
+
+# ---- redrawing a results folder (`golfsim plot`) ----------------------------------------------
+def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
+    """Redraw the figures of a results folder of `golfsim run`, `tournament` or `compare` from
+    its Parquet files; returns (written paths, notes). Raises ValueError when the folder holds
+    no results."""
+    folder = Path(folder)
+    written: list[Path] = []
+    notes: list[str] = []
+    found = False
+    if (folder / "summary.parquet").exists():
+        found = True
+        written += _redraw_run(folder, notes)
+    if (folder / "ranking.parquet").exists() and (folder / "head_to_head.parquet").exists():
+        found = True
+        written.append(_redraw_tournament(folder))
+    if (folder / "compare.parquet").exists():
+        found = True
+        meta = pl.read_parquet_metadata(folder / "compare.parquet")
+        written.append(write_compare_plot(pl.read_parquet(folder / "compare.parquet"), folder,
+                                          meta.get("title", "")))
+    if not found:
+        raise ValueError("holds no golfsim results (summary.parquet, ranking.parquet and "
+                         "head_to_head.parquet, or compare.parquet)")
+    return written, notes
+
+
+def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
+    from .runner import Totals
+    from .tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS
+    summary = pl.read_parquet(folder / "summary.parquet")
+    meta = pl.read_parquet_metadata(folder / "summary.parquet")
+    rounds = int(summary["rounds"][0]) if summary.height else 0
+    title = (f"{meta.get('preset', '?')}, {meta.get('players', summary.height)} players, "
+             f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
+    written = [_save_atomic(win_share_figure(summary, title), folder / PLOT_FILES[0]),
+               _save_atomic(mean_score_figure(summary, title), folder / PLOT_FILES[1])]
+    if (folder / "rounds.parquet").exists():
+        per_round = pl.read_parquet(folder / "rounds.parquet")
+        totals = Totals(summary.height)
+        totals.tot[TOT_ROUNDS] = per_round.height
+        for seat in range(summary.height):
+            bins = np.clip(per_round[f"score_{seat}"].to_numpy() + HIST_OFFSET, 0, HIST_BINS - 1)
+            totals.hist[seat] = np.bincount(bins, minlength=HIST_BINS)
+        written.append(_save_atomic(score_distribution_figure(totals, summary, title),
+                                    folder / PLOT_FILES[2]))
+    else:
+        notes.append(f"{PLOT_FILES[2]} needs every round's scores (rounds.parquet, written by "
+                     "golfsim run --per-round); left as it is")
+    return written
+
+
+def _redraw_tournament(folder: Path) -> Path:
+    ranking = pl.read_parquet(folder / "ranking.parquet")
+    h2h = pl.read_parquet(folder / "head_to_head.parquet")
+    meta = pl.read_parquet_metadata(folder / "ranking.parquet")
+    names = ranking["strategy"].to_list()
+    k = len(names)
+    h = np.full((k, k), np.nan)
+    se = np.full((k, k), np.nan)
+    pos = {n: i for i, n in enumerate(names)}
+    for r in h2h.iter_rows(named=True):
+        h[pos[r["strategy"]], pos[r["opponent"]]] = r["win_share"]
+        se[pos[r["strategy"]], pos[r["opponent"]]] = r["se_win"]
+    per_pairing = int(meta.get("rounds_per_pairing", "0") or 0)
+    title = (f"{meta.get('preset', '?')}, {meta.get('players', '?')} players, "
+             f"{per_pairing:,} rounds per pairing, seed {meta.get('seed', '?')}")
+    return write_tournament_plot(ranking, h, se, folder, title)
