@@ -409,6 +409,104 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 
 @cli.command()
 @_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategy", required=True, metavar="NAME",
+              help="The strategy to tune (it may fix its other parameters, e.g. "
+                   "heuristic:hold=2).")
+@click.option("--param", "params", multiple=True, metavar="NAME=VALUES",
+              help="A parameter to tune and its values: T=4..20 (whole steps, both ends), "
+                   "T=4..20:2 (a step), X=0,0.5,1 (a list). Repeat for several parameters: "
+                   "every combination is a candidate.")
+@click.option("--opponent", "opponents", multiple=True, metavar="NAME",
+              help="The field: give once (every other seat) or once per opponent seat (the "
+                   "i-th sits i seats after the tuned strategy).")
+@click.option("--objective", type=click.Choice(["win_share", "mean_score"]),
+              default="win_share", show_default=True,
+              help="What is optimised: the tuned strategy's win share (ties split) or its "
+                   "mean hole score (lower is better).")
+@click.option("--rounds", default=200_000, show_default=True, type=int,
+              callback=_at_least_one,
+              help="Budget: rounds the whole search may play (all candidates and seatings).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1),
+              help="Seed; every candidate and seating replays the same deals.")
+@click.option("--threads", type=int, default=None, callback=_at_least_one,
+              help="Worker threads  [default: number of CPUs]")
+@click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
+              help="Folder for tune.parquet and tune.png.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
+         objective, rounds, seed, threads, out, quiet):
+    """Find the best value of a strategy's numeric parameters against a field of opponents:
+    successive halving over shards of deals (every candidate on the same deals, the tuned
+    seat rotated through every seat); report the best value, the values indistinguishable
+    from it, a table and a plot.
+
+    \b
+    Example (BENCHMARK.md W2's rules):
+      golfsim tune --preset four_card --set pair_scope=none \\
+          --set initial_reveal_constraint=nearest_row --strategy knock-threshold \\
+          --param T=4..16 --opponent knock-threshold:T=8 --rounds 400000 --out results/tune
+    """
+    from strategies import StrategyError
+
+    from . import runner
+    from . import tune as tn
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        plan = tn.plan(rules, players, strategy, list(params), list(opponents), rounds,
+                       objective)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+
+    from tqdm import tqdm
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+    tn.warm_up(plan)
+    bar = tqdm(total=plan.rounds_to_play, unit="round", unit_scale=True, file=sys.stderr,
+               disable=quiet, desc="golfsim tune", dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+
+    try:
+        result = tn.tune(plan, seed, threads=threads, progress=progress)
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, tuning stopped (nothing written): {e}") from None
+    except KeyboardInterrupt:
+        click.echo("golfsim: tune interrupted; nothing written", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()
+
+    from . import plots, report
+    frame = tn.result_frame(result)
+    meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
+    names = [p.name for p in result.params]
+    title = tn.plot_title(result, preset)
+    try:
+        written = [report.write_parquet_atomic(frame, out_dir / "tune.parquet", meta),
+                   plots.write_tune_plot(frame, names, objective, out_dir, title)]
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(tn.format_tune(result, preset, threads))
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
+
+
+@cli.command()
+@_rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.argument("layout", nargs=-1, required=True)
 @click.pass_context

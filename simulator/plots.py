@@ -137,6 +137,104 @@ def write_tournament_plot(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray
     return _save_atomic(tournament_figure(ranking, h, h_se, title), Path(out) / TOURNAMENT_PLOT)
 
 
+# ---- tuning --------------------------------------------------------------------------------
+TUNE_PLOT = "tune.png"
+_TUNE_MAX_LINES = 10   # with two parameters: one line per value of the second, up to this many
+
+
+def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: str) -> Figure:
+    """Three panels sharing the x axis (the first tuned parameter): the objective with 95%
+    error bars; the paired difference to the best with 95% intervals; the deals each candidate
+    played. Filled markers: indistinguishable from the best; the best is a star. With two
+    parameters there is one line per value of the second; with more, the x axis lists the
+    candidates."""
+    win = objective == "win_share"
+    col, lo, hi = (("win_share", "win_share_lo95", "win_share_hi95") if win else
+                   ("mean_score", "mean_score_lo95", "mean_score_hi95"))
+    dcol, dlo, dhi = (("win_diff", "win_diff_lo95", "win_diff_hi95") if win else
+                      ("score_diff", "score_diff_lo95", "score_diff_hi95"))
+    scale = 100 if win else 1
+    params = [f"param_{n}" for n in names]
+    groups: list[tuple[str, pl.DataFrame]]
+    if len(names) == 1 or (len(names) == 2 and
+                           frame[params[1]].n_unique() <= _TUNE_MAX_LINES):
+        xcol = params[0]
+        if len(names) == 1:
+            groups = [("", frame)]
+        else:
+            groups = [(f"{names[1]} = {v:g}", frame.filter(pl.col(params[1]) == v))
+                      for v in sorted(frame[params[1]].unique())]
+        xlabel = names[0]
+        ticks = None
+    else:
+        frame = frame.with_columns(pl.col("candidate").cast(pl.Float64).alias("_x"))
+        xcol, groups, xlabel = "_x", [("", frame)], "candidate"
+        ticks = (frame["_x"].to_list(),
+                 [", ".join(f"{n}={v:g}" for n, v in zip(names, row))
+                  for row in frame.select(params).iter_rows()])
+    values = np.sort(frame[xcol].unique().to_numpy())
+    step = float(np.min(np.diff(values))) if values.size > 1 else 1.0
+    fig = Figure(figsize=(7.6, 8.4), layout="constrained")
+    ax, dx, nx = fig.subplots(3, 1, sharex=True, height_ratios=[3, 2, 1.4])
+    colours = matplotlib.colormaps["tab10"]
+    for g, (label, part) in enumerate(groups):
+        width = 0.6 * step / len(groups)        # side by side, one slot per line
+        offset = (g - (len(groups) - 1) / 2) * width
+        x = part[xcol].to_numpy() + (offset if len(groups) > 1 else 0.0)
+        same = part["indistinguishable"].to_numpy()
+        best = part["best"].to_numpy()
+        colour = colours(g % 10)
+        for axis, (m, a, b) in ((ax, (col, lo, hi)), (dx, (dcol, dlo, dhi))):
+            y = scale * part[m].to_numpy()
+            err = np.abs(np.vstack([y - scale * part[a].to_numpy(),
+                                    scale * part[b].to_numpy() - y]))
+            axis.plot(x, y, color=colour, lw=0.8, alpha=0.6, label=label or None)
+            axis.errorbar(x, y, yerr=err, fmt="none", ecolor=colour, capsize=3, lw=1)
+            axis.scatter(x[same], y[same], color=colour, zorder=3, s=22)
+            axis.scatter(x[~same], y[~same], facecolors="white", edgecolors=colour,
+                         zorder=3, s=22)
+            axis.scatter(x[best], y[best], marker="*", color="gold", edgecolors="black",
+                         zorder=4, s=160)
+        nx.bar(x, part["deals"].to_numpy(), width=width, color=colour, alpha=0.7)
+    what = "win share (%)" if win else "mean hole score"
+    ax.set_ylabel(what)
+    ax.set_title(f"Tuning: {what} against the parameter, 95% intervals\n{title}",
+                 fontsize=10)
+    ax.grid(alpha=0.3)
+    if len(groups) > 1:
+        ax.legend(fontsize=8, ncol=2)
+    dx.axhline(0, color="grey", lw=0.8, ls="--")
+    dx.set_ylabel(f"{'win share' if win else 'score'}\nminus the best's" +
+                  (" (points)" if win else ""))
+    dx.set_title("Paired difference to the best on the same deals (filled: indistinguishable "
+                 "from the best; star: best)", fontsize=9)
+    dx.grid(alpha=0.3)
+    nx.set_ylabel("deals played")
+    nx.set_xlabel(xlabel)
+    nx.grid(axis="y", alpha=0.3)
+    if ticks is not None:
+        nx.set_xticks(ticks[0], ticks[1], rotation=60, ha="right", fontsize=7)
+    elif values.size <= 30:
+        nx.set_xticks(values, [f"{v:g}" for v in values])
+    return fig
+
+
+def write_tune_plot(frame: pl.DataFrame, names: list[str], objective: str, out: str | Path,
+                    title: str) -> Path:
+    """Write ``tune.png`` into ``out`` and return its path."""
+    return _save_atomic(tune_figure(frame, names, objective, title), Path(out) / TUNE_PLOT)
+
+
+def redraw_tune(folder: str | Path) -> Path:
+    """Redraw ``tune.png`` from the folder's ``tune.parquet`` and its metadata."""
+    import json
+    path = Path(folder) / "tune.parquet"
+    meta = pl.read_parquet_metadata(path)
+    names = list(json.loads(meta["params"]))
+    return write_tune_plot(pl.read_parquet(path), names, meta.get("objective", "win_share"),
+                           folder, meta.get("title", ""))
+
+
 # ---- rule comparisons ----------------------------------------------------------------------
 COMPARE_PLOT = "compare.png"
 

@@ -1,0 +1,795 @@
+"""Tuning: find the best value of a strategy's numeric parameters against a stated field of
+opponents, spending rounds where they matter.
+
+The candidates are the Cartesian product of the value lists of the tuned parameters
+(``--param T=4..20 --param decay=0,0.1,0.2``). A candidate's objective on one deal (round
+index) is the tuned strategy's win share (a k-way tie for the lowest score counts 1/k), or
+its hole score, averaged over ``players`` seatings: the tuned strategy takes every seat in
+turn, with the opponents in the same order after it, so position does not masquerade as
+skill.
+
+**Search: successive halving on shards of deals.** Every candidate plays the first shard
+(deals 0 .. n1-1 of the seed); the better half by mean objective (rounded up) is kept and
+plays the next shard (the following deals), and so on until one candidate remains. Each stage
+spends about the same share of the budget, so the rounds per candidate roughly double from
+stage to stage. The schedule depends only on the number of candidates and the budget
+(``schedule``). The candidates of a stage have always played exactly the same deals, so every
+comparison is paired (common random numbers). Because the best candidate survived every
+stage, it has played all the deals any other candidate played, and it was ranked at least as
+high as that candidate on exactly those deals.
+
+**Report.** Each candidate's objective on the deals it played, with a 95% interval; its paired
+difference to the best on those deals (candidate minus best), with a 95% interval; and a
+two-sided paired test of "no difference" for each candidate against the best, Holm-corrected
+over all of them (familywise error 5%). Candidates whose test is not rejected are
+*indistinguishable from the best*. The best was chosen on the same data, so the difference
+of the runner-up tends to look a little smaller than it is; the correction and the two-sided
+tests lean the other way (towards a larger set).
+
+The search itself (``successive_halving``) only needs a callback ``evaluate(candidate,
+round_start, round_count)`` returning per-deal observations, so it can be tested on a
+synthetic objective with a planted optimum (tests/test_tune.py).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import re
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+
+import numpy as np
+import polars as pl
+from scipy.stats import t as student_t
+
+from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
+
+from . import runner, stats
+from .report import _short, version
+from .rules import PRESETS, Rules
+from .tournament import round_wins
+
+ALPHA = 0.05           # familywise error of the "indistinguishable from the best" tests
+MIN_DEALS = 100        # fewest deals a candidate may play in the first stage (the CLI's floor)
+MAX_CANDIDATES = 10_000
+OBJECTIVES = {          # name: (observation column, higher is better)
+    "win_share": (0, True),
+    "mean_score": (1, False),
+}
+
+
+class TuneError(ValueError):
+    """A tuning request that cannot be carried out (bad --param, too small a budget, ...)."""
+
+
+# ---- parameters and candidates -------------------------------------------------------------
+@dataclass(frozen=True)
+class ParamValues:
+    name: str
+    values: tuple[float, ...]
+    text: str                       # as given, for messages and the printed header
+
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_RANGE = re.compile(rf"^({_NUMBER})\.\.({_NUMBER})(?::({_NUMBER}))?$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def parse_param(text: str) -> ParamValues:
+    """``NAME=LO..HI`` (step 1, both ends included), ``NAME=LO..HI:STEP`` or
+    ``NAME=V1,V2,...``; the values come back sorted, without repeats."""
+    name, eq, spec = (s.strip() for s in text.partition("="))
+    form = "NAME=LO..HI, NAME=LO..HI:STEP or NAME=V1,V2,..., e.g. T=4..20"
+    if not eq or not name or not spec:
+        raise TuneError(f"--param {text!r}: expected {form}")
+    if not _NAME.match(name):
+        raise TuneError(f"--param {text!r}: {name!r} is not a parameter name; expected {form}")
+    m = _RANGE.match(spec.replace(" ", ""))
+    if m:
+        lo, hi = float(m.group(1)), float(m.group(2))
+        step = float(m.group(3)) if m.group(3) else 1.0
+        if step <= 0:
+            raise TuneError(f"--param {text!r}: the step must be above 0")
+        if hi < lo:
+            raise TuneError(f"--param {text!r}: the range is empty ({m.group(2)} is below "
+                            f"{m.group(1)}); write LO..HI with LO <= HI")
+        count = math.floor((hi - lo) / step + 1e-9) + 1
+        if count > MAX_CANDIDATES:
+            raise TuneError(f"--param {text!r}: {count:,} values; at most {MAX_CANDIDATES:,}")
+        values = [round(lo + i * step, 12) for i in range(count)]
+    else:
+        values = []
+        for item in spec.split(","):
+            try:
+                v = float(item)
+            except ValueError:
+                raise TuneError(f"--param {text!r}: {item.strip()!r} is not a number; expected "
+                                f"{form}") from None
+            if not math.isfinite(v):
+                raise TuneError(f"--param {text!r}: {item.strip()!r} is not a finite number")
+            values.append(v)
+    return ParamValues(name, tuple(sorted(set(values))), text)
+
+
+def number_text(v: float) -> str:
+    """4.0 -> '4', 0.5 -> '0.5' (exact: the text reads back as the same float)."""
+    v = float(v)
+    return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+
+
+def _spec_parts(spec: str) -> tuple[str, list[str]]:
+    """``knock-threshold:T=8`` -> ('knock-threshold', ['T=8']); ``f.py:fn:a=1`` ->
+    ('f.py:fn', ['a=1'])."""
+    spec = spec.strip()
+    if ".py:" in spec:
+        path, _, rest = spec.partition(".py:")
+        function, _, args = rest.partition(":")
+        head = f"{path}.py:{function}"
+    else:
+        head, _, args = spec.partition(":")
+    return head, [a.strip() for a in args.split(",") if a.strip()]
+
+
+def with_params(spec: str, assignment: dict[str, float]) -> str:
+    """The strategy spec with the tuned parameters added: ``knock-threshold`` + {T: 9} ->
+    ``knock-threshold:T=9``."""
+    head, args = _spec_parts(spec)
+    args = args + [f"{k}={number_text(v)}" for k, v in assignment.items()]
+    return head + (":" + ",".join(args) if args else "")
+
+
+def declared_parameters(strategy: Strategy) -> tuple[str, ...]:
+    """Names of the strategy's numeric parameters."""
+    if strategy.user is not None:
+        from .policy_api import load_function
+        _, declared = load_function(*strategy.user)
+        return tuple(p[0] for p in declared)
+    for info in STRATEGIES.values():
+        if info.policy_id == strategy.policy_id:
+            return tuple(p[0] for p in info.params)
+    return ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    values: tuple[float, ...]       # one per tuned parameter, in --param order
+    strategy: Strategy
+
+    @property
+    def spec(self) -> str:
+        return self.strategy.spec
+
+
+def candidates(strategy_spec: str, params: list[ParamValues]) -> list[Candidate]:
+    """Every combination of the parameter values, the last parameter varying fastest."""
+    base = resolve(strategy_spec)
+    declared = declared_parameters(base)
+    seen = set()
+    head, fixed = _spec_parts(strategy_spec)
+    fixed_names = {a.partition("=")[0].strip() for a in fixed}
+    for p in params:
+        if p.name in seen:
+            raise TuneError(f"--param {p.text!r}: {p.name} is tuned twice; give each "
+                            "parameter once")
+        seen.add(p.name)
+        if p.name not in declared:
+            has = (f"its parameters: {', '.join(declared)}" if declared
+                   else "it has no numeric parameters")
+            raise TuneError(f"--param {p.text!r}: strategy {head} has no parameter {p.name} "
+                            f"({has})")
+        if p.name in fixed_names:
+            raise TuneError(f"--param {p.text!r}: --strategy {strategy_spec} already sets "
+                            f"{p.name}; tune it or fix it, not both")
+    if not params:
+        raise TuneError("give at least one --param NAME=VALUES, e.g. --param T=4..20")
+    count = math.prod(len(p.values) for p in params)
+    if count > MAX_CANDIDATES:
+        raise TuneError(f"{count:,} candidates (the product of the --param value counts); at "
+                        f"most {MAX_CANDIDATES:,}")
+    out = []
+    for combo in itertools.product(*(p.values for p in params)):
+        spec = with_params(strategy_spec, dict(zip((p.name for p in params), combo)))
+        out.append(Candidate(tuple(combo), resolve(spec)))
+    return out
+
+
+def opponent_seats(specs: list[str], players: int) -> list[Strategy]:
+    """One opponent spec for every other seat, or one per opponent seat: the i-th sits i
+    seats after the tuned strategy."""
+    if players < 2:
+        raise TuneError(f"--players {players}: tuning needs at least 2 players")
+    if not specs:
+        raise TuneError("give the field: --opponent SPEC (once for every other seat, or once "
+                        "per opponent seat)")
+    if len(specs) == 1:
+        specs = specs * (players - 1)
+    if len(specs) != players - 1:
+        raise TuneError(f"--opponent was given {len(specs)} times for {players - 1} opponent "
+                        "seats: give it once (every opponent) or once per opponent seat")
+    return [resolve(s) for s in specs]
+
+
+def rotations(players: int) -> list[list[int]]:
+    """Per seating, per seat: -1 for the tuned strategy, else the opponent's index. Seating r
+    puts the tuned strategy in seat r and opponent i in seat r + 1 + i (mod players)."""
+    out = []
+    for r in range(players):
+        seats = [0] * players
+        seats[r] = -1
+        for i in range(players - 1):
+            seats[(r + 1 + i) % players] = i
+        out.append(seats)
+    return out
+
+
+# ---- the search (independent of the engine) -----------------------------------------------
+@dataclass(frozen=True)
+class Stage:
+    survivors: int       # candidates playing this stage
+    deals: int           # new deals each of them plays
+    start: int           # first deal index of the stage's shard
+    keep: int            # candidates kept after it
+
+
+def schedule(n_candidates: int, budget: int) -> list[Stage]:
+    """Successive halving of ``n_candidates`` on ``budget`` candidate-deals: ceil(log2 K)
+    stages of about budget / stages candidate-deals each, keeping half (rounded up) after each
+    stage and one after the last. Deal counts are whole; the last stage takes what is left."""
+    if n_candidates < 1:
+        raise TuneError("no candidates to tune")
+    stages = max(1, math.ceil(math.log2(n_candidates)))
+    per_stage = budget // stages
+    out, alive, start, spent = [], n_candidates, 0, 0
+    for s in range(stages):
+        last = s == stages - 1
+        deals = ((budget - spent) if last else per_stage) // alive
+        keep = 1 if last else max(2, math.ceil(alive / 2))
+        out.append(Stage(alive, deals, start, keep))
+        spent += deals * alive
+        start += deals
+        alive = keep
+    return out
+
+
+@dataclass
+class Search:
+    """What successive halving played: per candidate the observations of the deals
+    0 .. deals[c]-1 (shape (deals, columns)), the stage after which it was dropped (None for
+    the best), and the best candidate."""
+    stages: list[Stage]
+    obs: list[np.ndarray]
+    dropped_after: list[int | None]
+    best: int
+    column: int
+    maximize: bool
+
+    @property
+    def deals(self) -> np.ndarray:
+        return np.array([o.shape[0] for o in self.obs], dtype=np.int64)
+
+
+def _ranked(means: dict[int, float], maximize: bool) -> list[int]:
+    """Candidates best first; ties to the lower index (the earlier grid point)."""
+    return sorted(means, key=lambda c: (-means[c] if maximize else means[c], c))
+
+
+def successive_halving(n_candidates: int, evaluate, budget: int, *, column: int = 0,
+                       maximize: bool = True, min_deals: int = 1) -> Search:
+    """Run the halving ``schedule``; ``evaluate(candidate, round_start, round_count)``
+    returns that candidate's observations of deals round_start .. round_start+round_count-1,
+    shape (round_count,) or (round_count, columns); column ``column`` is the objective
+    (higher is better when ``maximize``). Candidates are compared by their mean objective on
+    the deals played so far, which are the same deals for all survivors."""
+    plan = schedule(n_candidates, budget)
+    if plan[0].deals < max(1, min_deals):
+        raise TuneError(f"a budget of {budget:,} deals gives each of the {n_candidates} "
+                        f"candidates {plan[0].deals} deal(s) in the first of {len(plan)} "
+                        f"stages; at least {max(1, min_deals)} are needed, so give at least "
+                        f"{minimum_budget(n_candidates, min_deals):,}")
+    parts: list[list[np.ndarray]] = [[] for _ in range(n_candidates)]
+    sums = np.zeros(n_candidates)
+    dropped: list[int | None] = [None] * n_candidates
+    alive = list(range(n_candidates))
+    for s, st in enumerate(plan):
+        for c in alive:
+            if st.deals == 0:
+                continue
+            o = np.asarray(evaluate(c, st.start, st.deals), dtype=np.float64)
+            o = o.reshape(st.deals, -1)
+            parts[c].append(o)
+            sums[c] += o[:, column].sum()
+        played = st.start + st.deals
+        means = {c: sums[c] / max(played, 1) for c in alive}
+        alive = sorted(_ranked(means, maximize)[:st.keep])
+        for c in means:
+            if c not in alive:
+                dropped[c] = s + 1
+    (best,) = alive
+    dropped[best] = None
+    width = max((p[0].shape[1] for p in parts if p), default=1)
+    obs = [np.concatenate(p) if p else np.zeros((0, width)) for p in parts]
+    return Search(plan, obs, dropped, best, column, maximize)
+
+
+def minimum_budget(n_candidates: int, min_deals: int) -> int:
+    """The smallest budget (candidate-deals) whose first stage gives every candidate
+    ``min_deals`` deals."""
+    stages = max(1, math.ceil(math.log2(n_candidates)))
+    budget = stages * n_candidates * min_deals
+    while schedule(n_candidates, budget)[0].deals < min_deals:   # rounding: step up
+        budget += 1
+    return budget
+
+
+# ---- statistics ----------------------------------------------------------------------------
+def paired_p(diff: stats.Interval, n) -> np.ndarray:
+    """Two-sided p-values of "mean difference 0" for paired differences (Student t with n-1
+    degrees of freedom, the distribution behind stats' intervals: p <= 0.05 exactly when the
+    95% interval leaves out 0). A difference with no spread at all is 0 (p = 1) or not (p = 0)."""
+    mean, se = np.asarray(diff.mean, dtype=float), np.asarray(diff.se, dtype=float)
+    df = np.maximum(np.asarray(n, dtype=float) - 1, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = 2 * student_t.sf(np.abs(mean) / se, df)
+    return np.where(se == 0, np.where(mean == 0, 1.0, 0.0), p)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (reject where adjusted p <= alpha); NaN stays NaN."""
+    p = np.asarray(p, dtype=float)
+    adjusted = np.full(p.size, np.nan)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = finite.size
+    running = 0.0
+    for rank, i in enumerate(finite[np.argsort(p[finite], kind="stable")]):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+@dataclass
+class Comparison:
+    """Per candidate (rows) and observation column: the mean on the deals it played and the
+    paired difference candidate minus best on those deals, as stats.Interval arrays of shape
+    (candidates, columns); the two-sided p-value of the objective's difference, its Holm
+    adjustment over all candidates but the best, and whether each candidate is
+    indistinguishable from the best (the best itself included)."""
+    estimate: stats.Interval
+    diff: stats.Interval
+    p: np.ndarray
+    p_holm: np.ndarray
+    indistinguishable: np.ndarray
+
+
+def compare_to_best(search: Search, alpha: float = ALPHA) -> Comparison:
+    best = search.obs[search.best]
+    n = search.deals.astype(float)[:, None]
+    total = np.array([o.sum(axis=0) for o in search.obs])
+    total_sq = np.array([(o * o).sum(axis=0) for o in search.obs])
+    # the best has played every deal any other candidate played
+    diffs = [o - best[:o.shape[0]] for o in search.obs]
+    d_sum = np.array([d.sum(axis=0) for d in diffs])
+    d_sq = np.array([(d * d).sum(axis=0) for d in diffs])
+    estimate = stats.mean_interval(total, total_sq, n)
+    diff = stats.paired_interval(d_sum, d_sq, n)
+    col = search.column
+    p = paired_p(stats.Interval(diff.mean[:, col], diff.se[:, col], diff.lo[:, col],
+                                diff.hi[:, col]), n[:, 0])
+    p[search.best] = np.nan
+    p_holm = holm(p)
+    same = ~(p_holm <= alpha)          # NaN (the best) counts as indistinguishable
+    return Comparison(estimate, diff, p, p_holm, same)
+
+
+# ---- playing the candidates ----------------------------------------------------------------
+class TableObjective:
+    """``evaluate(c, start, count)`` for the real game: candidate ``c`` plays deals start ..
+    start+count-1 in every seating of ``rotations(players)``; returns (count, 2): the tuned
+    seat's win share (ties split) and its hole score, each averaged over the seatings.
+
+    Chunks go to a thread pool; every deal's result lands at its own index, so the numbers do
+    not depend on the thread count."""
+
+    MIN_CHUNK = 256
+
+    def __init__(self, rules: Rules, players: int, grid: list[Candidate],
+                 opponents: list[Strategy], seed: int, threads: int = 1, user=None,
+                 progress=None):
+        self.rules, self.players, self.grid = rules, players, grid
+        self.opponents, self.seed, self.threads = opponents, int(seed), max(1, threads)
+        self.user, self.progress = user, progress
+        self.seatings = rotations(players)
+        self._local = threading.local()
+        self._pool: ThreadPoolExecutor | None = None
+        self.rounds_played = 0
+
+    def __enter__(self):
+        self._pool = ThreadPoolExecutor(max_workers=self.threads)
+        return self
+
+    def __exit__(self, *exc):
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        self._pool = None
+
+    def seat_strategies(self, c: int, seating: list[int]) -> list[Strategy]:
+        tuned = self.grid[c].strategy
+        return [tuned if i < 0 else self.opponents[i] for i in seating]
+
+    def jobs(self, c: int) -> list[runner.Job]:
+        out = []
+        for seating in self.seatings:
+            ids, params = seat_arrays(self.seat_strategies(c, seating))
+            out.append(runner.make_job(self.rules, self.players, ids, params, self.seed,
+                                       user=self.user))
+        return out
+
+    def _state(self, job: runner.Job):
+        states = getattr(self._local, "states", None)
+        if states is None:
+            states = self._local.states = {}
+        if job.lean not in states:
+            states[job.lean] = runner.new_state(job, self.players)
+        return states[job.lean]
+
+    def __call__(self, c: int, start: int, count: int) -> np.ndarray:
+        win = np.zeros(count)
+        score = np.zeros(count)
+        lock = threading.Lock()
+        chunk = min(runner.DEFAULT_CHUNK,
+                    max(self.MIN_CHUNK, -(-count // (2 * self.threads))))
+
+        def work(job, seat, a, n):
+            _, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
+                                                     per_round=True)
+            w = round_wins(scores)[:, seat]
+            with lock:
+                win[a - start:a - start + n] += w
+                score[a - start:a - start + n] += scores[:, seat]
+            if self.progress is not None:
+                self.progress(n)
+
+        tasks = [(job, seating.index(-1), a, min(chunk, start + count - a))
+                 for job, seating in zip(self.jobs(c), self.seatings)
+                 for a in range(start, start + count, chunk)]
+        pool = self._pool or ThreadPoolExecutor(max_workers=self.threads)
+        futures = {pool.submit(work, *t) for t in tasks}
+        try:
+            pending = futures
+            while pending:   # a short timeout keeps the main thread responsive to Ctrl-C
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                for f in done:
+                    if f.exception() is not None:
+                        raise f.exception()
+        except BaseException:
+            for f in futures:
+                f.cancel()
+            wait(futures)
+            raise
+        finally:
+            if self._pool is None:
+                pool.shutdown(wait=True)
+        self.rounds_played += count * self.players
+        return np.column_stack([win, score]) / self.players
+
+
+# ---- the whole tuning run ------------------------------------------------------------------
+@dataclass
+class TuneResult:
+    rules: Rules
+    players: int
+    strategy: str                   # as given (may fix other parameters)
+    params: list[ParamValues]
+    opponents: list[str]            # one per opponent seat
+    objective: str
+    seed: int
+    rounds_requested: int
+    grid: list[Candidate]
+    search: Search
+    comparison: Comparison
+    rounds: int                     # rounds played (deals x seatings, all candidates)
+    seconds: float
+    alpha: float = ALPHA
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> Candidate:
+        return self.grid[self.search.best]
+
+    def indistinguishable(self) -> list[Candidate]:
+        return [g for g, same in zip(self.grid, self.comparison.indistinguishable) if same]
+
+
+@dataclass
+class Plan:
+    """A checked tuning request: nothing has been played yet."""
+    rules: Rules
+    players: int
+    strategy: str
+    params: list[ParamValues]
+    grid: list[Candidate]
+    opponents: list[Strategy]
+    objective: str
+    rounds: int
+    budget_deals: int
+    stages: list[Stage]
+    user: object
+
+    @property
+    def rounds_to_play(self) -> int:
+        return sum(s.survivors * s.deals for s in self.stages) * self.players
+
+
+def plan(rules: Rules, players: int, strategy: str, params: list[str | ParamValues],
+         opponents: list[str], rounds: int, objective: str = "win_share",
+         min_deals: int = MIN_DEALS) -> Plan:
+    """Check everything and lay out the search. Raises TuneError, StrategyError, RuleError."""
+    rules.check_players(players)
+    if objective not in OBJECTIVES:
+        raise TuneError(f"--objective {objective}: expected one of {', '.join(OBJECTIVES)}")
+    parsed = [p if isinstance(p, ParamValues) else parse_param(p) for p in params]
+    grid = candidates(strategy, parsed)
+    opp = opponent_seats(list(opponents), players)
+    user = user_policy([g.strategy for g in grid] + opp)
+    budget = rounds // players
+    stages = schedule(len(grid), budget)
+    if stages[0].deals < min_deals:
+        need = minimum_budget(len(grid), min_deals) * players
+        raise TuneError(f"--rounds {rounds:,}: too few for {len(grid)} candidates x {players} "
+                        f"seatings in {len(stages)} halving stages (the first stage would give "
+                        f"each candidate {stages[0].deals} deal(s), at least {min_deals} are "
+                        f"needed); give --rounds {need:,} or more")
+    return Plan(rules, players, strategy, parsed, grid, opp, objective, rounds, budget, stages,
+                user)
+
+
+def tune(p: Plan, seed: int, threads: int = 1, progress=None,
+         min_deals: int = MIN_DEALS) -> TuneResult:
+    """Play the search of a checked ``plan``. Raises runner.PolicyError when a policy makes an
+    illegal move and KeyboardInterrupt when interrupted."""
+    column, maximize = OBJECTIVES[p.objective]
+    t0 = time.perf_counter()
+    with TableObjective(p.rules, p.players, p.grid, p.opponents, seed, threads, p.user,
+                        progress) as objective:
+        search = successive_halving(len(p.grid), objective, p.budget_deals, column=column,
+                                    maximize=maximize, min_deals=min_deals)
+    seconds = time.perf_counter() - t0
+    return TuneResult(p.rules, p.players, p.strategy, p.params,
+                      [o.spec for o in p.opponents], p.objective, int(seed), p.rounds, p.grid,
+                      search, compare_to_best(search), objective.rounds_played, seconds)
+
+
+def warm_up(p: Plan) -> None:
+    """Compile (or load) the kernel each seating of the first candidate needs."""
+    objective = TableObjective(p.rules, p.players, p.grid, p.opponents, 0, 1, p.user)
+    for job in objective.jobs(0):
+        try:
+            runner.play_chunk(job, 0, 2)
+        except runner.PolicyError:
+            pass  # the search meets the same error and reports it
+
+
+# ---- tables --------------------------------------------------------------------------------
+def param_column(name: str) -> str:
+    return f"param_{name}"
+
+
+def result_frame(result: TuneResult) -> pl.DataFrame:
+    """One row per candidate, in grid order."""
+    s, cmp = result.search, result.comparison
+    rows = []
+    e, d = cmp.estimate, cmp.diff
+    for c, cand in enumerate(result.grid):
+        row = {"candidate": c, "strategy": cand.spec}
+        row.update({param_column(p.name): v for p, v in zip(result.params, cand.values)})
+        row.update({
+            "deals": int(s.obs[c].shape[0]), "rounds": int(s.obs[c].shape[0]) * result.players,
+            "dropped_after_stage": s.dropped_after[c],
+            "win_share": e.mean[c, 0], "se_win": e.se[c, 0],
+            "win_share_lo95": max(0.0, e.lo[c, 0]), "win_share_hi95": min(1.0, e.hi[c, 0]),
+            "mean_score": e.mean[c, 1], "se_score": e.se[c, 1],
+            "mean_score_lo95": e.lo[c, 1], "mean_score_hi95": e.hi[c, 1],
+            "win_diff": d.mean[c, 0], "se_win_diff": d.se[c, 0],
+            "win_diff_lo95": d.lo[c, 0], "win_diff_hi95": d.hi[c, 0],
+            "score_diff": d.mean[c, 1], "se_score_diff": d.se[c, 1],
+            "score_diff_lo95": d.lo[c, 1], "score_diff_hi95": d.hi[c, 1],
+            "p_value": cmp.p[c], "p_holm": cmp.p_holm[c],
+            "indistinguishable": bool(cmp.indistinguishable[c]),
+            "best": c == s.best,
+        })
+        rows.append(row)
+    return pl.DataFrame(rows, schema={k: _dtype(k) for k in rows[0]})
+
+
+def _dtype(column: str):
+    if column == "strategy":
+        return pl.String
+    if column in ("candidate", "deals", "rounds", "dropped_after_stage"):
+        return pl.Int64
+    if column in ("indistinguishable", "best"):
+        return pl.Boolean
+    return pl.Float64
+
+
+def metadata(result: TuneResult, preset: str, command: str,
+             rules_file: str | None = None) -> dict[str, str]:
+    """Everything needed to reproduce the search, as Parquet key-value metadata. Nothing here
+    depends on the thread count (the results do not either)."""
+    rules = result.rules
+    preset_rules = Rules.preset(preset) if preset in PRESETS else Rules()
+    best = result.best
+    return {
+        "golfsim": "a golfsim tune (tune.parquet: one row per candidate parameter value)",
+        "version": version(),
+        "command": command,
+        "preset": preset,
+        "rules_file": rules_file or "",
+        "rules": rules.to_toml(preset),
+        "rules_diff": json.dumps(rules.diff(), default=list),
+        "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        "players": str(result.players),
+        "strategy": result.strategy,
+        "params": json.dumps({p.name: list(p.values) for p in result.params}),
+        "opponents": json.dumps(result.opponents),
+        "seatings": json.dumps([["tuned" if i < 0 else f"opponent {i}" for i in s]
+                                for s in rotations(result.players)]),
+        "objective": result.objective,
+        "seed": str(result.seed),
+        "rounds_requested": str(result.rounds_requested),
+        "rounds": str(result.rounds),
+        "stages": json.dumps([vars(st) for st in result.search.stages]),
+        "best": json.dumps({p.name: v for p, v in zip(result.params, best.values)}),
+        "best_strategy": best.spec,
+        "indistinguishable": json.dumps([g.spec for g in result.indistinguishable()]),
+        "test": f"two-sided paired t-test of each candidate against the best on the deals "
+                f"both played, Holm-corrected, familywise alpha {result.alpha}",
+        "title": plot_title(result, preset),
+        "complete": "true",
+    }
+
+
+def plot_title(result: TuneResult, preset: str) -> str:
+    return (f"{preset}, {result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
+            f"{result.players} players, {result.rounds:,} rounds, seed {result.seed}")
+
+
+# ---- text ----------------------------------------------------------------------------------
+def values_text(values: list[float], grid_values: tuple[float, ...]) -> str:
+    """Values as a list; a run of three or more consecutive grid values with an even step is
+    written LO..HI (step 1) or LO..HI:STEP, like --param."""
+    idx = sorted(grid_values.index(v) for v in set(values))
+    runs: list[list[float]] = []
+    for i in idx:
+        v = grid_values[i]
+        run = runs[-1] if runs else None
+        if run and i == run[-1][0] + 1 and (len(run) < 2 or
+                                            math.isclose(v - run[-1][1], run[1][1] - run[0][1])):
+            run.append((i, v))
+        else:
+            runs.append([(i, v)])
+    out = []
+    for run in runs:
+        vals = [v for _, v in run]
+        if len(vals) < 3:
+            out += [number_text(v) for v in vals]
+            continue
+        step = round(vals[1] - vals[0], 12)
+        out.append(f"{number_text(vals[0])}..{number_text(vals[-1])}" +
+                   ("" if step == 1 else f":{number_text(step)}"))
+    return ", ".join(out)
+
+
+def _stage_text(st: Stage, i: int, players: int) -> str:
+    after = "kept 1 (the best)" if st.keep == 1 else f"kept {st.keep}"
+    return (f"  stage {i}: {st.survivors} candidate(s) x {st.deals:,} new deals "
+            f"(deals {st.start:,}..{st.start + st.deals - 1:,}, x {players} seatings) -> "
+            f"{after}")
+
+
+def format_tune(result: TuneResult, preset: str, threads: int) -> str:
+    """The search, the candidate table and the verdict, intervals as ± half-widths."""
+    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
+    rules_text = preset + ("" if not diff else " with " + ", ".join(
+        f"{k}={_short(v)}" for k, v in diff.items()))
+    s, cmp = result.search, result.comparison
+    rate = result.rounds / result.seconds if result.seconds > 0 else float("nan")
+    opp = result.opponents
+    field_text = (f"{opp[0]} in the other {len(opp)} seats" if len(set(opp)) == 1 else
+                  "opponents " + ", ".join(opp) + " (in seat order after it)")
+    grid_text = "; ".join(f"{p.name} = {values_text(list(p.values), p.values)}"
+                          for p in result.params)
+    objective = ("win share (share of deals won, a k-way tie for the lowest score counts 1/k; "
+                 "higher is better)" if result.objective == "win_share"
+                 else "mean hole score (lower is better)")
+    lines = [
+        f"rules: {rules_text}",
+        f"tuning {result.strategy}: {grid_text} ({len(result.grid)} candidates), "
+        f"{result.players} players, against {field_text}",
+        f"objective: {objective}, averaged over the {result.players} seatings that put the "
+        "tuned strategy in every seat, on the same deals for every candidate",
+        f"successive halving, seed {result.seed}: {result.rounds:,} rounds in "
+        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)",
+    ]
+    lines += [_stage_text(st, i + 1, result.players) for i, st in enumerate(s.stages)]
+    lines += [""]
+    names = [p.name for p in result.params]
+    unit = "%" if result.objective == "win_share" else ""
+    scale = 100 if result.objective == "win_share" else 1
+    header = (*names, "deals", "win share", "±95%", "mean score", "±95%",
+              "vs best", "±95%", "p (Holm)", "")
+    e, dd, col = cmp.estimate, cmp.diff, s.column
+    rows = []
+    for c, cand in enumerate(result.grid):
+        if c == s.best:
+            verdict, vs, vs_hw, p = "best", "-", "", ""
+        else:
+            same = "≈ best" if cmp.indistinguishable[c] else "worse"
+            verdict = f"{same} (dropped after stage {s.dropped_after[c]})"
+            digits = 3
+            vs = f"{scale * dd.mean[c, col]:+.{digits}f}{unit}"
+            vs_hw = f"{scale * dd.half_width[c, col]:.{digits}f}{unit}"
+            p = "<0.001" if cmp.p_holm[c] < 0.001 else f"{cmp.p_holm[c]:.3f}"
+        rows.append((*(number_text(v) for v in cand.values), f"{s.obs[c].shape[0]:,}",
+                     f"{100 * e.mean[c, 0]:.2f}%", f"{100 * e.half_width[c, 0]:.2f}%",
+                     f"{e.mean[c, 1]:.3f}", f"{e.half_width[c, 1]:.3f}", vs, vs_hw, p,
+                     verdict))
+    lines += _table(header, rows, left={len(header) - 1})
+    best = result.best
+    b = s.best
+    lines += [
+        "",
+        f"vs best: the candidate minus the best on the deals it played (paired); "
+        f"p (Holm): two-sided paired t-test, Holm-corrected over {len(result.grid) - 1} "
+        f"comparison(s)",
+        f"best: {_assignment(names, best.values)} ({best.spec}): win share "
+        f"{100 * e.mean[b, 0]:.2f}% ± {100 * e.half_width[b, 0]:.2f}%, mean score "
+        f"{e.mean[b, 1]:.3f} ± {e.half_width[b, 1]:.3f} over {s.obs[b].shape[0]:,} deals",
+    ]
+    same = result.indistinguishable()
+    if len(names) == 1:
+        vals = [g.values[0] for g in same]
+        lo, hi = min(vals), max(vals)
+        lines.append(f"indistinguishable from the best (familywise 95%): {names[0]} = "
+                     f"{values_text(vals, result.params[0].values)}; interval "
+                     f"{names[0]} in [{number_text(lo)}, {number_text(hi)}]")
+    else:
+        lines.append(f"indistinguishable from the best (familywise 95%): {len(same)} "
+                     "candidate(s): " + "; ".join(_assignment(names, g.values) for g in same))
+        for i, name in enumerate(names):
+            vals = [g.values[i] for g in same]
+            lines.append(f"  {name} in [{number_text(min(vals))}, {number_text(max(vals))}]")
+    for p in edge_params(result):
+        lines.append(f"note: the best {p.name} is at the edge of its grid "
+                     f"({p.name} = {values_text(list(p.values), p.values)}); the optimum may lie "
+                     f"beyond it: widen --param {p.name}")
+    return "\n".join(lines)
+
+
+def edge_params(result: TuneResult) -> list[ParamValues]:
+    """The tuned parameters whose best value is the first or last of their (several) values."""
+    return [p for p, v in zip(result.params, result.best.values)
+            if len(p.values) > 1 and v in (p.values[0], p.values[-1])]
+
+
+def _assignment(names, values) -> str:
+    return ", ".join(f"{n} = {number_text(v)}" for n, v in zip(names, values))
+
+
+def _table(header, rows, left) -> list[str]:
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [fmt(header), *(fmt(r) for r in rows)]
+
+
+__all__ = ["ALPHA", "Candidate", "Comparison", "MIN_DEALS", "OBJECTIVES", "ParamValues", "Plan",
+           "Search", "Stage", "StrategyError", "TableObjective", "TuneError", "TuneResult",
+           "candidates", "compare_to_best", "format_tune", "holm", "metadata",
+           "minimum_budget", "opponent_seats", "parse_param", "plan", "plot_title", "result_frame",
+           "rotations", "schedule", "successive_halving", "tune", "paired_p",
+           "values_text", "warm_up", "with_params"]

@@ -1,0 +1,386 @@
+"""`golfsim tune`: parameter grids, the successive-halving schedule, the search on synthetic
+objectives with a planted optimum, the paired comparison with the best, the real objective
+(rotated seats, the same deals for every candidate), and the command's files and errors."""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from simulator import plots, runner
+from simulator import tune as tn
+from simulator.cli import cli
+from simulator.rules import Rules, load_toml
+from simulator.tournament import round_wins
+from strategies import StrategyError, resolve, seat_arrays
+
+W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
+W2_ARGS = ("--preset", "four_card", "--set", "pair_scope=none",
+           "--set", "initial_reveal_constraint=nearest_row")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+# ---- parameter grids -----------------------------------------------------------------------
+@pytest.mark.parametrize("text, name, values", [
+    ("T=4..8", "T", (4, 5, 6, 7, 8)),
+    ("T=4..20:4", "T", (4, 8, 12, 16, 20)),
+    ("T=4..9:2", "T", (4, 6, 8)),
+    ("decay=0..0.3:0.1", "decay", (0, 0.1, 0.2, 0.3)),
+    ("x=1,0.5,0,0.5", "x", (0, 0.5, 1)),
+    ("T=-2..1", "T", (-2, -1, 0, 1)),
+    (" T = 3 ", "T", (3,)),
+])
+def test_parse_param(text, name, values):
+    p = tn.parse_param(text)
+    assert p.name == name and p.values == tuple(map(float, values))
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("T", "expected NAME=LO..HI"),
+    ("T=", "expected NAME=LO..HI"),
+    ("=4..8", "expected NAME=LO..HI"),
+    ("T=4..", "'4..' is not a number"),
+    ("T=a,b", "'a' is not a number"),
+    ("T=8..4", "the range is empty"),
+    ("T=1..5:0", "step must be above 0"),
+    ("T=nan", "not a finite number"),
+    ("4T=1,2", "not a parameter name"),
+])
+def test_parse_param_errors(text, needle):
+    with pytest.raises(tn.TuneError, match=needle):
+        tn.parse_param(text)
+
+
+def test_candidates_are_the_product_of_the_value_lists():
+    grid = tn.candidates("heuristic:hold=2", [tn.parse_param("knock_at=6,8"),
+                                              tn.parse_param("aggression=0,0.5,1")])
+    assert [g.values for g in grid] == list(itertools.product((6, 8), (0, 0.5, 1)))
+    assert grid[1].spec == "heuristic:hold=2,knock_at=6,aggression=0.5"
+    assert grid[1].strategy == resolve("heuristic:hold=2,knock_at=6,aggression=0.5")
+    assert tn.candidates("knock-threshold", [tn.parse_param("T=7.5")])[0].spec == \
+        "knock-threshold:T=7.5"
+    assert tn.with_params("policies/p.py:decide", {"a": 2}) == "policies/p.py:decide:a=2"
+    assert tn.with_params("policies/p.py:decide:b=1", {"a": 2}) == \
+        "policies/p.py:decide:b=1,a=2"
+
+
+@pytest.mark.parametrize("strategy, params, needle", [
+    ("knock-threshold", ["X=1,2"], "has no parameter X (its parameters: T)"),
+    ("greedy", ["T=4..8"], "has no parameter T (it has no numeric parameters)"),
+    ("knock-threshold", ["T=1,2", "T=3"], "T is tuned twice"),
+    ("knock-threshold:T=8", ["T=4..9"], "already sets T"),
+    ("knock-threshold", [], "at least one --param"),
+])
+def test_candidate_errors(strategy, params, needle):
+    with pytest.raises(tn.TuneError, match=needle.replace("(", r"\(").replace(")", r"\)")):
+        tn.candidates(strategy, [tn.parse_param(p) for p in params])
+
+
+def test_unknown_strategy_is_a_strategy_error():
+    with pytest.raises(StrategyError, match="unknown strategy 'clever'"):
+        tn.candidates("clever", [tn.parse_param("T=1")])
+
+
+def test_rotations_put_the_tuned_strategy_in_every_seat_with_the_field_in_order():
+    assert tn.rotations(3) == [[-1, 0, 1], [1, -1, 0], [0, 1, -1]]
+    for players in range(2, 7):
+        rot = np.array(tn.rotations(players))
+        assert (np.diag(rot) == -1).all()
+        for r, seats in enumerate(rot):   # opponent i sits i + 1 seats after the tuned one
+            assert [seats[(r + 1 + i) % players] for i in range(players - 1)] == \
+                list(range(players - 1))
+
+
+# ---- the schedule --------------------------------------------------------------------------
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 13, 17, 100])
+@pytest.mark.parametrize("budget", [1000, 12345, 400_000])
+def test_schedule_halves_within_the_budget(k, budget):
+    plan = tn.schedule(k, budget)
+    assert len(plan) == max(1, int(np.ceil(np.log2(k))))
+    assert plan[0].survivors == k and plan[-1].keep == 1
+    spent = sum(s.survivors * s.deals for s in plan)
+    assert spent <= budget
+    assert budget - spent < k * len(plan) + plan[-1].survivors   # only rounding is left over
+    start = 0
+    for a, b in zip(plan, plan[1:]):
+        assert b.survivors == a.keep == max(2, -(-a.survivors // 2))
+        assert b.start == a.start + a.deals
+        assert b.deals >= a.deals                                 # rounds go to survivors
+    for s in plan:
+        assert s.start == start
+        start += s.deals
+
+
+def test_minimum_budget():
+    for k in (2, 3, 13, 17):
+        need = tn.minimum_budget(k, 100)
+        assert tn.schedule(k, need)[0].deals >= 100 > tn.schedule(k, need - 1)[0].deals
+
+
+# ---- the search on synthetic objectives ----------------------------------------------------
+class Planted:
+    """A noisy objective with a known best candidate: f[c] plus a large noise shared by all
+    candidates on each deal (the deal's luck, which pairing cancels) plus a small noise of
+    each candidate and deal. Observations depend only on (candidate, deal), like the game's."""
+
+    def __init__(self, f, seed, deals=400_000, common_sd=1.0, own_sd=0.05):
+        self.f = np.asarray(f, dtype=float)
+        self.common = np.random.default_rng([seed, 0]).normal(0, common_sd, deals)
+        self.own_sd, self.seed = own_sd, seed
+        self.calls: list[tuple[int, int, int]] = []
+
+    def own(self, c, start, count):
+        full = np.random.default_rng([self.seed, 1, c]).normal(0, self.own_sd, start + count)
+        return full[start:]
+
+    def __call__(self, c, start, count):
+        self.calls.append((c, start, count))
+        return self.f[c] + self.common[start:start + count] + self.own(c, start, count)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_planted_optimum_is_found_and_in_the_indistinguishable_set(seed):
+    xs = np.arange(0, 21)
+    planted = 13
+    objective = Planted(0.5 - 0.002 * (xs - planted) ** 2, seed)
+    search = tn.successive_halving(len(xs), objective, 30_000)
+    assert search.best == planted
+    cmp = tn.compare_to_best(search)
+    assert cmp.indistinguishable[planted]
+    far = np.abs(xs - planted) >= 4          # 0.032 below the top: clearly worse
+    assert not cmp.indistinguishable[far].any()
+    # the budget was respected and every stage's survivors played the same new deals
+    assert sum(n for _, _, n in objective.calls) <= 30_000
+    by_stage = {}
+    for c, start, n in objective.calls:
+        by_stage.setdefault(start, set()).add(n)
+    assert all(len(ns) == 1 for ns in by_stage.values())
+    assert sorted(by_stage) == [s.start for s in search.stages]
+    # the best played every deal; the others a prefix of them, on which they were not better
+    assert search.deals[planted] == search.deals.max()
+    others = np.arange(len(xs)) != planted
+    assert (cmp.diff.mean[others, 0] <= 0).all()
+
+
+def test_common_noise_cancels_in_the_paired_difference():
+    xs = np.arange(5)
+    search = tn.successive_halving(5, Planted(0.01 * xs, 3, common_sd=1.0, own_sd=0.01), 5000)
+    cmp = tn.compare_to_best(search)
+    assert search.best == 4
+    # the candidate's own interval is about the deal noise; the paired one is 100 times smaller
+    assert (cmp.estimate.se[:, 0] > 0.005).all()
+    assert (cmp.diff.se[:4, 0] < 0.002).all()
+    assert not cmp.indistinguishable[:4].any()
+
+
+def test_two_parameter_planted_optimum():
+    xs, ys = np.arange(0, 9), np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    grid = list(itertools.product(xs, ys))
+    f = [1.0 - 0.004 * (x - 6) ** 2 - 0.05 * (y - 0.25) ** 2 for x, y in grid]
+    search = tn.successive_halving(len(grid), Planted(f, 11, own_sd=0.02), 40_000)
+    assert grid[search.best] == (6, 0.25)
+    assert tn.compare_to_best(search).indistinguishable[search.best]
+
+
+def test_minimising_with_several_observation_columns():
+    xs = np.arange(10)
+    objective = Planted(0.1 * (xs - 3) ** 2, 2)
+
+    def two_columns(c, start, count):     # column 1 is the objective, to be minimised
+        y = objective(c, start, count)
+        return np.column_stack([-y, y])
+
+    search = tn.successive_halving(10, two_columns, 8000, column=1, maximize=False)
+    assert search.best == 3 and search.obs[3].shape[1] == 2
+    cmp = tn.compare_to_best(search)
+    assert (cmp.diff.mean[np.arange(10) != 3, 1] >= 0).all()
+
+
+def test_identical_candidates_tie_to_the_first_and_are_indistinguishable():
+    search = tn.successive_halving(4, Planted([1.0, 1.0, 1.0, 0.0], 4, own_sd=0.0), 4000)
+    cmp = tn.compare_to_best(search)
+    assert search.best == 0
+    assert cmp.indistinguishable.tolist() == [True, True, True, False]
+    assert cmp.p[1] == 1.0 and cmp.p[3] == 0.0
+
+
+def test_too_small_a_budget():
+    with pytest.raises(tn.TuneError, match="at least 100 are needed"):
+        tn.successive_halving(17, Planted(np.zeros(17), 0), 5000, min_deals=100)
+
+
+def test_holm():
+    p = np.array([0.01, 0.04, 0.03, 0.005, np.nan])
+    # sorted 0.005, 0.01, 0.03, 0.04 times 4, 3, 2, 1, kept non-decreasing
+    expected = [0.03, 0.06, 0.06, 0.02, np.nan]
+    assert np.allclose(tn.holm(p), expected, equal_nan=True)
+    assert np.allclose(tn.holm(np.array([0.5, 0.02, 0.8])), [1.0, 0.06, 1.0])
+
+
+# ---- the real objective --------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def w2_plan():
+    return tn.plan(W2, 4, "knock-threshold", ["T=6,8,10"], ["knock-threshold:T=8"], 40_000)
+
+
+def test_table_objective_is_the_rotated_runs_of_the_same_deals(w2_plan):
+    """Candidate c on deals 300..699 is the tuned seat's figures in plain runs of the four
+    seatings, averaged."""
+    with tn.TableObjective(W2, 4, w2_plan.grid, w2_plan.opponents, 7, threads=2) as objective:
+        got = objective(0, 300, 400)
+    win = np.zeros(400)
+    score = np.zeros(400)
+    for seating in tn.rotations(4):
+        seats = [resolve("knock-threshold:T=6" if i < 0 else "knock-threshold:T=8")
+                 for i in seating]
+        ids, params = seat_arrays(seats)
+        res = runner.run(W2, 4, ids, params, 700, 7, per_round=True)
+        tuned = seating.index(-1)
+        win += round_wins(res.per_round.scores)[300:, tuned]
+        score += res.per_round.scores[300:, tuned]
+    assert np.allclose(got, np.column_stack([win, score]) / 4, atol=1e-12)
+
+
+def test_the_opponents_own_strategy_wins_exactly_its_share(w2_plan):
+    """T = 8 against three T = 8: over the four seatings every deal's shares add up to 1."""
+    with tn.TableObjective(W2, 4, w2_plan.grid, w2_plan.opponents, 3, threads=1) as objective:
+        obs = objective(1, 0, 500)
+    assert np.allclose(obs[:, 0], 0.25, atol=1e-12)
+
+
+def test_same_search_for_one_and_two_threads(w2_plan):
+    one = tn.tune(w2_plan, 5, threads=1)
+    two = tn.tune(w2_plan, 5, threads=2)
+    assert one.search.best == two.search.best
+    for a, b in zip(one.search.obs, two.search.obs):
+        assert np.array_equal(a, b)
+    assert tn.result_frame(one).equals(tn.result_frame(two))
+    assert one.rounds == w2_plan.rounds_to_play <= 40_000
+
+
+# ---- command line --------------------------------------------------------------------------
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def test_cli_tunes_the_knock_threshold_on_w2(tmp_path):
+    out = tmp_path / "t"
+    res = invoke("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=4..14",
+                 "--opponent", "knock-threshold:T=8", "--players", 4, "--rounds", 80_000,
+                 "--seed", 2, "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    frame = pl.read_parquet(out / "tune.parquet")
+    assert frame.height == 11
+    assert frame["param_T"].to_list() == list(map(float, range(4, 15)))
+    best = frame.filter(pl.col("best"))
+    assert best.height == 1 and best["indistinguishable"][0]
+    # against three T=8 players a more patient threshold wins more often than T=8 itself
+    assert best["param_T"][0] <= 6
+    t8 = frame.filter(pl.col("param_T") == 8)
+    assert t8["win_share"][0] == pytest.approx(0.25, abs=1e-12)
+    assert not t8["indistinguishable"][0]
+    assert (frame["win_share_lo95"] <= frame["win_share"]).all()
+    assert (frame["win_share"] <= frame["win_share_hi95"]).all()
+    assert (frame["win_diff"] <= 1e-12).all()
+    assert frame["rounds"].sum() <= 80_000
+    meta = pl.read_parquet_metadata(out / "tune.parquet")
+    assert meta["seed"] == "2" and meta["players"] == "4" and meta["preset"] == "four_card"
+    assert meta["strategy"] == "knock-threshold" and meta["objective"] == "win_share"
+    assert json.loads(meta["opponents"]) == ["knock-threshold:T=8"] * 3
+    assert json.loads(meta["params"]) == {"T": list(map(float, range(4, 15)))}
+    assert json.loads(meta["best"]) == {"T": best["param_T"][0]}
+    assert best["strategy"][0] in json.loads(meta["indistinguishable"])
+    assert "Holm" in meta["test"] and meta["command"].startswith("golfsim tune ")
+    rules_file = tmp_path / "rules.toml"
+    rules_file.write_text(meta["rules"])
+    assert load_toml(rules_file) == W2
+    assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
+    assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
+    (out / "tune.png").unlink()
+    assert plots.redraw_tune(out) == out / "tune.png"       # from the Parquet file alone
+    assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
+    assert meta["title"].startswith("four_card, knock-threshold vs knock-threshold:T=8")
+    for text in ("best: T = ", "indistinguishable from the best", "stage 1:", "p (Holm)",
+                 str(out / "tune.parquet")):
+        assert text in res.stdout
+
+
+def test_cli_two_parameters_and_the_score_objective(tmp_path):
+    out = tmp_path / "t"
+    res = invoke("tune", *W2_ARGS, "--strategy", "heuristic:hold=2", "--param", "knock_at=4,10",
+                 "--param", "take_max=2,4", "--opponent", "knock-threshold:T=8",
+                 "--opponent", "greedy", "--opponent", "knock-threshold:T=8",
+                 "--objective", "mean_score", "--rounds", 4000, "--seed", 3, "--threads", 2,
+                 "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    frame = pl.read_parquet(out / "tune.parquet")
+    assert frame.height == 4
+    assert frame.select("param_knock_at", "param_take_max").rows() == \
+        [(4.0, 2.0), (4.0, 4.0), (10.0, 2.0), (10.0, 4.0)]
+    assert frame["strategy"][0] == "heuristic:hold=2,knock_at=4,take_max=2"
+    best = frame.filter(pl.col("best"))
+    assert best["mean_score"][0] == frame.filter(
+        pl.col("deals") == frame["deals"].max())["mean_score"].min()
+    assert (frame["score_diff"] >= -1e-12).all()     # lower scores are better here
+    meta = pl.read_parquet_metadata(out / "tune.parquet")
+    assert json.loads(meta["opponents"]) == ["knock-threshold:T=8", "greedy",
+                                             "knock-threshold:T=8"]
+    assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
+    assert "knock_at in [" in res.stdout
+
+
+def _bad_tune_cases(tmp):
+    base = ["tune", *W2_ARGS, "--opponent", "knock-threshold:T=8", "--out", tmp / "out", "-q"]
+    kt = ["--strategy", "knock-threshold"]
+    return [
+        ([*base, *kt, "--param", "T=4.."], ["--param 'T=4..'", "not a number"]),
+        ([*base, *kt, "--param", "T"], ["--param 'T'", "NAME=LO..HI"]),
+        ([*base, *kt, "--param", "T=9..4"], ["range is empty"]),
+        ([*base, *kt, "--param", "X=1,2"], ["knock-threshold has no parameter X",
+                                            "its parameters: T"]),
+        ([*base, "--strategy", "greedy", "--param", "T=4..8"],
+         ["greedy has no parameter T", "no numeric parameters"]),
+        ([*base, *kt, "--param", "T=4..8", "--param", "T=9"], ["T is tuned twice"]),
+        ([*base, "--strategy", "knock-threshold:T=8", "--param", "T=4..8"], ["already sets T"]),
+        ([*base, "--strategy", "clever", "--param", "T=4..8"], ["unknown strategy 'clever'"]),
+        ([*base, *kt], ["--param"]),
+        ([*base, "--param", "T=4..8"], ["--strategy"]),
+        ([*base, *kt, "--param", "T=4..8", "--opponent", "greedy"],
+         ["--opponent was given 2 times for 3 opponent seats"]),
+        ([*base, *kt, "--param", "T=4..8", "--opponent", "clever", "--opponent", "greedy"],
+         ["unknown strategy 'clever'"]),
+        ([*base, *kt, "--param", "T=4..20", "--rounds", 5000],
+         ["--rounds 5,000", "too few", "give --rounds 34,000 or more"]),
+        ([*base, *kt, "--param", "T=4..8", "--players", 9], ["--players 9"]),
+        ([*base, *kt, "--param", "T=4..8", "--rounds", 0], ["--rounds", ">= 1"]),
+        ([*base, *kt, "--param", "T=4..8", "--objective", "fun"], ["--objective", "fun"]),
+        (["tune", *kt, "--param", "T=4..8", "--opponent", "greedy", "--out", tmp / "f", "-q"],
+         ["--out", "not a folder"]),
+    ]
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
+    def must_not_play(*args, **kw):
+        raise AssertionError("bad input must be rejected before any round is played")
+
+    monkeypatch.setattr(tn, "tune", must_not_play)
+    monkeypatch.setattr(tn, "warm_up", must_not_play)
+    monkeypatch.setattr(runner, "play_chunk", must_not_play)
+    (tmp_path / "f").write_text("")
+    for args, needles in _bad_tune_cases(tmp_path):
+        res = invoke(*args)
+        shown = " ".join(map(str, args))
+        assert res.exit_code == 2, (shown, res.output, res.exception)
+        assert isinstance(res.exception, SystemExit), (shown, res.exception)
+        assert res.stdout == "", shown
+        lines = res.stderr.splitlines()
+        assert len(lines) == 1, (shown, res.stderr)
+        assert lines[0].startswith("golfsim: error: "), (shown, lines[0])
+        for needle in needles:
+            assert needle in lines[0], (shown, needle, lines[0])
+    assert not (tmp_path / "out" / "tune.parquet").exists()
