@@ -361,6 +361,13 @@ def make_plan(rules: Rules, preset: str, vary_texts, design: str, strategy_texts
                                "place (the first --vary value is the baseline)")
     baseline, variants = build_variants(rules, varies, design, players)
     resolved = resolve_strategies(split_strategies(strategy_texts), players)
+    ids = [s.policy_id for s in resolved]
+    for label, r in [("the baseline", baseline)] + [(f"the variant {v.label}", v.rules)
+                                                     for v in variants]:
+        try:
+            runner.check_policies(r, players, ids)
+        except ValueError as e:
+            raise CompareError(f"{label}: {e}") from None
     if shard_size < 1:
         raise CompareError(f"--shard-size {shard_size}: expected a whole number >= 1")
     return Plan(preset, baseline, varies, design, variants, resolved, players, int(seed),
