@@ -35,15 +35,15 @@ W_LAY = 0                                   # [seat*MAX_POS + p]: card (first, s
 W_KNOWN = W_LAY + MAX_PLAYERS * MAX_POS     # [seat*MAX_POS + p]: the owner's knowledge, or -1
 W_KV = W_KNOWN + MAX_PLAYERS * MAX_POS      # [seat*MAX_POS + p]: value of the known card, or 0
 W_KK = W_KV + MAX_PLAYERS * MAX_POS         # [seat*MAX_POS + p]: key of the known card, or NO_KEY
-# the policies' cache, [seat*MAX_POS + p] (see _refresh)
-W_XN = W_KK + MAX_PLAYERS * MAX_POS
-W_XS = W_XN + MAX_PLAYERS * MAX_POS
-W_BN = W_XS + MAX_PLAYERS * MAX_POS
-W_BS = W_BN + MAX_PLAYERS * MAX_POS
-W_KQ = W_BS + MAX_PLAYERS * MAX_POS          # key of the known card it pairs with, else NO_KEY
-W_NEGQ = W_KQ + MAX_PLAYERS * MAX_POS
-W_THR = W_NEGQ + MAX_PLAYERS * MAX_POS       # 1 when the position's card is known
-W_EKN = W_THR + MAX_PLAYERS * MAX_POS        # its share of knock-threshold's estimate
+# the policies' cache (see _refresh): one record of CACHE_STRIDE fields per position,
+# w[W_CACHE + (seat*MAX_POS + p)*CACHE_STRIDE + C_*], so that a decision reads them together
+W_CACHE = W_KK + MAX_PLAYERS * MAX_POS
+C_XN, C_XS, C_BN, C_BS = 0, 1, 2, 3
+C_KQ = 4                                     # key of the known card it pairs with, else NO_KEY
+C_NEGQ = 5
+C_THR = 6                                    # 1 when the position's card is known
+CACHE_STRIDE = 8
+W_EKN = W_CACHE + MAX_PLAYERS * MAX_POS * CACHE_STRIDE  # its share of knock-threshold's estimate
 W_EKS = W_EKN + MAX_PLAYERS * MAX_POS
 W_STOCK = W_EKS + MAX_PLAYERS * MAX_POS     # [i], top at the end
 W_DISCARD = W_STOCK + MAX_IDS               # [i], top at the end
@@ -141,11 +141,12 @@ def _refresh(w, rt, seat, p):
     base = seat * MAX_POS
     if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
         i = base + p
+        ri = W_CACHE + i * CACHE_STRIDE
         known = np.int64(w[W_KNOWN + i] >= 0)
-        w[W_XN + i] = w[W_KV + i]
-        w[W_XS + i] = 1 - known
-        w[W_KQ + i] = NO_KEY
-        w[W_THR + i] = known
+        w[ri + C_XN] = w[W_KV + i]
+        w[ri + C_XS] = 1 - known
+        w[ri + C_KQ] = NO_KEY
+        w[ri + C_THR] = known
         _set_estimate(w, seat, i, w[W_KV + i], 1 - known)
         return
     cols = rt[K.R_COLS]
@@ -160,20 +161,22 @@ def _refresh(w, rt, seat, p):
     equal = ka == 1 and kb == 1 and w[W_KK + i] == w[W_KK + j]
     bn = 0 if equal and not (keep and va < 0 and vb < 0) else va + vb
     bs = 2 - ka - kb
-    w[W_BN + i] = bn
-    w[W_BS + i] = bs
-    w[W_XN + i] = bn - vb
-    w[W_XS + i] = bs - (1 - kb)
-    w[W_KQ + i] = w[W_KK + j]
-    w[W_NEGQ + i] = 1 if keep and vb < 0 else 0
-    w[W_THR + i] = ka
-    w[W_BN + j] = bn
-    w[W_BS + j] = bs
-    w[W_XN + j] = bn - va
-    w[W_XS + j] = bs - (1 - ka)
-    w[W_KQ + j] = w[W_KK + i]
-    w[W_NEGQ + j] = 1 if keep and va < 0 else 0
-    w[W_THR + j] = kb
+    ri = W_CACHE + i * CACHE_STRIDE
+    rj = W_CACHE + j * CACHE_STRIDE
+    w[ri + C_BN] = bn
+    w[ri + C_BS] = bs
+    w[ri + C_XN] = bn - vb
+    w[ri + C_XS] = bs - (1 - kb)
+    w[ri + C_KQ] = w[W_KK + j]
+    w[ri + C_NEGQ] = 1 if keep and vb < 0 else 0
+    w[ri + C_THR] = ka
+    w[rj + C_BN] = bn
+    w[rj + C_BS] = bs
+    w[rj + C_XN] = bn - va
+    w[rj + C_XS] = bs - (1 - ka)
+    w[rj + C_KQ] = w[W_KK + i]
+    w[rj + C_NEGQ] = 1 if keep and va < 0 else 0
+    w[rj + C_THR] = kb
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
     _set_estimate(w, seat, i, 0 if equal else va + vb, bs)
 
@@ -217,12 +220,12 @@ def _best_placement(w, rt, seat, card, n, S):
     best = -1
     best_gain = -(1 << 62)
     for p in range(rt[K.R_NPOS]):
-        i = base + p
-        if w[W_KQ + i] == kc and not (negc and w[W_NEGQ + i] != 0):
-            gain = w[W_BN + i] * n + w[W_BS + i] * S       # it pairs: the column scores 0
+        r = W_CACHE + (base + p) * CACHE_STRIDE
+        if w[r + C_KQ] == kc and not (negc and w[r + C_NEGQ] != 0):
+            gain = w[r + C_BN] * n + w[r + C_BS] * S       # it pairs: the column scores 0
         else:
-            gain = w[W_XN + i] * n + w[W_XS + i] * S - vcn
-        if (rep >> p) & 1 and gain >= w[W_THR + i] * n and gain > best_gain:
+            gain = w[r + C_XN] * n + w[r + C_XS] * S - vcn
+        if (rep >> p) & 1 and gain >= w[r + C_THR] * n and gain > best_gain:
             best = p
             best_gain = gain
     return best
@@ -240,6 +243,34 @@ def _lowest_replaceable(w, rt, seat):
 
 
 # ---- one round ---------------------------------------------------------------------------------
+@hot
+def unknown_layout(w, rt, s):
+    """Seat s knows none of its cards: its knowledge and the cache as _refresh would compute
+    them for a layout of unknown cards, written directly."""
+    npos = rt[K.R_NPOS]
+    cols = rt[K.R_COLS]
+    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
+    w[W_KNOWN_N + s] = 0
+    w[W_KNOWN_SUM + s] = 0
+    w[W_EN + s] = 0
+    w[W_ES + s] = npos
+    for p in range(npos):
+        i = s * MAX_POS + p
+        r = W_CACHE + i * CACHE_STRIDE
+        w[W_KNOWN + i] = -1
+        w[W_KV + i] = 0
+        w[W_KK + i] = NO_KEY
+        w[r + C_XN] = 0
+        w[r + C_XS] = 1
+        w[r + C_BN] = 0
+        w[r + C_BS] = 2
+        w[r + C_KQ] = NO_KEY
+        w[r + C_NEGQ] = 0
+        w[r + C_THR] = 0
+        w[W_EKN + i] = 0
+        w[W_EKS + i] = (2 if p < cols else 0) if column else 1
+
+
 @hot
 def _deal(w, rt, rng, seed, round_index):
     players = rt[K.R_PLAYERS]
@@ -259,31 +290,11 @@ def _deal(w, rt, rng, seed, round_index):
             n -= 1
             w[W_LAY + s * MAX_POS + p] = w[W_STOCK + n]
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
-    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
-    cols = rt[K.R_COLS]
     for s in range(players):
         w[W_UP + s] = 0
         w[W_DOWN + s] = npos
         w[W_PLANNED + s] = 0
-        w[W_KNOWN_N + s] = 0
-        w[W_KNOWN_SUM + s] = 0
-        w[W_EN + s] = 0
-        w[W_ES + s] = npos
-        # what _refresh computes for a layout of unknown cards, written directly
-        for p in range(npos):
-            i = s * MAX_POS + p
-            w[W_KNOWN + i] = -1
-            w[W_KV + i] = 0
-            w[W_KK + i] = NO_KEY
-            w[W_XN + i] = 0
-            w[W_XS + i] = 1
-            w[W_BN + i] = 0
-            w[W_BS + i] = 2
-            w[W_KQ + i] = NO_KEY
-            w[W_NEGQ + i] = 0
-            w[W_THR + i] = 0
-            w[W_EKN + i] = 0
-            w[W_EKS + i] = (2 if p < cols else 0) if column else 1
+        unknown_layout(w, rt, s)
         if view_all:
             for p in range(npos):
                 _learn(w, rt, s, p, w[W_LAY + s * MAX_POS + p])

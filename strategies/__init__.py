@@ -69,7 +69,7 @@ STRATEGIES = {
         "with the best mean margin",
         params=(("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
                  "estimated score of at most T"),
-                ("budget", 8.0, "deals tried per candidate move (cost grows linearly)"),
+                ("budget", 24.0, "deals tried per candidate move (cost grows linearly)"),
                 ("width", 3.0, "positions tried for a card: the best ones by greedy's "
                  "estimate"))),
     "ev": StrategyInfo(

@@ -99,8 +99,6 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
     forced first move to draw it again. Returns the stock size."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
-    cols = rt[K.R_COLS]
-    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
     n_stock = g[G_PUB + K.PUB_STOCK_N]
     for s in range(players):
         up = 0
@@ -109,25 +107,10 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
             w[LN.W_LAY + i] = g[G_LAY + i]
             if g[G_UP + i]:
                 up |= 1 << p
-            w[LN.W_KNOWN + i] = -1
-            w[LN.W_KV + i] = 0
-            w[LN.W_KK + i] = LN.NO_KEY
-            w[LN.W_XN + i] = 0
-            w[LN.W_XS + i] = 1
-            w[LN.W_BN + i] = 0
-            w[LN.W_BS + i] = 2
-            w[LN.W_KQ + i] = LN.NO_KEY
-            w[LN.W_NEGQ + i] = 0
-            w[LN.W_THR + i] = 0
-            w[LN.W_EKN + i] = 0
-            w[LN.W_EKS + i] = (2 if p < cols else 0) if column else 1
         w[LN.W_UP + s] = up
         w[LN.W_DOWN + s] = g[G_FACE_DOWN + s]
         w[LN.W_PLANNED + s] = 0
-        w[LN.W_KNOWN_N + s] = 0
-        w[LN.W_KNOWN_SUM + s] = 0
-        w[LN.W_EN + s] = 0
-        w[LN.W_ES + s] = npos
+        LN.unknown_layout(w, rt, s)
     for k in range(hidden):
         place = aux[AUX_PLACES + k]
         if place >= 0:
