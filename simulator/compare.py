@@ -52,7 +52,7 @@ from . import codes as K
 from . import runner
 from . import stats
 from .tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
-from .report import version
+from .report import rules_metadata, version
 from .rules import PRESETS, RuleError, Rules, canonical_option, parse_option_text
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import _table, round_wins
@@ -688,18 +688,10 @@ def frame(result: CompareResult) -> pl.DataFrame:
 def metadata(result: CompareResult, command: str, rules_file: str | None = None) -> dict:
     """Everything needed to reproduce the comparison, as Parquet key-value metadata."""
     plan = result.plan
-    rules = plan.baseline
-    preset_rules = Rules.preset(plan.preset) if plan.preset in PRESETS else Rules()
     return {
-        "golfsim": "a golfsim compare (compare.parquet: one row per variant, quantity and seat "
-                   "or strategy; the baseline is the rules below)",
-        "version": version(),
-        "command": command,
-        "preset": plan.preset,
-        "rules_file": rules_file or "",
-        "rules": rules.to_toml(plan.preset),
-        "rules_diff": json.dumps(rules.diff(), default=list),
-        "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        **rules_metadata("a golfsim compare (compare.parquet: one row per variant, quantity and "
+                         "seat or strategy; the baseline is the rules below)", plan.baseline,
+                         plan.preset, command, rules_file),
         "vary": json.dumps([str(v) for v in plan.varies]),
         "design": plan.design,
         "variants": json.dumps([v.label for v in plan.variants]),

@@ -108,17 +108,14 @@ def rounds_frame(result: RunResult) -> pl.DataFrame:
     return pl.DataFrame(cols)
 
 
-def run_metadata(result: RunResult, preset: str, rounds_requested: int, command: str,
-                 rules_file: str | None = None) -> dict[str, str]:
-    """Everything needed to reproduce the run, as Parquet key-value metadata (strings).
-
-    Nothing here depends on the thread count or chunk size (the results do not either);
-    those settings appear only inside the command line."""
-    rules = result.rules
+def rules_metadata(what: str, rules: Rules, preset: str, command: str,
+                   rules_file: str | None) -> dict[str, str]:
+    """The metadata every results file starts with: what it is, the version, the command and
+    the complete rule set (as a loadable TOML file and as differences from the defaults and
+    from the preset)."""
     preset_rules = Rules.preset(preset) if preset in PRESETS else Rules()
     return {
-        "golfsim": "a golfsim run (summary.parquet: one row per seat; rounds.parquet: one row "
-                   "per round)",
+        "golfsim": what,
         "version": version(),
         "command": command,
         "preset": preset,
@@ -126,6 +123,18 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "rules": rules.to_toml(preset),
         "rules_diff": json.dumps(rules.diff(), default=list),
         "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+    }
+
+
+def run_metadata(result: RunResult, preset: str, rounds_requested: int, command: str,
+                 rules_file: str | None = None) -> dict[str, str]:
+    """Everything needed to reproduce the run, as Parquet key-value metadata (strings).
+
+    Nothing here depends on the thread count or chunk size (the results do not either);
+    those settings appear only inside the command line."""
+    return {
+        **rules_metadata("a golfsim run (summary.parquet: one row per seat; rounds.parquet: one "
+                         "row per round)", result.rules, preset, command, rules_file),
         "players": str(result.players),
         "strategies": json.dumps([str(s) for s in result.strategies]),
         "seed": str(result.seed),

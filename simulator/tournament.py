@@ -30,7 +30,7 @@ import polars as pl
 from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner
-from .report import Z95, _short, version
+from .report import Z95, _short, rules_metadata
 from .rules import PRESETS, Rules
 
 MIN_CHUNK = 1024
@@ -299,18 +299,10 @@ def metadata(result: TournamentResult, preset: str, command: str,
              rules_file: str | None = None) -> dict[str, str]:
     """Everything needed to reproduce the tournament, as Parquet key-value metadata. Nothing
     here depends on the thread count (the results do not either)."""
-    rules = result.rules
-    preset_rules = Rules.preset(preset) if preset in PRESETS else Rules()
     return {
-        "golfsim": "a golfsim tournament (ranking.parquet: one row per strategy; "
-                   "head_to_head.parquet: one row per ordered pair of strategies)",
-        "version": version(),
-        "command": command,
-        "preset": preset,
-        "rules_file": rules_file or "",
-        "rules": rules.to_toml(preset),
-        "rules_diff": json.dumps(rules.diff(), default=list),
-        "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        **rules_metadata("a golfsim tournament (ranking.parquet: one row per strategy; "
+                         "head_to_head.parquet: one row per ordered pair of strategies)",
+                         result.rules, preset, command, rules_file),
         "players": str(result.players),
         "strategies": json.dumps(result.strategies),
         "seed": str(result.seed),

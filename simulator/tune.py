@@ -49,7 +49,7 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, version
+from .report import _short, rules_metadata
 from .rules import PRESETS, Rules
 from .tournament import round_wins
 
@@ -617,18 +617,10 @@ def metadata(result: TuneResult, preset: str, command: str,
              rules_file: str | None = None) -> dict[str, str]:
     """Everything needed to reproduce the search, as Parquet key-value metadata. Nothing here
     depends on the thread count (the results do not either)."""
-    rules = result.rules
-    preset_rules = Rules.preset(preset) if preset in PRESETS else Rules()
     best = result.best
     return {
-        "golfsim": "a golfsim tune (tune.parquet: one row per candidate parameter value)",
-        "version": version(),
-        "command": command,
-        "preset": preset,
-        "rules_file": rules_file or "",
-        "rules": rules.to_toml(preset),
-        "rules_diff": json.dumps(rules.diff(), default=list),
-        "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        **rules_metadata("a golfsim tune (tune.parquet: one row per candidate parameter value)",
+                         result.rules, preset, command, rules_file),
         "players": str(result.players),
         "strategy": result.strategy,
         "params": json.dumps({p.name: list(p.values) for p in result.params}),
