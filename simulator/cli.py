@@ -434,11 +434,14 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 @click.option("--threads", type=int, default=None, callback=_at_least_one,
               help="Worker threads  [default: number of CPUs]")
 @click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
-              help="Folder for tune.parquet and tune.png.")
+              help="Folder for tune.parquet, tune.png and shards/ (what is played is kept "
+                   "there, so an interrupted search resumes when rerun).")
+@click.option("--fresh", is_flag=True,
+              help="Discard the kept evaluations of an earlier search in --out.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
-         objective, rounds, seed, threads, out, quiet):
+         objective, rounds, seed, threads, out, fresh, quiet):
     """Find the best value of a strategy's numeric parameters against a field of opponents:
     successive halving over shards of deals (every candidate on the same deals, the tuned
     seat rotated through every seat); report the best value, the values indistinguishable
@@ -478,11 +481,15 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
             bar.update(n)
 
     try:
-        result = tn.tune(plan, seed, threads=threads, progress=progress)
+        result = tn.tune(plan, seed, threads=threads, progress=progress, out_dir=out_dir,
+                         fresh=fresh)
+    except tn.ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
     except runner.PolicyError as e:
         raise GolfsimError(f"policy error, tuning stopped (nothing written): {e}") from None
     except KeyboardInterrupt:
-        click.echo("golfsim: tune interrupted; nothing written", err=True)
+        click.echo(f"golfsim: tune interrupted; what was played is kept in "
+                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
         sys.exit(130)
     finally:
         bar.close()

@@ -36,6 +36,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import os
 import re
 import threading
 import time
@@ -49,8 +50,9 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, rules_metadata
+from .report import _short, atomic_path, rules_metadata
 from .rules import PRESETS, Rules
+from .shards import ShardError, ShardStore  # noqa: F401  (callers catch ShardError)
 from .tournament import round_wins
 
 ALPHA = 0.05           # familywise error of the "indistinguishable from the best" tests
@@ -545,15 +547,61 @@ def plan(rules: Rules, players: int, strategy: str, params: list[str | ParamValu
                 user)
 
 
+class Resumable:
+    """``evaluate`` with every answer kept on disk (``<out>/shards/eval-*.npy``, written
+    atomically), so that a rerun of an interrupted search with the same arguments replays
+    nothing it has already played and ends with the identical result."""
+
+    def __init__(self, evaluate, store: ShardStore):
+        self.evaluate = evaluate
+        self.store = store
+        self.loaded = 0
+
+    def __call__(self, c: int, start: int, count: int) -> np.ndarray:
+        path = self.store.dir / f"eval-{c:05d}-{start}-{count}.npy"
+        if path.exists():
+            try:
+                o = np.load(path, allow_pickle=False)
+                self.loaded += 1
+                return o
+            except Exception:  # noqa: BLE001 - an unreadable file is simply played again
+                self.store.notes.append(f"{path.name} is unreadable; playing it again")
+        o = np.asarray(self.evaluate(c, start, count), dtype=np.float64)
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as f:
+                np.save(f, o)
+                f.flush()
+                os.fsync(f.fileno())
+        return o
+
+
+def manifest(p: Plan, seed: int) -> dict:
+    """The arguments that fix a search's results (not threads: results do not depend on it)."""
+    return {"command": "tune", "rules": p.rules.to_toml(), "players": p.players,
+            "strategy": p.strategy, "grid": [c.spec for c in p.grid],
+            "opponents": [o.spec for o in p.opponents], "objective": p.objective,
+            "rounds": p.rounds, "seed": int(seed)}
+
+
 def tune(p: Plan, seed: int, threads: int = 1, progress=None,
-         min_deals: int = MIN_DEALS) -> TuneResult:
-    """Play the search of a checked ``plan``. Raises runner.PolicyError when a policy makes an
-    illegal move and KeyboardInterrupt when interrupted."""
+         min_deals: int = MIN_DEALS, out_dir=None, fresh: bool = False) -> TuneResult:
+    """Play the search of a checked ``plan``; with ``out_dir`` every evaluation is kept under
+    ``out_dir/shards`` and a rerun resumes (``fresh`` discards what is there). Raises
+    runner.PolicyError when a policy makes an illegal move, ShardError when ``out_dir`` holds
+    another search, and KeyboardInterrupt when interrupted."""
     column, maximize = OBJECTIVES[p.objective]
     t0 = time.perf_counter()
     with TableObjective(p.rules, p.players, p.grid, p.opponents, seed, threads, p.user,
                         progress) as objective:
-        search = successive_halving(len(p.grid), objective, p.budget_deals, column=column,
+        evaluate = objective
+        if out_dir is not None:
+            store = ShardStore(out_dir)
+            if fresh:
+                for old in store.dir.glob("eval-*.npy"):
+                    old.unlink()
+            store.open(manifest(p, seed), fresh=fresh)
+            evaluate = Resumable(objective, store)
+        search = successive_halving(len(p.grid), evaluate, p.budget_deals, column=column,
                                     maximize=maximize, min_deals=min_deals)
     seconds = time.perf_counter() - t0
     return TuneResult(p.rules, p.players, p.strategy, p.params,

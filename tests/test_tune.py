@@ -384,3 +384,27 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
         for needle in needles:
             assert needle in lines[0], (shown, needle, lines[0])
     assert not (tmp_path / "out" / "tune.parquet").exists()
+
+
+def test_cli_resumes_an_interrupted_search(tmp_path):
+    out = tmp_path / "t"
+    args = ("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=4..11",
+            "--opponent", "knock-threshold:T=8", "--rounds", 40_000, "--seed", 3,
+            "--threads", 2, "--out", out, "--quiet")
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    whole = pl.read_parquet(out / "tune.parquet")
+    kept = sorted((out / "shards").glob("eval-*.npy"))
+    assert len(kept) >= 8 + 4
+    # an interruption: the later evaluations never reached the disk
+    for p in kept[len(kept) // 2:]:
+        p.unlink()
+    (out / "tune.parquet").unlink()
+    again = invoke(*args)
+    assert again.exit_code == 0, again.output
+    assert pl.read_parquet(out / "tune.parquet").equals(whole)
+    # other arguments in the same folder are refused, unless --fresh
+    other = invoke(*args[:-5], "--seed", 4, "--out", out, "--quiet")
+    assert other.exit_code == 2 and "seed" in other.output
+    fresh = invoke(*args[:-5], "--seed", 4, "--out", out, "--quiet", "--fresh")
+    assert fresh.exit_code == 0, fresh.output
