@@ -322,9 +322,9 @@ def write_compare_plot(df: pl.DataFrame, out: str | Path, title: str) -> Path:
 
 # ---- redrawing a results folder (`golfsim plot`) ----------------------------------------------
 def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
-    """Redraw the figures of a results folder of `golfsim run`, `tournament` or `compare` from
-    its Parquet files; returns (written paths, notes). Raises ValueError when the folder holds
-    no results."""
+    """Redraw the figures of a results folder of `golfsim run`, `tournament`, `tune` or
+    `compare` from its Parquet files; returns (written paths, notes). Raises ValueError when
+    the folder holds no results."""
     folder = Path(folder)
     written: list[Path] = []
     notes: list[str] = []
@@ -335,6 +335,9 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
     if (folder / "ranking.parquet").exists() and (folder / "head_to_head.parquet").exists():
         found = True
         written.append(_redraw_tournament(folder))
+    if (folder / "tune.parquet").exists():
+        found = True
+        written.append(redraw_tune(folder))
     if (folder / "compare.parquet").exists():
         found = True
         meta = pl.read_parquet_metadata(folder / "compare.parquet")

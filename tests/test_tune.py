@@ -408,3 +408,15 @@ def test_cli_resumes_an_interrupted_search(tmp_path):
     assert other.exit_code == 2 and "seed" in other.output
     fresh = invoke(*args[:-5], "--seed", 4, "--out", out, "--quiet", "--fresh")
     assert fresh.exit_code == 0, fresh.output
+
+
+def test_plot_command_redraws_a_tune_folder(tmp_path):
+    out = tmp_path / "t"
+    res = invoke("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=6,8",
+                 "--opponent", "knock-threshold:T=8", "--rounds", 4_000, "--threads", 1,
+                 "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    (out / "tune.png").unlink()
+    again = invoke("plot", out)
+    assert again.exit_code == 0, again.output
+    assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
