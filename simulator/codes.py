@@ -18,8 +18,10 @@ DP_PLACE_TAKEN = 3   # holding the taken discard: a position (must be placed)
 DP_FLIP = 4          # choose a face-down position to turn up (flip turn, flip after discard)
 DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
 DP_PEEK = 6          # pay_to_peek: which own face-down card to look at
-N_DECISION_POINTS = 7
-DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek")
+DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK or A_PASS
+N_DECISION_POINTS = 8
+DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek",
+                  "knock")
 
 # ---- actions: 0..MAX_POS-1 are positions ----------------------------------------------
 A_DRAW_STOCK = 16
@@ -61,6 +63,9 @@ FACE_UP, FACE_DOWN, FACE_CHOICE = range(3)
 
 FLIP_AFTER_DISCARD = ("none", "mandatory", "mandatory_unless_one_face_down")
 FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE = range(3)
+
+KNOCK_TIMINGS = ("instead_of_turn", "end_of_own_turn", "any_time_in_turn")
+KNOCK_INSTEAD, KNOCK_END_OF_TURN, KNOCK_ANY_TIME = range(3)
 
 FINAL_TURNS = ("none", "each_other_player_once", "complete_lap")
 FINAL_NONE, FINAL_EACH_OTHER, FINAL_COMPLETE_LAP = range(3)

@@ -443,11 +443,18 @@ def turn_mask_nb(g, rt, seat):
                 g[G_LEGAL + K.A_PEEK] = 1
                 n_legal += 1
                 break
-    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
-            g[G_PUB + K.PUB_TURN] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
+    if rt[K.R_KNOCK_TIMING] != K.KNOCK_END_OF_TURN and _may_knock_nb(g, rt):
         g[G_LEGAL + K.A_KNOCK] = 1
         n_legal += 1
     return n_legal
+
+
+@hot(inline="always")
+def _may_knock_nb(g, rt):
+    """A knock would be allowed now: a knock game, nobody has ended the hole, and
+    knock_min_laps laps have been played (AMB-13)."""
+    return (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and g[G_PUB + K.PUB_ENDER] < 0 and \
+        g[G_PUB + K.PUB_TURN] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
 
 
 @hot
@@ -501,6 +508,18 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     elif a == K.A_KNOCK:
         _start_end_nb(g, rt, seat)
         g[G_PUB + K.PUB_KNOCKED] = 1
+    if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock_nb(g, rt):
+        # knock_timing end_of_own_turn / any_time_in_turn: knock right after the turn (AMB-12;
+        # knocking at the start and then playing the turn gains nothing over this)
+        _clear_nb(g)
+        g[G_LEGAL + K.A_KNOCK] = 1
+        g[G_LEGAL + K.A_PASS] = 1
+        k = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_KNOCK, seat, -1)
+        if k < 0:
+            return -1
+        if k == K.A_KNOCK:
+            _start_end_nb(g, rt, seat)
+            g[G_PUB + K.PUB_KNOCKED] = 1
     return 1 if ok else -1
 
 

@@ -76,6 +76,7 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_FLIP_ALL_TO_END]) == 0
         and int(ri[K.R_PAY_TO_PEEK]) == K.NONE_VALUE
         and int(ri[K.R_JACK_SKIPS]) == 0
+        and int(ri[K.R_KNOCK_TIMING]) == K.KNOCK_INSTEAD
         and int(ri[K.R_NPOS]) <= MAX_POS
     )
 

@@ -2,8 +2,8 @@
 
 Everything a hole needs is here in small, plain methods, without compiled code or arrays: a
 :class:`GameState` with one :class:`Cell` per layout position (its card, whether it is face up,
-and which seats know it), the piles, the turn structure (including the knock of RULES.md §1.8
-with ``knock_timing = instead_of_turn``), the three built-in policies (``random``, BENCHMARK.md
+and which seats know it), the piles, the turn structure (including the knock of RULES.md §1.8,
+instead of a turn or right after it, ``knock_timing``), the three built-in policies (``random``, BENCHMARK.md
 W1 ``greedy`` and W2 ``knock-threshold``) and the scoring of RULES.md §3.5-§3.8 with every
 pair scope of §3.6.1, written again from the text rather than shared with
 :mod:`simulator.scoring`.
@@ -63,6 +63,7 @@ class Decision(IntEnum):
     FLIP = K.DP_FLIP                # choose a face-down position to turn up (or PASS)
     FACE = K.DP_FACE                # placement_face = player_choice: FACE_UP or FACE_DOWN
     PEEK = K.DP_PEEK                # pay_to_peek: which own unknown face-down card to look at
+    KNOCK = K.DP_KNOCK              # knock_timing other than instead_of_turn: KNOCK or PASS
 
 
 class Action(IntEnum):
@@ -770,6 +771,8 @@ class GreedyPolicy:
     def choose_after_turn(self, obs: Observation) -> int:
         d = obs.decision
         legal = obs.legal
+        if d == Decision.KNOCK:   # greedy never knocks
+            return Action.PASS
         if d == Decision.PLACE_TAKEN:
             if self.planned_position in legal:
                 return self.planned_position
@@ -887,12 +890,14 @@ class KnockThresholdPolicy(GreedyPolicy):
         return MemoryPool(obs, self.table, held=held)
 
     def choose(self, obs: Observation) -> int:
-        if obs.decision != Decision.TURN:
+        if obs.decision not in (Decision.TURN, Decision.KNOCK):
             return self.choose_after_turn(obs)
         pool = self.pool(obs, None)
         if Action.KNOCK in obs.legal and pool.n > 0 and \
                 self.free_estimate(obs.own, pool) <= self.T * pool.n:
             return Action.KNOCK
+        if obs.decision == Decision.KNOCK:
+            return Action.PASS
         return self.choose_turn(obs, pool)
 
 
@@ -1093,8 +1098,7 @@ class Hole:
                 and st.replaceable_positions(seat):
             options.append(Action.TAKE_DISCARD)
         # knock_min_laps (§3.4, AMB-13): no knock before that many laps of turns were played
-        if "knock" in r.end_triggers and not final_lap and \
-                st.turn >= r.knock_min_laps * self.players:
+        if r.knock_timing != "end_of_own_turn" and self.may_knock():
             options.append(Action.KNOCK)
         if st.face_down_count(seat) > 0:
             if r.flip_instead_of_draw:
@@ -1135,7 +1139,20 @@ class Hole:
         elif action == Action.KNOCK:
             st.start_end(seat)
             st.knocked = True
+        # knock_timing end_of_own_turn / any_time_in_turn (AMB-12): a knock right after the
+        # turn (knocking first and then playing the turn would gain nothing over it)
+        if self.rules.knock_timing != "instead_of_turn" and self.may_knock():
+            if self.ask(seat, Decision.KNOCK, [Action.KNOCK, Action.PASS]) == Action.KNOCK:
+                st.start_end(seat)
+                st.knocked = True
         return True
+
+    def may_knock(self) -> bool:
+        """A knock game, nobody has ended the hole, and knock_min_laps laps have been played
+        (§3.4, AMB-13)."""
+        st, r = self.state, self.rules
+        return "knock" in r.end_triggers and st.ender is None and \
+            st.turn >= r.knock_min_laps * self.players
 
     def pay_to_peek(self, seat: int) -> None:
         """AMB-16: during its own turn, before drawing, a seat may look at one of its own

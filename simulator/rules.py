@@ -102,9 +102,8 @@ class Rules:
     owner_view: str = _opt("none", "what owners may look at during play (memory is perfect, "
                            "so none = initially_peeked)",
                            allowed=("none", "initially_peeked", "all"))
-    knock_timing: str = _opt("instead_of_turn", "when a knock is made",
-                             allowed=("instead_of_turn", "end_of_own_turn", "any_time_in_turn"),
-                             supported=("instead_of_turn",))
+    knock_timing: str = _opt("instead_of_turn", "when a knock is made: instead of a turn, right "
+                             "after one's own turn, or either (AMB-12)", allowed=K.KNOCK_TIMINGS)
     final_turns: str = _opt("each_other_player_once", "turns played after the end is triggered",
                             allowed=K.FINAL_TURNS)
     final_turn_stock_only: bool = _opt(False, "final turns may only draw from the stock")
@@ -700,8 +699,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_SHOOT_MOON: _nullable(r.shoot_the_moon),
         K.R_DISCARD_MUST_PLACE: int(r.discard_draw_must_be_placed),
         K.R_STOCK_MAY_DISCARD: int(r.stock_draw_may_be_discarded),
-        K.R_KNOCK_TIMING: ("instead_of_turn", "end_of_own_turn",
-                           "any_time_in_turn").index(r.knock_timing),
+        K.R_KNOCK_TIMING: K.KNOCK_TIMINGS.index(r.knock_timing),
         K.R_DRAW_FROM_DISCARD: int(r.draw_from_discard),
         K.R_KNOCK_MIN_LAPS: r.knock_min_laps,
         K.R_REVEAL_ON_TRIGGER: int(r.reveal_on_trigger),

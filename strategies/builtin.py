@@ -927,6 +927,20 @@ def ev_nb(point, seat, held, g, rt, rng, par):
 @hot
 def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
+    if point == K.DP_KNOCK and policy != POLICY_RANDOM:
+        # a knock right after its own turn: it knocks when its start-of-turn rule would knock
+        # now (drawing stands in for "go on", so no other choice of that rule is taken)
+        g[G_LEGAL + K.A_PASS] = 0
+        g[G_LEGAL + K.A_DRAW_STOCK] = 1
+        a = _decide_nb(K.DP_TURN, seat, held, g, rt, rng, par, policy)
+        g[G_LEGAL + K.A_DRAW_STOCK] = 0
+        g[G_LEGAL + K.A_PASS] = 1
+        return K.A_KNOCK if a == K.A_KNOCK else K.A_PASS
+    return _decide_nb(point, seat, held, g, rt, rng, par, policy)
+
+
+@hot
+def _decide_nb(point, seat, held, g, rt, rng, par, policy):
     if policy == POLICY_GREEDY:
         return greedy_nb(point, seat, held, g, rt, rng, par)
     if policy == POLICY_KNOCK_THRESHOLD:

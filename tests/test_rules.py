@@ -37,7 +37,7 @@ def test_text_options_and_aliases():
     ("jokers_per_deck=1", "jokers_per_deck = 1: expected one of 0, 2"),
     ("flip_all_to_end=maybe", "flip_all_to_end = 'maybe': expected true or false"),
     ("decks=x", "decks = 'x': expected an integer from 0 to 8"),
-    ("knock_timing=end_of_own_turn", "is not supported yet"),
+    ("match_tie=tiebreak", "is not supported yet"),
     ("initial_reveal_constraint=whole_column", "use initial_reveal_mode = flip_on_first_turn"),
     ("layout_mode=row", "is not supported yet"),
     ("end_triggers=all_face_up,bogus", "expected items from knock"),
