@@ -182,6 +182,21 @@ def _check_out_dir(out: str) -> Path:
     return path
 
 
+def _write_and_report(out: str, write, text: str) -> None:
+    """Write the results (``write()`` returns the paths written), then print ``text`` and
+    the paths; a failed write is one line and exit status 2."""
+    try:
+        written = write()
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(text)
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
+
+
 # ---- commands ---------------------------------------------------------------------------------
 @click.group(cls=GolfsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
@@ -392,19 +407,12 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     order = result.order
     title = (f"{preset}, {players} players, {result.rounds_per_pairing:,} rounds per pairing, "
              f"seed {seed}")
-    try:
-        written = [report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
-                   report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
-                   plots.write_tournament_plot(ranking, h[order][:, order],
-                                               h_se[order][:, order], out_dir, title)]
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
-    click.echo(tour.format_tournament(result, preset, threads))
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
+    _write_and_report(out, lambda: [
+        report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
+        report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
+        plots.write_tournament_plot(ranking, h[order][:, order], h_se[order][:, order],
+                                    out_dir, title)],
+        tour.format_tournament(result, preset, threads))
 
 
 @cli.command()
@@ -499,17 +507,10 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
     names = [p.name for p in result.params]
     title = tn.plot_title(result, preset)
-    try:
-        written = [report.write_parquet_atomic(frame, out_dir / "tune.parquet", meta),
-                   plots.write_tune_plot(frame, names, objective, out_dir, title)]
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
-    click.echo(tn.format_tune(result, preset, threads))
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
+    _write_and_report(out, lambda: [
+        report.write_parquet_atomic(frame, out_dir / "tune.parquet", meta),
+        plots.write_tune_plot(frame, names, objective, out_dir, title)],
+        tn.format_tune(result, preset, threads))
 
 
 @cli.command()

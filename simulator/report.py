@@ -172,6 +172,18 @@ def atomic_path(path: Path):
 
 
 # ---- text ----------------------------------------------------------------------------------
+def text_table(header, rows, left) -> list[str]:
+    """Lines of a plain-text table: columns as wide as their widest cell, the columns whose
+    index is in ``left`` left-aligned, the others right-aligned."""
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
+
+    def fmt(cells):
+        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return [fmt(header), *(fmt(r) for r in rows)]
+
+
 def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: int) -> str:
     """The table printed after a run: one line per seat, intervals as ± half-widths."""
     t = result.totals

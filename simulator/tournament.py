@@ -30,7 +30,7 @@ import polars as pl
 from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner
-from .report import Z95, _short, rules_metadata
+from .report import Z95, _short, rules_metadata, text_table
 from .rules import PRESETS, Rules
 
 MIN_CHUNK = 1024
@@ -339,7 +339,7 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
     rows = [(str(r + 1), result.strategies[i], f"{100 * result.win[i].mean:.2f}%",
              f"{100 * Z95 * result.win[i].se:.2f}%", f"{result.score[i].mean:.3f}",
              f"{Z95 * result.score[i].se:.3f}") for r, i in enumerate(result.order)]
-    lines += _table(header, rows, left={1})
+    lines += text_table(header, rows, left={1})
     lines += ["", "head-to-head (row strategy's share of the pairing's rounds, ±95%)"]
     h, se = result.head_to_head()
     names = [result.strategies[i] for i in result.order]
@@ -350,18 +350,9 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
             cells.append("-" if i == j else
                          f"{100 * h[i, j]:.2f}% ± {100 * Z95 * se[i, j]:.2f}%")
         rows.append(tuple(cells))
-    lines += _table(("", *names), rows, left={0})
+    lines += text_table(("", *names), rows, left={0})
     return "\n".join(lines)
 
-
-def _table(header, rows, left) -> list[str]:
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-
-    def fmt(cells):
-        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    return [fmt(header), *(fmt(r) for r in rows)]
 
 
 __all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",

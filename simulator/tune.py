@@ -50,9 +50,9 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, atomic_path, rules_metadata
+from .report import _short, atomic_path, rules_metadata, text_table
 from .rules import PRESETS, Rules
-from .shards import ShardError, ShardStore  # noqa: F401  (callers catch ShardError)
+from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
 ALPHA = 0.05           # familywise error of the "indistinguishable from the best" tests
@@ -775,7 +775,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
                      f"{100 * e.mean[c, 0]:.2f}%", f"{100 * e.half_width[c, 0]:.2f}%",
                      f"{e.mean[c, 1]:.3f}", f"{e.half_width[c, 1]:.3f}", vs, vs_hw, p,
                      verdict))
-    lines += _table(header, rows, left={len(header) - 1})
+    lines += text_table(header, rows, left={len(header) - 1})
     best = result.best
     b = s.best
     lines += [
@@ -817,17 +817,9 @@ def _assignment(names, values) -> str:
     return ", ".join(f"{n} = {number_text(v)}" for n, v in zip(names, values))
 
 
-def _table(header, rows, left) -> list[str]:
-    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(header)]
-
-    def fmt(cells):
-        return "  ".join(c.ljust(w) if i in left else c.rjust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
-    return [fmt(header), *(fmt(r) for r in rows)]
-
 
 __all__ = ["ALPHA", "Candidate", "Comparison", "MIN_DEALS", "OBJECTIVES", "ParamValues", "Plan",
+           "ShardError",
            "Search", "Stage", "StrategyError", "TableObjective", "TuneError", "TuneResult",
            "candidates", "compare_to_best", "format_tune", "holm", "metadata",
            "minimum_budget", "opponent_seats", "parse_param", "plan", "plot_title", "result_frame",
