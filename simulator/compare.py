@@ -52,10 +52,10 @@ from . import codes as K
 from . import runner
 from . import stats
 from .tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
-from .report import rules_metadata, version
+from .report import rules_metadata, text_table, version
 from .rules import PRESETS, RuleError, Rules, canonical_option, parse_option_text
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
-from .tournament import _table, round_wins
+from .tournament import round_wins
 
 DESIGNS = ("factorial", "one-at-a-time")
 DEFAULT_SHARD = 20_000
@@ -833,7 +833,7 @@ def format_compare(result: CompareResult, threads: int) -> str:
                  "its paired 95% interval (±)")
     for heading, header, rows in _sections(result):
         lines += ["", heading]
-        lines += _table(tuple(header), [tuple(r) for r in rows], left={0, 1}
+        lines += text_table(tuple(header), [tuple(r) for r in rows], left={0, 1}
                         if header[1] == "strategy" else {0})
     return "\n".join(lines)
 
