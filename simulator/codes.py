@@ -138,7 +138,8 @@ R_PAY_TO_PEEK = 44       # NONE_VALUE when unset, else the points one look costs
 R_JACK_SKIPS = 45        # jack_discard_skips_next
 R_LINE_SETS = 46         # index into LINE_SETS
 R_FOUR_KIND_WINS = 47    # four_of_kind_wins_match
-N_RULE_SLOTS = 48
+R_INITIAL_TURN_UP = 48   # initial_discard = turn_up (1) or none (0: the pile starts empty)
+N_RULE_SLOTS = 49
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

@@ -607,11 +607,12 @@ def _deal_nb(g, rt, rng, seed, round_index):
     for s in range(players):  # first-turn reveals still to do (-1), or reveals done
         g[G_CHOSEN + s * MAX_POS + MAX_POS - 1] = \
             -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
-    n -= 1
-    g[G_DISCARD] = g[G_STOCK + n]
+    if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
+        n -= 1
+        g[G_DISCARD] = g[G_STOCK + n]
+        g[G_PUB + K.PUB_DISCARD_N] = 1
+        g[G_PUB + K.PUB_DISCARD_SUM] = rt[RT_VALUE + g[G_DISCARD]]
     g[G_PUB + K.PUB_STOCK_N] = n
-    g[G_PUB + K.PUB_DISCARD_N] = 1
-    g[G_PUB + K.PUB_DISCARD_SUM] = rt[RT_VALUE + g[G_DISCARD]]
     g[G_PUB + K.PUB_ENDER] = -1
     g[G_PUB + K.PUB_FINAL_LEFT] = -1
     g[G_PUB + K.PUB_HELD_PUBLIC] = -1

@@ -309,10 +309,14 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
     npos = rt[K.R_NPOS]
     ncards = rt[K.R_NCARDS]
     deck_sum = rt[K.R_DECK_SUM]
-    n_stock = _deal(w, rt, rng, seed, round_index) - 1
-    w[W_DISCARD] = w[W_STOCK + n_stock]
-    n_disc = 1
-    sum_disc = rt[RT_VALUE + w[W_DISCARD]]
+    n_stock = _deal(w, rt, rng, seed, round_index)
+    n_disc = 0
+    sum_disc = 0
+    if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
+        n_stock -= 1
+        w[W_DISCARD] = w[W_STOCK + n_stock]
+        n_disc = 1
+        sum_disc = rt[RT_VALUE + w[W_DISCARD]]
     up_n = 0
     up_sum = 0
 

@@ -533,7 +533,9 @@ class GameState:
             for seat in range(self.players):
                 dealt[seat][p] = self.stock.pop()
         self.layouts = [[Cell(card) for card in row] for row in dealt]
-        self.discard = [self.stock.pop()]   # the turn-up never skips anyone (AMB-19)
+        # the turn-up never skips anyone (AMB-19); with initial_discard = none the pile starts
+        # empty and the first player must draw from the stock
+        self.discard = [self.stock.pop()] if self.rules.initial_discard == "turn_up" else []
         self.penalty = [0] * self.players
         self.skip_next_turn = [False] * self.players
         if self.rules.owner_view == "all":
@@ -671,7 +673,7 @@ class GameState:
                     raise InvariantError(f"face-up ({seat}, {p}) is not known to everyone")
                 if not cell.known_to <= everyone:
                     raise InvariantError(f"({seat}, {p}) known to a seat that does not exist")
-        if not self.discard:
+        if not self.discard and self.rules.initial_discard == "turn_up":
             raise InvariantError("the discard pile is empty")
         if (self.ender is None) != (self.final_turns_left is None):
             raise InvariantError("ender and final turns disagree")

@@ -64,8 +64,9 @@ class Rules:
                             supported=("grid", "hand"))
     grid_rows: int = _opt(2, "rows of the layout grid", lo=1, hi=3)
     grid_cols: int = _opt(3, "columns of the layout grid", lo=1, hi=5)
-    initial_discard: str = _opt("turn_up", "how the discard pile starts",
-                                allowed=("turn_up", "none"), supported=("turn_up",))
+    initial_discard: str = _opt("turn_up", "how the discard pile starts (none: empty, the "
+                                "first player must draw from the stock)",
+                                allowed=("turn_up", "none"))
     initial_reveal_mode: str = _opt("flip", "what players see before play",
                                     allowed=K.REVEAL_MODES)
     initial_reveal_count: int = _opt(2, "cards flipped or peeked before play (-1 = a whole row)",
@@ -708,6 +709,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_JACK_SKIPS: int(r.jack_discard_skips_next),
         K.R_LINE_SETS: K.LINE_SETS.index(r.line_sets),
         K.R_FOUR_KIND_WINS: int(r.four_of_kind_wins_match),
+        K.R_INITIAL_TURN_UP: int(r.initial_discard == "turn_up"),
     }
     for slot, v in slots.items():
         ri[slot] = v
