@@ -31,13 +31,10 @@ from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G
                     G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
                     RT_DECK, RT_KEY, RT_VALUE)
 from .layout import can_replace_nb
-from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,  # noqa: F401
-                    HIST_OFFSET, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MAX_MATCH_HOLES,
-                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT,
-                    TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES,
-                    TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, _add_hole_nb, _lowest_nb)
+from .tally import (MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MAX_MATCH_HOLES,
+                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb, _lowest_nb)
 from .policy_api import NO_USER_POLICY, POLICY_USER
-from .rng import STREAM_DEAL, STREAM_SEAT0, below_nb, stream_state_nb
+from .rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
 from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
 
 # error codes
@@ -139,15 +136,6 @@ def _replace_nb(g, rt, seat, p, card, face_up, public_card):
     _push_discard_nb(g, rt, old)
 
 
-@hot
-def _shuffle_nb(g, start, n, rng):
-    """Fisher-Yates from the top of g[start:start+n] with the deal stream."""
-    for i in range(n - 1, 0, -1):
-        j = below_nb(rng, STREAM_DEAL, i + 1)
-        t = g[start + i]
-        g[start + i] = g[start + j]
-        g[start + j] = t
-
 
 @hot
 def _reshuffle_nb(g, rt, rng):
@@ -161,7 +149,7 @@ def _reshuffle_nb(g, rt, rng):
     g[G_PUB + K.PUB_DISCARD_SUM] = rt[RT_VALUE + top]
     g[G_PUB + K.PUB_STOCK_N] = n
     g[G_PUB + K.PUB_RESHUFFLES] += 1
-    _shuffle_nb(g, G_STOCK, n, rng)
+    shuffle_nb(g, G_STOCK, n, rng, STREAM_DEAL)
 
 
 # ---- asking a policy ---------------------------------------------------------------------------
@@ -585,7 +573,7 @@ def _deal_nb(g, rt, rng, seed, round_index):
         g[G_SKIP + s] = 0
     for i in range(ncards):
         g[G_STOCK + i] = rt[RT_DECK + i]
-    _shuffle_nb(g, G_STOCK, ncards, rng)
+    shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
     # one card at a time, position by position, starting with the first player (seat 0)
     n = ncards
     for s in range(players):

@@ -19,7 +19,7 @@ from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot
-from .rng import STREAM_DEAL, below_nb, stream_state_nb
+from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_value_nb
 
 NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
@@ -102,23 +102,8 @@ class LeanState:
 
 # ---- state changes ----------------------------------------------------------------------------
 @hot(inline="always")
-def _replaceable(up, p, rt):
-    """engine's can_replace_nb on a face-up bitmask."""
-    if (up >> p) & 1 == 0:
-        return True
-    if rt[K.R_REPLACE_FACE_UP] == 0:
-        return False
-    if rt[K.R_LOCK_FACE_UP_COLUMNS] != 0:
-        cols = rt[K.R_COLS]
-        other = p + cols if p < cols else p - cols
-        if (up >> other) & 1:
-            return False
-    return True
-
-
-@hot(inline="always")
 def _replaceable_mask(up, rt):
-    """Bit p set when engine.can_replace_nb allows a new card at p, for a face-up mask."""
+    """Bit p set when layout.can_replace_nb allows a new card at p, for a face-up mask."""
     full = (1 << rt[K.R_NPOS]) - 1
     if rt[K.R_REPLACE_FACE_UP] == 0:
         return full & ~up
@@ -162,24 +147,24 @@ def _refresh(w, rt, seat, p):
     equal = ka == 1 and kb == 1 and w[W_KK + i] == w[W_KK + j]
     bn = 0 if equal and not (keep and va < 0 and vb < 0) else va + vb
     bs = 2 - ka - kb
-    ri = W_CACHE + i * CACHE_STRIDE
-    rj = W_CACHE + j * CACHE_STRIDE
-    w[ri + C_BN] = bn
-    w[ri + C_BS] = bs
-    w[ri + C_XN] = bn - vb
-    w[ri + C_XS] = bs - (1 - kb)
-    w[ri + C_KQ] = w[W_KK + j]
-    w[ri + C_NEGQ] = 1 if keep and vb < 0 else 0
-    w[ri + C_THR] = ka
-    w[rj + C_BN] = bn
-    w[rj + C_BS] = bs
-    w[rj + C_XN] = bn - va
-    w[rj + C_XS] = bs - (1 - ka)
-    w[rj + C_KQ] = w[W_KK + i]
-    w[rj + C_NEGQ] = 1 if keep and va < 0 else 0
-    w[rj + C_THR] = kb
+    _set_record(w, i, bn, bs, vb, kb, w[W_KK + j], keep and vb < 0, ka)
+    _set_record(w, j, bn, bs, va, ka, w[W_KK + i], keep and va < 0, kb)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
     _set_estimate(w, seat, i, 0 if equal else va + vb, bs)
+
+
+@hot(inline="always")
+def _set_record(w, i, bn, bs, v_other, k_other, key_other, neg_other, known):
+    """Position i of a two-card column whose column estimate is bn*n + bs*S; the other card
+    is worth v_other (k_other = 1 when known, its key key_other)."""
+    r = W_CACHE + i * CACHE_STRIDE
+    w[r + C_BN] = bn
+    w[r + C_BS] = bs
+    w[r + C_XN] = bn - v_other
+    w[r + C_XS] = bs - (1 - k_other)
+    w[r + C_KQ] = key_other
+    w[r + C_NEGQ] = 1 if neg_other else 0
+    w[r + C_THR] = known
 
 
 @hot(inline="always")
@@ -280,11 +265,7 @@ def _deal(w, rt, rng, seed, round_index):
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
     for i in range(ncards):
         w[W_STOCK + i] = rt[K.RT_DECK + i]
-    for i in range(ncards - 1, 0, -1):  # engine._shuffle_nb
-        j = below_nb(rng, STREAM_DEAL, i + 1)
-        t = w[W_STOCK + i]
-        w[W_STOCK + i] = w[W_STOCK + j]
-        w[W_STOCK + j] = t
+    shuffle_nb(w, W_STOCK, ncards, rng, STREAM_DEAL)
     n = ncards
     for p in range(npos):
         for s in range(players):
@@ -307,8 +288,6 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
     """Play one round; fills ``scores``, ``L`` and ``out`` like engine.play_round_nb."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
-    ncards = rt[K.R_NCARDS]
-    deck_sum = rt[K.R_DECK_SUM]
     n_stock = _deal(w, rt, rng, seed, round_index)
     n_disc = 0
     sum_disc = 0
@@ -406,7 +385,6 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
                     (K.A_TAKE_DISCARD if take_ok else K.A_KNOCK)
 
         card = -1
-        public_card = False
         if action == K.A_DRAW_STOCK:
             if n_stock == 0:  # the discard pile but its top becomes the stock
                 n_stock = n_disc - 1
@@ -417,11 +395,7 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
                 n_disc = 1
                 sum_disc = rt[RT_VALUE + top]
                 reshuffles += 1
-                for i in range(n_stock - 1, 0, -1):
-                    j = below_nb(rng, STREAM_DEAL, i + 1)
-                    t = w[W_STOCK + i]
-                    w[W_STOCK + i] = w[W_STOCK + j]
-                    w[W_STOCK + j] = t
+                shuffle_nb(w, W_STOCK, n_stock, rng, STREAM_DEAL)
                 if policy == POLICY_KNOCK_THRESHOLD:
                     n = ncards - n_disc - w[W_KNOWN_N + seat]
                     S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]
@@ -447,9 +421,9 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             n_disc -= 1
             card = w[W_DISCARD + n_disc]
             sum_disc -= rt[RT_VALUE + card]
-            public_card = True
             p = forced_pos if forced >= 0 else w[W_PLANNED + seat]
-            if not (p >= 0 and p < npos and _replaceable(w[W_UP + seat], p, rt)):
+            if not (p >= 0 and p < npos and
+                    (_replaceable_mask(w[W_UP + seat], rt) >> p) & 1):
                 p = _lowest_replaceable(w, rt, seat)
         else:  # knock
             ender = seat

@@ -81,6 +81,17 @@ def py_stream_state(seed: int, round_index: int, stream: int) -> int:
     return _mix64(z ^ ((stream * _M2 + _GAMMA) & _MASK))
 
 
+@hot
+def shuffle_nb(a, start, n, state, i):
+    """Fisher-Yates, from the top, of a[start:start+n] with stream ``state[i]`` (the deal and
+    every reshuffle of both kernels, and the lookahead player's deals of unseen cards)."""
+    for k in range(n - 1, 0, -1):
+        j = below_nb(state, i, k + 1)
+        t = a[start + k]
+        a[start + k] = a[start + j]
+        a[start + j] = t
+
+
 class PyStream:
     """One stream, readable: ``below(n)`` is a uniform draw from range(n)."""
 

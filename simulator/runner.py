@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import codes as K
-from .engine import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, ERR_CONSERVATION,
-                     ERR_ILLEGAL_ACTION, HIST_BINS, HIST_OFFSET, N_ACC, N_TOT, TOT_CAPPED,
-                     TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
-                     MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_MACC, N_MTOT,
-                     play_matches_nb, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM, State,
-                     pack_rules, play_chunk_nb, policy_table)
+from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, State, pack_rules, play_chunk_nb,
+                     play_matches_nb, policy_table)
+from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS, HIST_OFFSET,
+                    MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM,
+                    MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED,
+                    TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ,
+                    TOT_TURNS_SUM)
 from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
 from .policy_api import NO_USER_POLICY
 from .rules import RuleArrays, Rules, flatten

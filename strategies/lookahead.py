@@ -24,10 +24,10 @@ import numpy as np
 from simulator import codes as K
 from simulator import lean as LN
 from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PUB,
-                             G_STOCK, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, RT_DECK)
+                             G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, RT_DECK)
 from simulator.jit import hot
 from simulator.layout import can_replace_nb
-from simulator.rng import GAMMA, M1, STREAM_SEAT0, below_nb, mix64_nb, next_u64_nb
+from simulator.rng import GAMMA, M1, STREAM_SEAT0, mix64_nb, next_u64_nb, shuffle_nb
 from simulator.scoring import TMP_SIZE
 from strategies.builtin import MEM_PLANNED_POS, _layout_estimate_nb, greedy_nb, lowest_legal_nb
 
@@ -209,11 +209,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
             roll[0] = deal_state  # the same deal, and the same reshuffles, for every move
             for k in range(hidden):
                 aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
-            for k in range(hidden - 1, 0, -1):
-                j = below_nb(roll, 0, k + 1)
-                t = aux[AUX_SAMPLE + k]
-                aux[AUX_SAMPLE + k] = aux[AUX_SAMPLE + j]
-                aux[AUX_SAMPLE + j] = t
+            shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
             n_stock = _load_nb(g, rt, seat, held, aux, hidden, w)
             action = aux[AUX_CAND_ACTION + c]
             turn, ender, knocked, capped, reshuffles = LN._lean_play(

@@ -7,7 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
-from simulator.engine import MAX_MATCH_HOLES, play_logged_round
+from simulator.engine import play_logged_round
+from simulator.tally import MAX_MATCH_HOLES
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays
