@@ -1,5 +1,5 @@
-"""The ``golfsim`` command line: ``run``, ``tournament``, ``compare``, ``plot``, ``score``,
-``presets``, ``rules``.
+"""The ``golfsim`` command line: ``run``, ``tournament``, ``tune``, ``compare``, ``guide``,
+``plot``, ``score``, ``presets``, ``rules``.
 
 Commands only parse, check and delegate (runner, report, plots, layout_score). Every bad input
 ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, never a traceback.
@@ -739,6 +739,91 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 def _canonical(name: str) -> str:
     from .rules import canonical_option
     return canonical_option(name)
+
+
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--deals", default=20_000, show_default=True, type=int, callback=_at_least_one,
+              help="Deals each decision is measured on (each deal is played in every "
+                   "seating, by both versions of the tables).")
+@click.option("--check-rounds", default=100_000, show_default=True, type=click.IntRange(0),
+              help="Rounds of the tournament that checks the finished guide against greedy "
+                   "(0: no check).")
+@click.option("--compare-rounds", default=20_000, show_default=True, type=click.IntRange(0),
+              help="Deals per rule set for the house-rule effects (0: none).")
+@click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
+              help="House rules whose effects the guide shows, the baseline value first "
+                   "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1), help="Seed of the measured deals.")
+@click.option("--threads", type=int, default=None, callback=_at_least_one,
+              help="Worker threads  [default: number of CPUs]")
+@click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
+              help="Folder for guide.html, guide.md, guide.parquet, the figures and shards/ "
+                   "(an interrupted guide resumes when rerun).")
+@click.option("--fresh", is_flag=True, help="Discard the measurements kept in --out.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.pass_context
+def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, compare_rounds,
+          varies, seed, threads, out, fresh, quiet):
+    """Write a strategy guide for a rule set: when to take the discard, which drawn cards to
+    keep, when to go out or knock, how to reveal, each backed by measured win-share
+    differences with paired 95% intervals; the house-rule effects; and a tournament showing
+    by how much a player following the guide beats greedy. One self-contained HTML file, a
+    Markdown file, Parquet and plots.
+
+    \b
+    Example:
+      golfsim guide --preset six_card --players 4 --out results/guide
+    """
+    from . import compare as cmp
+    from . import guide as gd
+    from . import guide_report as gr
+    from . import runner
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    varies = list(varies) or list(gd.DEFAULT_VARIES)
+    try:
+        rules.check_players(players)
+        for v in varies:
+            cmp.parse_vary(v, rules)
+    except (RuleError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+
+    from tqdm import tqdm
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+    total = gd.rounds_planned(rules, players, deals, check_rounds, compare_rounds,
+                              1 + len(varies))
+    bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
+               desc="golfsim guide", dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+
+    try:
+        result = gd.build(rules, preset, players, seed, deals, out_dir, threads=threads,
+                          check_rounds=check_rounds, compare_rounds=compare_rounds,
+                          varies=varies, fresh=fresh, progress=progress)
+    except gd.GuideError as e:
+        raise GolfsimError(f"{e}") from None
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, guide stopped: {e}") from None
+    except KeyboardInterrupt:
+        click.echo(f"golfsim: guide interrupted; what was measured is kept in "
+                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()
+    _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
+                      gr.format_guide(result, threads))
 
 
 @cli.command()

@@ -733,7 +733,7 @@ def _cell(e: Effect, baseline: bool) -> str:
     return f"{iv.mean:{'' if baseline else '+'}.3f} ± {hw:.3f}"
 
 
-def _sections(result: CompareResult) -> list[tuple[str, list[str], list[list[str]]]]:
+def sections(result: CompareResult) -> list[tuple[str, list[str], list[list[str]]]]:
     """The report's tables: (title, header, rows); the first row of each is the baseline."""
     plan = result.plan
     all_effects = effects(plan, result.sums)
@@ -831,7 +831,7 @@ def format_compare(result: CompareResult, threads: int) -> str:
     lines = _header_lines(result, threads)
     lines.append("every rule set replays the same deals; a change is variant - baseline with "
                  "its paired 95% interval (±)")
-    for heading, header, rows in _sections(result):
+    for heading, header, rows in sections(result):
         lines += ["", heading]
         lines += text_table(tuple(header), [tuple(r) for r in rows], left={0, 1}
                         if header[1] == "strategy" else {0})
@@ -847,7 +847,7 @@ def markdown(result: CompareResult) -> str:
               "its paired 95% interval (the same deals on both sides); the baseline row gives "
               "the baseline's value with its 95% interval. Shares are in percent, their "
               "changes in percentage points. Lower scores are better."]
-    for heading, header, rows in _sections(result):
+    for heading, header, rows in sections(result):
         lines += ["", f"## {heading[0].upper()}{heading[1:]}", ""]
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "|".join("---" if i in (0, 1) and header[1] == "strategy" or i == 0
@@ -863,5 +863,5 @@ def markdown(result: CompareResult) -> str:
 
 __all__ = ["CompareError", "CompareResult", "DESIGNS", "Plan", "SHARD_DIR", "ShardStore",
            "ShardSums", "StrategyError", "Variant", "Vary", "build_variants", "effects",
-           "format_compare", "frame", "make_plan", "markdown", "metadata", "observe",
+           "format_compare", "frame", "make_plan", "markdown", "metadata", "observe", "sections",
            "parse_vary", "run", "seatings", "split_strategies", "warm_up", "widest_half_width"]

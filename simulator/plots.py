@@ -343,9 +343,14 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
         meta = pl.read_parquet_metadata(folder / "compare.parquet")
         written.append(write_compare_plot(pl.read_parquet(folder / "compare.parquet"), folder,
                                           meta.get("title", "")))
+    if (folder / "guide.parquet").exists():
+        from .guide_report import redraw as redraw_guide
+        found = True
+        written += redraw_guide(folder)
     if not found:
         raise ValueError("holds no golfsim results (summary.parquet, ranking.parquet and "
-                         "head_to_head.parquet, or compare.parquet)")
+                         "head_to_head.parquet, tune.parquet, compare.parquet or "
+                         "guide.parquet)")
     return written, notes
 
 

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_HEURISTIC,
-                      POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE, POLICY_RANDOM)
+from .builtin import (ALL_RANKS, POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
+                      POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE,
+                      POLICY_RANDOM)
 from .lookahead import POLICY_LOOKAHEAD
 
 N_PARAMS = 8
@@ -80,6 +81,23 @@ STRATEGIES = {
                  "score of at most T"),
                 ("margin", 2.0, "... and at least this far below every opponent's "
                  "estimated score"))),
+    "guide": StrategyInfo(
+        "guide", POLICY_GUIDE,
+        "follows a strategy guide's tables (`golfsim guide` writes them): greedy's counting "
+        "and placement, with which discards to take and which drawn cards to keep looked up "
+        "by rank and by whether the card pairs one it knows, and thresholds for going out "
+        "and knocking; the defaults play exactly as greedy",
+        params=(("take_pair", float(ALL_RANKS), "ranks (bit r: A=0 .. K=12, joker=13) of a "
+                 "discard it takes, when it pairs a card it knows and has a placement"),
+                ("take_other", float(ALL_RANKS), "... when it pairs none"),
+                ("keep_pair", float(ALL_RANKS), "ranks of a drawn card it keeps (else "
+                 "discards), when it pairs a card it knows"),
+                ("keep_other", float(ALL_RANKS), "... when it pairs none"),
+                ("out", 1000.0, "the highest estimated score it goes out with (turning its "
+                 "last face-down card up)"),
+                ("knock", -1000.0, "knock when its estimated score is at most this"),
+                ("reveal", 0.0, "initial reveal: 0 as greedy (lowest positions), 1 in "
+                 "different columns, 2 in the same column"))),
 }
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from simulator import codes as K
 from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
                             MAX_PLAYERS, MAX_POS)
+from simulator.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.codes import RT_KEY, RT_VALUE
 from simulator.jit import hot
 from simulator.layout import can_replace_nb, related_nb
@@ -40,6 +41,7 @@ POLICY_HEURISTIC = 3
 POLICY_FORGETFUL = 4
 POLICY_OPPONENT_AWARE = 5
 POLICY_EV = 6
+POLICY_GUIDE = 7
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
 MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
 MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
@@ -61,6 +63,15 @@ DECAY_ONE = 1 << 24   # a forgetting draw is uniform below this
 PAR_CARE = 1    # opponent-aware: the points it gives up not to feed the next seat
 PAR_EV_T = 1    # ev: the highest estimate it ends the round with
 PAR_MARGIN = 2  # ev: how far below every opponent's estimate its own must be to end it
+PAR_TAKE_PAIR = 1   # guide: rank masks (bit r: rank r, 13 = joker) of the cards it takes ...
+PAR_TAKE_OTHER = 2  # ... from the discard when they pair a card it knows / when they do not,
+PAR_KEEP_PAIR = 3   # ... and of the drawn cards it keeps when they pair / when they do not
+PAR_KEEP_OTHER = 4
+PAR_OUT = 5         # guide: the highest score it goes out with (turning its last card up)
+PAR_KNOCK = 6       # guide: the highest estimated score it knocks with
+PAR_REVEAL = 7      # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
+REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
+ALL_RANKS = (1 << 14) - 1
 EPS = 1e-9
 
 
@@ -924,6 +935,110 @@ def ev_nb(point, seat, held, g, rt, rng, par):
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
+# ---- guide: the table-driven player that `golfsim guide` writes tables for --------------------
+@hot(inline="always")
+def rank_nb(card):
+    local = card % CARDS_PER_DECK
+    return RANK_JOKER if local >= 52 else local % 13
+
+
+@hot
+def pairs_somewhere_nb(g, rt, seat, card):
+    """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
+    the table: "it matches one of mine")?"""
+    for p in range(rt[K.R_NPOS]):
+        if can_replace_nb(g, rt, seat, p) and pairs_at_nb(g, rt, seat, p, card):
+            return True
+    return False
+
+
+@hot(inline="always")
+def _in_table_nb(mask, card):
+    return (np.int64(mask) >> rank_nb(card)) & 1 != 0
+
+
+@hot
+def _goes_out_too_high_nb(g, rt, seat, p, card, n, S, out):
+    """Would placing ``card`` at p turn the seat's last face-down card up, ending the round,
+    with an estimated score above ``out``?"""
+    if not would_end_nb(g, rt, seat) or g[G_UP + seat * MAX_POS + p] != 0 or \
+            rt[K.R_PLACEMENT_FACE] != K.FACE_UP or n <= 0:
+        return False
+    return _layout_estimate_nb(g, rt, seat, p, card, n, S, 0) > out * n + EPS
+
+
+@hot
+def reveal_together_nb(g, rt, seat):
+    """Initial reveal: a legal position in a column where the seat already knows or picked a
+    card, else the lowest legal position (picks remembered in MEM_PICKED)."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    cols = rt[K.R_COLS]
+    picked = g[mem + MEM_PICKED]
+    p = -1
+    for x in range(rt[K.R_NPOS]):
+        if not g[G_LEGAL + x]:
+            continue
+        for q in range(rt[K.R_NPOS]):
+            if q != x and q % cols == x % cols and (g[own + q] >= 0 or (picked >> q) & 1):
+                p = x
+                break
+        if p >= 0:
+            break
+    if p < 0:
+        p = lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if 0 <= p < MAX_POS:
+        g[mem + MEM_PICKED] = picked | (1 << p)
+    return p
+
+
+@hot
+def guide_nb(point, seat, held, g, rt, rng, par):
+    """``guide``: greedy's card counting and placement, with the decisions a strategy guide
+    tabulates taken from tables (docs/policies.md): which discards to take and which drawn
+    cards to keep, by rank and by whether the card pairs one it knows; the highest score to go
+    out or knock with; how to make the initial reveal. With every rank in every table, no
+    limit on going out, no knocking and reveal 0 it plays exactly as greedy."""
+    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
+    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    out = par[seat, PAR_OUT]
+    if point == K.DP_TURN:
+        if g[G_LEGAL + K.A_KNOCK] and n > 0 and \
+                _layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0) <= par[seat, PAR_KNOCK] * n:
+            return K.A_KNOCK
+        if g[G_LEGAL + K.A_TAKE_DISCARD] and n > 0:
+            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+            p = best_placement_nb(g, rt, seat, top, n, S, 0)
+            if p >= 0:
+                table = PAR_TAKE_PAIR if pairs_somewhere_nb(g, rt, seat, top) else PAR_TAKE_OTHER
+                if (_in_table_nb(par[seat, table], top) and
+                        not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
+                        not g[G_LEGAL + K.A_DRAW_STOCK]:   # (or it must take it)
+                    g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
+                    return K.A_TAKE_DISCARD
+        if g[G_LEGAL + K.A_DRAW_STOCK]:
+            return K.A_DRAW_STOCK
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_DRAWN and g[G_LEGAL + K.A_DISCARD]:
+        n -= 1
+        S -= rt[RT_VALUE + held]
+        p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
+        if p < 0:
+            return K.A_DISCARD
+        table = PAR_KEEP_PAIR if pairs_somewhere_nb(g, rt, seat, held) else PAR_KEEP_OTHER
+        if not _in_table_nb(par[seat, table], held) or \
+                _goes_out_too_high_nb(g, rt, seat, p, held, n, S, out):
+            return K.A_DISCARD
+        return p
+    if point == K.DP_REVEAL:
+        mode = np.int64(par[seat, PAR_REVEAL])
+        if mode == REVEAL_APART:
+            return reveal_apart_nb(g, rt, seat)
+        if mode == REVEAL_TOGETHER:
+            return reveal_together_nb(g, rt, seat)
+    return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+
+
 @hot
 def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
@@ -953,4 +1068,6 @@ def _decide_nb(point, seat, held, g, rt, rng, par, policy):
         return opponent_aware_nb(point, seat, held, g, rt, rng, par)
     if policy == POLICY_EV:
         return ev_nb(point, seat, held, g, rt, rng, par)
+    if policy == POLICY_GUIDE:
+        return guide_nb(point, seat, held, g, rt, rng, par)
     return random_nb(point, seat, held, g, rt, rng, par)

@@ -1,0 +1,390 @@
+"""Strategy guides (``golfsim guide``): the decisions that matter, measured by simulation.
+
+A guide is a set of tables read by the ``guide`` strategy (strategies/builtin.py,
+``guide_nb``): which discards to take and which drawn cards to keep, by rank and by whether
+the card pairs one of the player's own; the highest score to go out (or knock) with; how to
+make the initial reveal. Everything else (where a card goes, counting cards) is greedy's.
+
+**How an entry is measured.** Starting from the tables that make ``guide`` play exactly as
+``greedy``, the entries are settled one at a time (coordinate ascent): the two versions of
+the current tables that differ in that entry alone play the same deals (common random
+numbers) against a field of ``greedy`` opponents, the guided player taking every seat in
+turn (tune.TableObjective). The entry's effect is the paired difference in the guided
+player's win share (ties split), with a 95% interval; the guide keeps the better version when
+the difference is more than one standard error, and the current one otherwise. Thresholds are
+swept over a grid on the same deals, and the values indistinguishable from the best are those
+whose Holm-corrected paired test against it is not rejected (as in ``golfsim tune``).
+
+**How the guide is checked.** The finished tables play a tournament against ``greedy`` on
+other deals (another seed), with every seating, and the guide reports the result.
+
+Every measurement is kept in ``<out>/shards`` (written atomically), so an interrupted guide
+resumes from what it has measured when rerun with the same arguments.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from strategies import ALL_RANKS, STRATEGIES, resolve
+
+from . import compare as cmp
+from . import stats
+from . import tournament as tour
+from .cards import RANK_JOKER, RANKS
+from .report import atomic_path, rules_metadata, write_parquet_atomic
+from .rules import Rules
+from .shards import ShardError, ShardStore
+from .tune import Candidate, TableObjective, holm, number_text, paired_p
+
+RANK_NAMES = RANKS + ("Joker",)
+ADOPT_Z = 1.0          # a changed entry is kept when it wins by more than this many SEs
+OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
+NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
+KNOCK_GRID = (0, 2, 4, 6, 8, 10, 12, 14, 16)
+NEVER_KNOCK = -1000.0
+DEFAULT_VARIES = ("ender_penalty=none,plus_10", "final_turn_stock_only=false,true",
+                  "negative_pairs_keep_value=false,true")
+SITUATIONS = (("pair", "it pairs one of your known cards"),
+              ("other", "it pairs none of them"))
+TABLES = {   # table: (verb when in the table, verb otherwise, parameter prefix, question)
+    "take": ("take", "draw", "take", "The discard: take it, or draw from the stock?"),
+    "keep": ("keep", "discard", "keep", "A card drawn from the stock: keep it, or discard it?"),
+}
+
+
+class GuideError(ValueError):
+    pass
+
+
+@dataclass
+class Entry:
+    """One measured decision: ``a`` (the first option) against ``b`` on the same deals."""
+    table: str                  # take, keep, reveal, out, knock
+    row: str                    # rank name, or the threshold / reveal option
+    situation: str              # pair / other / ""
+    a: str
+    b: str
+    deals: int
+    win: stats.Interval         # paired difference in win share, a - b
+    score: stats.Interval       # paired difference in mean score, a - b
+    chosen: str                 # the option the guide keeps
+    clear: bool                 # the 95% interval leaves out 0
+
+
+@dataclass
+class Threshold:
+    table: str                  # out / knock
+    values: list[float]
+    win: stats.Interval         # per value: win share
+    diff: stats.Interval        # per value: paired difference to the best
+    same: np.ndarray            # per value: indistinguishable from the best
+    best: float
+
+
+@dataclass
+class GuideResult:
+    rules: Rules
+    preset: str
+    players: int
+    seed: int
+    deals: int
+    entries: list[Entry]
+    thresholds: list[Threshold]
+    spec: str                   # the finished guide as a strategy
+    check: tour.TournamentResult | None
+    compare: cmp.CompareResult | None
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+
+# ---- the tables as strategy parameters --------------------------------------------------------
+def default_params() -> dict[str, float]:
+    return {name: default for name, default, _ in STRATEGIES["guide"].params}
+
+
+def spec_of(params: dict[str, float]) -> str:
+    base = default_params()
+    parts = [f"{k}={number_text(v)}" for k, v in params.items() if v != base[k]]
+    return "guide" + (":" + ",".join(parts) if parts else "")
+
+
+def ranks_in_play(rules: Rules) -> list[int]:
+    return list(range(13)) + ([RANK_JOKER] if rules.jokers_per_deck > 0 else [])
+
+
+def with_bit(mask: float, rank: int, on: bool) -> float:
+    m = int(mask)
+    return float(m | (1 << rank) if on else m & ~(1 << rank))
+
+
+def table_ranks(mask: float) -> list[int]:
+    return [r for r in range(RANK_JOKER + 1) if (int(mask) >> r) & 1]
+
+
+# ---- measuring ---------------------------------------------------------------------------------
+class _Measurer:
+    """Plays candidate specs on deals 0 .. deals-1 (every seating against the field) and keeps
+    each answer on disk, keyed by the spec."""
+
+    def __init__(self, rules, players, seed, deals, threads, store: ShardStore, progress):
+        self.rules, self.players, self.deals = rules, players, deals
+        self.store = store
+        self.opponents = [resolve("greedy")] * (players - 1)
+        self.objective = TableObjective(rules, players, [], self.opponents, seed, threads,
+                                        progress=progress)
+        self.loaded = 0
+        self.progress = progress
+
+    def __enter__(self):
+        self.objective.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.objective.__exit__(*exc)
+
+    def observe(self, spec: str) -> np.ndarray:
+        """(deals, 2): the guided player's win share and score per deal, over the seatings."""
+        key = hashlib.sha256(f"{spec}|0|{self.deals}".encode()).hexdigest()[:20]
+        path = self.store.dir / f"measure-{key}.npy"
+        if path.exists():
+            try:
+                o = np.load(path, allow_pickle=False)
+                if o.shape == (self.deals, 2):
+                    self.loaded += 1
+                    if self.progress is not None:
+                        self.progress(self.deals * self.players)
+                    return o
+            except Exception:  # noqa: BLE001 - an unreadable file is simply played again
+                self.store.notes.append(f"{path.name} is unreadable; playing it again")
+        self.objective.grid = [Candidate((), resolve(spec))]
+        o = np.asarray(self.objective(0, 0, self.deals), dtype=np.float64)
+        with atomic_path(path) as tmp:
+            with open(tmp, "wb") as f:
+                np.save(f, o)
+                f.flush()
+                os.fsync(f.fileno())
+        return o
+
+
+def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
+    d = x - y
+    return stats.paired_interval(d.sum(axis=0), (d * d).sum(axis=0), d.shape[0])
+
+
+def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current_is_a) -> Entry:
+    oa, ob = m.observe(spec_a), m.observe(spec_b)
+    d = _paired(oa, ob)
+    win = stats.Interval(*(np.asarray(v)[0] for v in (d.mean, d.se, d.lo, d.hi)))
+    score = stats.Interval(*(np.asarray(v)[1] for v in (d.mean, d.se, d.lo, d.hi)))
+    gain_a = float(win.mean)
+    se = float(win.se)
+    if current_is_a:
+        chosen = b if -gain_a > ADOPT_Z * se and se > 0 else a
+    else:
+        chosen = a if gain_a > ADOPT_Z * se and se > 0 else b
+    clear = bool(win.lo > 0 or win.hi < 0)
+    return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear)
+
+
+def _threshold(m: _Measurer, params, name, grid, none_value) -> Threshold:
+    values = [float(v) for v in grid] + [none_value]
+    obs = [m.observe(spec_of({**params, name: v}))[:, 0] for v in values]
+    o = np.column_stack(obs)
+    n = o.shape[0]
+    win = stats.mean_interval(o.sum(axis=0), (o * o).sum(axis=0), n)
+    best = int(np.argmax(win.mean))
+    diff = _paired(o, o[:, [best]])
+    p = paired_p(diff, np.full(len(values), n))
+    p[best] = np.nan
+    same = ~(holm(p) <= 0.05)
+    return Threshold(name, values, win, diff, same, values[best])
+
+
+def applicable(rules: Rules, players: int) -> dict[str, bool]:
+    return {
+        "reveal": rules.initial_reveal_mode in ("flip", "peek") and
+        rules.initial_reveal_count >= 2 and rules.grid_rows >= 2 and
+        rules.initial_reveal_constraint == "any" and rules.layout_mode == "grid",
+        "take": bool(rules.draw_from_discard),
+        "keep": bool(rules.stock_draw_may_be_discarded),
+        "out": any(t in ("all_face_up", "all_players_face_up") for t in rules.end_triggers),
+        "knock": "knock" in rules.end_triggers,
+    }
+
+
+def steps(rules: Rules, players: int) -> list[tuple]:
+    """The entries in the order they are settled: (table, rank, situation) or (table,)."""
+    use = applicable(rules, players)
+    out: list[tuple] = []
+    if use["reveal"]:
+        out.append(("reveal",))
+    situations = [s for s, _ in SITUATIONS if s == "other" or rules.pair_scope != "none"]
+    for table in ("take", "keep"):
+        if use[table]:
+            out += [(table, r, s) for s in situations for r in ranks_in_play(rules)]
+    for table in ("out", "knock"):
+        if use[table]:
+            out.append((table,))
+    return out
+
+
+def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
+                   compare_rounds: int, n_compare_rule_sets: int) -> int:
+    """An upper bound of the rounds a guide plays (for the progress bar)."""
+    per = deals * players
+    n = 0
+    for st in steps(rules, players):
+        if st[0] in ("take", "keep", "reveal"):
+            n += 2 * per
+        else:
+            n += (len(OUT_GRID if st[0] == "out" else KNOCK_GRID) + 1) * per
+    seat_count = len(tour.seatings(players))
+    n += -(-check_rounds // seat_count) * seat_count
+    n += compare_rounds * n_compare_rule_sets * 2
+    return n
+
+
+def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
+    return {"command": "guide", "rules": rules.to_toml(), "players": players,
+            "seed": int(seed), "deals": int(deals), "field": "greedy",
+            "adopt_z": ADOPT_Z, "out_grid": list(OUT_GRID), "knock_grid": list(KNOCK_GRID)}
+
+
+def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_dir,
+          threads: int = 1, check_rounds: int = 100_000, compare_rounds: int = 20_000,
+          varies=DEFAULT_VARIES, fresh: bool = False, progress=None) -> GuideResult:
+    """Measure every entry, check the finished guide against greedy and measure the house-rule
+    effects. Raises GuideError, ShardError (another guide in ``out_dir``), RuleError,
+    runner.PolicyError, KeyboardInterrupt (what was measured stays on disk)."""
+    rules.check_players(players)
+    if players < 2:
+        raise GuideError(f"--players {players}: a guide needs at least 2 players")
+    if deals < 100:
+        raise GuideError(f"--deals {deals}: at least 100 deals per decision are needed")
+    t0 = time.perf_counter()
+    out_dir = Path(out_dir)
+    store = ShardStore(out_dir)
+    try:
+        store.open(manifest(rules, players, seed, deals), fresh=fresh)
+    except ShardError as e:
+        raise GuideError(str(e).replace("comparison", "guide")) from None
+    if fresh:
+        for old in store.dir.glob("measure-*.npy"):
+            old.unlink()
+    params = default_params()
+    entries: list[Entry] = []
+    thresholds: list[Threshold] = []
+    with _Measurer(rules, players, seed, deals, threads, store, progress) as m:
+        for st in steps(rules, players):
+            table = st[0]
+            if table == "reveal":
+                a_p, b_p = {**params, "reveal": 1.0}, {**params, "reveal": 2.0}
+                e = _entry(m, "reveal", "first two cards", "", "different columns",
+                           "same column", spec_of(a_p), spec_of(b_p), True)
+                params["reveal"] = 1.0 if e.chosen == e.a else 2.0
+                entries.append(e)
+            elif table in TABLES:
+                _, rank, situation = st
+                verb_a, verb_b, prefix, _ = TABLES[table]
+                name = f"{prefix}_{situation}"
+                on = {**params, name: with_bit(params[name], rank, True)}
+                off = {**params, name: with_bit(params[name], rank, False)}
+                current_on = bool((int(params[name]) >> rank) & 1)
+                e = _entry(m, table, RANK_NAMES[rank], situation, verb_a, verb_b,
+                           spec_of(on), spec_of(off), current_on)
+                params[name] = with_bit(params[name], rank, e.chosen == verb_a)
+                entries.append(e)
+            elif table == "out":
+                th = _threshold(m, params, "out", OUT_GRID, NO_LIMIT)
+                params["out"] = th.best
+                thresholds.append(th)
+            elif table == "knock":
+                th = _threshold(m, params, "knock", KNOCK_GRID, NEVER_KNOCK)
+                params["knock"] = th.best
+                thresholds.append(th)
+    spec = spec_of(params)
+    check = None
+    if check_rounds > 0:
+        check = _cached_check(store, rules, players, spec, check_rounds, seed, threads,
+                              progress)
+    comparison = None
+    if compare_rounds > 0 and varies:
+        comparison = _house_rules(rules, preset, players, spec, varies, compare_rounds, seed,
+                                  threads, out_dir, fresh, progress, store.notes)
+    return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
+                       check, comparison, time.perf_counter() - t0, store.notes)
+
+
+CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements
+
+
+def _cached_check(store, rules, players, spec, rounds, seed, threads, progress):
+    """The tournament of the finished guide against greedy on other deals; its estimates are
+    kept in ``shards/check-<key>.json`` so that a rerun does not play it again."""
+    key = hashlib.sha256(f"{spec}|{rounds}|{seed}".encode()).hexdigest()[:20]
+    path = store.dir / f"check-{key}.json"
+    if path.exists():
+        try:
+            return _tournament_from_json(json.loads(path.read_text()), rules)
+        except (OSError, ValueError, KeyError, TypeError):
+            store.notes.append(f"{path.name} is unreadable; playing the check again")
+    result = tour.play(rules, players, [spec, "greedy"], rounds, seed + CHECK_SEED_OFFSET,
+                       threads=threads, progress=progress)
+    with atomic_path(path) as tmp:
+        tmp.write_text(json.dumps(_tournament_json(result)))
+    return result
+
+
+def _est(e: tour.Estimate) -> list[float]:
+    return [e.mean, e.se]
+
+
+def _tournament_json(r: tour.TournamentResult) -> dict:
+    return {"players": r.players, "strategies": r.strategies, "seed": r.seed,
+            "rounds_requested": r.rounds_requested, "rounds_per_seating": r.rounds_per_seating,
+            "seatings": [list(s) for s in r.seatings], "seconds": r.seconds, "order": r.order,
+            "win": [_est(e) for e in r.win], "score": [_est(e) for e in r.score],
+            "pairings": [{"a": p.a, "b": p.b, "rounds": p.rounds,
+                          "win": [_est(e) for e in p.win],
+                          "score": [_est(e) for e in p.score],
+                          "score_diff": _est(p.score_diff)} for p in r.pairings]}
+
+
+def _tournament_from_json(d: dict, rules: Rules) -> tour.TournamentResult:
+    E = tour.Estimate
+    pairings = [tour.PairingResult(p["a"], p["b"], p["rounds"],
+                                   tuple(E(*e) for e in p["win"]),
+                                   tuple(E(*e) for e in p["score"]), E(*p["score_diff"]))
+                for p in d["pairings"]]
+    return tour.TournamentResult(rules, d["players"], d["strategies"], d["seed"],
+                                 d["rounds_requested"], d["rounds_per_seating"],
+                                 [tuple(s) for s in d["seatings"]], pairings,
+                                 [E(*e) for e in d["win"]], [E(*e) for e in d["score"]],
+                                 d["seconds"], d["order"])
+
+
+def _house_rules(rules, preset, players, spec, varies, rounds, seed, threads, out_dir,
+                 fresh, progress, notes):
+    usable = []
+    for v in varies:
+        try:
+            cmp.make_plan(rules, preset, [v], "one-at-a-time", ["greedy"], players, seed)
+            usable.append(v)
+        except ValueError as e:   # an option this rule set cannot vary: say so, go on
+            notes.append(f"house rule {v!r} left out: {e}")
+    if not usable:
+        return None
+    plan = cmp.make_plan(rules, preset, usable, "one-at-a-time", [spec, "greedy"], players,
+                         seed + 2 * CHECK_SEED_OFFSET)
+    return cmp.run(plan, out_dir / "compare", rounds=rounds, threads=threads, fresh=fresh,
+                   progress=progress)

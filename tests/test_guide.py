@@ -1,0 +1,215 @@
+"""`golfsim guide`: the table-driven `guide` strategy does what its tables say, a guide's
+measurements resume after an interruption, the finished guide beats greedy, and the HTML
+opens in headless Chromium with its tables and figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from simulator import codes as K
+from simulator import guide as gd
+from simulator import guide_report as gr
+from simulator.rules import Rules
+from simulator.runner import run
+from strategies import ALL_RANKS, resolve_seats, seat_arrays
+from policy_states import Table
+
+SIX = Rules.preset("six_card")
+HIDDEN_6 = "? ? ? / ? ? ?"
+FIVE = 4   # the rank index of a five (bit 4 of a rank mask)
+
+
+def six(seat0: str, spec: str, discard=("5D",)) -> Table:
+    return Table(SIX, [seat0] + [HIDDEN_6] * 3, [spec] + ["greedy"] * 3, discard=discard)
+
+
+def without(rank: int) -> int:
+    return ALL_RANKS & ~(1 << rank)
+
+
+# ---- the strategy --------------------------------------------------------------------------
+@pytest.mark.parametrize("rules", [SIX, Rules.preset("four_card"), Rules.preset("nine_card")],
+                         ids=["six_card", "four_card", "nine_card"])
+def test_default_tables_play_exactly_as_greedy(rules):
+    def scores(spec):
+        ids, par = seat_arrays(resolve_seats([spec, "greedy", "greedy"], 3))
+        return run(rules, 3, ids, par, 1500, 11, kernel="general", per_round=True).per_round
+
+    a, b = scores("greedy"), scores("guide")
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.turns, b.turns)
+
+
+def test_take_table_decides_a_discard_that_pairs_nothing():
+    layout = "KS ? ? / QH ? ?"   # the discard 5D pairs nothing; over the queen it gains 5
+    assert six(layout, "guide").turn() == K.A_TAKE_DISCARD
+    assert six(layout, f"guide:take_other={without(FIVE)}").turn() == K.A_DRAW_STOCK
+    # the pair table is not consulted for a card that pairs nothing
+    assert six(layout, "guide:take_pair=0").turn() == K.A_TAKE_DISCARD
+
+
+def test_take_table_for_a_discard_that_pairs():
+    layout = "5S ? ? / ? ? ?"   # the discard 5D pairs the face-up 5S from position 3
+    assert six(layout, f"guide:take_other={without(FIVE)}").turn() == K.A_TAKE_DISCARD
+    t = six(layout, f"guide:take_pair={without(FIVE)}")
+    assert t.turn() == K.A_DRAW_STOCK
+
+
+def test_keep_table_decides_a_drawn_card():
+    layout = "KS ? ? / QH ? ?"
+    assert six(layout, "guide").place_drawn("5C") in range(6)
+    assert six(layout, f"guide:keep_other={without(FIVE)}").place_drawn("5C") == K.A_DISCARD
+    assert six(layout, f"guide:keep_other={without(FIVE)}").place_drawn("4C") in range(6)
+
+
+def test_out_threshold_keeps_the_last_card_down_when_the_score_would_be_too_high():
+    # columns A/A and 2/2 pair; the last face-down card is under the 3: a 4 there (better
+    # than an unknown card) ends the round with 3 + 4 = 7
+    layout = "AS 2H 3D / AC 2S ?"
+    assert six(layout, "guide", discard=("4D",)).turn() == K.A_TAKE_DISCARD
+    assert six(layout, "guide:out=6", discard=("4D",)).turn() == K.A_DRAW_STOCK
+    assert six(layout, "guide:out=7", discard=("4D",)).turn() == K.A_TAKE_DISCARD
+    assert six(layout, "guide:out=6").place_drawn("4C") == K.A_DISCARD
+    assert six(layout, "guide:out=7").place_drawn("4C") == 5
+
+
+def test_reveal_modes():
+    legal = list(range(6))
+    apart = six(HIDDEN_6, "guide:reveal=1")
+    first = apart.decide(K.DP_REVEAL, 0, legal)
+    apart.g[K.G_KNOWN + first] = 1   # it now knows the card it revealed
+    second = apart.decide(K.DP_REVEAL, 0, [p for p in legal if p != first])
+    assert first % 3 != second % 3
+    together = six(HIDDEN_6, "guide:reveal=2")
+    first = together.decide(K.DP_REVEAL, 0, legal)
+    second = together.decide(K.DP_REVEAL, 0, [p for p in legal if p != first])
+    assert first % 3 == second % 3
+
+
+# ---- building a guide ------------------------------------------------------------------------
+SMALL = dict(deals=300, check_rounds=0, compare_rounds=0, threads=2)
+
+
+def test_an_interrupted_guide_resumes_to_the_same_tables(tmp_path):
+    whole = gd.build(SIX, "six_card", 4, 5, out_dir=tmp_path / "whole", **SMALL)
+
+    calls = []
+
+    def interrupt(n):
+        calls.append(n)
+        if len(calls) == 40:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        gd.build(SIX, "six_card", 4, 5, out_dir=tmp_path / "cut", progress=interrupt, **SMALL)
+    kept = list((tmp_path / "cut" / "shards").glob("measure-*.npy"))
+    assert 0 < len(kept) < len(list((tmp_path / "whole" / "shards").glob("measure-*.npy")))
+    resumed = gd.build(SIX, "six_card", 4, 5, out_dir=tmp_path / "cut", **SMALL)
+    assert resumed.spec == whole.spec
+    assert gr.frame(resumed).equals(gr.frame(whole))
+    again = gd.build(SIX, "six_card", 4, 5, out_dir=tmp_path / "cut", **SMALL)
+    assert gr.frame(again).equals(gr.frame(whole))
+    with pytest.raises(gd.GuideError, match="different"):
+        gd.build(SIX, "six_card", 4, 6, out_dir=tmp_path / "cut", **SMALL)
+
+
+def test_the_guide_beats_greedy_and_says_by_how_much(tmp_path):
+    result = gd.build(SIX, "six_card", 4, 3, deals=1000, out_dir=tmp_path, threads=2,
+                      check_rounds=20_000, compare_rounds=0)
+    check = gr.check_summary(result)
+    diff = check["guide_win"] - check["greedy_win"]
+    se = 2 * check["guide_win_se"]
+    assert diff - 3 * se > 0, check
+    assert result.spec != "guide"        # it changed something greedy does
+    assert "beats greedy" in gr.verdict_line(result)
+    assert f"{100 * diff:.2f}" in gr.verdict_line(result)
+
+
+# ---- the command and its HTML ----------------------------------------------------------------
+@pytest.fixture(scope="module")
+def guide_folder(tmp_path_factory):
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    out = tmp_path_factory.mktemp("guide")
+    args = ["guide", "--preset", "six_card", "--players", "4", "--deals", "400",
+            "--check-rounds", "4000", "--compare-rounds", "1000",
+            "--vary", "ender_penalty=none,plus_10", "--threads", "2", "--quiet", "--out", str(out)]
+    done = CliRunner().invoke(cli, args)
+    assert done.exit_code == 0, done.output
+    return out, done.output
+
+
+def test_guide_command_writes_its_files(guide_folder):
+    out, stdout = guide_folder
+    for name in ("guide.html", "guide.md", "guide.parquet", gr.DECISIONS_PLOT,
+                 gr.THRESHOLDS_PLOT, gr.CHECK_PLOT, gr.HOUSE_RULES_PLOT):
+        assert (out / name).stat().st_size > 500, name
+    df = pl.read_parquet(out / "guide.parquet")
+    meta = pl.read_parquet_metadata(out / "guide.parquet")
+    assert set(df["table"]) == {"reveal", "take", "keep", "out"}
+    assert df.filter(pl.col("table") == "take").height == 26   # 13 ranks x 2 situations
+    assert meta["guide_strategy"] in stdout
+    check = json.loads(meta["check"])
+    assert f"{100 * check['guide_win']:.2f}%" in stdout
+    md = (out / "guide.md").read_text()
+    assert "| card |" in md and f"]({gr.CHECK_PLOT})" in md and "ender_penalty" in md
+    page = (out / "guide.html").read_text()
+    assert "src=\"http" not in page and page.count("data:image/png;base64,") == 4
+
+
+def _browser():
+    """Debian's chromium and chromedriver: installed here when missing and possible (root
+    with apt-get, as on the CI machine), else the test is skipped with the reason."""
+    need = [p for p in ("/usr/bin/chromium", "/usr/bin/chromedriver") if not Path(p).exists()]
+    if need and shutil.which("apt-get") and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        install = ["apt-get", "install", "-y", "-q", "chromium", "chromium-driver"]
+        if subprocess.run(install, capture_output=True, env=env).returncode != 0:
+            subprocess.run(["apt-get", "update", "-q"], capture_output=True, env=env)
+            subprocess.run(install, capture_output=True, env=env)
+        need = [p for p in need if not Path(p).exists()]
+    if need:
+        pytest.skip(f"headless Chromium is not available ({', '.join(need)} missing; Debian's "
+                    "chromium and chromium-driver packages provide them)")
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+              "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--window-size=1200,1600"):
+        options.add_argument(a)
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
+    out, _ = guide_folder
+    driver = _browser()
+    try:
+        driver.get((out / "guide.html").resolve().as_uri())
+        tables = driver.execute_script(
+            "return Array.from(document.querySelectorAll('table')).map("
+            "t => [t.className, t.querySelectorAll('tbody tr').length])")
+        images = driver.execute_script(
+            "return Array.from(document.images).map(i => [i.alt, i.complete, i.naturalWidth,"
+            " i.naturalHeight])")
+        verdict = driver.execute_script("return document.getElementById('verdict').innerText")
+        shot = tmp_path / "guide.png"
+        driver.save_screenshot(str(shot))
+    finally:
+        driver.quit()
+    kinds = [k for k, _ in tables]
+    assert kinds.count("decisions") == 2 and "thresholds" in kinds and "house-rules" in kinds
+    assert dict(tables)["decisions"] == 13
+    assert len(images) == 4 and all(ok and w > 300 and h > 150 for _, ok, w, h in images), images
+    check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
+    assert f"{100 * check['guide_win']:.2f}%" in verdict and "greedy" in verdict
+    assert shot.stat().st_size > 20_000
