@@ -54,8 +54,13 @@ KNOCK_GRID = (0, 2, 4, 6, 8, 10, 12, 14, 16)
 NEVER_KNOCK = -1000.0
 DEFAULT_VARIES = ("ender_penalty=none,plus_10", "final_turn_stock_only=false,true",
                   "negative_pairs_keep_value=false,true")
-SITUATIONS = (("pair", "it pairs one of your known cards"),
-              ("other", "it pairs none of them"))
+SITUATIONS = (("pair", "it pairs one of your cards"),
+              ("early", "no pair, early"),
+              ("late", "no pair, later"),
+              ("last", "no pair, your last turn"))
+SITUATION_HELP = ("'pair': it can go where it pairs a card of yours you know; otherwise "
+                  "'early' while more than a third of your cards are face down, 'later' after "
+                  "that, and 'your last turn' once someone has gone out.")
 TABLES = {   # table: (verb when in the table, verb otherwise, parameter prefix, question)
     "take": ("take", "draw", "take", "The discard: take it, or draw from the stock?"),
     "keep": ("keep", "discard", "keep", "A card drawn from the stock: keep it, or discard it?"),
@@ -228,7 +233,9 @@ def steps(rules: Rules, players: int) -> list[tuple]:
     out: list[tuple] = []
     if use["reveal"]:
         out.append(("reveal",))
-    situations = [s for s, _ in SITUATIONS if s == "other" or rules.pair_scope != "none"]
+    situations = [s for s, _ in SITUATIONS
+                  if not (s == "pair" and rules.pair_scope == "none") and
+                  not (s == "last" and rules.final_turns == "none")]
     for table in ("take", "keep"):
         if use[table]:
             out += [(table, r, s) for s in situations for r in ranks_in_play(rules)]

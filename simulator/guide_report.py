@@ -14,7 +14,7 @@ import polars as pl
 
 from . import compare as cmp
 from . import plots
-from .guide import SITUATIONS, TABLES, GuideResult
+from .guide import SITUATION_HELP, SITUATIONS, TABLES, GuideResult
 from .report import atomic_path, rules_metadata, text_table, version, write_parquet_atomic
 from .rules import PRESETS
 
@@ -106,9 +106,9 @@ def title(result: GuideResult) -> str:
 def decisions_figure(df: pl.DataFrame, heading: str):
     from matplotlib.figure import Figure
     tables = [t for t in TABLES if df.filter(pl.col("table") == t).height]
-    fig = Figure(figsize=(11.0, 5.2), layout="constrained")
+    fig = Figure(figsize=(12.0, 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
-    colours = {"pair": "#1f77b4", "other": "#ff7f0e"}
+    colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd"}
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
@@ -223,8 +223,16 @@ def redraw(folder: Path) -> list[Path]:
 def _cell(e) -> str:
     verdict = e.chosen.upper() if e.clear else e.chosen
     if e.win.se == 0 and e.win.mean == 0:
-        return f"{e.chosen} (never arises)"
+        return f"{e.chosen} (never came up)"
     return f"{verdict} {pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)}"
+
+
+def _house_rule_sections(result: GuideResult):
+    """The comparison's mean-score and win-share tables, the guide's column named "guide"."""
+    out = []
+    for heading, header, rows in cmp.sections(result.compare)[:2]:
+        out.append((heading, ["guide" if h == result.spec else h for h in header], rows))
+    return out
 
 
 def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list[list[str]]]]:
@@ -236,7 +244,7 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
             continue
         situations = [s for s, _ in SITUATIONS if any(e.situation == s for e in entries)]
         ranks = list(dict.fromkeys(e.row for e in entries))
-        header = ["card"] + [f"when {dict(SITUATIONS)[s]}" for s in situations]
+        header = ["card"] + [dict(SITUATIONS)[s] for s in situations]
         rows = []
         for r in ranks:
             row = [r]
@@ -247,7 +255,8 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
         note = (f"Each cell: what to do, then the measured effect of {verb_a} over {verb_b} on "
                 "the guided player's win share in percentage points, ± its paired 95% "
                 f"interval. CAPITALS: the interval leaves out zero. '{verb_a}' means {verb_a} "
-                "it when it lowers your estimated score (greedy's placement rule says where).")
+                "it when it lowers your estimated score (greedy's placement rule says where). "
+                + SITUATION_HELP)
         out.append((question, note, header, rows))
     return out
 
@@ -347,7 +356,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         lines += ["## House rules: what changes when you change them", "",
                   f"Measured with the guide and greedy ({result.compare.rounds:,} deals per "
                   "rule set, paired).", ""]
-        for heading, header, rows in cmp.sections(result.compare)[:2]:
+        for heading, header, rows in _house_rule_sections(result):
             lines += [f"### {heading[0].upper()}{heading[1:]}", ""] + \
                 _md_table(header, rows) + [""]
         if HOUSE_RULES_PLOT in names:
@@ -424,7 +433,7 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
                   f"<p class='note'>Measured with the guide and greedy "
                   f"({result.compare.rounds:,} deals per rule set, paired). Each change: "
                   "variant minus baseline ± its paired 95% interval.</p>"]
-        for heading, header, rows in cmp.sections(result.compare)[:2]:
+        for heading, header, rows in _house_rule_sections(result):
             parts += [f"<h3>{e(heading)}</h3>", _html_table(header, rows, "house-rules")]
         if HOUSE_RULES_PLOT in by_name:
             parts.append(_img(by_name[HOUSE_RULES_PLOT], "house rules"))
@@ -463,6 +472,10 @@ def format_guide(result: GuideResult, threads: int) -> str:
         lines += ["", head]
         lines += text_table(tuple(header), [tuple(r) for r in rows], left={0})
     lines += reveal_lines(result)
+    if result.compare is not None:
+        heading, header, rows = _house_rule_sections(result)[0]
+        lines += ["", f"house rules, {heading} (guide.md has the rest)"]
+        lines += text_table(tuple(header), [tuple(r) for r in rows], left={0})
     lines.append(f"the guide as a strategy: {result.spec}")
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines)

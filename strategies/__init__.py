@@ -12,7 +12,7 @@ from .builtin import (ALL_RANKS, POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POL
                       POLICY_RANDOM)
 from .lookahead import POLICY_LOOKAHEAD
 
-N_PARAMS = 8
+N_PARAMS = 12
 
 
 @dataclass(frozen=True)
@@ -85,14 +85,20 @@ STRATEGIES = {
         "guide", POLICY_GUIDE,
         "follows a strategy guide's tables (`golfsim guide` writes them): greedy's counting "
         "and placement, with which discards to take and which drawn cards to keep looked up "
-        "by rank and by whether the card pairs one it knows, and thresholds for going out "
-        "and knocking; the defaults play exactly as greedy",
+        "by rank and situation (pairs a card it knows; else early, late, last turn), and "
+        "thresholds for going out and knocking; the defaults play exactly as greedy",
         params=(("take_pair", float(ALL_RANKS), "ranks (bit r: A=0 .. K=12, joker=13) of a "
-                 "discard it takes, when it pairs a card it knows and has a placement"),
-                ("take_other", float(ALL_RANKS), "... when it pairs none"),
+                 "discard it takes (when it has a placement) that pairs a card it knows"),
+                ("take_early", float(ALL_RANKS), "... that pairs none, early in the round "
+                 "(more than a third of its cards face down)"),
+                ("take_late", float(ALL_RANKS), "... that pairs none, later"),
+                ("take_last", float(ALL_RANKS), "... that pairs none, on its last turn "
+                 "(someone has gone out)"),
                 ("keep_pair", float(ALL_RANKS), "ranks of a drawn card it keeps (else "
-                 "discards), when it pairs a card it knows"),
-                ("keep_other", float(ALL_RANKS), "... when it pairs none"),
+                 "discards) when it pairs a card it knows"),
+                ("keep_early", float(ALL_RANKS), "... pairing none, early"),
+                ("keep_late", float(ALL_RANKS), "... pairing none, later"),
+                ("keep_last", float(ALL_RANKS), "... pairing none, on its last turn"),
                 ("out", 1000.0, "the highest estimated score it goes out with (turning its "
                  "last face-down card up)"),
                 ("knock", -1000.0, "knock when its estimated score is at most this"),

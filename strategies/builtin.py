@@ -63,13 +63,17 @@ DECAY_ONE = 1 << 24   # a forgetting draw is uniform below this
 PAR_CARE = 1    # opponent-aware: the points it gives up not to feed the next seat
 PAR_EV_T = 1    # ev: the highest estimate it ends the round with
 PAR_MARGIN = 2  # ev: how far below every opponent's estimate its own must be to end it
-PAR_TAKE_PAIR = 1   # guide: rank masks (bit r: rank r, 13 = joker) of the cards it takes ...
-PAR_TAKE_OTHER = 2  # ... from the discard when they pair a card it knows / when they do not,
-PAR_KEEP_PAIR = 3   # ... and of the drawn cards it keeps when they pair / when they do not
-PAR_KEEP_OTHER = 4
-PAR_OUT = 5         # guide: the highest score it goes out with (turning its last card up)
-PAR_KNOCK = 6       # guide: the highest estimated score it knocks with
-PAR_REVEAL = 7      # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
+PAR_TAKE_PAIR = 1   # guide: rank masks (bit r: rank r, 13 = joker) of the discards it takes
+PAR_TAKE_EARLY = 2  # when they pair a card it knows / pair none, early (more than a third of
+PAR_TAKE_LATE = 3   # its cards face down) / late / on its last turn (someone has gone out),
+PAR_TAKE_LAST = 4
+PAR_KEEP_PAIR = 5   # ... and of the drawn cards it keeps, in the same four situations
+PAR_KEEP_EARLY = 6
+PAR_KEEP_LATE = 7
+PAR_KEEP_LAST = 8
+PAR_OUT = 9         # guide: the highest score it goes out with (turning its last card up)
+PAR_KNOCK = 10      # guide: the highest estimated score it knocks with
+PAR_REVEAL = 11     # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
 REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
 ALL_RANKS = (1 << 14) - 1
 EPS = 1e-9
@@ -952,9 +956,19 @@ def pairs_somewhere_nb(g, rt, seat, card):
     return False
 
 
-@hot(inline="always")
-def _in_table_nb(mask, card):
-    return (np.int64(mask) >> rank_nb(card)) & 1 != 0
+@hot
+def _in_table_nb(g, rt, par, seat, first, card):
+    """Is ``card`` in the guide's table for its situation? ``first`` is the table's pair
+    column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the early, late and last-turn columns follow."""
+    if pairs_somewhere_nb(g, rt, seat, card):
+        col = first
+    elif g[G_PUB + K.PUB_ENDER] >= 0:
+        col = first + 3
+    elif g[G_FACE_DOWN + seat] * 3 > rt[K.R_NPOS]:
+        col = first + 1
+    else:
+        col = first + 2
+    return (np.int64(par[seat, col]) >> rank_nb(card)) & 1 != 0
 
 
 @hot
@@ -996,8 +1010,8 @@ def reveal_together_nb(g, rt, seat):
 def guide_nb(point, seat, held, g, rt, rng, par):
     """``guide``: greedy's card counting and placement, with the decisions a strategy guide
     tabulates taken from tables (docs/policies.md): which discards to take and which drawn
-    cards to keep, by rank and by whether the card pairs one it knows; the highest score to go
-    out or knock with; how to make the initial reveal. With every rank in every table, no
+    cards to keep, by rank and situation (the card pairs one it knows; else early, late or
+    on its last turn); the highest score to go out or knock with; how to make the initial reveal. With every rank in every table, no
     limit on going out, no knocking and reveal 0 it plays exactly as greedy."""
     n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
     S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
@@ -1010,8 +1024,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
             top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
             p = best_placement_nb(g, rt, seat, top, n, S, 0)
             if p >= 0:
-                table = PAR_TAKE_PAIR if pairs_somewhere_nb(g, rt, seat, top) else PAR_TAKE_OTHER
-                if (_in_table_nb(par[seat, table], top) and
+                if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top) and
                         not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
                         not g[G_LEGAL + K.A_DRAW_STOCK]:   # (or it must take it)
                     g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
@@ -1025,8 +1038,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
         p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
         if p < 0:
             return K.A_DISCARD
-        table = PAR_KEEP_PAIR if pairs_somewhere_nb(g, rt, seat, held) else PAR_KEEP_OTHER
-        if not _in_table_nb(par[seat, table], held) or \
+        if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held) or \
                 _goes_out_too_high_nb(g, rt, seat, p, held, n, S, out):
             return K.A_DISCARD
         return p

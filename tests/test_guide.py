@@ -50,23 +50,35 @@ def test_default_tables_play_exactly_as_greedy(rules):
 def test_take_table_decides_a_discard_that_pairs_nothing():
     layout = "KS ? ? / QH ? ?"   # the discard 5D pairs nothing; over the queen it gains 5
     assert six(layout, "guide").turn() == K.A_TAKE_DISCARD
-    assert six(layout, f"guide:take_other={without(FIVE)}").turn() == K.A_DRAW_STOCK
+    assert six(layout, f"guide:take_early={without(FIVE)}").turn() == K.A_DRAW_STOCK
     # the pair table is not consulted for a card that pairs nothing
     assert six(layout, "guide:take_pair=0").turn() == K.A_TAKE_DISCARD
 
 
 def test_take_table_for_a_discard_that_pairs():
     layout = "5S ? ? / ? ? ?"   # the discard 5D pairs the face-up 5S from position 3
-    assert six(layout, f"guide:take_other={without(FIVE)}").turn() == K.A_TAKE_DISCARD
+    assert six(layout, f"guide:take_early={without(FIVE)}").turn() == K.A_TAKE_DISCARD
     t = six(layout, f"guide:take_pair={without(FIVE)}")
     assert t.turn() == K.A_DRAW_STOCK
+
+
+def test_the_situation_picks_the_table_column():
+    late = "KS 9H ? / QH 8D 7C"   # one face-down card left: late in the round
+    assert six(late, f"guide:take_early={without(FIVE)}").turn() == K.A_TAKE_DISCARD
+    assert six(late, f"guide:take_late={without(FIVE)}").turn() == K.A_DRAW_STOCK
+
+    def last_turn(spec):
+        return Table(SIX, [late] + [HIDDEN_6] * 3, [spec] + ["greedy"] * 3, discard=("5D",),
+                     ender=1)
+    assert last_turn(f"guide:take_late={without(FIVE)}").turn() == K.A_TAKE_DISCARD
+    assert last_turn(f"guide:take_last={without(FIVE)}").turn() == K.A_DRAW_STOCK
 
 
 def test_keep_table_decides_a_drawn_card():
     layout = "KS ? ? / QH ? ?"
     assert six(layout, "guide").place_drawn("5C") in range(6)
-    assert six(layout, f"guide:keep_other={without(FIVE)}").place_drawn("5C") == K.A_DISCARD
-    assert six(layout, f"guide:keep_other={without(FIVE)}").place_drawn("4C") in range(6)
+    assert six(layout, f"guide:keep_early={without(FIVE)}").place_drawn("5C") == K.A_DISCARD
+    assert six(layout, f"guide:keep_early={without(FIVE)}").place_drawn("4C") in range(6)
 
 
 def test_out_threshold_keeps_the_last_card_down_when_the_score_would_be_too_high():
@@ -155,7 +167,7 @@ def test_guide_command_writes_its_files(guide_folder):
     df = pl.read_parquet(out / "guide.parquet")
     meta = pl.read_parquet_metadata(out / "guide.parquet")
     assert set(df["table"]) == {"reveal", "take", "keep", "out"}
-    assert df.filter(pl.col("table") == "take").height == 26   # 13 ranks x 2 situations
+    assert df.filter(pl.col("table") == "take").height == 52   # 13 ranks x 4 situations
     assert meta["guide_strategy"] in stdout
     check = json.loads(meta["check"])
     assert f"{100 * check['guide_win']:.2f}%" in stdout
