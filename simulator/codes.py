@@ -82,6 +82,7 @@ ENDER_BONUSES = ("none", "zero", "minus_players", "fixed_minus_10")
 ENDER_TIES = ("neutral", "counts_as_lowest", "counts_as_not_lowest")
 TIE_NEUTRAL, TIE_LOWEST, TIE_NOT_LOWEST = range(3)
 ENDER_APPLIES = ("knock_only", "any_ender")
+MATCH_TIES = ("share", "tiebreak", "extra_holes")
 APPLIES_KNOCK_ONLY, APPLIES_ANY_ENDER = range(2)
 
 MATCH_KEYS = ("rank", "point_value")
@@ -139,7 +140,12 @@ R_JACK_SKIPS = 45        # jack_discard_skips_next
 R_LINE_SETS = 46         # index into LINE_SETS
 R_FOUR_KIND_WINS = 47    # four_of_kind_wins_match
 R_INITIAL_TURN_UP = 48   # initial_discard = turn_up (1) or none (0: the pile starts empty)
-N_RULE_SLOTS = 49
+R_DEALER_RANDOM = 49     # dealer_selection = random: a match's first dealer is drawn
+R_FIRST_WINNER = 50      # first_player = previous_hole_winner
+R_MATCH_TIE = 51         # index into MATCH_TIES
+R_POT_ANTE = 52          # pot: each player's ante (0: no pot)
+R_POT_CAP = 53           # pot: the most won or paid at once (0: no cap)
+N_RULE_SLOTS = 54
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

@@ -31,10 +31,12 @@ from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G
                     G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
                     RT_DECK, RT_KEY, RT_VALUE)
 from .layout import can_replace_nb
-from .tally import (MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MAX_MATCH_HOLES,
-                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb, _lowest_nb)
+from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
+                    MAX_MATCH_HOLES, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb,
+                    _lowest_nb)
 from .policy_api import NO_USER_POLICY, POLICY_USER
-from .rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
+from .rng import (STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
+                  shuffle_nb, stream_state_nb)
 from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
 
 # error codes
@@ -708,33 +710,91 @@ def _four_of_a_kind_nb(g, seat, npos, counts):
     return False
 
 
+MATCH_TIE_TIEBREAK = K.MATCH_TIES.index("tiebreak")
+MATCH_TIE_EXTRA = K.MATCH_TIES.index("extra_holes")
+KNOCK_ONLY = K.ENDER_APPLIES.index("knock_only")
+TIE_NEUTRAL = K.ENDER_TIES.index("neutral")
+TIE_LOWEST = K.ENDER_TIES.index("counts_as_lowest")
+MT_BALANCE = MAX_PLAYERS        # match_total[MT_BALANCE + s]: seat s's pot balance
+MT_POT = 2 * MAX_PLAYERS        # match_total[MT_POT]: what the pot holds
+MATCH_SCRATCH = 2 * MAX_PLAYERS + 1
+
+
+@hot
+def _settle_pot_nb(rt, out, L, first, players, mt):
+    """After a hole (RULES.md §3.8, AMB-38): the ender takes the pot when lowest by layout
+    value, else pays in as much as it holds (each at most the cap); a tie follows ender_tie
+    (neutral: nothing changes hands)."""
+    e = out[K.OUT_ENDER]
+    if e < 0 or (rt[K.R_ENDER_APPLIES] == KNOCK_ONLY and out[K.OUT_KNOCKED] == 0):
+        return
+    others = 1 << 40
+    for j in range(players):
+        if j != e and L[j] < others:
+            others = L[j]
+    if L[e] < others:
+        wins = True
+    elif L[e] > others:
+        wins = False
+    elif rt[K.R_ENDER_TIE] == TIE_NEUTRAL:
+        return
+    else:
+        wins = rt[K.R_ENDER_TIE] == TIE_LOWEST
+    amount = mt[MT_POT]
+    if rt[K.R_POT_CAP] > 0 and amount > rt[K.R_POT_CAP]:
+        amount = rt[K.R_POT_CAP]
+    seat = (first + e) % players
+    if wins:
+        mt[MT_BALANCE + seat] += amount
+        mt[MT_POT] -= amount
+    else:
+        mt[MT_BALANCE + seat] -= amount
+        mt[MT_POT] += amount
+
+
 @hot
 def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
                     scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
                     check, user, aux):
     """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
-    some seat's running total reaches ``target``. The deal passes left after every hole, so
-    in hole h seat h % players plays first (RULES.md §1.3); hole statistics are added per
-    physical seat, and every match's totals decide its winner (ties share, §1.10), unless
-    four_of_kind_wins_match ends it first: then the seats holding four of a kind win, the
-    lowest hole score among them, ties sharing (AMB-29)."""
+    some seat's running total reaches ``target`` (RULES.md §1.3, §1.10, §3.9). The first
+    dealer is drawn per match (dealer_selection = random; volunteer: seat 0 plays first) and
+    the deal passes left after every hole, or the previous hole's lowest scorer plays first
+    (first_player = previous_hole_winner). Hole statistics are added per physical seat;
+    every match's totals decide its winner: ties share, or a random tiebreak, or extra holes
+    until one total is lowest (match_tie); four_of_kind_wins_match ends a match at once (the
+    seats holding four of a kind win, the lowest hole score among them, ties sharing,
+    AMB-29). With a pot, each seat's balance at the match's end is summed too.
+    ``match_total``: int64 scratch of MATCH_SCRATCH."""
     players = rt[K.R_PLAYERS]
     width = par.shape[1]
+    ante = rt[K.R_POT_ANTE]
     for i in range(count):
         m = start + i
         for s in range(players):
             match_total[s] = 0
+            match_total[MT_BALANCE + s] = 0
+        match_total[MT_POT] = 0
+        first = 0
+        if rt[K.R_DEALER_RANDOM] != 0:
+            rng[STREAM_DEAL] = stream_state_nb(seed, m, STREAM_DEALER)
+            first = below_nb(rng, STREAM_DEAL, players)
         h = 0
         instant = False
         while True:
-            first = h % players
             for j in range(players):
                 for c in range(width):
                     par_rot[j, c] = par[(first + j) % players, c]
+            if ante > 0 and match_total[MT_POT] == 0:
+                for s in range(players):
+                    match_total[MT_BALANCE + s] -= ante
+                match_total[MT_POT] = ante * players
             if not play_round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
                                  scores, L, quads, extra, tmp, False, check, user, aux):
                 return i
             _add_hole_nb(first, scores, out, acc, tot, hist, players)
+            if ante > 0:
+                _settle_pot_nb(rt, out, L, first, players, match_total)
             high = -(1 << 40)
             for j in range(players):
                 s = (first + j) % players
@@ -758,18 +818,44 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                             macc[(first + j) % players, MACC_WIN_K0 + kq - 1] += 1
                     instant = True
                     break
+            if rt[K.R_FIRST_WINNER] != 0:
+                low = scores[0]
+                nxt = first
+                for j in range(1, players):
+                    if scores[j] < low:
+                        low = scores[j]
+                        nxt = (first + j) % players
+                first = nxt
+            else:
+                first = (first + 1) % players
             if target > 0:
-                if high >= target or h >= MAX_MATCH_HOLES:
-                    break
-            elif h >= holes:
+                done = high >= target or h >= MAX_MATCH_HOLES
+            else:
+                done = h >= holes
+            if done and rt[K.R_MATCH_TIE] == MATCH_TIE_EXTRA and h < MAX_MATCH_HOLES:
+                best, k = _lowest_nb(match_total, players)
+                done = k == 1
+            if done:
                 break
         best, k = _lowest_nb(match_total, players)
+        pick = -1
+        if k > 1 and not instant and rt[K.R_MATCH_TIE] == MATCH_TIE_TIEBREAK:
+            rng[STREAM_DEAL] = stream_state_nb(seed, m, STREAM_TIEBREAK)
+            pick = below_nb(rng, STREAM_DEAL, k)
+        t = 0
         for s in range(players):
             v = match_total[s]
             macc[s, MACC_TOTAL_SUM] += v
             macc[s, MACC_TOTAL_SQ] += v * v
             if v == best and not instant:
-                macc[s, MACC_WIN_K0 + k - 1] += 1
+                if pick < 0:
+                    macc[s, MACC_WIN_K0 + k - 1] += 1
+                elif t == pick:
+                    macc[s, MACC_WIN_K0] += 1
+                t += 1
+            b = match_total[MT_BALANCE + s]
+            macc[s, MACC_POT_SUM] += b
+            macc[s, MACC_POT_SQ] += b * b
         mtot[MTOT_MATCHES] += 1
         mtot[MTOT_HOLES_SUM] += h
         mtot[MTOT_HOLES_SQ] += h * h

@@ -50,7 +50,7 @@ from functools import lru_cache
 
 from . import cards as C
 from . import codes as K
-from .rng import STREAM_DEAL, STREAM_SEAT0, PyStream
+from .rng import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
 from .rules import JOKER_PLUS15, Rules
 
 
@@ -1260,3 +1260,89 @@ def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
                round_index: int) -> RoundRecord:
     """Deal, reveal, play and score one hole with one strategy name per seat (or one for all)."""
     return Hole(rules, players, strategies, seed, round_index).play()
+
+
+# ---- match play (RULES.md §1.3, §1.10, §3.8 pot, §3.9) -------------------------------------------
+MATCH_STRIDE = 1000   # hole h of match m is round m * MATCH_STRIDE + h (tally.MAX_MATCH_HOLES)
+
+
+@dataclass
+class MatchRecord:
+    totals: list[int]             # per physical seat
+    wins: list[Fraction]          # per seat: its share of the match win
+    pot_balances: list[int]       # per seat: pot winnings less antes and payments
+    holes: int
+
+
+def settle_pot(rules: Rules, pot: int, layout_values: list[int], ender: int,
+               knocked: bool) -> tuple[int, int]:
+    """(the ender's gain, the pot after): the ender takes the pot when its layout value is
+    the lowest, else pays in as much as the pot holds, each at most ``pot_cap``; a tie follows
+    ender_tie, neutral moving nothing (§3.8, AMB-38)."""
+    if ender < 0 or (rules.ender_rule_applies_to == "knock_only" and not knocked):
+        return 0, pot
+    s = layout_values[ender]
+    m = min(v for q, v in enumerate(layout_values) if q != ender)
+    if s == m:
+        if rules.ender_tie == "neutral":
+            return 0, pot
+        lowest = rules.ender_tie == "counts_as_lowest"
+    else:
+        lowest = s < m
+    amount = pot if rules.pot_cap is None else min(pot, rules.pot_cap)
+    return (amount, pot - amount) if lowest else (-amount, pot + amount)
+
+
+def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, target: int,
+               play_hole) -> MatchRecord:
+    """One match, its holes played by ``play_hole(order, round_index)`` (``order[i]``: the
+    physical seat in turn position i) returning a RoundRecord-like mapping with ``scores``,
+    ``layout_values``, ``ender``, ``knocked`` and ``layouts`` in turn order."""
+    first = PyStream(seed, match, STREAM_DEALER).below(players) \
+        if rules.dealer_selection == "random" else 0
+    totals = [0] * players
+    balance = [0] * players
+    pot = 0
+    h = 0
+    while True:
+        if rules.pot_enabled and pot == 0:
+            balance = [b - rules.pot_ante for b in balance]
+            pot = rules.pot_ante * players
+        order = [(first + i) % players for i in range(players)]
+        r = play_hole(order, match * MATCH_STRIDE + h)
+        scores = list(r["scores"])
+        if rules.pot_enabled:
+            gain, pot = settle_pot(rules, pot, list(r["layout_values"]), r["ender"],
+                                   bool(r["knocked"]))
+            if r["ender"] >= 0:
+                balance[order[r["ender"]]] += gain
+        for i, seat in enumerate(order):
+            totals[seat] += scores[i]
+        h += 1
+        if rules.four_of_kind_wins_match:
+            four = [i for i in range(players) if _has_four_of_a_kind(r["layouts"][i])]
+            if four:
+                low = min(scores[i] for i in four)
+                winners = [order[i] for i in four if scores[i] == low]
+                wins = [Fraction(int(s in winners), len(winners)) for s in range(players)]
+                return MatchRecord(totals, wins, balance, h)
+        if rules.first_player == "previous_hole_winner":
+            first = order[scores.index(min(scores))]
+        else:
+            first = (first + 1) % players
+        done = (max(totals) >= target or h >= MATCH_STRIDE) if target > 0 else h >= holes
+        if done and rules.match_tie == "extra_holes" and h < MATCH_STRIDE and \
+                totals.count(min(totals)) > 1:
+            done = False
+        if done:
+            break
+    best = [s for s in range(players) if totals[s] == min(totals)]
+    if rules.match_tie == "tiebreak" and len(best) > 1:
+        best = [best[PyStream(seed, match, STREAM_TIEBREAK).below(len(best))]]
+    wins = [Fraction(int(s in best), len(best)) for s in range(players)]
+    return MatchRecord(totals, wins, balance, h)
+
+
+def _has_four_of_a_kind(cards) -> bool:
+    ranks = [C.rank_of(int(c)) for c in cards if not is_joker(int(c))]
+    return any(ranks.count(x) >= 4 for x in set(ranks))

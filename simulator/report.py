@@ -90,6 +90,10 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
             "mean_match_total": mt.mean_total(), "se_match_total": mt.se_total(),
             "mean_holes": np.full(seats, mt.mean_holes()),
         }).get_columns())
+        if result.rules.pot_enabled:
+            frame = frame.with_columns(pl.DataFrame({
+                "mean_pot_balance": mt.mean_pot(), "se_pot_balance": mt.se_pot(),
+            }).get_columns())
     return frame
 
 
@@ -221,11 +225,13 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
     if mt is not None:
         kind = f"{result.holes} holes" if result.holes else f"to {result.target} points"
         lines.append(f"matches ({kind}): {mt.matches:,}, {mt.mean_holes():.2f} holes each; "
-                     "seats rotate the deal, so hole figures are per physical seat")
+                     "seats take turns to play first, so hole figures are per physical seat")
         for seat, (w, se, tot) in enumerate(zip(mt.win_share(), mt.se_win(),
                                                  mt.mean_total())):
+            pot = (f", pot balance {mt.mean_pot()[seat]:+.2f} ± {Z95 * mt.se_pot()[seat]:.2f}"
+                   if result.rules.pot_enabled else "")
             lines.append(f"  seat {seat}: match win share {100 * w:.2f}% ± {100 * Z95 * se:.2f}%,"
-                         f" mean match total {tot:.2f}")
+                         f" mean match total {tot:.2f}{pot}")
     if t.knocks:
         lines.append(f"knocks: {100 * t.knocks / n:.2f}% of rounds; the knocker won "
                      f"{100 * t.knocker_win_share():.2f}% ± "

@@ -18,6 +18,8 @@ from simulator.jit import hot
 
 STREAM_DEAL = 0
 STREAM_SEAT0 = 1
+STREAM_DEALER = 1 << 20      # match m's first dealer: stream (seed, m, STREAM_DEALER)
+STREAM_TIEBREAK = STREAM_DEALER + 1   # match m's tiebreak among tied totals
 
 _GAMMA = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9

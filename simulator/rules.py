@@ -165,8 +165,25 @@ class Rules:
     match_end_target: int = _opt(100, "total that ends a match in target mode", lo=1, hi=10000)
     four_of_kind_wins_match: bool = _opt(False, "match play: a layout holding four cards of one "
                                          "rank wins the whole match at once")
-    match_tie: str = _opt("share", "ties for the lowest total",
-                          allowed=("share", "tiebreak", "extra_holes"), supported=("share",))
+    match_tie: str = _opt("share", "ties for the lowest match total: share the win, a "
+                          "tiebreak (a uniformly random winner among the tied), or extra holes "
+                          "until one total is lowest", allowed=K.MATCH_TIES)
+    misdeal_if_card_seen: bool = _opt(True, "a player who looks at dealt cards forces a redeal "
+                                      "(simulated players never look, so it changes nothing)")
+    dealer_selection: str = _opt("random", "who deals a match's first hole (random: drawn per "
+                                 "match; volunteer: the last seat, so seat 0 plays first)",
+                                 allowed=("random", "volunteer"))
+    dealer_rotation: str = _opt("left", "the deal passes to the left after every hole",
+                                allowed=("left",))
+    first_player: str = _opt("left_of_dealer", "who plays first in a hole (previous_hole_winner: "
+                             "the previous hole's lowest scorer, the earliest in turn order on a "
+                             "tie)", allowed=("left_of_dealer", "previous_hole_winner"))
+    pot_enabled: bool = _opt(False, "match play: a pot every player antes into whenever it is "
+                             "empty at the start of a hole; the ender takes it when lowest, "
+                             "else pays in as much as it holds (RULES.md §3.8, AMB-38)")
+    pot_ante: int = _opt(5, "each player's ante into an empty pot", lo=1, hi=10000)
+    pot_cap: int | None = _opt(None, "the most won from or paid into the pot at once (none: no "
+                               "cap)", lo=1, hi=1000000, nullable=True)
 
     def __post_init__(self):
         for f in fields(self):
@@ -710,6 +727,11 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_LINE_SETS: K.LINE_SETS.index(r.line_sets),
         K.R_FOUR_KIND_WINS: int(r.four_of_kind_wins_match),
         K.R_INITIAL_TURN_UP: int(r.initial_discard == "turn_up"),
+        K.R_DEALER_RANDOM: int(r.dealer_selection == "random"),
+        K.R_FIRST_WINNER: int(r.first_player == "previous_hole_winner"),
+        K.R_MATCH_TIE: K.MATCH_TIES.index(r.match_tie),
+        K.R_POT_ANTE: r.pot_ante if r.pot_enabled else 0,
+        K.R_POT_CAP: r.pot_cap or 0,
     }
     for slot, v in slots.items():
         ri[slot] = v

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import codes as K
-from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, State, pack_rules, play_chunk_nb,
-                     play_matches_nb, policy_table)
+from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
+                     play_chunk_nb, play_matches_nb, policy_table)
 from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS, HIST_OFFSET,
-                    MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM,
-                    MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED,
+                    MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
+                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED,
                     TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ,
                     TOT_TURNS_SUM)
 from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
@@ -156,6 +156,13 @@ class MatchTotals:
     def se_total(self) -> np.ndarray:
         return _se(self.macc[:, MACC_TOTAL_SUM], self.macc[:, MACC_TOTAL_SQ], self.matches)
 
+    def mean_pot(self) -> np.ndarray:
+        """Each seat's mean pot balance at a match's end (winnings less antes and payments)."""
+        return self.macc[:, MACC_POT_SUM] / max(self.matches, 1)
+
+    def se_pot(self) -> np.ndarray:
+        return _se(self.macc[:, MACC_POT_SUM], self.macc[:, MACC_POT_SQ], self.matches)
+
     def mean_holes(self) -> float:
         return float(self.mtot[MTOT_HOLES_SUM] / max(self.matches, 1))
 
@@ -276,7 +283,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     t = Totals(players)
     mt = MatchTotals(players)
     par_rot = job.par.copy()
-    match_total = np.zeros(players, dtype=np.int64)
+    match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
     played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
                              mt.mtot, job.check, job.user, st.aux)

@@ -1,5 +1,5 @@
-"""Match play: holes with a rotating deal, running totals, match winners (RULES.md §1.3,
-§1.10)."""
+"""Match play: holes with a rotating deal, running totals, match winners, ties and the pot
+(RULES.md §1.3, §1.10, §3.8, §3.9), against the reference's match logic."""
 
 import numpy as np
 import polars as pl
@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
+from simulator import reference as R
 from simulator.engine import play_logged_round
 from simulator.tally import MAX_MATCH_HOLES
 from simulator.rules import Rules, flatten
@@ -20,39 +21,97 @@ def _arrays(specs):
     return seat_arrays(resolve_seats(specs, len(specs)))
 
 
-@pytest.mark.parametrize("holes, target", [(5, 0), (0, 60)])
-def test_matches_replay_hole_by_hole(holes, target):
-    """Each match is its holes, played with the deal passing left: in hole h seat h % P plays
-    first. Replaying every hole through the kernel's logged round gives the same totals."""
-    rules = Rules.preset("six_card")
+def _kernel_holes(arrays, ids, params, seed):
+    def play_hole(order, round_index):
+        return play_logged_round(arrays, ids[order], params[order], seed, round_index)
+    return play_hole
+
+
+def _replay(rules, ids, params, seed, matches, holes, target):
+    """The reference's match logic over holes played by the kernel's logged round."""
+    arrays = flatten(rules, len(ids))
+    hole = _kernel_holes(arrays, ids, params, seed)
+    return [R.play_match(rules, len(ids), seed, m, holes, target, hole) for m in range(matches)]
+
+
+MATCH_RULES = {
+    "volunteer dealer": Rules.preset("six_card", dealer_selection="volunteer"),
+    "random dealer": Rules.preset("six_card"),
+    "winner first, extra holes": Rules.preset("six_card", first_player="previous_hole_winner",
+                                              match_tie="extra_holes"),
+    "tiebreak": Rules.preset("six_card", match_tie="tiebreak"),
+    "pot": Rules.preset("four_card", pot_enabled=True, pot_ante=3),
+    "pot, cap, knock only, ties lowest": Rules.preset(
+        "six_card", pot_enabled=True, pot_ante=5, pot_cap=7, ender_tie="counts_as_lowest",
+        ender_rule_applies_to="knock_only", end_triggers=("knock", "all_face_up")),
+}
+
+
+@pytest.mark.parametrize("name", list(MATCH_RULES))
+@pytest.mark.parametrize("holes, target", [(5, 0), (0, 40)])
+def test_matches_equal_the_reference_match_logic(name, holes, target):
+    """The kernel's matches against reference.play_match over the same holes: running totals,
+    who plays first, ties (share, tiebreak, extra holes), the pot."""
+    rules = MATCH_RULES[name]
+    specs = ["knock-threshold:T=6", "random", "knock-threshold:T=10", "random"] \
+        if "knock" in rules.end_triggers else SEATS
+    ids, params = _arrays(specs)
+    matches = 12
+    res = run(rules, 4, ids, params, matches, seed=77, holes=holes, target=target)
+    ref = _replay(rules, ids, params, 77, matches, holes, target)
+    mt = res.match_totals
+    assert mt.matches == matches
+    assert res.totals.rounds == sum(r.holes for r in ref)
+    assert np.allclose(mt.mean_total(), np.mean([r.totals for r in ref], axis=0))
+    assert np.allclose(mt.win_share(), np.mean([[float(w) for w in r.wins] for r in ref], axis=0))
+    assert np.allclose(mt.mean_pot(), np.mean([r.pot_balances for r in ref], axis=0))
+    if rules.match_tie != "share":   # one winner per match, whatever the totals
+        assert all(sum(r.wins) == 1 and max(r.wins) == 1 for r in ref)
+    if rules.pot_enabled:
+        assert any(any(r.pot_balances) for r in ref)
+
+
+def test_extra_holes_are_played_exactly_after_a_tie():
+    base = Rules.preset("six_card")
+    ids, params = _arrays(["greedy", "greedy"])
+    share = _replay(base, ids, params, 4, 300, 1, 0)
+    extra = _replay(base.with_options(match_tie="extra_holes"), ids, params, 4, 300, 1, 0)
+    tied = [i for i, r in enumerate(share) if r.totals[0] == r.totals[1]]
+    assert len(tied) >= 5
+    assert all(extra[i].holes > 1 and extra[i].totals[0] != extra[i].totals[1] for i in tied)
+    assert all(extra[i].holes == 1 for i in range(300) if i not in tied)
+
+
+def test_pot_test_vector():
+    """RULES.md TV-D18: ante 5, 4 players: pot 20; the knocker lowest wins 20; not lowest pays
+    20 and the pot becomes 40. A cap limits both."""
+    rules = Rules.preset("four_card", pot_enabled=True, pot_ante=5)
+    assert R.settle_pot(rules, 20, [3, 9, 8, 7], 0, True) == (20, 0)
+    assert R.settle_pot(rules, 20, [9, 3, 8, 7], 0, True) == (-20, 40)
+    assert R.settle_pot(rules, 20, [3, 3, 8, 7], 0, True) == (0, 20)        # neutral tie
+    capped = rules.with_options(pot_cap=15)
+    assert R.settle_pot(capped, 20, [3, 9, 8, 7], 0, True) == (15, 5)
+    assert R.settle_pot(capped, 20, [9, 3, 8, 7], 0, True) == (-15, 35)
+    assert R.settle_pot(rules, 20, [3, 9, 8, 7], -1, False) == (0, 20)      # nobody ended
+
+
+def test_previous_hole_winner_plays_first():
+    rules = Rules.preset("six_card", first_player="previous_hole_winner",
+                         dealer_selection="volunteer")
     ids, params = _arrays(SEATS)
     arrays = flatten(rules, 4)
-    matches = 6
-    res = run(rules, 4, ids, params, matches, seed=77, holes=holes, target=target)
-    totals = np.zeros(4, dtype=np.int64)
-    wins = np.zeros(4)
-    n_holes = 0
-    for m in range(matches):
-        match = np.zeros(4, dtype=np.int64)
-        h = 0
-        while True:
-            first = h % 4
-            order = [(first + i) % 4 for i in range(4)]
-            r = play_logged_round(arrays, ids[order], params[order], 77, m * MAX_MATCH_HOLES + h)
-            for i, seat in enumerate(order):
-                match[seat] += r["scores"][i]
-            h += 1
-            if (target and match.max() >= target) or (holes and h >= holes):
-                break
-        n_holes += h
-        totals += match
-        best = match == match.min()
-        wins += best / best.sum()
-    mt = res.match_totals
-    assert mt.matches == matches and res.totals.rounds == n_holes
-    assert np.allclose(mt.mean_total(), totals / matches)
-    assert np.allclose(mt.win_share(), wins / matches)
-    assert mt.mean_holes() == pytest.approx(n_holes / matches)
+    holes = []
+
+    def hole(order, round_index):
+        r = play_logged_round(arrays, ids[order], params[order], 8, round_index)
+        holes.append((order, list(r["scores"])))
+        return r
+
+    R.play_match(rules, 4, 8, 0, 6, 0, hole)
+    assert R.MATCH_STRIDE == MAX_MATCH_HOLES and holes[0][0][0] == 0
+    for (order, scores), (nxt, _) in zip(holes, holes[1:]):
+        assert nxt[0] == order[scores.index(min(scores))]
+        assert nxt == [(nxt[0] + i) % 4 for i in range(4)]
 
 
 def test_rotation_removes_the_first_player_advantage():
@@ -106,35 +165,10 @@ def test_four_of_a_kind_wins_the_match():
     holding one, the lowest hole score wins (ties share). Replayed hole by hole."""
     rules = Rules.preset("nine_card", four_of_kind_wins_match=True)
     ids, params = _arrays(SEATS)
-    arrays = flatten(rules, 4)
     matches, holes = 40, 9
     res = run(rules, 4, ids, params, matches, seed=3, holes=holes)
-    wins = np.zeros(4)
-    n_holes = 0
-    instant = 0
-    for m in range(matches):
-        match = np.zeros(4, dtype=np.int64)
-        for h in range(holes):
-            first = h % 4
-            order = [(first + i) % 4 for i in range(4)]
-            r = play_logged_round(arrays, ids[order], params[order], 3, m * MAX_MATCH_HOLES + h)
-            four = []
-            for i, seat in enumerate(order):
-                match[seat] += r["scores"][i]
-                ranks = [c % 54 % 13 for c in r["layouts"][i] if c % 54 < 52]
-                if max(ranks.count(x) for x in set(ranks)) >= 4:
-                    four.append((r["scores"][i], seat))
-            if four:
-                low = min(score for score, _ in four)
-                winners = [seat for score, seat in four if score == low]
-                for seat in winners:
-                    wins[seat] += 1 / len(winners)
-                instant += 1
-                break
-        else:
-            best = match == match.min()
-            wins += best / best.sum()
-        n_holes += h + 1
-    assert instant >= 3  # the rule really ended some matches early
-    assert res.totals.rounds == n_holes
-    assert np.allclose(res.match_totals.win_share(), wins / matches)
+    ref = _replay(rules, ids, params, 3, matches, holes, 0)
+    assert sum(r.holes < holes for r in ref) >= 3  # the rule really ended some matches early
+    assert res.totals.rounds == sum(r.holes for r in ref)
+    assert np.allclose(res.match_totals.win_share(),
+                       np.mean([[float(w) for w in r.wins] for r in ref], axis=0))

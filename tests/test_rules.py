@@ -37,7 +37,7 @@ def test_text_options_and_aliases():
     ("jokers_per_deck=1", "jokers_per_deck = 1: expected one of 0, 2"),
     ("flip_all_to_end=maybe", "flip_all_to_end = 'maybe': expected true or false"),
     ("decks=x", "decks = 'x': expected an integer from 0 to 8"),
-    ("match_tie=tiebreak", "is not supported yet"),
+    ("pot_ante=0", "pot_ante = 0: expected an integer from 1 to 10000"),
     ("initial_reveal_constraint=whole_column", "use initial_reveal_mode = flip_on_first_turn"),
     ("layout_mode=row", "is not supported yet"),
     ("end_triggers=all_face_up,bogus", "expected items from knock"),
