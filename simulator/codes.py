@@ -145,7 +145,8 @@ R_FIRST_WINNER = 50      # first_player = previous_hole_winner
 R_MATCH_TIE = 51         # index into MATCH_TIES
 R_POT_ANTE = 52          # pot: each player's ante (0: no pot)
 R_POT_CAP = 53           # pot: the most won or paid at once (0: no cap)
-N_RULE_SLOTS = 54
+R_WILD_JACKS = 54         # one_eyed_jacks = wild: J♠ and J♥ may pair with any related card
+N_RULE_SLOTS = 55
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

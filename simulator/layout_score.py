@@ -79,6 +79,43 @@ def _free_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, positions: l
     return pairs
 
 
+def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int):
+    """The pairs of the best matching under a geometric pair scope (and wild one-eyed jacks),
+    as RULES.md §3.6.1 (c), (d) choose them: the most natural pairs, then the lowest value."""
+    from functools import lru_cache
+
+    from .reference import _RELATED, is_wild
+    related = _RELATED[r.pair_scope]
+    n = len(cards)
+
+    @lru_cache(maxsize=None)
+    def best(free: int):
+        if not free:
+            return 0, 0, ()
+        p = (free & -free).bit_length() - 1
+        rest = free & ~(1 << p)
+        pairs, value, chosen = best(rest)
+        out = (pairs, value + cards[p].value, chosen)
+        for q in range(p + 1, n):
+            if not (rest >> q) & 1 or not related(p // cols, p % cols, q // cols, q % cols):
+                continue
+            sp, sv, sc = best(rest & ~(1 << q))
+            natural = keys[cards[p].card] == keys[cards[q].card]
+            wild = is_wild(r, cards[p].card) or is_wild(r, cards[q].card)
+            if natural:
+                v = _pair_value(r, cards[p].value, cards[q].value)
+                if (sp + 1, -(sv + v)) > (out[0], -out[1]):
+                    out = (sp + 1, sv + v, sc + ((p, q, v),))
+            if wild and (sp, -sv) > (out[0], -out[1]):
+                out = (sp, sv, sc + ((p, q, 0),))
+        return out
+
+    pairs = list(best((1 << n) - 1)[2])
+    for a, b, _ in pairs:
+        cards[a].paired_with, cards[b].paired_with = b, a
+    return pairs
+
+
 def _group_total(cards, pairs, positions) -> int:
     inside = set(positions)
     return (sum(v for a, b, v in pairs if a in inside) +
@@ -108,13 +145,17 @@ def score_layout(rules: Rules, text: str) -> LayoutScore:
     values = card_values(rules, n_decks)
     keys = card_keys(rules, values)
     cards = [CardScore(p, p // cols, p % cols, c, int(values[c])) for p, c in enumerate(ids)]
-    if rules.pair_scope == "column":
+    matching = rules.pair_scope in ("row_or_column", "row_column_diagonal") or (
+        rules.one_eyed_jacks == "wild" and rules.pair_scope != "none")
+    if matching:
+        groups = []
+    elif rules.pair_scope == "column":
         groups = [[r * cols + c for r in range(rows)] for c in range(cols)]
     elif rules.pair_scope == "anywhere":
         groups = [list(range(rows * cols))]
     else:  # "none": nothing cancels
         groups = [[p] for p in range(rows * cols)]
-    pairs = []
+    pairs = _matched_pairs(rules, cards, keys, cols) if matching else []
     for g in groups:
         pairs += _free_pairs(rules, cards, keys, g)
     pairs.sort()

@@ -212,7 +212,8 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
             len({keys[c] for c in cards}) == 1:
         return LayoutScore(rules.six_of_kind_value, 0)
     # (b) two-row grid, pairs in columns: pair-columns, quads and blocks
-    if rules.pair_scope == "column" and rows == 2:
+    if rules.pair_scope == "column" and rows == 2 and \
+            not any(is_wild(rules, c) for c in cards):
         return _score_two_row_columns(rules, cards, values, keys)
     # (e, first) 2x2 blocks of four equal cards, with the other pair scopes; a block outranks
     # the plain pairs its cards could form (AMB-25 precedence), so blocks are chosen first
@@ -242,6 +243,10 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
                 keys[cards[p]] == keys[cards[q]]}
         return LayoutScore(total + sum(values[cards[p]] for p in free if p not in zero), blocks)
     relation = _RELATED[rules.pair_scope]
+    wild = [p for p in free if is_wild(rules, cards[p])]
+    if wild:
+        return LayoutScore(total + _best_with_wilds(tuple(free), cards, cols, relation, rules,
+                                                    values, keys)[1], blocks)
     # cards of different keys never pair, so each key is matched on its own
     by_key: dict[int, list[int]] = {}
     for p in free:
@@ -250,6 +255,38 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
         _, value = _best_matching(group, cards, cols, relation, rules, values)
         total += value
     return LayoutScore(total, blocks)
+
+
+def is_wild(rules: Rules, card: int) -> bool:
+    """A one-eyed jack (J♠, J♥) when one_eyed_jacks = wild."""
+    return rules.one_eyed_jacks == "wild" and C.rank_of(card) == C.RANK_JACK and \
+        C.suit_of(card) in (C.SPADES, C.HEARTS)
+
+
+def _best_with_wilds(free, cards, cols, relation, rules, values, keys) -> tuple[int, int]:
+    """(natural pairs, value) of the best way to pair the cells ``free`` (§3.6.1 (c), (d)):
+    the most natural pairs, then the lowest value; a one-eyed jack may also pair with one
+    related card of any rank (or another wild), that pair scoring 0, at its owner's choice."""
+    if not free:
+        return 0, 0
+    p, rest = free[0], free[1:]
+    best = _best_with_wilds(rest, cards, cols, relation, rules, values, keys)
+    best = (best[0], best[1] + values[cards[p]])
+    for q in rest:
+        if not relation(p // cols, p % cols, q // cols, q % cols):
+            continue
+        others = tuple(x for x in rest if x != q)
+        sub_pairs, sub_value = _best_with_wilds(others, cards, cols, relation, rules, values,
+                                                keys)
+        options = []
+        if keys[cards[p]] == keys[cards[q]]:
+            options.append((sub_pairs + 1, sub_value + pair_value(rules, cards[p], cards[q])))
+        if is_wild(rules, cards[p]) or is_wild(rules, cards[q]):
+            options.append((sub_pairs, sub_value))
+        for pairs, value in options:
+            if pairs > best[0] or (pairs == best[0] and value < best[1]):
+                best = (pairs, value)
+    return best
 
 
 _RELATED = {  # pair_scope -> may the cards at (r1, c1), (r2, c2) pair? (§3.6.1 related)

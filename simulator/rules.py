@@ -132,9 +132,10 @@ class Rules:
                                              allowed=(-10,), nullable=True)
     value_joker: Any = _opt(None, "value of a joker (None = the table's, else -2)",
                             allowed=(-2, -3, -4, -5, 0, 10, JOKER_PLUS15), nullable=True)
-    one_eyed_jacks: str = _opt("normal", "treatment of J♠ and J♥",
-                               allowed=("normal", "wild", "zero", "bonus"),
-                               supported=("normal", "zero", "bonus"))
+    one_eyed_jacks: str = _opt("normal", "treatment of J♠ and J♥ (wild: after the natural "
+                               "pairs, each may pair with one unpaired related card, the pair "
+                               "scoring 0, when that lowers the layout, §3.6.1 (d))",
+                               allowed=("normal", "wild", "zero", "bonus"))
     match_key: str = _opt("rank", "what makes two cards equal for pairing", allowed=K.MATCH_KEYS)
     pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES)
     line_sets: str = _opt("none", "3x3 grids: which complete lines of three equal cards score 0",
@@ -403,7 +404,23 @@ def _check_value(f, value) -> None:
                         f"supported: {', '.join(str(s) for s in m['supported'])}")
 
 
+WILD_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere")
+
+
 def _check_combination(r: Rules) -> None:
+    if r.one_eyed_jacks == "wild":
+        why = None
+        if r.pair_scope not in WILD_SCOPES:
+            why = f"pair_scope = {r.pair_scope} (supported: {', '.join(WILD_SCOPES)})"
+        elif r.line_sets != "none":
+            why = f"line_sets = {r.line_sets}"
+        elif any(v is not None for v in (r.quad_two_columns_value, r.block_2x2_value,
+                                         r.negative_quad_value)):
+            why = "quads or 2x2 blocks"
+        elif r.grid_rows * r.grid_cols > 12:
+            why = f"a {r.grid_rows}x{r.grid_cols} layout (at most 12 cards)"
+        if why:
+            raise RuleError(f"option one_eyed_jacks = 'wild' is not supported yet with {why}")
     if r.players_min > r.players_max:
         raise RuleError(f"players_min = {r.players_min} is above players_max = {r.players_max}")
     npos = r.grid_rows * r.grid_cols
@@ -732,6 +749,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_MATCH_TIE: K.MATCH_TIES.index(r.match_tie),
         K.R_POT_ANTE: r.pot_ante if r.pot_enabled else 0,
         K.R_POT_CAP: r.pot_cap or 0,
+        K.R_WILD_JACKS: int(r.one_eyed_jacks == "wild"),
     }
     for slot, v in slots.items():
         ri[slot] = v

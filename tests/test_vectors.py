@@ -95,6 +95,12 @@ LAYOUT_VECTORS = [
      "JK 4♣ 9♠ / JK 4♦ K♥", 4),
     ("TV-D14-single", dict(jokers_per_deck=2, value_joker="plus15_pair_minus5"),
      "JK 4♣ 9♠ / 3♥ 4♦ K♥", 27),
+    # [derived] wild one-eyed jacks in columns (§3.6.1 (d)): J♠ pairs with the 7♦ below it;
+    # a wild pair is optional, so a jack worth 0 stays apart from a -2
+    ("derived-wild-column", dict(one_eyed_jacks="wild"), "J♠ 5♥ 9♣ / 7♦ 5♣ 2♥", 7),
+    ("derived-wild-column-normal", {}, "J♠ 5♥ 9♣ / 7♦ 5♣ 2♥", 24),
+    ("derived-wild-declined", dict(one_eyed_jacks="wild", value_jack=0),
+     "J♠ 5♥ 9♣ / 2♦ 6♣ 3♥", 21),
     ("TV-D16-six_card", dict(value_queen_of_spades=40, value_eight=0),
      "Q♠ 8♥ 5♣ / 4♦ 3♣ K♥", 52),
 ]
@@ -142,6 +148,16 @@ FOUR_CARD_VECTORS = [
     # [derived] 2 = +2 in the basic table: twos at both ends of a diagonal count under
     # row_or_column
     ("derived-twos-row_or_column", {}, "2♠ 5♥ / 7♣ 2♦", 16),
+    # TV-D17: the wild J♥ pairs with 9♣ in its row (better than 4♦ in its column)
+    ("TV-D17-wild", dict(one_eyed_jacks="wild"), "J♥ 9♣ / 4♦ K♠", 4),
+    ("TV-D17-normal", {}, "J♥ 9♣ / 4♦ K♠", 23),
+    # [derived] a two-eyed jack is not wild; two one-eyed jacks pair naturally (both jacks)
+    ("derived-TV-D17-jack-of-clubs", dict(one_eyed_jacks="wild"), "J♣ 9♣ / 4♦ K♠", 23),
+    ("derived-TV-D17-natural-first", dict(one_eyed_jacks="wild"), "J♥ 9♣ / J♠ 9♦", 0),
+    # [derived] three nines: one natural pair, the wild jack takes the third nine
+    ("derived-TV-D17-three-nines", dict(one_eyed_jacks="wild", pair_scope="anywhere"),
+     "J♥ 9♣ / 9♦ 9♠", 0),
+    ("derived-TV-D17-three-nines-normal", dict(pair_scope="anywhere"), "J♥ 9♣ / 9♦ 9♠", 19),
 ]
 
 
