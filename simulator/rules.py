@@ -60,8 +60,8 @@ class Rules:
     bonus_card: str = _opt("none", "cards worth -2 standing in for jokers",
                            allowed=("none", "twos", "one_eyed_jacks"))
     layout_mode: str = _opt("grid", "how a layout is laid out (hand: an unordered hand of "
-                            "grid_rows x grid_cols cards)", allowed=("grid", "hand", "row"),
-                            supported=("grid", "hand"))
+                            "grid_rows x grid_cols cards; row: grid_cols cards side by side, "
+                            "with grid_rows = 1)", allowed=("grid", "hand", "row"))
     grid_rows: int = _opt(2, "rows of the layout grid", lo=1, hi=3)
     grid_cols: int = _opt(3, "columns of the layout grid", lo=1, hi=5)
     initial_discard: str = _opt("turn_up", "how the discard pile starts (none: empty, the "
@@ -466,6 +466,13 @@ def _check_combination(r: Rules) -> None:
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
                         f"initial_reveal_mode = none or peek")
+    if r.layout_mode == "row" and r.grid_rows != 1:
+        raise RuleError(f"layout_mode = row lays the cards side by side in one row: set "
+                        f"grid_rows = 1 (and grid_cols to the number of cards), not grid_rows = "
+                        f"{r.grid_rows}")
+    if r.layout_mode == "row" and r.pair_scope == "column":
+        raise RuleError("layout_mode = row: pair_scope = column pairs nothing in a single row; "
+                        "use row_or_column, orthogonal_adjacent, anywhere or none")
     if r.layout_mode == "hand" and r.pair_scope not in ("anywhere", "none"):
         raise RuleError(f"layout_mode = hand has no rows or columns: pair_scope must be anywhere "
                         f"or none, not {r.pair_scope}")

@@ -284,7 +284,7 @@ def _bad_cases(tmp: Path):
          ["quad_two_columns_value", "pair_scope = column"]),
         (["run", "--preset", "four_card_in_hand", "--set", "pair_scope=column", *out],
          ["layout_mode = hand", "pair_scope"]),
-        (["run", "--set", "layout_mode=row", *out], ["layout_mode", "row", "not supported yet"]),
+        (["run", "--set", "layout_mode=row", *out], ["layout_mode = row", "grid_rows = 1"]),
         (["run", "--preset", "nine_card_moraco", "--set", "one_eyed_jacks=wild", *out],
          ["one_eyed_jacks", "wild", "not supported yet", "orthogonal_adjacent"]),
         (["run", "--set", "owner_view=all", *out], ["owner_view = all", "initial_reveal_mode"]),

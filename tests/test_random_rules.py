@@ -92,3 +92,24 @@ def test_random_rule_set_parity(case):
         assert (k["turns"], k["ender"], k["capped"], k["knocked"], k["reshuffles"]) == \
             (ref.turns, ref.ender, ref.capped, ref.knocked, ref.reshuffles), where
         assert k["turns"] <= rules.turn_cap
+
+
+ROW_LAYOUTS = [  # layout_mode = row (four cards side by side), every pair scope it allows
+    Rules.preset("four_card", layout_mode="row", grid_rows=1, grid_cols=4, pair_scope=scope,
+                 initial_reveal_constraint="any")
+    for scope in ("row_or_column", "orthogonal_adjacent", "anywhere", "none")]
+
+
+@pytest.mark.parametrize("rules", ROW_LAYOUTS, ids=[r.pair_scope for r in ROW_LAYOUTS])
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_row_layout_parity(rules, spec):
+    arrays = flatten(rules, 3)
+    policy = 0 if spec == "random" else 1
+    for rnd in range(20):
+        k = play_logged_round(arrays, [policy] * 3, np.zeros((3, 1)), 5, rnd)
+        ref = R.play_round(rules, 3, [spec], 5, rnd)
+        assert k["error"] == 0
+        assert [tuple(int(x) for x in row) for row in k["log"]] == \
+            [tuple(row) for row in ref.log], (rules.pair_scope, rnd)
+        assert k["scores"].tolist() == list(ref.scores)
+        assert k["layouts"].tolist() == [list(x) for x in ref.layouts]

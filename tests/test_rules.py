@@ -39,7 +39,7 @@ def test_text_options_and_aliases():
     ("decks=x", "decks = 'x': expected an integer from 0 to 8"),
     ("pot_ante=0", "pot_ante = 0: expected an integer from 1 to 10000"),
     ("initial_reveal_constraint=whole_column", "use initial_reveal_mode = flip_on_first_turn"),
-    ("layout_mode=row", "is not supported yet"),
+    ("layout_mode=row", "set grid_rows = 1"),
     ("end_triggers=all_face_up,bogus", "expected items from knock"),
     ("noequals", "expected option=value"),
 ])
