@@ -19,7 +19,8 @@ DP_FLIP = 4          # choose a face-down position to turn up (flip turn, flip a
 DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
 DP_PEEK = 6          # pay_to_peek: which own face-down card to look at
 DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK or A_PASS
-N_DECISION_POINTS = 8
+DP_ARRANGE = 8       # rearrange_after_reveal: where a face-up card (held) goes: a position
+N_DECISION_POINTS = 9
 DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek",
                   "knock")
 
@@ -146,7 +147,8 @@ R_MATCH_TIE = 51         # index into MATCH_TIES
 R_POT_ANTE = 52          # pot: each player's ante (0: no pot)
 R_POT_CAP = 53           # pot: the most won or paid at once (0: no cap)
 R_WILD_JACKS = 54         # one_eyed_jacks = wild: J♠ and J♥ may pair with any related card
-N_RULE_SLOTS = 55
+R_REARRANGE = 55          # rearrange_after_reveal
+N_RULE_SLOTS = 56
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

@@ -318,6 +318,51 @@ def _initial_reveal_nb(g, rt, rng, par, log, user, aux):
     return True
 
 
+@hot
+def _swap_positions_nb(g, rt, seat, p, q):
+    """Exchange the cards at (seat, p) and (seat, q), with their faces and what every seat
+    knows of them (the counters do not change)."""
+    i = seat * MAX_POS + p
+    j = seat * MAX_POS + q
+    g[G_LAY + i], g[G_LAY + j] = g[G_LAY + j], g[G_LAY + i]
+    g[G_UP + i], g[G_UP + j] = g[G_UP + j], g[G_UP + i]
+    for obs in range(rt[K.R_PLAYERS]):
+        a = known_at(obs, seat, p)
+        b = known_at(obs, seat, q)
+        g[a], g[b] = g[b], g[a]
+
+
+@hot
+def _arrange_nb(g, rt, rng, par, log, user, aux):
+    """rearrange_after_reveal (RULES.md §3.2, [001]): seat by seat from the first player, each
+    face-up card, lowest position first, is given a position not yet settled (DP_ARRANGE,
+    ``held`` = the card); the two cards there swap and the position is settled. Face-down
+    cards thus move blindly into the places face-up cards leave."""
+    npos = rt[K.R_NPOS]
+    for seat in range(rt[K.R_PLAYERS]):
+        settled = 0
+        while True:
+            p = -1
+            for x in range(npos):
+                if not (settled >> x) & 1 and g[G_UP + seat * MAX_POS + x]:
+                    p = x
+                    break
+            if p < 0:
+                break
+            _clear_nb(g)
+            for x in range(npos):
+                if not (settled >> x) & 1:
+                    g[G_LEGAL + x] = 1
+            q = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_ARRANGE, seat,
+                        g[G_LAY + seat * MAX_POS + p])
+            if q < 0:
+                return False
+            if q != p:
+                _swap_positions_nb(g, rt, seat, p, q)
+            settled |= 1 << q
+    return True
+
+
 # ---- one turn ----------------------------------------------------------------------------------
 @hot
 def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
@@ -636,6 +681,8 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     g[G_PRIV + K.PRIV_LOG_N] = 0 if log_on else -1
     _deal_nb(g, rt, rng, seed, round_index)
     ok = _initial_reveal_nb(g, rt, rng, par, log, user, aux)
+    if ok and rt[K.R_REARRANGE] != 0:
+        ok = _arrange_nb(g, rt, rng, par, log, user, aux)
     seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]

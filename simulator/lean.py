@@ -79,6 +79,7 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_KNOCK_TIMING]) == K.KNOCK_INSTEAD
         and int(ri[K.R_NPOS]) <= MAX_POS
         and int(ri[K.R_WILD_JACKS]) == 0
+        and int(ri[K.R_REARRANGE]) == 0
     )
 
 

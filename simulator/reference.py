@@ -64,6 +64,7 @@ class Decision(IntEnum):
     FACE = K.DP_FACE                # placement_face = player_choice: FACE_UP or FACE_DOWN
     PEEK = K.DP_PEEK                # pay_to_peek: which own unknown face-down card to look at
     KNOCK = K.DP_KNOCK              # knock_timing other than instead_of_turn: KNOCK or PASS
+    ARRANGE = K.DP_ARRANGE          # rearrange_after_reveal: a position for the held face-up card
 
 
 class Action(IntEnum):
@@ -794,6 +795,24 @@ class GreedyPolicy:
             return self.choose_turn(obs, self.pool(obs, None))
         return self.choose_after_turn(obs)
 
+    def choose_arrange(self, obs: Observation) -> int:
+        """Next to a settled face-up card it pairs with, else spread out, else the lowest."""
+        r = self.rules
+        cols = r.grid_cols
+        key = match_key(r, obs.held)
+        settled = [q for q in range(r.n_positions)
+                   if q not in obs.legal and obs.face_up[obs.seat][q] is not None]
+        for q in obs.legal:
+            if any(r.pair_scope != "none" and related(r.pair_scope, q, s, cols) and
+                   match_key(r, obs.own[s]) == key for s in settled):
+                return q
+        for q in obs.legal:
+            if not any(q % cols == s % cols or
+                       (r.pair_scope != "none" and related(r.pair_scope, q, s, cols))
+                       for s in settled):
+                return q
+        return obs.legal[0]
+
     def choose_turn(self, obs: Observation, pool: UnseenPool) -> int:
         """Take the top discard when it has an eligible placement, otherwise draw."""
         legal = obs.legal
@@ -810,6 +829,8 @@ class GreedyPolicy:
     def choose_after_turn(self, obs: Observation) -> int:
         d = obs.decision
         legal = obs.legal
+        if d == Decision.ARRANGE:
+            return self.choose_arrange(obs)
         if d == Decision.KNOCK:   # greedy never knocks
             return Action.PASS
         if d == Decision.PLACE_TAKEN:
@@ -1018,6 +1039,8 @@ class Hole:
         st.deal()
         st.check_invariants()
         self.initial_reveal()
+        if self.rules.rearrange_after_reveal:
+            self.arrange()
         st.check_invariants()
         self.play_turns()
         return self.score()
@@ -1116,6 +1139,24 @@ class Hole:
             for seat in range(self.players):
                 for p in chosen[seat]:
                     self.reveal(seat, p)
+
+    def arrange(self) -> None:
+        """rearrange_after_reveal: seat by seat, each face-up card (lowest position first)
+        goes where the seat says among the positions not yet settled, swapping with the card
+        there (which keeps its face and whoever knows it)."""
+        npos = self.rules.n_positions
+        for seat in range(self.players):
+            row = self.state.layouts[seat]
+            settled: set[int] = set()
+            while True:
+                up = [p for p in range(npos) if p not in settled and row[p].face_up]
+                if not up:
+                    break
+                p = up[0]
+                free = [q for q in range(npos) if q not in settled]
+                q = self.ask(seat, Decision.ARRANGE, free, held=row[p].card)
+                row[p], row[q] = row[q], row[p]
+                settled.add(q)
 
     def first_turn_reveal(self, seat: int) -> None:
         """initial_reveal.mode = flip_on_first_turn (Whitnack, §2.3 "each player begins their

@@ -76,8 +76,9 @@ class Rules:
     initial_reveal_sequential: bool = _opt(True, "choose the next card after seeing the last")
     initial_reveal_order: str = _opt("turn_order", "reveal seat by seat or all at once",
                                      allowed=K.REVEAL_ORDERS)
-    rearrange_after_reveal: bool = _opt(False, "permute the layout after the initial flips",
-                                        supported=(False,))
+    rearrange_after_reveal: bool = _opt(False, "after the initial flips each player moves its "
+                                        "face-up cards where it likes (the face-down cards "
+                                        "fill the places they leave, unseen)")
     placement_face: str = _opt("up", "face of a card placed into the layout",
                                allowed=K.PLACEMENT_FACES)
     draw_from_discard: bool = _opt(True, "the top discard may be taken (draw_sources)")
@@ -466,6 +467,11 @@ def _check_combination(r: Rules) -> None:
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
                         f"initial_reveal_mode = none or peek")
+    if r.rearrange_after_reveal and (r.initial_reveal_mode != "flip" or
+                                     r.layout_mode == "hand"):
+        raise RuleError("rearrange_after_reveal moves the cards turned up by the initial flips "
+                        "within a grid or row: it needs initial_reveal_mode = flip (not "
+                        f"{r.initial_reveal_mode}) and a layout_mode other than hand")
     if r.layout_mode == "row" and r.grid_rows != 1:
         raise RuleError(f"layout_mode = row lays the cards side by side in one row: set "
                         f"grid_rows = 1 (and grid_cols to the number of cards), not grid_rows = "
@@ -757,6 +763,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_POT_ANTE: r.pot_ante if r.pot_enabled else 0,
         K.R_POT_CAP: r.pot_cap or 0,
         K.R_WILD_JACKS: int(r.one_eyed_jacks == "wild"),
+        K.R_REARRANGE: int(r.rearrange_after_reveal),
     }
     for slot, v in slots.items():
         ri[slot] = v

@@ -1052,8 +1052,40 @@ def guide_nb(point, seat, held, g, rt, rng, par):
 
 
 @hot
+def arrange_nb(g, rt, seat, held):
+    """rearrange_after_reveal, every built-in but random: the lowest free position related
+    (pair scope) to a settled face-up card that pairs with ``held``; else the lowest one
+    sharing no column and no relation with a settled card (spread out, as the reveal does);
+    else the lowest free position."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    cols = rt[K.R_COLS]
+    scope = rt[K.R_PAIR_SCOPE]
+    alone = -1
+    for q in range(npos):
+        if not g[G_LEGAL + q]:
+            continue
+        lonely = True
+        for r in range(npos):
+            if g[G_LEGAL + r] or not g[G_UP + seat * MAX_POS + r]:
+                continue   # not a settled face-up card
+            rel = scope != K.PAIR_NONE and related_nb(q, r, scope, cols)
+            if rel and rt[RT_KEY + g[own + r]] == rt[RT_KEY + held]:
+                return q
+            if rel or q % cols == r % cols:
+                lonely = False
+        if lonely and alone < 0:
+            alone = q
+    if alone >= 0:
+        return alone
+    return lowest_legal_nb(g, 0, MAX_POS)
+
+
+@hot
 def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
+    if point == K.DP_ARRANGE and policy != POLICY_RANDOM:
+        return arrange_nb(g, rt, seat, held)
     if point == K.DP_KNOCK and policy != POLICY_RANDOM:
         # a knock right after its own turn: it knocks when its start-of-turn rule would knock
         # now (drawing stands in for "go on", so no other choice of that rule is taken)

@@ -11,6 +11,7 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
+from simulator import codes as K
 from simulator import reference as R
 from simulator.engine import play_logged_round
 from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
@@ -113,3 +114,48 @@ def test_row_layout_parity(rules, spec):
             [tuple(row) for row in ref.log], (rules.pair_scope, rnd)
         assert k["scores"].tolist() == list(ref.scores)
         assert k["layouts"].tolist() == [list(x) for x in ref.layouts]
+
+
+REARRANGED = [Rules.preset(p, rearrange_after_reveal=True)
+              for p in ("six_card", "nine_card", "ten_card")] + \
+    [Rules.preset("six_card", rearrange_after_reveal=True, pair_scope="anywhere",
+                  initial_reveal_count=3)]
+
+
+@pytest.mark.parametrize("rules", REARRANGED, ids=["six", "nine", "ten", "six-anywhere-3"])
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_rearrange_after_reveal_parity(rules, spec):
+    """Both engines ask the same DP_ARRANGE questions and move the same cards."""
+    arrays = flatten(rules, 3)
+    policy = 0 if spec == "random" else 1
+    arranged = 0
+    for rnd in range(25):
+        k = play_logged_round(arrays, [policy] * 3, np.zeros((3, 1)), 9, rnd)
+        ref = R.play_round(rules, 3, [spec], 9, rnd)
+        assert k["error"] == 0
+        log = [tuple(int(x) for x in row) for row in k["log"]]
+        assert log == [tuple(row) for row in ref.log], (rules.grid_cols, rnd)
+        assert k["scores"].tolist() == list(ref.scores)
+        assert k["layouts"].tolist() == [list(x) for x in ref.layouts]
+        arranged += sum(1 for row in log if row[2] == K.DP_ARRANGE)
+    assert arranged >= 25 * 3 * rules.initial_reveal_count
+
+
+def test_greedy_arranges_a_revealed_pair_into_one_column():
+    """Two equal cards turned up go into one column (they cancel); others are spread."""
+    rules = Rules.preset("six_card", rearrange_after_reveal=True)
+    arrays = flatten(rules, 4)
+    pairs = spread = 0
+    for rnd in range(300):
+        k = play_logged_round(arrays, [1] * 4, np.zeros((4, 1)), 2, rnd)
+        log = k["log"]
+        for seat in range(4):
+            moves = [row for row in log if row[1] == seat and row[2] == K.DP_ARRANGE]
+            (p1, c1), (p2, c2) = [(int(r[3]), int(r[4])) for r in moves[:2]]
+            if c1 % 54 % 13 == c2 % 54 % 13 and c1 % 54 < 52:
+                pairs += 1
+                assert p1 % 3 == p2 % 3
+            else:
+                spread += 1
+                assert p1 % 3 != p2 % 3
+    assert pairs >= 5 and spread >= 100

@@ -57,6 +57,8 @@ def test_bad_options_are_one_clear_line(assignment, fragment):
     ({"six_of_kind_value": -20, "grid_cols": 4}, "needs a 6-card layout"),
     ({"players_min": 5, "players_max": 3}, "players_min = 5 is above players_max = 3"),
     ({"placement_face": "down"}, "no way to turn cards face up"),
+    ({"rearrange_after_reveal": True, "initial_reveal_mode": "peek"},
+     "needs initial_reveal_mode = flip"),
 ])
 def test_conflicting_options_are_refused(options, fragment):
     with pytest.raises(RuleError) as e:
