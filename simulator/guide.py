@@ -64,7 +64,11 @@ SITUATION_HELP = ("'pair': it can go where it pairs a card of yours you know; ot
 TABLES = {   # table: (verb when in the table, verb otherwise, parameter prefix, question)
     "take": ("take", "draw", "take", "The discard: take it, or draw from the stock?"),
     "keep": ("keep", "discard", "keep", "A card drawn from the stock: keep it, or discard it?"),
+    "down": ("face down", "best gain", "down",
+             "Where to put a card you keep that pairs nothing: over a face-down card, or "
+             "where it gains most (usually over your highest face-up card)?"),
 }
+PLACE_SITUATION = ("other", "it pairs none of your cards")
 
 
 class GuideError(ValueError):
@@ -239,6 +243,7 @@ def steps(rules: Rules, players: int) -> list[tuple]:
     for table in ("take", "keep"):
         if use[table]:
             out += [(table, r, s) for s in situations for r in ranks_in_play(rules)]
+    out += [("down", r, PLACE_SITUATION[0]) for r in ranks_in_play(rules)]
     for table in ("out", "knock"):
         if use[table]:
             out.append((table,))
@@ -251,7 +256,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
     per = deals * players
     n = 0
     for st in steps(rules, players):
-        if st[0] in ("take", "keep", "reveal"):
+        if st[0] in ("take", "keep", "down", "reveal"):
             n += 2 * per
         else:
             n += (len(OUT_GRID if st[0] == "out" else KNOCK_GRID) + 1) * per
@@ -303,7 +308,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
             elif table in TABLES:
                 _, rank, situation = st
                 verb_a, verb_b, prefix, _ = TABLES[table]
-                name = f"{prefix}_{situation}"
+                name = prefix if table == "down" else f"{prefix}_{situation}"
                 on = {**params, name: with_bit(params[name], rank, True)}
                 off = {**params, name: with_bit(params[name], rank, False)}
                 current_on = bool((int(params[name]) >> rank) & 1)

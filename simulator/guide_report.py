@@ -14,7 +14,7 @@ import polars as pl
 
 from . import compare as cmp
 from . import plots
-from .guide import SITUATION_HELP, SITUATIONS, TABLES, GuideResult
+from .guide import PLACE_SITUATION, SITUATION_HELP, SITUATIONS, TABLES, GuideResult
 from .report import atomic_path, rules_metadata, text_table, version, write_parquet_atomic
 from .rules import PRESETS
 
@@ -106,9 +106,10 @@ def title(result: GuideResult) -> str:
 def decisions_figure(df: pl.DataFrame, heading: str):
     from matplotlib.figure import Figure
     tables = [t for t in TABLES if df.filter(pl.col("table") == t).height]
-    fig = Figure(figsize=(12.0, 7.5), layout="constrained")
+    fig = Figure(figsize=(5.0 * max(2, len(tables)), 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
-    colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd"}
+    colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd",
+               "other": "#8c564b"}
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
@@ -120,15 +121,15 @@ def decisions_figure(df: pl.DataFrame, heading: str):
             d = 100 * sub["win_diff"].to_numpy()
             err = 100 * np.vstack([sub["win_diff"].to_numpy() - sub["win_diff_lo95"].to_numpy(),
                                    sub["win_diff_hi95"].to_numpy() - sub["win_diff"].to_numpy()])
-            label = dict(SITUATIONS)[s]
+            label = dict(SITUATIONS + (PLACE_SITUATION,))[s]
             ax.barh(y, d, height=h * 0.9, color=colours.get(s, "grey"), alpha=0.85, label=label)
             ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
         verb_a, verb_b = TABLES[table][0], TABLES[table][1]
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(np.arange(len(ranks)), ranks)
         ax.set_ylim(len(ranks) - 0.5, -0.5)
-        ax.set_xlabel(f"win share, {verb_a} minus {verb_b} (percentage points, 95% interval)")
-        ax.set_title(TABLES[table][3], fontsize=10)
+        ax.set_xlabel(f"win share, {verb_a} minus {verb_b}\n(percentage points, 95% interval)")
+        ax.set_title(TABLES[table][3], fontsize=9, wrap=True)
         ax.grid(axis="x", alpha=0.3)
         ax.legend(fontsize=8, loc="lower right")
     fig.suptitle("What each decision is worth, by the card's rank\n" + heading, fontsize=10)
@@ -242,9 +243,10 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
         entries = [e for e in result.entries if e.table == table]
         if not entries:
             continue
-        situations = [s for s, _ in SITUATIONS if any(e.situation == s for e in entries)]
+        labels = dict(SITUATIONS + (PLACE_SITUATION,))
+        situations = [s for s in labels if any(e.situation == s for e in entries)]
         ranks = list(dict.fromkeys(e.row for e in entries))
-        header = ["card"] + [dict(SITUATIONS)[s] for s in situations]
+        header = ["card"] + [labels[s] for s in situations]
         rows = []
         for r in ranks:
             row = [r]
@@ -252,11 +254,16 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
                 e = next((x for x in entries if x.row == r and x.situation == s), None)
                 row.append(_cell(e) if e is not None else "-")
             rows.append(row)
-        note = (f"Each cell: what to do, then the measured effect of {verb_a} over {verb_b} on "
-                "the guided player's win share in percentage points, ± its paired 95% "
-                f"interval. CAPITALS: the interval leaves out zero. '{verb_a}' means {verb_a} "
-                "it when it lowers your estimated score (greedy's placement rule says where). "
-                + SITUATION_HELP)
+        note = (f"Each cell: what to do, then the measured effect of '{verb_a}' over "
+                f"'{verb_b}' on the guided player's win share in percentage points, ± its "
+                "paired 95% interval. CAPITALS: the interval leaves out zero. ")
+        if table == "down":
+            note += ("'face down': over your first face-down card you do not know, when the "
+                     "card is below the average of the cards you have not seen; 'best gain': "
+                     "where it lowers your estimated score most.")
+        else:
+            note += (f"'{verb_a}' means {verb_a} it when it lowers your estimated score "
+                     "(greedy's placement rule says where). " + SITUATION_HELP)
         out.append((question, note, header, rows))
     return out
 
@@ -326,6 +333,13 @@ def method_lines(result: GuideResult) -> list[str]:
     ]
 
 
+PLACE_TEXT = ("Where it completes a pair, if it can. Otherwise as the table 'Where to put a card "
+              "you keep that pairs nothing' says: over a face-down card, or where it lowers your "
+              "estimated score most, counting a face-down card at the average of the cards you "
+              "have not seen and replacing a face-up card only when that saves at least a "
+              "point.")
+
+
 # ---- Markdown --------------------------------------------------------------------------------
 def _md_table(header, rows) -> list[str]:
     lines = ["| " + " | ".join(header) + " |",
@@ -342,10 +356,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         lines += [f"## {head}", "", note, ""] + _md_table(header, rows) + [""]
     if DECISIONS_PLOT in names:
         lines += [f"![decisions by rank]({DECISIONS_PLOT})", ""]
-    lines += ["## Where to put a card you keep", "",
-              "Where it lowers your estimated score most (completing a pair first), counting "
-              "a face-down card at the average of the cards you have not seen; over a "
-              "face-up card only when that saves at least a point.", ""]
+    lines += ["## Where to put a card you keep", "", PLACE_TEXT, ""]
     for head, note, header, rows in threshold_tables(result):
         lines += [f"## {head}", "", note, ""] + _md_table(header, rows) + [""]
     if THRESHOLDS_PLOT in names:
@@ -416,10 +427,7 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
                   _html_table(header, rows, "decisions")]
     if DECISIONS_PLOT in by_name:
         parts.append(_img(by_name[DECISIONS_PLOT], "decisions by rank"))
-    parts += ["<h2>Where to put a card you keep</h2>",
-              "<p>Where it lowers your estimated score most (completing a pair first), "
-              "counting a face-down card at the average of the cards you have not seen; over "
-              "a face-up card only when that saves at least a point.</p>"]
+    parts += ["<h2>Where to put a card you keep</h2>", f"<p>{e(PLACE_TEXT)}</p>"]
     for head, note, header, rows in threshold_tables(result):
         parts += [f"<h2>{e(head)}</h2>", f"<p class='note'>{e(note)}</p>",
                   _html_table(header, rows, "thresholds")]

@@ -103,7 +103,10 @@ STRATEGIES = {
                  "last face-down card up)"),
                 ("knock", -1000.0, "knock when its estimated score is at most this"),
                 ("reveal", 0.0, "initial reveal: 0 as greedy (lowest positions), 1 in "
-                 "different columns, 2 in the same column"))),
+                 "different columns, 2 in the same column"),
+                ("down", 0.0, "ranks of a kept card pairing nothing that it puts over its "
+                 "first unknown face-down card (when below the mean of the unseen) rather "
+                 "than where greedy's estimate gains most"))),
 }
 
 

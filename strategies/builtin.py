@@ -74,6 +74,7 @@ PAR_KEEP_LAST = 8
 PAR_OUT = 9         # guide: the highest score it goes out with (turning its last card up)
 PAR_KNOCK = 10      # guide: the highest estimated score it knocks with
 PAR_REVEAL = 11     # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
+PAR_DOWN = 12       # guide: ranks of a kept card pairing nothing that go over a face-down card
 REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
 ALL_RANKS = (1 << 14) - 1
 EPS = 1e-9
@@ -972,6 +973,23 @@ def _in_table_nb(g, rt, par, seat, first, card):
 
 
 @hot
+def _guide_position_nb(g, rt, par, seat, card, p, n, S):
+    """Where the guide puts a card it keeps, given greedy's choice p: with the card's rank in
+    the ``down`` table and no pair for it, over its lowest unknown face-down card when the
+    card is below the mean of the unseen (a gain there), else at p."""
+    if (np.int64(par[seat, PAR_DOWN]) >> rank_nb(card)) & 1 == 0 or \
+            g[G_UP + seat * MAX_POS + p] == 0 or rt[RT_VALUE + card] * n > S or \
+            pairs_somewhere_nb(g, rt, seat, card):
+        return p
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    for q in range(rt[K.R_NPOS]):
+        if g[G_UP + seat * MAX_POS + q] == 0 and g[own + q] < 0 and \
+                can_replace_nb(g, rt, seat, q):
+            return q
+    return p
+
+
+@hot
 def _goes_out_too_high_nb(g, rt, seat, p, card, n, S, out):
     """Would placing ``card`` at p turn the seat's last face-down card up, ending the round,
     with an estimated score above ``out``?"""
@@ -1024,6 +1042,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
             top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
             p = best_placement_nb(g, rt, seat, top, n, S, 0)
             if p >= 0:
+                p = _guide_position_nb(g, rt, par, seat, top, p, n, S)
                 if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top) and
                         not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
                         not g[G_LEGAL + K.A_DRAW_STOCK]:   # (or it must take it)
@@ -1038,6 +1057,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
         p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
         if p < 0:
             return K.A_DISCARD
+        p = _guide_position_nb(g, rt, par, seat, held, p, n, S)
         if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held) or \
                 _goes_out_too_high_nb(g, rt, seat, p, held, n, S, out):
             return K.A_DISCARD

@@ -92,6 +92,19 @@ def test_out_threshold_keeps_the_last_card_down_when_the_score_would_be_too_high
     assert six(layout, "guide:out=7").place_drawn("4C") == 5
 
 
+def test_down_table_puts_a_kept_card_over_a_face_down_card():
+    layout = "9S ? ? / 7H ? ?"    # greedy puts a 4 over the 9 (a sure gain of 5)
+    four = 1 << 3
+    t = six(layout, "guide", discard=("4D",))
+    assert t.turn() == K.A_TAKE_DISCARD and t.place_taken() == 0
+    t = six(layout, f"guide:down={four}", discard=("4D",))
+    assert t.turn() == K.A_TAKE_DISCARD and t.place_taken() == 1
+    assert six(layout, f"guide:down={four}").place_drawn("4C") == 1
+    assert six(layout, f"guide:down={four}").place_drawn("3C") == 0    # not in the table
+    # an eight is above the mean of the unseen cards: over a face-down card it would not gain
+    assert six(layout, f"guide:down={ALL_RANKS}").place_drawn("8C") == 0
+
+
 def test_reveal_modes():
     legal = list(range(6))
     apart = six(HIDDEN_6, "guide:reveal=1")
@@ -166,7 +179,7 @@ def test_guide_command_writes_its_files(guide_folder):
         assert (out / name).stat().st_size > 500, name
     df = pl.read_parquet(out / "guide.parquet")
     meta = pl.read_parquet_metadata(out / "guide.parquet")
-    assert set(df["table"]) == {"reveal", "take", "keep", "out"}
+    assert set(df["table"]) == {"reveal", "take", "keep", "down", "out"}
     assert df.filter(pl.col("table") == "take").height == 52   # 13 ranks x 4 situations
     assert meta["guide_strategy"] in stdout
     check = json.loads(meta["check"])
@@ -219,7 +232,7 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     finally:
         driver.quit()
     kinds = [k for k, _ in tables]
-    assert kinds.count("decisions") == 2 and "thresholds" in kinds and "house-rules" in kinds
+    assert kinds.count("decisions") == 3 and "thresholds" in kinds and "house-rules" in kinds
     assert dict(tables)["decisions"] == 13
     assert len(images) == 4 and all(ok and w > 300 and h > 150 for _, ok, w, h in images), images
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
