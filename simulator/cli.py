@@ -197,6 +197,41 @@ def _write_and_report(out: str, write, text: str) -> None:
         click.echo(f"  {p}")
 
 
+def _say_loading(quiet: bool) -> None:
+    if not quiet:
+        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
+                   "compiles it, which takes a while)...", err=True)
+
+
+def _bar(what: str, total: int, quiet: bool):
+    """A progress bar on stderr and the thread-safe ``progress(n)`` that advances it."""
+    from tqdm import tqdm
+    bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
+               desc=f"golfsim {what}", dynamic_ncols=True)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+    return bar, progress
+
+
+def _resumable(what: str, out_dir: Path, bar, play):
+    """``play()`` for a resumable command: a policy error is one line (exit status 2); an
+    interruption says where the finished work is kept (exit status 130)."""
+    from . import runner
+    try:
+        return play()
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, {what} stopped: {e}") from None
+    except KeyboardInterrupt:
+        click.echo(f"golfsim: {what} interrupted; what was played is kept in "
+                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()
+
+
 # ---- commands ---------------------------------------------------------------------------------
 @click.group(cls=GolfsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
@@ -270,9 +305,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     names = [s.spec for s in seats]
 
     from tqdm import tqdm
-    if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+    _say_loading(quiet)
     try:
         runner.warm_up(rules, players, ids, params,
                        kernel="general" if (holes or target) else kernel, user=user)
@@ -370,9 +403,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     per_seating = -(-rounds // len(seat_lists))
 
     from tqdm import tqdm
-    if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+    _say_loading(quiet)
     for i, a in enumerate(resolved):   # every pairing's kernel (lean or general) once
         for b in resolved[i + 1:]:
             ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
@@ -463,7 +494,6 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     """
     from strategies import StrategyError
 
-    from . import runner
     from . import tune as tn
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
@@ -475,32 +505,14 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     threads = threads or os.cpu_count() or 1
     out_dir = _check_out_dir(out)
 
-    from tqdm import tqdm
-    if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+    _say_loading(quiet)
     tn.warm_up(plan)
-    bar = tqdm(total=plan.rounds_to_play, unit="round", unit_scale=True, file=sys.stderr,
-               disable=quiet, desc="golfsim tune", dynamic_ncols=True)
-    lock = threading.Lock()
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-
+    bar, progress = _bar("tune", plan.rounds_to_play, quiet)
     try:
-        result = tn.tune(plan, seed, threads=threads, progress=progress, out_dir=out_dir,
-                         fresh=fresh)
+        result = _resumable("tune", out_dir, bar, lambda: tn.tune(
+            plan, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh))
     except tn.ShardError as e:
         raise GolfsimError(f"--out {out}: {e}") from None
-    except runner.PolicyError as e:
-        raise GolfsimError(f"policy error, tuning stopped (nothing written): {e}") from None
-    except KeyboardInterrupt:
-        click.echo(f"golfsim: tune interrupted; what was played is kept in "
-                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
-        sys.exit(130)
-    finally:
-        bar.close()
 
     from . import plots, report
     frame = tn.result_frame(result)
@@ -677,9 +689,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
     out_dir = _check_out_dir(out)
 
     from tqdm import tqdm
-    if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+    _say_loading(quiet)
     cmp.warm_up(plan, user=user)
     per_deal = len(plan.rule_sets) * len(plan.seats)
     bar = tqdm(total=(rounds or max_rounds) * per_deal, unit="round", unit_scale=True,
@@ -781,7 +791,6 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
     from . import compare as cmp
     from . import guide as gd
     from . import guide_report as gr
-    from . import runner
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     varies = list(varies) or list(gd.DEFAULT_VARIES)
@@ -794,34 +803,17 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
     threads = threads or os.cpu_count() or 1
     out_dir = _check_out_dir(out)
 
-    from tqdm import tqdm
-    if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+    _say_loading(quiet)
     total = gd.rounds_planned(rules, players, deals, check_rounds, compare_rounds,
                               1 + len(varies))
-    bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
-               desc="golfsim guide", dynamic_ncols=True)
-    lock = threading.Lock()
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-
+    bar, progress = _bar("guide", total, quiet)
     try:
-        result = gd.build(rules, preset, players, seed, deals, out_dir, threads=threads,
-                          check_rounds=check_rounds, compare_rounds=compare_rounds,
-                          varies=varies, fresh=fresh, progress=progress)
+        result = _resumable("guide", out_dir, bar, lambda: gd.build(
+            rules, preset, players, seed, deals, out_dir, threads=threads,
+            check_rounds=check_rounds, compare_rounds=compare_rounds, varies=varies,
+            fresh=fresh, progress=progress))
     except gd.GuideError as e:
-        raise GolfsimError(f"{e}") from None
-    except runner.PolicyError as e:
-        raise GolfsimError(f"policy error, guide stopped: {e}") from None
-    except KeyboardInterrupt:
-        click.echo(f"golfsim: guide interrupted; what was measured is kept in "
-                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
-        sys.exit(130)
-    finally:
-        bar.close()
+        raise GolfsimError(str(e)) from None
     _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
                       gr.format_guide(result, threads))
 

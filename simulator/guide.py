@@ -26,22 +26,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-import polars as pl
 
-from strategies import ALL_RANKS, STRATEGIES, resolve
+from strategies import STRATEGIES, resolve
 
 from . import compare as cmp
 from . import stats
 from . import tournament as tour
 from .cards import RANK_JOKER, RANKS
-from .report import atomic_path, rules_metadata, write_parquet_atomic
+from .report import atomic_path, save_npy_atomic
 from .rules import Rules
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
@@ -177,11 +174,7 @@ class _Measurer:
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
         self.objective.grid = [Candidate((), resolve(spec))]
         o = np.asarray(self.objective(0, 0, self.deals), dtype=np.float64)
-        with atomic_path(path) as tmp:
-            with open(tmp, "wb") as f:
-                np.save(f, o)
-                f.flush()
-                os.fsync(f.fileno())
+        save_npy_atomic(path, o)
         return o
 
 

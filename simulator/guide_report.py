@@ -182,18 +182,23 @@ def check_figure(check: dict, players: int, heading: str):
     return fig
 
 
-def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path]:
-    heading = title(result)
+def _draw(df: pl.DataFrame, heading: str, check: dict | None, players: int,
+          out: Path) -> list[Path]:
+    """The decision, threshold and check figures that the data calls for."""
     written = []
     if df.filter(pl.col("table").is_in(list(TABLES))).height:
         written.append(plots._save_atomic(decisions_figure(df, heading), out / DECISIONS_PLOT))
     if df.filter(pl.col("table").is_in(["out", "knock"])).height:
         written.append(plots._save_atomic(thresholds_figure(df, heading),
                                           out / THRESHOLDS_PLOT))
-    check = check_summary(result)
-    if check is not None:
-        written.append(plots._save_atomic(check_figure(check, result.players, heading),
+    if check:
+        written.append(plots._save_atomic(check_figure(check, players, heading),
                                           out / CHECK_PLOT))
+    return written
+
+
+def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path]:
+    written = _draw(df, title(result), check_summary(result), result.players, out)
     if result.compare is not None:
         written.append(plots._save_atomic(
             plots.compare_figure(cmp.frame(result.compare), cmp.title(result.compare)),
@@ -203,21 +208,11 @@ def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path
 
 def redraw(folder: Path) -> list[Path]:
     """``golfsim plot`` of a guide folder: the decision and threshold figures from
-    guide.parquet, the check from its metadata."""
-    df = pl.read_parquet(folder / PARQUET)
+    guide.parquet, the check from its metadata (the house-rule figure: compare/)."""
     meta = pl.read_parquet_metadata(folder / PARQUET)
-    heading = meta.get("title", "")
-    written = []
-    if df.filter(pl.col("table").is_in(list(TABLES))).height:
-        written.append(plots._save_atomic(decisions_figure(df, heading), folder / DECISIONS_PLOT))
-    if df.filter(pl.col("table").is_in(["out", "knock"])).height:
-        written.append(plots._save_atomic(thresholds_figure(df, heading),
-                                          folder / THRESHOLDS_PLOT))
     check = json.loads(meta.get("check", "null") or "null")
-    if check:
-        written.append(plots._save_atomic(
-            check_figure(check, int(meta.get("players", "0")), heading), folder / CHECK_PLOT))
-    return written
+    return _draw(pl.read_parquet(folder / PARQUET), meta.get("title", ""), check,
+                 int(meta.get("players", "0")), folder)
 
 
 # ---- the guide's content, shared by HTML and Markdown ------------------------------------------

@@ -175,6 +175,15 @@ def atomic_path(path: Path):
         raise
 
 
+def save_npy_atomic(path: Path, array: np.ndarray) -> None:
+    """np.save ``array`` to ``path`` through a temporary file, flushed to disk, then renamed."""
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as f:
+            np.save(f, array)
+            f.flush()
+            os.fsync(f.fileno())
+
+
 # ---- text ----------------------------------------------------------------------------------
 def text_table(header, rows, left) -> list[str]:
     """Lines of a plain-text table: columns as wide as their widest cell, the columns whose

@@ -203,46 +203,13 @@ def _matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp):
     """Best maximum matching over the pair-scope relation (RULES.md §3.6.1 (c)): the most
     pairs, then the lowest layout value. Exact, by dynamic programming over the subsets of
     cells (the lowest cell of a subset is either left alone or paired with a related equal
-    card), so layouts of up to MATCH_MAX_POS cells cost at most a few thousand steps."""
+    card), so layouts of up to MATCH_MAX_POS cells cost at most a few thousand steps. With
+    wild one-eyed jacks (§3.6.1 (d)) a wild card may also pair with a related card of any key
+    (or another wild), the pair scoring 0 and adding no natural pair: so the natural pairs
+    stay as many as possible, and the wild ones are taken only where they lower the value."""
     scope = ri[K.R_PAIR_SCOPE]
     cols = ri[K.R_COLS]
-    tmp[T_MATCH] = 0
-    for mask in range(1, 1 << npos):
-        i = 0
-        while not (mask >> i) & 1:
-            i += 1
-        rest = mask ^ (1 << i)
-        a = lay[seat, i]
-        best = tmp[T_MATCH + rest] - card_value[a]
-        for j in range(i + 1, npos):
-            if (rest >> j) & 1:
-                b = lay[seat, j]
-                if card_key[a] == card_key[b] and related_nb(i, j, scope, cols):
-                    cand = tmp[T_MATCH + (rest ^ (1 << j))] + _PAIR_UNIT - \
-                        pair_value_nb(a, b, ri, card_value)
-                    if cand > best:
-                        best = cand
-        tmp[T_MATCH + mask] = best
-    key = tmp[T_MATCH + (1 << npos) - 1]
-    pairs = (key + _PAIR_UNIT // 2) // _PAIR_UNIT
-    return pairs * _PAIR_UNIT - key
-
-
-@hot(inline="always")
-def is_wild_nb(card, ri):
-    """one_eyed_jacks = wild and the card is J♠ or J♥ (suits 0 and 1, rank 10)."""
-    local = card % 54
-    return ri[K.R_WILD_JACKS] != 0 and local < 26 and local % 13 == 10
-
-
-@hot
-def _wild_matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp):
-    """RULES.md §3.6.1 (c) then (d) with wild one-eyed jacks: the most natural pairs (equal,
-    related cards, compulsory), then the lowest layout value, where a wild card may also pair
-    with one related card of any key (or another wild), the pair scoring 0. The same subset
-    dynamic programme as ``_matching_value_nb``, a wild pair adding no natural pair."""
-    scope = ri[K.R_PAIR_SCOPE]
-    cols = ri[K.R_COLS]
+    wilds = ri[K.R_WILD_JACKS] != 0
     tmp[T_MATCH] = 0
     for mask in range(1, 1 << npos):
         i = 0
@@ -259,12 +226,19 @@ def _wild_matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp):
                     cand = below + _PAIR_UNIT - pair_value_nb(a, b, ri, card_value)
                     if cand > best:
                         best = cand
-                if (is_wild_nb(a, ri) or is_wild_nb(b, ri)) and below > best:
+                if wilds and (is_wild_nb(a, ri) or is_wild_nb(b, ri)) and below > best:
                     best = below
         tmp[T_MATCH + mask] = best
     key = tmp[T_MATCH + (1 << npos) - 1]
     pairs = (key + _PAIR_UNIT // 2) // _PAIR_UNIT
     return pairs * _PAIR_UNIT - key
+
+
+@hot(inline="always")
+def is_wild_nb(card, ri):
+    """one_eyed_jacks = wild and the card is J♠ or J♥ (suits 0 and 1, rank 10)."""
+    local = card % 54
+    return ri[K.R_WILD_JACKS] != 0 and local < 26 and local % 13 == 10
 
 
 @hot
@@ -379,7 +353,7 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     if ri[K.R_WILD_JACKS] != 0 and scope != K.PAIR_NONE:
         for p in range(npos):
             if is_wild_nb(lay[seat, p], ri):
-                return _wild_matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp)
+                return _matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp)
     if rows == 3 and scope == K.PAIR_NONE and (ri[K.R_LINE_SETS] != K.LINES_NONE or
                                                ri[K.R_BLOCK_VALUE] != K.NONE_VALUE):
         return _lines_and_blocks_value_nb(lay, seat, npos, ri, card_value, card_key, quads,

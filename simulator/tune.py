@@ -36,7 +36,6 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import os
 import re
 import threading
 import time
@@ -50,7 +49,7 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, atomic_path, rules_metadata, text_table
+from .report import _short, rules_metadata, save_npy_atomic, text_table
 from .rules import PRESETS, Rules
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
@@ -567,11 +566,7 @@ class Resumable:
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
         o = np.asarray(self.evaluate(c, start, count), dtype=np.float64)
-        with atomic_path(path) as tmp:
-            with open(tmp, "wb") as f:
-                np.save(f, o)
-                f.flush()
-                os.fsync(f.fileno())
+        save_npy_atomic(path, o)
         return o
 
 
