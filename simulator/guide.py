@@ -8,14 +8,15 @@ make the initial reveal. Everything else (where a card goes, counting cards) is 
 **How an entry is measured.** Starting from the tables that make ``guide`` play exactly as
 ``greedy``, the entries are settled one at a time (coordinate ascent): the two versions of
 the current tables that differ in that entry alone play the same deals (common random
-numbers) against a field of ``greedy`` opponents, the guided player taking every seat in
+numbers) against a field of ``greedy`` opponents (``knock-threshold`` in games only a knock
+can end, where the tables start out knocking at 8), the guided player taking every seat in
 turn (tune.TableObjective). The entry's effect is the paired difference in the guided
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
 the difference is more than one standard error, and the current one otherwise. Thresholds are
 swept over a grid on the same deals, and the values indistinguishable from the best are those
 whose Holm-corrected paired test against it is not rejected (as in ``golfsim tune``).
 
-**How the guide is checked.** The finished tables play a tournament against ``greedy`` on
+**How the guide is checked.** The finished tables play a tournament against the field on
 other deals (another seed), with every seating, and the guide reports the result.
 
 Every measurement is kept in ``<out>/shards`` (written atomically), so an interrupted guide
@@ -72,6 +73,15 @@ class GuideError(ValueError):
     pass
 
 
+def field_strategy(rules: Rules) -> str:
+    """The opponents a guide is measured and checked against: greedy, or knock-threshold in
+    games only a knock can end (greedy never knocks)."""
+    if "knock" in rules.end_triggers and not ({"all_face_up", "all_players_face_up"} &
+                                              set(rules.end_triggers)):
+        return "knock-threshold"
+    return "greedy"
+
+
 @dataclass
 class Entry:
     """One measured decision: ``a`` (the first option) against ``b`` on the same deals."""
@@ -107,6 +117,7 @@ class GuideResult:
     entries: list[Entry]
     thresholds: list[Threshold]
     spec: str                   # the finished guide as a strategy
+    field: str                  # the opponents' strategy
     check: tour.TournamentResult | None
     compare: cmp.CompareResult | None
     seconds: float
@@ -114,8 +125,13 @@ class GuideResult:
 
 
 # ---- the tables as strategy parameters --------------------------------------------------------
-def default_params() -> dict[str, float]:
-    return {name: default for name, default, _ in STRATEGIES["guide"].params}
+def default_params(rules: Rules | None = None) -> dict[str, float]:
+    """The tables that play as greedy; in a game only a knock can end they start out knocking
+    as the field does (knock-threshold's T = 8), so that rounds end."""
+    params = {name: default for name, default, _ in STRATEGIES["guide"].params}
+    if rules is not None and field_strategy(rules) == "knock-threshold":
+        params["knock"] = 8.0
+    return params
 
 
 def spec_of(params: dict[str, float]) -> str:
@@ -145,7 +161,7 @@ class _Measurer:
     def __init__(self, rules, players, seed, deals, threads, store: ShardStore, progress):
         self.rules, self.players, self.deals = rules, players, deals
         self.store = store
-        self.opponents = [resolve("greedy")] * (players - 1)
+        self.opponents = [resolve(field_strategy(rules))] * (players - 1)
         self.objective = TableObjective(rules, players, [], self.opponents, seed, threads,
                                         progress=progress)
         self.loaded = 0
@@ -261,7 +277,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
 
 def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
     return {"command": "guide", "rules": rules.to_toml(), "players": players,
-            "seed": int(seed), "deals": int(deals), "field": "greedy",
+            "seed": int(seed), "deals": int(deals), "field": field_strategy(rules),
             "adopt_z": ADOPT_Z, "out_grid": list(OUT_GRID), "knock_grid": list(KNOCK_GRID)}
 
 
@@ -286,7 +302,8 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     if fresh:
         for old in store.dir.glob("measure-*.npy"):
             old.unlink()
-    params = default_params()
+    params = default_params(rules)
+    field = field_strategy(rules)
     entries: list[Entry] = []
     thresholds: list[Threshold] = []
     with _Measurer(rules, players, seed, deals, threads, store, progress) as m:
@@ -320,30 +337,30 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     spec = spec_of(params)
     check = None
     if check_rounds > 0:
-        check = _cached_check(store, rules, players, spec, check_rounds, seed, threads,
+        check = _cached_check(store, rules, players, spec, field, check_rounds, seed, threads,
                               progress)
     comparison = None
     if compare_rounds > 0 and varies:
-        comparison = _house_rules(rules, preset, players, spec, varies, compare_rounds, seed,
-                                  threads, out_dir, fresh, progress, store.notes)
+        comparison = _house_rules(rules, preset, players, spec, field, varies, compare_rounds,
+                                  seed, threads, out_dir, fresh, progress, store.notes)
     return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
-                       check, comparison, time.perf_counter() - t0, store.notes)
+                       field, check, comparison, time.perf_counter() - t0, store.notes)
 
 
 CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements
 
 
-def _cached_check(store, rules, players, spec, rounds, seed, threads, progress):
+def _cached_check(store, rules, players, spec, field, rounds, seed, threads, progress):
     """The tournament of the finished guide against greedy on other deals; its estimates are
     kept in ``shards/check-<key>.json`` so that a rerun does not play it again."""
-    key = hashlib.sha256(f"{spec}|{rounds}|{seed}".encode()).hexdigest()[:20]
+    key = hashlib.sha256(f"{spec}|{field}|{rounds}|{seed}".encode()).hexdigest()[:20]
     path = store.dir / f"check-{key}.json"
     if path.exists():
         try:
             return _tournament_from_json(json.loads(path.read_text()), rules)
         except (OSError, ValueError, KeyError, TypeError):
             store.notes.append(f"{path.name} is unreadable; playing the check again")
-    result = tour.play(rules, players, [spec, "greedy"], rounds, seed + CHECK_SEED_OFFSET,
+    result = tour.play(rules, players, [spec, field], rounds, seed + CHECK_SEED_OFFSET,
                        threads=threads, progress=progress)
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(_tournament_json(result)))
@@ -378,18 +395,18 @@ def _tournament_from_json(d: dict, rules: Rules) -> tour.TournamentResult:
                                  d["seconds"], d["order"])
 
 
-def _house_rules(rules, preset, players, spec, varies, rounds, seed, threads, out_dir,
+def _house_rules(rules, preset, players, spec, field, varies, rounds, seed, threads, out_dir,
                  fresh, progress, notes):
     usable = []
     for v in varies:
         try:
-            cmp.make_plan(rules, preset, [v], "one-at-a-time", ["greedy"], players, seed)
+            cmp.make_plan(rules, preset, [v], "one-at-a-time", [field], players, seed)
             usable.append(v)
         except ValueError as e:   # an option this rule set cannot vary: say so, go on
             notes.append(f"house rule {v!r} left out: {e}")
     if not usable:
         return None
-    plan = cmp.make_plan(rules, preset, usable, "one-at-a-time", [spec, "greedy"], players,
+    plan = cmp.make_plan(rules, preset, usable, "one-at-a-time", [spec, field], players,
                          seed + 2 * CHECK_SEED_OFFSET)
     return cmp.run(plan, out_dir / "compare", rounds=rounds, threads=threads, fresh=fresh,
                    progress=progress)

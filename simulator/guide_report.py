@@ -77,13 +77,14 @@ def _value_text(v: float) -> str:
 
 
 def check_summary(result: GuideResult) -> dict | None:
-    """The check tournament's pairing of the guide against greedy."""
+    """The check tournament's pairing of the guide against the field (greedy, or
+    knock-threshold in knock-only games)."""
     if result.check is None:
         return None
     p = result.check.pairings[0]
     g, gr = p.win[0], p.win[1]
     return {"rounds": p.rounds, "guide_win": g.mean, "guide_win_se": g.se,
-            "greedy_win": gr.mean, "greedy_win_se": gr.se,
+            "field": result.field, "field_win": gr.mean, "field_win_se": gr.se,
             "score_diff": p.score_diff.mean, "score_diff_se": p.score_diff.se,
             "seed": result.check.seed}
 
@@ -159,7 +160,7 @@ def thresholds_figure(df: pl.DataFrame, heading: str):
         ax.set_title(names[table], fontsize=10)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=8)
-    fig.suptitle("Thresholds against a field of greedy players (95% intervals)\n" + heading,
+    fig.suptitle("Thresholds against the field (95% intervals)\n" + heading,
                  fontsize=10)
     return fig
 
@@ -168,16 +169,16 @@ def check_figure(check: dict, players: int, heading: str):
     from matplotlib.figure import Figure
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")
     ax = fig.subplots()
-    names = ["guide", "greedy"]
-    w = 100 * np.array([check["guide_win"], check["greedy_win"]])
-    se = 100 * np.array([check["guide_win_se"], check["greedy_win_se"]])
+    names = ["guide", check["field"]]
+    w = 100 * np.array([check["guide_win"], check["field_win"]])
+    se = 100 * np.array([check["guide_win_se"], check["field_win_se"]])
     ax.barh([0, 1], w, color=["#2ca02c", "#7f7f7f"], xerr=1.96 * se, capsize=4)
     ax.axvline(50, color="grey", lw=0.8, ls="--")
     ax.set_yticks([0, 1], names)
     ax.set_ylim(1.5, -0.5)
     ax.set_xlabel("share of the rounds won by the strategy's seats (%), 95% interval")
-    ax.set_title(f"The guide against greedy: {check['rounds']:,} rounds, every seating of "
-                 f"{players} players\n" + heading, fontsize=10)
+    ax.set_title(f"The guide against {check['field']}: {check['rounds']:,} rounds, every "
+                 f"seating of {players} players\n" + heading, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -301,28 +302,31 @@ def verdict_line(result: GuideResult) -> str:
     c = check_summary(result)
     if c is None:
         return "The guide was not checked (--check-rounds 0)."
-    diff = c["guide_win"] - c["greedy_win"]
+    diff = c["guide_win"] - c["field_win"]
+    f = c["field"]
     se = 2 * c["guide_win_se"]   # the two shares sum to 1, so their difference moves twice
     beats = diff - 1.96 * se > 0
     return (f"Checked: a player following these tables won {100 * c['guide_win']:.2f}% "
-            f"(±{196 * c['guide_win_se']:.2f}) of the rounds against greedy's "
-            f"{100 * c['greedy_win']:.2f}% over {c['rounds']:,} rounds on fresh deals (seed "
+            f"(±{196 * c['guide_win_se']:.2f}) of the rounds against {f}'s "
+            f"{100 * c['field_win']:.2f}% over {c['rounds']:,} rounds on fresh deals (seed "
             f"{c['seed']}), every seating of {result.players} players: "
-            f"{'it beats greedy' if beats else 'it does NOT clearly beat greedy'} by "
+            f"{f'it beats {f}' if beats else f'it does NOT clearly beat {f}'} by "
             f"{100 * diff:.2f} ± {196 * se:.2f} percentage points; its seats score "
             f"{c['score_diff']:+.3f} ± {1.96 * c['score_diff_se']:.3f} points a round against "
-            "greedy's.")
+            f"{f}'s.")
 
 
 def method_lines(result: GuideResult) -> list[str]:
     return [
         f"Every entry was measured on the same {result.deals:,} deals (seed {result.seed}), "
         f"the guided player taking each of the {result.players} seats in turn against "
-        f"{result.players - 1} greedy players: the two versions of the tables that differ in "
+        f"{result.players - 1} {result.field} players: the two versions of the tables that "
+        "differ in "
         "that entry alone played identical deals, so the difference is paired (common random "
         "numbers).",
         "Entries were settled one after another, starting from the tables that play exactly "
-        "as greedy; a change was kept when it won by more than one standard error.",
+        "as greedy (knocking at 8 in games only a knock ends); a change was kept when it won by "
+        "more than one standard error.",
         "Win share: the share of rounds with the lowest score, a k-way tie counting 1/k.",
         f"The finished guide plays as the strategy `{result.spec}`.",
     ]
@@ -346,7 +350,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
     names = {p.name for p in figures}
     lines = [f"# Strategy guide: {title(result)}", "", verdict_line(result), ""]
     if CHECK_PLOT in names:
-        lines += [f"![the guide against greedy]({CHECK_PLOT})", ""]
+        lines += [f"![the guide against {result.field}]({CHECK_PLOT})", ""]
     for head, note, header, rows in decision_tables(result):
         lines += [f"## {head}", "", note, ""] + _md_table(header, rows) + [""]
     if DECISIONS_PLOT in names:
@@ -360,7 +364,8 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         lines += ["## Which cards to reveal first", ""] + reveal_lines(result) + [""]
     if result.compare is not None:
         lines += ["## House rules: what changes when you change them", "",
-                  f"Measured with the guide and greedy ({result.compare.rounds:,} deals per "
+                  f"Measured with the guide and {result.field} "
+                  f"({result.compare.rounds:,} deals per "
                   "rule set, paired).", ""]
         for heading, header, rows in _house_rule_sections(result):
             lines += [f"### {heading[0].upper()}{heading[1:]}", ""] + \
@@ -416,7 +421,7 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
              f"<body><h1>Strategy guide: {e(title(result))}</h1>",
              f"<p class='verdict' id='verdict'>{e(verdict_line(result))}</p>"]
     if CHECK_PLOT in by_name:
-        parts.append(_img(by_name[CHECK_PLOT], "the guide against greedy"))
+        parts.append(_img(by_name[CHECK_PLOT], f"the guide against {result.field}"))
     for head, note, header, rows in decision_tables(result):
         parts += [f"<h2>{e(head)}</h2>", f"<p class='note'>{e(note)}</p>",
                   _html_table(header, rows, "decisions")]
@@ -433,7 +438,7 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
             [f"<p>{e(x)}</p>" for x in reveal_lines(result)]
     if result.compare is not None:
         parts += ["<h2>House rules: what changes when you change them</h2>",
-                  f"<p class='note'>Measured with the guide and greedy "
+                  f"<p class='note'>Measured with the guide and {result.field} "
                   f"({result.compare.rounds:,} deals per rule set, paired). Each change: "
                   "variant minus baseline ± its paired 95% interval.</p>"]
         for heading, header, rows in _house_rule_sections(result):

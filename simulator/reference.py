@@ -1340,7 +1340,7 @@ def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
     return Hole(rules, players, strategies, seed, round_index).play()
 
 
-# ---- match play (RULES.md §1.3, §1.10, §3.8 pot, §3.9) -------------------------------------------
+# ---- match play (RULES.md §1.3, §1.10, §3.8 pot, §3.9) ----------------------------------
 MATCH_STRIDE = 1000   # hole h of match m is round m * MATCH_STRIDE + h (tally.MAX_MATCH_HOLES)
 
 

@@ -1029,8 +1029,9 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     """``guide``: greedy's card counting and placement, with the decisions a strategy guide
     tabulates taken from tables (docs/policies.md): which discards to take and which drawn
     cards to keep, by rank and situation (the card pairs one it knows; else early, late or
-    on its last turn); the highest score to go out or knock with; how to make the initial reveal. With every rank in every table, no
-    limit on going out, no knocking and reveal 0 it plays exactly as greedy."""
+    on its last turn); where a kept card goes; the highest score to go out or knock with; how
+    to make the initial reveal. With every rank in every table, no limit on going out, no
+    knocking, reveal 0 and no rank in ``down`` it plays exactly as greedy."""
     n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
     S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
     out = par[seat, PAR_OUT]

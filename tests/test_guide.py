@@ -149,12 +149,24 @@ def test_the_guide_beats_greedy_and_says_by_how_much(tmp_path):
     result = gd.build(SIX, "six_card", 4, 3, deals=1000, out_dir=tmp_path, threads=2,
                       check_rounds=20_000, compare_rounds=0)
     check = gr.check_summary(result)
-    diff = check["guide_win"] - check["greedy_win"]
+    diff = check["guide_win"] - check["field_win"]
     se = 2 * check["guide_win_se"]
     assert diff - 3 * se > 0, check
     assert result.spec != "guide"        # it changed something greedy does
     assert "beats greedy" in gr.verdict_line(result)
     assert f"{100 * diff:.2f}" in gr.verdict_line(result)
+
+
+def test_a_knock_game_is_measured_and_checked_against_knock_threshold(tmp_path):
+    rules = Rules.preset("four_card")
+    result = gd.build(rules, "four_card", 3, 2, deals=150, out_dir=tmp_path, threads=2,
+                      check_rounds=3000, compare_rounds=0)
+    assert result.field == "knock-threshold" and "knock=" in result.spec
+    assert [t.table for t in result.thresholds] == ["knock"]
+    check = gr.check_summary(result)
+    assert check["field"] == "knock-threshold" and check["rounds"] >= 3000
+    assert abs(check["guide_win"] + check["field_win"] - 1) < 1e-9
+    assert "knock-threshold's" in gr.verdict_line(result)
 
 
 # ---- the command and its HTML ----------------------------------------------------------------
