@@ -19,7 +19,8 @@ from pathlib import Path
 import click
 
 from .cards import CardParseError
-from .rules import OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml
+from .rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
+                    option_text)
 from .rules import _allowed_text
 
 DEFAULT_PRESET = "six_card"
@@ -86,6 +87,12 @@ class _ChunkSizeOption(click.Option):
         from .runner import DEFAULT_CHUNK
         names, text = super().get_help_record(ctx)
         return names, text.replace("DEFAULT_CHUNK", str(DEFAULT_CHUNK))
+
+
+# ---- options shared by the commands ----------------------------------------------------------
+_threads_option = click.option("--threads", type=int, default=None, callback=_at_least_one,
+                               help="Worker threads  [default: number of CPUs]")
+_quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 
 
 # ---- rule options shared by run, score and rules ------------------------------------------
@@ -253,8 +260,7 @@ def cli():
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; round i of a seed is always the same deal and choices.")
-@click.option("--threads", type=int, default=None, callback=_at_least_one,
-              help="Worker threads  [default: number of CPUs]")
+@_threads_option
 @click.option("--chunk-size", type=int, default=None, callback=_at_least_one,
               cls=_ChunkSizeOption, help="Rounds per chunk (the unit of work and progress)  "
                                          "[default: DEFAULT_CHUNK]")
@@ -268,7 +274,7 @@ def cli():
 @click.option("--target", type=int, default=None, callback=_at_least_one,
               help="Play whole matches until some total reaches this; --rounds then counts "
                    "matches.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet_option
 @click.option("--kernel", type=click.Choice(["auto", "general"]), default="auto",
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
@@ -367,11 +373,10 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every seating and pairing replays the same deals.")
-@click.option("--threads", type=int, default=None, callback=_at_least_one,
-              help="Worker threads  [default: number of CPUs]")
+@_threads_option
 @click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
               help="Folder for ranking.parquet, head_to_head.parquet and tournament.png.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet_option
 @click.pass_context
 def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
                out, quiet):
@@ -470,14 +475,13 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every candidate and seating replays the same deals.")
-@click.option("--threads", type=int, default=None, callback=_at_least_one,
-              help="Worker threads  [default: number of CPUs]")
+@_threads_option
 @click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
               help="Folder for tune.parquet, tune.png and shards/ (what is played is kept "
                    "there, so an interrupted search resumes when rerun).")
 @click.option("--fresh", is_flag=True,
               help="Discard the kept evaluations of an earlier search in --out.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet_option
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
          objective, rounds, seed, threads, out, fresh, quiet):
@@ -576,7 +580,7 @@ def rules_command(preset, assignments, as_toml):
     if as_toml:
         click.echo(rules.to_toml(preset), nl=False)
         return
-    values = {name: _option_text(getattr(rules, name)) for name in OPTIONS}
+    values = {name: option_text(getattr(rules, name)) for name in OPTIONS}
     nw = max(len(n) for n in OPTIONS)
     vw = min(24, max(len(v) for v in values.values()))
     base = Rules.preset(preset)
@@ -589,16 +593,6 @@ def rules_command(preset, assignments, as_toml):
                    f"{allowed}")
     if assignments:
         click.echo("(* = changed by --set)")
-
-
-def _option_text(v) -> str:
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, tuple):
-        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else str(x) for x in v)
-    return str(v)
 
 
 # ---- compare and plot ---------------------------------------------------------------------------
@@ -640,15 +634,14 @@ def _positive_float(ctx, param, value):
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every rule set and seating replays the same deals.")
-@click.option("--threads", type=int, default=None, callback=_at_least_one,
-              help="Worker threads  [default: number of CPUs]")
+@_threads_option
 @click.option("--shard-size", type=int, default=None, callback=_at_least_one,
               help="Deals per shard, the unit saved for resuming  [default: 20,000]")
 @click.option("--out", default=DEFAULT_COMPARE_OUT, show_default=True, metavar="FOLDER",
               help="Folder for compare.parquet, compare.md, compare.png and shards/.")
 @click.option("--fresh", is_flag=True,
               help="Discard the shards of an earlier comparison in --out instead of resuming.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet_option
 @click.pass_context
 def compare(ctx, preset, rules_file, assignments, varies, design, players, strategies, rounds,
             until_width, max_rounds, seed, threads, shard_size, out, fresh, quiet):
@@ -768,13 +761,12 @@ def _canonical(name: str) -> str:
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1), help="Seed of the measured deals.")
-@click.option("--threads", type=int, default=None, callback=_at_least_one,
-              help="Worker threads  [default: number of CPUs]")
+@_threads_option
 @click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
               help="Folder for guide.html, guide.md, guide.parquet, the figures and shards/ "
                    "(an interrupted guide resumes when rerun).")
 @click.option("--fresh", is_flag=True, help="Discard the measurements kept in --out.")
-@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@_quiet_option
 @click.pass_context
 def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, compare_rounds,
           varies, seed, threads, out, fresh, quiet):

@@ -39,7 +39,7 @@ import json
 import math
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,7 +53,8 @@ from . import runner
 from . import stats
 from .tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
 from .report import rules_metadata, text_table, version
-from .rules import PRESETS, RuleError, Rules, canonical_option, parse_option_text
+from .rules import (PRESETS, RuleError, Rules, canonical_option, option_text,
+                    parse_option_text)
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
 
@@ -86,18 +87,6 @@ class CompareError(ValueError):
 
 
 # ---- the arguments ---------------------------------------------------------------------------
-def value_text(v) -> str:
-    """An option value as typed on the command line."""
-    if v is None:
-        return "none"
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, tuple):
-        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else value_text(x)
-                        for x in v)
-    return str(v)
-
-
 @dataclass(frozen=True)
 class Vary:
     """One --vary: an option and its values, the baseline's first."""
@@ -106,7 +95,7 @@ class Vary:
 
     @property
     def texts(self) -> tuple[str, ...]:
-        return tuple(value_text(v) for v in self.values)
+        return tuple(option_text(v) for v in self.values)
 
     def __str__(self) -> str:
         sep = "|" if any("," in t for t in self.texts) else ","
@@ -199,7 +188,7 @@ class Variant:
 
     @property
     def label(self) -> str:
-        return ", ".join(f"{o}={value_text(v)}" for o, v in self.changes)
+        return ", ".join(f"{o}={option_text(v)}" for o, v in self.changes)
 
 
 def build_variants(rules: Rules, varies: list[Vary], design: str,
@@ -251,7 +240,7 @@ def build_variants(rules: Rules, varies: list[Vary], design: str,
 
 
 def _settings_text(settings: dict) -> str:
-    return ", ".join(f"{o}={value_text(v)}" for o, v in settings.items())
+    return ", ".join(f"{o}={option_text(v)}" for o, v in settings.items())
 
 
 # ---- what is observed every round --------------------------------------------------------
@@ -455,19 +444,7 @@ class _Player:
             if progress is not None:
                 progress(n)
 
-        pending = {self.pool.submit(work, it) for it in items}
-        try:
-            while pending:
-                # a short timeout keeps the main thread responsive to Ctrl-C
-                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for f in done:
-                    if f.exception() is not None:
-                        raise f.exception()
-        except BaseException:
-            for f in pending:
-                f.cancel()
-            wait(pending)
-            raise
+        runner.wait_all([self.pool.submit(work, it) for it in items])
         return scores, turns, tot
 
 
@@ -657,7 +634,7 @@ def frame(result: CompareResult) -> pl.DataFrame:
         ratio = (e.unpaired.hi - e.unpaired.lo) / paired_w if e.paired and paired_w > 0 \
             else math.nan
         row = {"variant_index": e.variant.index, "variant": e.variant.label}
-        row.update({v.option: value_text(val) for v, val in zip(plan.varies, e.variant.values)})
+        row.update({v.option: option_text(val) for v, val in zip(plan.varies, e.variant.values)})
         row.update({
             "quantity": e.quantity, "group": e.group, "group_kind": e.kind,
             "rounds": result.rounds, "baseline_n": e.baseline_n, "variant_n": e.variant_n,

@@ -346,6 +346,18 @@ def _coerce(f, value):
     return value
 
 
+def option_text(v) -> str:
+    """An option value as typed after ``option=`` (the inverse of ``parse_option_text``)."""
+    if v is None:
+        return "none"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else option_text(x)
+                        for x in v)
+    return str(v)
+
+
 def parse_option_text(name: str, text: str):
     """Turn the text after ``option=`` into a typed value for that option."""
     f = OPTIONS[name]

@@ -304,6 +304,25 @@ def describe_error(out: np.ndarray, round_index: int) -> str:
     return f"round {round_index}: engine error {code}"
 
 
+def wait_all(futures) -> None:
+    """Wait for every future, raising the first exception one of them ends with. The wait
+    wakes every quarter second so that the main thread stays responsive to Ctrl-C; on an
+    exception or an interruption the futures not yet started are cancelled and the running
+    ones waited for before it propagates."""
+    pending = set(futures)
+    try:
+        while pending:
+            done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for f in done:
+                if f.exception() is not None:
+                    raise f.exception()
+    except BaseException:
+        for f in pending:
+            f.cancel()
+        wait(pending)
+        raise
+
+
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,

@@ -39,7 +39,7 @@ import math
 import re
 import threading
 import time
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -456,19 +456,8 @@ class TableObjective:
                  for job, seating in zip(self.jobs(c), self.seatings)
                  for a in range(start, start + count, chunk)]
         pool = self._pool or ThreadPoolExecutor(max_workers=self.threads)
-        futures = {pool.submit(work, *t) for t in tasks}
         try:
-            pending = futures
-            while pending:   # a short timeout keeps the main thread responsive to Ctrl-C
-                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for f in done:
-                    if f.exception() is not None:
-                        raise f.exception()
-        except BaseException:
-            for f in futures:
-                f.cancel()
-            wait(futures)
-            raise
+            runner.wait_all([pool.submit(work, *t) for t in tasks])
         finally:
             if self._pool is None:
                 pool.shutdown(wait=True)

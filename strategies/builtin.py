@@ -958,10 +958,11 @@ def pairs_somewhere_nb(g, rt, seat, card):
 
 
 @hot
-def _in_table_nb(g, rt, par, seat, first, card):
-    """Is ``card`` in the guide's table for its situation? ``first`` is the table's pair
-    column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the early, late and last-turn columns follow."""
-    if pairs_somewhere_nb(g, rt, seat, card):
+def _in_table_nb(g, rt, par, seat, first, card, pairs):
+    """Is ``card`` in the guide's table for its situation (``pairs``: it pairs a card the
+    seat knows)? ``first`` is the table's pair column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the
+    early, late and last-turn columns follow."""
+    if pairs:
         col = first
     elif g[G_PUB + K.PUB_ENDER] >= 0:
         col = first + 3
@@ -973,13 +974,12 @@ def _in_table_nb(g, rt, par, seat, first, card):
 
 
 @hot
-def _guide_position_nb(g, rt, par, seat, card, p, n, S):
+def _guide_position_nb(g, rt, par, seat, card, p, n, S, pairs):
     """Where the guide puts a card it keeps, given greedy's choice p: with the card's rank in
-    the ``down`` table and no pair for it, over its lowest unknown face-down card when the
-    card is below the mean of the unseen (a gain there), else at p."""
-    if (np.int64(par[seat, PAR_DOWN]) >> rank_nb(card)) & 1 == 0 or \
-            g[G_UP + seat * MAX_POS + p] == 0 or rt[RT_VALUE + card] * n > S or \
-            pairs_somewhere_nb(g, rt, seat, card):
+    the ``down`` table and no pair for it (``pairs`` false), over its lowest unknown face-down
+    card when the card is below the mean of the unseen (a gain there), else at p."""
+    if pairs or (np.int64(par[seat, PAR_DOWN]) >> rank_nb(card)) & 1 == 0 or \
+            g[G_UP + seat * MAX_POS + p] == 0 or rt[RT_VALUE + card] * n > S:
         return p
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     for q in range(rt[K.R_NPOS]):
@@ -1043,8 +1043,9 @@ def guide_nb(point, seat, held, g, rt, rng, par):
             top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
             p = best_placement_nb(g, rt, seat, top, n, S, 0)
             if p >= 0:
-                p = _guide_position_nb(g, rt, par, seat, top, p, n, S)
-                if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top) and
+                pairs = pairs_somewhere_nb(g, rt, seat, top)
+                p = _guide_position_nb(g, rt, par, seat, top, p, n, S, pairs)
+                if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top, pairs) and
                         not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
                         not g[G_LEGAL + K.A_DRAW_STOCK]:   # (or it must take it)
                     g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
@@ -1058,8 +1059,9 @@ def guide_nb(point, seat, held, g, rt, rng, par):
         p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
         if p < 0:
             return K.A_DISCARD
-        p = _guide_position_nb(g, rt, par, seat, held, p, n, S)
-        if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held) or \
+        pairs = pairs_somewhere_nb(g, rt, seat, held)
+        p = _guide_position_nb(g, rt, par, seat, held, p, n, S, pairs)
+        if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held, pairs) or \
                 _goes_out_too_high_nb(g, rt, seat, p, held, n, S, out):
             return K.A_DISCARD
         return p

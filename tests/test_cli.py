@@ -18,6 +18,7 @@ from simulator import runner
 from simulator.cli import cli
 from simulator.report import SUMMARY_COLUMNS
 from simulator.rules import Rules, load_toml
+from cli_errors import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 3000
@@ -307,17 +308,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "run", must_not_play)
     monkeypatch.setattr(runner, "warm_up", must_not_play)
     for args, needles in _bad_cases(tmp_path):
-        res = invoke(*args)
-        shown = " ".join(map(str, args))
-        assert res.exit_code == 2, (shown, res.output, res.exception)
-        assert isinstance(res.exception, SystemExit), (shown, res.exception)
-        assert "Traceback" not in res.output, shown
-        assert res.stdout == "", shown
-        lines = res.stderr.splitlines()
-        assert len(lines) == 1, (shown, res.stderr)
-        assert lines[0].startswith("golfsim: error: "), (shown, lines[0])
-        for needle in needles:
-            assert needle in lines[0], (shown, needle, lines[0])
+        assert_one_line_error(invoke(*args), args, needles)
     assert not (tmp_path / "out" / "summary.parquet").exists()
 
 

@@ -17,6 +17,7 @@ from simulator import tune as tn
 from simulator.cli import cli
 from simulator.rules import Rules, load_toml
 from simulator.tournament import round_wins
+from cli_errors import assert_one_line_error
 from strategies import StrategyError, resolve, seat_arrays
 
 W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
@@ -373,16 +374,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
     monkeypatch.setattr(runner, "play_chunk", must_not_play)
     (tmp_path / "f").write_text("")
     for args, needles in _bad_tune_cases(tmp_path):
-        res = invoke(*args)
-        shown = " ".join(map(str, args))
-        assert res.exit_code == 2, (shown, res.output, res.exception)
-        assert isinstance(res.exception, SystemExit), (shown, res.exception)
-        assert res.stdout == "", shown
-        lines = res.stderr.splitlines()
-        assert len(lines) == 1, (shown, res.stderr)
-        assert lines[0].startswith("golfsim: error: "), (shown, lines[0])
-        for needle in needles:
-            assert needle in lines[0], (shown, needle, lines[0])
+        assert_one_line_error(invoke(*args), args, needles)
     assert not (tmp_path / "out" / "tune.parquet").exists()
 
 
