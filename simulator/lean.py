@@ -18,7 +18,7 @@ import numpy as np
 from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
-from .jit import hot
+from .jit import hot, ix
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_value_nb
 
@@ -54,7 +54,8 @@ W_KNOWN_SUM = W_KNOWN_N + MAX_PLAYERS
 W_PLANNED = W_KNOWN_SUM + MAX_PLAYERS       # [seat]: position chosen before taking the discard
 W_EN = W_PLANNED + MAX_PLAYERS              # [seat]: knock-threshold's estimate E*n is
 W_ES = W_EN + MAX_PLAYERS                   # W_EN*n + W_ES*S
-W_SIZE = W_ES + MAX_PLAYERS
+W_POLICY = W_ES + MAX_PLAYERS               # [seat]: the policy the seat plays here
+W_SIZE = W_POLICY + MAX_PLAYERS
 
 
 def eligible(ri: np.ndarray, policy_ids) -> bool:
@@ -123,34 +124,34 @@ def _replaceable_mask(up, rt):
 # the cache holds that gain as a*n + b*S - v(card)*n in two integers a, b (and the gain when the
 # card would pair with the other card of the column), so a decision costs a few multiplications
 # per position; it is refreshed only when the seat learns a card.
-@hot
+@hot(inline="always")
 def _refresh(w, rt, seat, p):
     """Recompute the cache of position p and of the position that pairs with it."""
     base = seat * MAX_POS
     if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
         i = base + p
         ri = W_CACHE + i * CACHE_STRIDE
-        known = np.int64(w[W_KNOWN + i] >= 0)
-        w[ri + C_XN] = w[W_KV + i]
-        w[ri + C_XS] = 1 - known
-        w[ri + C_KQ] = NO_KEY
-        w[ri + C_THR] = known
-        _set_estimate(w, seat, i, w[W_KV + i], 1 - known)
+        known = np.int64(w[ix(W_KNOWN + i)] >= 0)
+        w[ix(ri + C_XN)] = w[ix(W_KV + i)]
+        w[ix(ri + C_XS)] = 1 - known
+        w[ix(ri + C_KQ)] = NO_KEY
+        w[ix(ri + C_THR)] = known
+        _set_estimate(w, seat, i, w[ix(W_KV + i)], 1 - known)
         return
     cols = rt[K.R_COLS]
     keep = rt[K.R_NEG_PAIRS_KEEP] != 0
-    top = p % cols
+    top = p - cols if p >= cols else p  # two rows (rules_eligible); no division
     i = base + top
     j = i + cols
-    va = w[W_KV + i]
-    vb = w[W_KV + j]
-    ka = np.int64(w[W_KNOWN + i] >= 0)
-    kb = np.int64(w[W_KNOWN + j] >= 0)
-    equal = ka == 1 and kb == 1 and w[W_KK + i] == w[W_KK + j]
+    va = w[ix(W_KV + i)]
+    vb = w[ix(W_KV + j)]
+    ka = np.int64(w[ix(W_KNOWN + i)] >= 0)
+    kb = np.int64(w[ix(W_KNOWN + j)] >= 0)
+    equal = ka == 1 and kb == 1 and w[ix(W_KK + i)] == w[ix(W_KK + j)]
     bn = 0 if equal and not (keep and va < 0 and vb < 0) else va + vb
     bs = 2 - ka - kb
-    _set_record(w, i, bn, bs, vb, kb, w[W_KK + j], keep and vb < 0, ka)
-    _set_record(w, j, bn, bs, va, ka, w[W_KK + i], keep and va < 0, kb)
+    _set_record(w, i, bn, bs, vb, kb, w[ix(W_KK + j)], keep and vb < 0, ka)
+    _set_record(w, j, bn, bs, va, ka, w[ix(W_KK + i)], keep and va < 0, kb)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
     _set_estimate(w, seat, i, 0 if equal else va + vb, bs)
 
@@ -160,60 +161,60 @@ def _set_record(w, i, bn, bs, v_other, k_other, key_other, neg_other, known):
     """Position i of a two-card column whose column estimate is bn*n + bs*S; the other card
     is worth v_other (k_other = 1 when known, its key key_other)."""
     r = W_CACHE + i * CACHE_STRIDE
-    w[r + C_BN] = bn
-    w[r + C_BS] = bs
-    w[r + C_XN] = bn - v_other
-    w[r + C_XS] = bs - (1 - k_other)
-    w[r + C_KQ] = key_other
-    w[r + C_NEGQ] = 1 if neg_other else 0
-    w[r + C_THR] = known
+    w[ix(r + C_BN)] = bn
+    w[ix(r + C_BS)] = bs
+    w[ix(r + C_XN)] = bn - v_other
+    w[ix(r + C_XS)] = bs - (1 - k_other)
+    w[ix(r + C_KQ)] = key_other
+    w[ix(r + C_NEGQ)] = 1 if neg_other else 0
+    w[ix(r + C_THR)] = known
 
 
 @hot(inline="always")
 def _set_estimate(w, seat, i, en, es):
     """Position i now adds en*n + es*S to the seat's estimated score."""
-    w[W_EN + seat] += en - w[W_EKN + i]
-    w[W_ES + seat] += es - w[W_EKS + i]
-    w[W_EKN + i] = en
-    w[W_EKS + i] = es
+    w[ix(W_EN + seat)] += en - w[ix(W_EKN + i)]
+    w[ix(W_ES + seat)] += es - w[ix(W_EKS + i)]
+    w[ix(W_EKN + i)] = en
+    w[ix(W_EKS + i)] = es
 
 
 @hot(inline="always")
 def _learn(w, rt, seat, p, card):
     """The owner of (seat, p) now knows it holds ``card``."""
     i = W_KNOWN + seat * MAX_POS + p
-    old = w[i]
+    old = w[ix(i)]
     if old >= 0:
-        w[W_KNOWN_N + seat] -= 1
-        w[W_KNOWN_SUM + seat] -= rt[RT_VALUE + old]
-    w[i] = card
-    w[W_KV + seat * MAX_POS + p] = rt[RT_VALUE + card]
-    w[W_KK + seat * MAX_POS + p] = rt[RT_KEY + card]
-    w[W_KNOWN_N + seat] += 1
-    w[W_KNOWN_SUM + seat] += rt[RT_VALUE + card]
+        w[ix(W_KNOWN_N + seat)] -= 1
+        w[ix(W_KNOWN_SUM + seat)] -= rt[ix(RT_VALUE + old)]
+    w[ix(i)] = card
+    w[ix(W_KV + seat * MAX_POS + p)] = rt[ix(RT_VALUE + card)]
+    w[ix(W_KK + seat * MAX_POS + p)] = rt[ix(RT_KEY + card)]
+    w[ix(W_KNOWN_N + seat)] += 1
+    w[ix(W_KNOWN_SUM + seat)] += rt[ix(RT_VALUE + card)]
     _refresh(w, rt, seat, p)
 
 
-@hot
+@hot(inline="always")
 def _best_placement(w, rt, seat, card, n, S):
     """builtin.best_placement_nb from the cache: the replaceable position with the largest
     gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
     lowest position; -1 when none is eligible."""
     base = seat * MAX_POS
-    rep = _replaceable_mask(w[W_UP + seat], rt)
-    vc = rt[RT_VALUE + card]
-    kc = rt[RT_KEY + card]
+    rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
+    vc = rt[ix(RT_VALUE + card)]
+    kc = rt[ix(RT_KEY + card)]
     vcn = vc * n
     negc = vc < 0
     best = -1
     best_gain = -(1 << 62)
     for p in range(rt[K.R_NPOS]):
         r = W_CACHE + (base + p) * CACHE_STRIDE
-        if w[r + C_KQ] == kc and not (negc and w[r + C_NEGQ] != 0):
-            gain = w[r + C_BN] * n + w[r + C_BS] * S       # it pairs: the column scores 0
+        if w[ix(r + C_KQ)] == kc and not (negc and w[ix(r + C_NEGQ)] != 0):
+            gain = w[ix(r + C_BN)] * n + w[ix(r + C_BS)] * S       # it pairs: the column scores 0
         else:
-            gain = w[r + C_XN] * n + w[r + C_XS] * S - vcn
-        if (rep >> p) & 1 and gain >= w[r + C_THR] * n and gain > best_gain:
+            gain = w[ix(r + C_XN)] * n + w[ix(r + C_XS)] * S - vcn
+        if (rep >> p) & 1 and gain >= w[ix(r + C_THR)] * n and gain > best_gain:
             best = p
             best_gain = gain
     return best
@@ -221,7 +222,7 @@ def _best_placement(w, rt, seat, card, n, S):
 
 @hot(inline="always")
 def _lowest_replaceable(w, rt, seat):
-    rep = _replaceable_mask(w[W_UP + seat], rt)
+    rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
     if rep == 0:
         return -1
     p = 0
@@ -238,25 +239,25 @@ def unknown_layout(w, rt, s):
     npos = rt[K.R_NPOS]
     cols = rt[K.R_COLS]
     column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
-    w[W_KNOWN_N + s] = 0
-    w[W_KNOWN_SUM + s] = 0
-    w[W_EN + s] = 0
-    w[W_ES + s] = npos
+    w[ix(W_KNOWN_N + s)] = 0
+    w[ix(W_KNOWN_SUM + s)] = 0
+    w[ix(W_EN + s)] = 0
+    w[ix(W_ES + s)] = npos
     for p in range(npos):
         i = s * MAX_POS + p
         r = W_CACHE + i * CACHE_STRIDE
-        w[W_KNOWN + i] = -1
-        w[W_KV + i] = 0
-        w[W_KK + i] = NO_KEY
-        w[r + C_XN] = 0
-        w[r + C_XS] = 1
-        w[r + C_BN] = 0
-        w[r + C_BS] = 2
-        w[r + C_KQ] = NO_KEY
-        w[r + C_NEGQ] = 0
-        w[r + C_THR] = 0
-        w[W_EKN + i] = 0
-        w[W_EKS + i] = (2 if p < cols else 0) if column else 1
+        w[ix(W_KNOWN + i)] = -1
+        w[ix(W_KV + i)] = 0
+        w[ix(W_KK + i)] = NO_KEY
+        w[ix(r + C_XN)] = 0
+        w[ix(r + C_XS)] = 1
+        w[ix(r + C_BN)] = 0
+        w[ix(r + C_BS)] = 2
+        w[ix(r + C_KQ)] = NO_KEY
+        w[ix(r + C_NEGQ)] = 0
+        w[ix(r + C_THR)] = 0
+        w[ix(W_EKN + i)] = 0
+        w[ix(W_EKS + i)] = (2 if p < cols else 0) if column else 1
 
 
 @hot
@@ -266,22 +267,22 @@ def _deal(w, rt, rng, seed, round_index):
     ncards = rt[K.R_NCARDS]
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
     for i in range(ncards):
-        w[W_STOCK + i] = rt[K.RT_DECK + i]
+        w[ix(W_STOCK + i)] = rt[ix(K.RT_DECK + i)]
     shuffle_nb(w, W_STOCK, ncards, rng, STREAM_DEAL)
     n = ncards
     for p in range(npos):
         for s in range(players):
             n -= 1
-            w[W_LAY + s * MAX_POS + p] = w[W_STOCK + n]
+            w[ix(W_LAY + s * MAX_POS + p)] = w[ix(W_STOCK + n)]
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
     for s in range(players):
-        w[W_UP + s] = 0
-        w[W_DOWN + s] = npos
-        w[W_PLANNED + s] = 0
+        w[ix(W_UP + s)] = 0
+        w[ix(W_DOWN + s)] = npos
+        w[ix(W_PLANNED + s)] = 0
         unknown_layout(w, rt, s)
         if view_all:
             for p in range(npos):
-                _learn(w, rt, s, p, w[W_LAY + s * MAX_POS + p])
+                _learn(w, rt, s, p, w[ix(W_LAY + s * MAX_POS + p)])
     return n
 
 
@@ -295,9 +296,9 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
     sum_disc = 0
     if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
         n_stock -= 1
-        w[W_DISCARD] = w[W_STOCK + n_stock]
+        w[ix(W_DISCARD)] = w[ix(W_STOCK + n_stock)]
         n_disc = 1
-        sum_disc = rt[RT_VALUE + w[W_DISCARD]]
+        sum_disc = rt[ix(RT_VALUE + w[W_DISCARD])]
     up_n = 0
     up_sum = 0
 
@@ -312,15 +313,15 @@ def lean_round_nb(seed, round_index, rt, par, w, rng, out, scores, L, quads, ext
             for p in range(first, npos):
                 if left == 0:
                     break
-                if w[W_KNOWN + s * MAX_POS + p] >= 0:
+                if w[ix(W_KNOWN + s * MAX_POS + p)] >= 0:
                     continue
-                card = w[W_LAY + s * MAX_POS + p]
+                card = w[ix(W_LAY + s * MAX_POS + p)]
                 _learn(w, rt, s, p, card)
                 if mode == K.REVEAL_FLIP:
-                    w[W_UP + s] |= 1 << p
-                    w[W_DOWN + s] -= 1
+                    w[ix(W_UP + s)] |= 1 << p
+                    w[ix(W_DOWN + s)] -= 1
                     up_n += 1
-                    up_sum += rt[RT_VALUE + card]
+                    up_sum += rt[ix(RT_VALUE + card)]
                 left -= 1
 
     turn, ender, knocked, capped, reshuffles = _lean_play(
@@ -353,6 +354,11 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     triggers = rt[K.R_END_TRIGGERS]
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
     face_rule = rt[K.R_PLACEMENT_FACE]
+    for s in range(players):  # read once: par is float and a conversion per turn shows
+        policy = np.int64(par[s, 0])
+        if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
+            policy = POLICY_KNOCK_THRESHOLD
+        w[ix(W_POLICY + s)] = policy
     while True:
         final_lap = ender >= 0
         draw_ok = n_stock > 0 or (reshuffle and n_disc > 1)
@@ -363,24 +369,22 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             turn >= rt[K.R_KNOCK_MIN_LAPS] * players
         if not (draw_ok or take_ok or knock_ok):
             break
-        policy = np.int64(par[seat, 0])
-        if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
-            policy = POLICY_KNOCK_THRESHOLD
+        policy = w[ix(W_POLICY + seat)]
         if policy == POLICY_KNOCK_THRESHOLD:
-            n = ncards - n_disc - w[W_KNOWN_N + seat]
-            S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]
+            n = ncards - n_disc - w[ix(W_KNOWN_N + seat)]
+            S = deck_sum - sum_disc - w[ix(W_KNOWN_SUM + seat)]
         else:
             n = ncards - up_n - n_disc
             S = deck_sum - up_sum - sum_disc
         action = forced
         if action < 0 and policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
-            if w[W_EN + seat] * n + w[W_ES + seat] * S <= par[seat, 1] * n:
+            if w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S <= par[seat, 1] * n:
                 action = K.A_KNOCK
         if action < 0:
             if take_ok and n > 0:
-                p = _best_placement(w, rt, seat, w[W_DISCARD + n_disc - 1], n, S)
+                p = _best_placement(w, rt, seat, w[ix(W_DISCARD + n_disc - 1)], n, S)
                 if p >= 0:
-                    w[W_PLANNED + seat] = p
+                    w[ix(W_PLANNED + seat)] = p
                     action = K.A_TAKE_DISCARD
             if action < 0:
                 action = K.A_DRAW_STOCK if draw_ok else \
@@ -391,41 +395,41 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             if n_stock == 0:  # the discard pile but its top becomes the stock
                 n_stock = n_disc - 1
                 for i in range(n_stock):
-                    w[W_STOCK + i] = w[W_DISCARD + i]
-                top = w[W_DISCARD + n_stock]
-                w[W_DISCARD] = top
+                    w[ix(W_STOCK + i)] = w[ix(W_DISCARD + i)]
+                top = w[ix(W_DISCARD + n_stock)]
+                w[ix(W_DISCARD)] = top
                 n_disc = 1
-                sum_disc = rt[RT_VALUE + top]
+                sum_disc = rt[ix(RT_VALUE + top)]
                 reshuffles += 1
                 shuffle_nb(w, W_STOCK, n_stock, rng, STREAM_DEAL)
                 if policy == POLICY_KNOCK_THRESHOLD:
-                    n = ncards - n_disc - w[W_KNOWN_N + seat]
-                    S = deck_sum - sum_disc - w[W_KNOWN_SUM + seat]
+                    n = ncards - n_disc - w[ix(W_KNOWN_N + seat)]
+                    S = deck_sum - sum_disc - w[ix(W_KNOWN_SUM + seat)]
                 else:
                     n = ncards - up_n - n_disc
                     S = deck_sum - up_sum - sum_disc
             n_stock -= 1
-            card = w[W_STOCK + n_stock]
+            card = w[ix(W_STOCK + n_stock)]
             if forced >= 0 and forced_pos >= 0:
                 p = -1 if forced_pos == K.A_DISCARD else forced_pos
             else:
-                p = _best_placement(w, rt, seat, card, n - 1, S - rt[RT_VALUE + card]) \
+                p = _best_placement(w, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)]) \
                     if n - 1 > 0 else -1
             if p < 0:
                 if rt[K.R_STOCK_MAY_DISCARD] != 0:
-                    w[W_DISCARD + n_disc] = card
+                    w[ix(W_DISCARD + n_disc)] = card
                     n_disc += 1
-                    sum_disc += rt[RT_VALUE + card]
+                    sum_disc += rt[ix(RT_VALUE + card)]
                     card = -1
                 else:
                     p = _lowest_replaceable(w, rt, seat)
         elif action == K.A_TAKE_DISCARD:
             n_disc -= 1
-            card = w[W_DISCARD + n_disc]
-            sum_disc -= rt[RT_VALUE + card]
-            p = forced_pos if forced >= 0 else w[W_PLANNED + seat]
+            card = w[ix(W_DISCARD + n_disc)]
+            sum_disc -= rt[ix(RT_VALUE + card)]
+            p = forced_pos if forced >= 0 else w[ix(W_PLANNED + seat)]
             if not (p >= 0 and p < npos and
-                    (_replaceable_mask(w[W_UP + seat], rt) >> p) & 1):
+                    (_replaceable_mask(w[ix(W_UP + seat)], rt) >> p) & 1):
                 p = _lowest_replaceable(w, rt, seat)
         else:  # knock
             ender = seat
@@ -435,38 +439,38 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
 
         if card >= 0:  # place it at p; the old card goes face up onto the discard pile
             i = W_LAY + seat * MAX_POS + p
-            old = w[i]
+            old = w[ix(i)]
             bit = 1 << p
-            up = w[W_UP + seat]
+            up = w[ix(W_UP + seat)]
             if up & bit:
                 up_n -= 1
-                up_sum -= rt[RT_VALUE + old]
+                up_sum -= rt[ix(RT_VALUE + old)]
             else:
-                w[W_DOWN + seat] -= 1
-            w[i] = card
+                w[ix(W_DOWN + seat)] -= 1
+            w[ix(i)] = card
             if face_rule != K.FACE_DOWN:  # player_choice: both policies choose face up
-                w[W_UP + seat] = up | bit
+                w[ix(W_UP + seat)] = up | bit
                 up_n += 1
-                up_sum += rt[RT_VALUE + card]
+                up_sum += rt[ix(RT_VALUE + card)]
             else:
-                w[W_UP + seat] = up & ~bit
-                w[W_DOWN + seat] += 1
+                w[ix(W_UP + seat)] = up & ~bit
+                w[ix(W_DOWN + seat)] += 1
             _learn(w, rt, seat, p, card)
-            w[W_DISCARD + n_disc] = old
+            w[ix(W_DISCARD + n_disc)] = old
             n_disc += 1
-            sum_disc += rt[RT_VALUE + old]
+            sum_disc += rt[ix(RT_VALUE + old)]
         turn += 1
         if final_lap:
             final_left -= 1
         elif ender < 0:
-            if (triggers & K.END_ALL_FACE_UP) != 0 and w[W_DOWN + seat] == 0:
+            if (triggers & K.END_ALL_FACE_UP) != 0 and w[ix(W_DOWN + seat)] == 0:
                 ender = seat
                 final_left = _final_turns(rt, seat, players)
                 up_n, up_sum = _reveal_on_trigger(w, rt, seat, players, npos, up_n, up_sum)
             elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
                 all_up = True
                 for s in range(players):
-                    if w[W_DOWN + s] != 0:
+                    if w[ix(W_DOWN + s)] != 0:
                         all_up = False
                 if all_up:
                     ender = seat
@@ -517,12 +521,12 @@ def _reveal_on_trigger(w, rt, seat, players, npos, up_n, up_sum):
         if s == seat:
             continue
         for p in range(npos):
-            if (w[W_UP + s] >> p) & 1 == 0:
-                card = w[W_LAY + s * MAX_POS + p]
-                w[W_UP + s] |= 1 << p
-                w[W_DOWN + s] -= 1
+            if (w[ix(W_UP + s)] >> p) & 1 == 0:
+                card = w[ix(W_LAY + s * MAX_POS + p)]
+                w[ix(W_UP + s)] |= 1 << p
+                w[ix(W_DOWN + s)] -= 1
                 up_n += 1
-                up_sum += rt[RT_VALUE + card]
+                up_sum += rt[ix(RT_VALUE + card)]
                 _learn(w, rt, s, p, card)
     return up_n, up_sum
 
@@ -546,5 +550,5 @@ def lean_chunk_nb(seed, start, count, rt, par, w, rng, out, scores, L, quads, ex
         if keep_layouts:
             for s in range(players):
                 for p in range(npos):
-                    per_round_layouts[i, s, p] = w[W_LAY + s * MAX_POS + p]
+                    per_round_layouts[i, s, p] = w[ix(W_LAY + s * MAX_POS + p)]
     return count

@@ -14,7 +14,7 @@ the reference engine; a test checks the two produce identical sequences.
 from __future__ import annotations
 
 import numpy as np
-from simulator.jit import hot
+from simulator.jit import hot, ix
 
 STREAM_DEAL = 0
 STREAM_SEAT0 = 1
@@ -89,9 +89,9 @@ def shuffle_nb(a, start, n, state, i):
     every reshuffle of both kernels, and the lookahead player's deals of unseen cards)."""
     for k in range(n - 1, 0, -1):
         j = below_nb(state, i, k + 1)
-        t = a[start + k]
-        a[start + k] = a[start + j]
-        a[start + j] = t
+        t = a[ix(start + k)]
+        a[ix(start + k)] = a[ix(start + j)]
+        a[ix(start + j)] = t
 
 
 class PyStream:

@@ -9,7 +9,7 @@ every rule set. The reference engine has its own plain-Python scoring; tests com
 from __future__ import annotations
 
 import numpy as np
-from simulator.jit import hot
+from simulator.jit import hot, ix
 
 from . import codes as K
 from .layout import related_nb
@@ -72,8 +72,8 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     total = np.int64(0)
     if not couples_possible:  # the common case
         for c in range(cols):
-            a = lay[seat, c]
-            b = lay[seat, c + cols]
+            a = ix(lay[ix(seat), ix(c)])
+            b = ix(lay[ix(seat), ix(c + cols)])
             if card_key[a] == card_key[b]:
                 total += pair_value_nb(a, b, ri, card_value)
             else:
