@@ -55,7 +55,8 @@ W_PLANNED = W_KNOWN_SUM + MAX_PLAYERS       # [seat]: position chosen before tak
 W_EN = W_PLANNED + MAX_PLAYERS              # [seat]: knock-threshold's estimate E*n is
 W_ES = W_EN + MAX_PLAYERS                   # W_EN*n + W_ES*S
 W_POLICY = W_ES + MAX_PLAYERS               # [seat]: the policy the seat plays here
-W_SIZE = W_POLICY + MAX_PLAYERS
+W_KNOCK_T = W_POLICY + MAX_PLAYERS          # [seat]: knock-threshold's T when whole, else NO_KEY
+W_SIZE = W_KNOCK_T + MAX_PLAYERS
 
 
 def eligible(ri: np.ndarray, policy_ids) -> bool:
@@ -359,6 +360,10 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
             policy = POLICY_KNOCK_THRESHOLD
         w[ix(W_POLICY + s)] = policy
+        t = par[s, 1] if par.shape[1] > 1 else 0.0
+        # a whole T compares exactly in integers (E*n <= T*n); any other in floats, as ever
+        w[ix(W_KNOCK_T + s)] = np.int64(t) if t == np.floor(t) and abs(t) < (1 << 24) \
+            else NO_KEY
     while True:
         final_lap = ender >= 0
         draw_ok = n_stock > 0 or (reshuffle and n_disc > 1)
@@ -378,7 +383,9 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             S = deck_sum - up_sum - sum_disc
         action = forced
         if action < 0 and policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
-            if w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S <= par[seat, 1] * n:
+            en = w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S
+            t = w[ix(W_KNOCK_T + seat)]
+            if (en <= t * n) if t != NO_KEY else (en <= par[seat, 1] * n):
                 action = K.A_KNOCK
         if action < 0:
             if take_ok and n > 0:

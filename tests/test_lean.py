@@ -60,11 +60,13 @@ def test_policy_ids_match_the_builtins():
 @pytest.mark.parametrize("name, rules, policy, param", [
     ("W1", W1, builtin.POLICY_GREEDY, 0.0),
     ("W2", W2, builtin.POLICY_KNOCK_THRESHOLD, 8.0),
+    # a whole T is compared in integers by the lean kernel, any other in floats
+    ("W2, T = 7.5", W2, builtin.POLICY_KNOCK_THRESHOLD, 7.5),
 ])
 def test_benchmark_workloads_identical(name, rules, policy, param):
     t, scores, turns, _ = _assert_same(rules, 4, [policy] * 4, [[param]] * 4, 0, 3000)
     assert t.rounds == 3000 and turns.min() > 0 and scores.std() > 0
-    if name == "W2":
+    if name.startswith("W2"):
         assert t.knocks > 0
 
 
