@@ -148,7 +148,9 @@ R_POT_ANTE = 52          # pot: each player's ante (0: no pot)
 R_POT_CAP = 53           # pot: the most won or paid at once (0: no cap)
 R_WILD_JACKS = 54         # one_eyed_jacks = wild: J♠ and J♥ may pair with any related card
 R_REARRANGE = 55          # rearrange_after_reveal
-N_RULE_SLOTS = 56
+R_REPLACE_UNSEEN_ONCE = 56  # replace_unseen_once
+R_PRIVATE_STOCK = 57      # private_stock_draw
+N_RULE_SLOTS = 58
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 
@@ -162,7 +164,8 @@ PUB_FACEUP_N = 5      # face-up layout cards, all seats
 PUB_FACEUP_SUM = 6
 PUB_ENDER = 7         # seat that triggered the end, -1 while none
 PUB_FINAL_LEFT = 8    # final turns still to be played once the end is triggered
-PUB_HELD_PUBLIC = 9   # card taken from the discard pile and not yet placed, else -1
+PUB_HELD_PUBLIC = 9   # a held card everyone has seen (taken from the discard pile, or drawn
+                      # with private_stock_draw = false) and not yet placed, else -1
 PUB_RESHUFFLES = 10
 PUB_KNOCKED = 11      # 1 when the end was triggered by a knock
 N_PUB_SLOTS = 16      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
@@ -206,7 +209,10 @@ G_DISCARD = G_STOCK + MAX_IDS                   # [i], top at the end
 G_CHOSEN = G_DISCARD + MAX_IDS                  # [seat * MAX_POS + i]: initial-reveal picks
 G_PENALTY = G_CHOSEN + MAX_PLAYERS * MAX_POS    # [seat]: points incurred this hole (peeks)
 G_SKIP = G_PENALTY + MAX_PLAYERS                # [seat]: 1 when its next turn is skipped
-G_AUX = G_SKIP + MAX_PLAYERS                    # a lean-kernel state for rollouts (lookahead)
+G_ONCE = G_SKIP + MAX_PLAYERS                   # [seat * MAX_POS + pos]: replace_unseen_once
+ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / used; seen
+                                               # before play, so no limit
+G_AUX = G_ONCE + MAX_PLAYERS * MAX_POS         # a lean-kernel state for rollouts (lookahead)
 G_AUX_SIZE = 4608
 G_SIZE = G_AUX + G_AUX_SIZE
 

@@ -116,6 +116,8 @@ def _replace_nb(g, rt, seat, p, card, face_up, public_card):
     """Put ``card`` at (seat, p); the old card goes face up onto the discard pile."""
     i = seat * MAX_POS + p
     old = g[G_LAY + i]
+    if rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and g[K.G_ONCE + i] == K.ONCE_LEFT:
+        g[K.G_ONCE + i] = K.ONCE_SPENT
     if g[G_UP + i]:
         g[G_PUB + K.PUB_FACEUP_N] -= 1
         g[G_PUB + K.PUB_FACEUP_SUM] -= rt[RT_VALUE + old]
@@ -410,6 +412,9 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     n = g[G_PUB + K.PUB_STOCK_N] - 1
     g[G_PUB + K.PUB_STOCK_N] = n
     card = g[G_STOCK + n]
+    public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
+    if public:
+        g[G_PUB + K.PUB_HELD_PUBLIC] = card
     _placement_mask_nb(g, rt, seat)
     if rt[K.R_STOCK_MAY_DISCARD] != 0:
         g[G_LEGAL + K.A_DISCARD] = 1
@@ -417,7 +422,10 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     if b < 0:
         return False
     if b != K.A_DISCARD:
-        return _place_nb(g, rt, rng, par, log, user, aux, seat, card, False, b)
+        ok = _place_nb(g, rt, rng, par, log, user, aux, seat, card, public, b)
+        g[G_PUB + K.PUB_HELD_PUBLIC] = -1
+        return ok
+    g[G_PUB + K.PUB_HELD_PUBLIC] = -1
     _push_discard_nb(g, rt, card)
     fad = rt[K.R_FLIP_AFTER_DISCARD]
     fd = g[G_FACE_DOWN + seat]
@@ -618,6 +626,8 @@ def _deal_nb(g, rt, rng, seed, round_index):
             g[G_MEMORY + s * K.MEMORY_SLOTS + i] = 0
         g[G_PENALTY + s] = 0
         g[G_SKIP + s] = 0
+        for p in range(MAX_POS):
+            g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_LEFT
     for i in range(ncards):
         g[G_STOCK + i] = rt[RT_DECK + i]
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
@@ -683,6 +693,11 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     ok = _initial_reveal_nb(g, rt, rng, par, log, user, aux)
     if ok and rt[K.R_REARRANGE] != 0:
         ok = _arrange_nb(g, rt, rng, par, log, user, aux)
+    if rt[K.R_REPLACE_UNSEEN_ONCE] != 0:  # what each owner saw before play has no limit
+        for s in range(players):
+            for p in range(rt[K.R_NPOS]):
+                if g[known_at(s, s, p)] >= 0:
+                    g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_SEEN
     seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
@@ -951,7 +966,10 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     npos = int(arrays.ri[K.R_NPOS])
     lay = st.g[G_LAY:G_LAY + players * MAX_POS].reshape(players, MAX_POS)[:, :npos]
+    known = st.g[G_KNOWN:G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS].reshape(
+        MAX_PLAYERS, MAX_PLAYERS, MAX_POS)[:players, :players, :npos]
     return {"ok": bool(ok), "log": st.log[:n].copy(), "scores": st.scores.copy(),
+            "known": known.astype(np.int16),   # [observer, seat, pos] at the end: card or -1
             "layout_values": st.L.copy(), "layouts": lay.astype(np.int16),
             "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
             "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),

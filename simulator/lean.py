@@ -82,6 +82,8 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_NPOS]) <= MAX_POS
         and int(ri[K.R_WILD_JACKS]) == 0
         and int(ri[K.R_REARRANGE]) == 0
+        and int(ri[K.R_REPLACE_UNSEEN_ONCE]) == 0
+        # private_stock_draw changes what the other seats know, which neither policy reads
     )
 
 

@@ -508,6 +508,9 @@ class Cell:
     card: int
     face_up: bool = False
     known_to: set[int] = field(default_factory=set)  # seats that know the card
+    # replace_unseen_once (§3.3): "left" until its one replacement, then "spent"; "seen" when
+    # the owner knew the card when play began (no limit)
+    once: str = "left"
 
 
 def may_replace(rules: Rules, face_up: list[bool], p: int) -> bool:
@@ -530,6 +533,7 @@ class Observation:
     legal: tuple[int, ...]                   # legal actions, ascending
     held: int | None                         # the card in the seat's hand, if any
     own: tuple[int | None, ...]              # the seat's own cards as far as it knows them
+    replaceable: tuple[int, ...]             # own positions a new card may go to now
     face_up: tuple[tuple[int | None, ...], ...]   # every seat's face-up cards (public)
     discard: tuple[int, ...]                 # the discard pile, bottom to top
     stock_count: int
@@ -603,7 +607,8 @@ class GameState:
 
     def replaceable_positions(self, seat: int) -> list[int]:
         flags = self.face_up_flags(seat)
-        return [p for p in range(self.npos) if may_replace(self.rules, flags, p)]
+        return [p for p in range(self.npos) if may_replace(self.rules, flags, p) and
+                not (self.rules.replace_unseen_once and self.layouts[seat][p].once == "spent")]
 
     def knows(self, observer: int, seat: int, p: int) -> bool:
         return observer in self.layouts[seat][p].known_to
@@ -613,7 +618,8 @@ class GameState:
         own = tuple(cell.card if seat in cell.known_to else None for cell in self.layouts[seat])
         face_up = tuple(tuple(cell.card if cell.face_up else None for cell in row)
                         for row in self.layouts)
-        return Observation(seat, decision, tuple(legal), held, own, face_up,
+        return Observation(seat, decision, tuple(legal), held, own,
+                           tuple(self.replaceable_positions(seat)), face_up,
                            tuple(self.discard), len(self.stock), self.turn, self.ender)
 
     # ---- card movements ---------------------------------------------------------------------
@@ -631,6 +637,8 @@ class GameState:
         pile (§1.5.2)."""
         cell = self.layouts[seat][p]
         old = cell.card
+        if self.rules.replace_unseen_once and cell.once == "left":
+            cell.once = "spent"
         cell.card = card
         cell.face_up = face_up
         if face_up or public:
@@ -857,12 +865,9 @@ class GreedyPolicy:
         """The eligible position with the largest gain G(p) = E now - E with ``card`` at p;
         ties to the lowest position; None when no position is eligible."""
         n = pool.n
-        flags = [c is not None for c in obs.face_up[self.seat]]
         now = self.estimate(obs.own, pool)
         best, best_gain = None, 0
-        for p in range(len(obs.own)):
-            if not may_replace(self.rules, flags, p):
-                continue
+        for p in obs.replaceable:
             after = list(obs.own)
             after[p] = card
             gain = now - self.estimate(after, pool)          # n * G(p)
@@ -998,6 +1003,7 @@ class RoundRecord:
     knocked: bool                               # the ender knocked
     capped: bool
     reshuffles: int
+    known: list[list[list[int]]]                # [observer][seat][pos] at the end: card or -1
 
 
 class Hole:
@@ -1041,6 +1047,11 @@ class Hole:
         self.initial_reveal()
         if self.rules.rearrange_after_reveal:
             self.arrange()
+        if self.rules.replace_unseen_once:   # what each owner saw before play has no limit
+            for seat, row in enumerate(st.layouts):
+                for cell in row:
+                    if seat in cell.known_to:
+                        cell.once = "seen"
         st.check_invariants()
         self.play_turns()
         return self.score()
@@ -1252,7 +1263,8 @@ class Hole:
             options.append(Action.DISCARD)
         choice = self.ask(seat, Decision.PLACE_DRAWN, options, held=card)
         if choice != Action.DISCARD:
-            self.place(seat, choice, card, public=False)
+            # private_stock_draw = false: everyone saw the card, so knows it even face down
+            self.place(seat, choice, card, public=not r.private_stock_draw)
             return
         st.held = None
         st.put_on_discard(seat, card)
@@ -1329,9 +1341,11 @@ class Hole:
         ender = -1 if st.ender is None else st.ender
         scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts],
                              extra=list(st.penalty))
+        known = [[[cell.card if obs in cell.known_to else NO_CARD for cell in row]
+                  for row in st.layouts] for obs in range(self.players)]
         return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
                            turns=st.turn, ender=ender, knocked=st.knocked, capped=st.capped,
-                           reshuffles=st.reshuffles)
+                           reshuffles=st.reshuffles, known=known)
 
 
 def play_round(rules: Rules, players: int, strategies: list[str], seed: int,

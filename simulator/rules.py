@@ -87,12 +87,23 @@ class Rules:
     stock_draw_may_be_discarded: bool = _opt(True, "a stock card may be discarded unplaced")
     replace_face_up_allowed: bool = _opt(True, "face-up cards may be replaced")
     lock_face_up_columns: bool = _opt(False, "a column with both cards face up is locked")
+    replace_unseen_once: bool = _opt(False, "a position its owner had not seen when play began "
+                                     "takes at most one replacement in the hole (positions "
+                                     "seen at the start: no limit)")
+    blind_replacement: bool = _opt(True, "a face-down card cannot be looked at before it is "
+                                   "replaced (touching it commits)", supported=(True,))
+    private_stock_draw: bool = _opt(True, "a card drawn from the stock is seen only by the "
+                                    "drawer (false: everyone sees it, and knows it when it is "
+                                    "placed face down)")
     flip_instead_of_draw: bool = _opt(False, "a turn may be just turning one card face up")
     flip_after_stock_discard: str = _opt("none", "flip a card after discarding a stock card",
                                          allowed=K.FLIP_AFTER_DISCARD)
     flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
                                supported=("knock", "all_face_up", "all_players_face_up"))
+    knock_exclusive: bool = _opt(True, "nobody may knock once someone has knocked (RULES.md "
+                                 "gives a second knock no effect, so only true is played)",
+                                 supported=(True,))
     knock_min_laps: int = _opt(0, "laps to complete before anyone may knock", lo=0, hi=100)
     pay_to_peek: int | None = _opt(None, "points one look at an own face-down card costs "
                                    "(during your turn, before drawing)", lo=0, hi=100,
@@ -479,6 +490,10 @@ def _check_combination(r: Rules) -> None:
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
                         f"initial_reveal_mode = none or peek")
+    if r.replace_unseen_once and not r.stock_draw_may_be_discarded:
+        raise RuleError("replace_unseen_once with stock_draw_may_be_discarded = false: once "
+                        "every position has had its replacement, a drawn card would have "
+                        "nowhere to go; allow discarding stock cards")
     if r.rearrange_after_reveal and (r.initial_reveal_mode != "flip" or
                                      r.layout_mode == "hand"):
         raise RuleError("rearrange_after_reveal moves the cards turned up by the initial flips "
@@ -776,6 +791,8 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_POT_CAP: r.pot_cap or 0,
         K.R_WILD_JACKS: int(r.one_eyed_jacks == "wild"),
         K.R_REARRANGE: int(r.rearrange_after_reveal),
+        K.R_REPLACE_UNSEEN_ONCE: int(r.replace_unseen_once),
+        K.R_PRIVATE_STOCK: int(r.private_stock_draw),
     }
     for slot, v in slots.items():
         ri[slot] = v

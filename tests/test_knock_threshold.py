@@ -40,6 +40,7 @@ def observation(own, discard, decision=Decision.TURN, legal=TURN_LEGAL, held=Non
             face_up[seat] = tuple(None if c is None else card(c) for c in cards)
     return R.Observation(seat=0, decision=decision, legal=tuple(sorted(legal)),
                          held=None if held is None else card(held), own=own,
+                         replaceable=tuple(range(len(own))),  # W2: every position, always
                          face_up=tuple(face_up), discard=tuple(card(c) for c in discard),
                          stock_count=30, turn=0, ender=None)
 

@@ -80,3 +80,87 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
         assert (up[others] == 1).all() == reveal
         assert (up[others].sum() == 0) == (not reveal)
     assert knocks == 40
+
+
+# ---- replace_unseen_once and private_stock_draw (RULES.md §3.3) ----------------------------------
+def _both(rules, players, spec, seed, rnd):
+    """One round through the kernel and the reference; asserts they agree, knowledge included."""
+    from simulator import reference as R
+    policy = {"random": 0, "greedy": 1}[spec]
+    k = play_logged_round(flatten(rules, players), [policy] * players,
+                          np.zeros((players, 1)), seed, rnd)
+    ref = R.play_round(rules, players, [spec], seed, rnd)
+    assert k["error"] == 0
+    assert [tuple(int(x) for x in row) for row in k["log"]] == [tuple(r) for r in ref.log]
+    assert k["scores"].tolist() == list(ref.scores)
+    assert k["known"].tolist() == ref.known
+    return k
+
+
+def _replacements(log, players, npos):
+    """(seat, pos) -> replacements in the hole, and each seat's positions revealed before play
+    (from the kernel's move log)."""
+    placed = np.zeros((players, npos), dtype=int)
+    seen = [set() for _ in range(players)]
+    for turn, seat, point, action, _ in log:
+        if point in (K.DP_PLACE_TAKEN, K.DP_PLACE_DRAWN) and action < npos:
+            placed[seat, action] += 1
+        if point == K.DP_REVEAL:
+            seen[seat].add(int(action))
+    return placed, seen
+
+
+@pytest.mark.parametrize("preset", ["four_card", "four_card_strict", "six_card"])
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_replace_unseen_once_parity_and_limit(preset, spec):
+    rules = Rules.preset(preset, replace_unseen_once=True)
+    npos = rules.n_positions
+    twice_seen = 0
+    for rnd in range(40):
+        k = _both(rules, 3, spec, 17, rnd)
+        placed, seen = _replacements(k["log"], 3, npos)
+        for seat in range(3):
+            for p in range(npos):
+                if p not in seen[seat]:
+                    assert placed[seat, p] <= 1, (preset, rnd, seat, p)
+                elif placed[seat, p] >= 2:
+                    twice_seen += 1
+    if preset != "four_card_strict":   # strict: nothing is seen before play
+        assert twice_seen > 0          # positions seen at the start keep no limit
+
+
+def test_replace_unseen_once_changes_play():
+    """Without the option some position nobody saw at the start is replaced twice."""
+    rules = Rules.preset("four_card")
+    arrays = flatten(rules, 3)
+    twice = 0
+    for rnd in range(40):
+        k = play_logged_round(arrays, [0] * 3, np.zeros((3, 1)), 17, rnd)
+        placed, seen = _replacements(k["log"], 3, rules.n_positions)
+        twice += sum(placed[s, p] >= 2 for s in range(3) for p in range(rules.n_positions)
+                     if p not in seen[s])
+    assert twice > 0
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_public_stock_draws_are_known_to_everyone(spec):
+    """private_stock_draw = false: a stock card placed face down is known to every seat; the
+    card flow of random seats is unchanged, so the others know at least as much, and more."""
+    players = 3
+    more = 0
+    for rnd in range(40):
+        public = _both(Rules.preset("four_card", private_stock_draw=False), players, spec, 23,
+                       rnd)
+        private = _both(Rules.preset("four_card"), players, spec, 23, rnd)
+        if spec != "random":
+            continue
+        assert public["log"].tolist() == private["log"].tolist()
+        for obs in range(players):
+            for seat in range(players):
+                if obs == seat:
+                    continue
+                a, b = public["known"][obs, seat], private["known"][obs, seat]
+                assert ((b < 0) | (a == b)).all()      # nothing known privately is lost
+                more += int(((a >= 0) & (b < 0)).sum())
+    if spec == "random":
+        assert more > 0
