@@ -1,6 +1,6 @@
 """Reference parity over randomly drawn rule sets: every preset with random options, random
 seats, several rounds each, through the compiled kernel and the plain-Python reference.
-Move logs, scores, layouts, turns, enders and flags must be identical, and the kernel checks
+Move logs, scores, layouts, every seat's knowledge, turns, enders and flags must be identical, and the kernel checks
 card conservation after every turn."""
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ def test_random_rule_set_parity(case):
         assert k["scores"].tolist() == list(ref.scores), where
         assert k["layout_values"].tolist() == list(ref.layout_values), where
         assert k["layouts"].tolist() == [list(x) for x in ref.layouts], where
+        assert k["known"].tolist() == ref.known, where   # what every seat knows of every card
         assert (k["turns"], k["ender"], k["capped"], k["knocked"], k["reshuffles"]) == \
             (ref.turns, ref.ender, ref.capped, ref.knocked, ref.reshuffles), where
         assert k["turns"] <= rules.turn_cap
