@@ -20,7 +20,9 @@ DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
 DP_PEEK = 6          # pay_to_peek: which own face-down card to look at
 DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK or A_PASS
 DP_ARRANGE = 8       # rearrange_after_reveal: where a face-up card (held) goes: a position
-N_DECISION_POINTS = 9
+DP_REMOVE = 9        # remove_cancelled = optional_to_discard_bottom: a completed group (held =
+                     # its lowest position) goes to the discard pile's bottom? A_REMOVE or A_PASS
+N_DECISION_POINTS = 10
 DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek",
                   "knock")
 
@@ -35,7 +37,8 @@ A_PASS = 22
 A_FACE_UP = 23
 A_FACE_DOWN = 24
 A_PEEK = 25          # pay_to_peek: look at one of your face-down cards, for a cost
-ACTION_NAMES = {A_PEEK: "peek",A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
+A_REMOVE = 26        # remove_cancelled: move the completed group off the layout
+ACTION_NAMES = {A_PEEK: "peek", A_REMOVE: "remove",A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
                 A_FACE_UP: "face_up", A_FACE_DOWN: "face_down"}
 
@@ -58,6 +61,9 @@ CON_ANY, CON_NEAREST_ROW, CON_SAME_COLUMN, CON_DIFFERENT_COLUMNS, CON_CENTRE_OUT
     CON_WHOLE_COLUMN = range(6)
 
 REVEAL_ORDERS = ("turn_order", "simultaneous")
+
+REMOVE_CANCELLED = ("never", "optional_to_discard_bottom", "immediate")
+REMOVE_NEVER, REMOVE_OPTIONAL, REMOVE_IMMEDIATE = range(3)
 
 PLACEMENT_FACES = ("up", "down", "player_choice")
 FACE_UP, FACE_DOWN, FACE_CHOICE = range(3)
@@ -150,7 +156,8 @@ R_WILD_JACKS = 54         # one_eyed_jacks = wild: J♠ and J♥ may pair with a
 R_REARRANGE = 55          # rearrange_after_reveal
 R_REPLACE_UNSEEN_ONCE = 56  # replace_unseen_once
 R_PRIVATE_STOCK = 57      # private_stock_draw
-N_RULE_SLOTS = 58
+R_REMOVE_CANCELLED = 58   # REMOVE_*
+N_RULE_SLOTS = 59
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 
@@ -188,6 +195,13 @@ N_OUT_SLOTS = 10
 # tables in one int64 array, so that a call between compiled helpers passes two arrays, not
 # fifteen (each array argument is seven machine words on the stack).
 MAX_IDS = 8 * 54            # card ids of up to eight decks with jokers
+# An empty position (its cancelled group removed, remove_cancelled) holds the pseudo-card
+# EMPTY0 + pos: face up, known to all, worth 0, with a key of its own, so it pairs and lines up
+# with nothing and every scoring rule and estimate already treats it right. Pseudo-cards are
+# in no deck, pile or count of cards.
+EMPTY0 = MAX_IDS
+N_CARD_TABLE = MAX_IDS + MAX_POS   # value and key tables cover the pseudo-cards too
+EMPTY_KEY0 = -(1 << 20)     # the key of EMPTY0 + pos is EMPTY_KEY0 - pos
 G_PUB = 0                   # public scalars PUB_* (N_PUB_SLOTS), then face-down counts
 G_FACE_DOWN = G_PUB + N_PUB_SLOTS           # [seat]: face-down cards of each seat (public)
 G_PRIV = G_FACE_DOWN + MAX_PLAYERS          # engine-private scalars PRIV_*
@@ -212,12 +226,13 @@ G_SKIP = G_PENALTY + MAX_PLAYERS                # [seat]: 1 when its next turn i
 G_ONCE = G_SKIP + MAX_PLAYERS                   # [seat * MAX_POS + pos]: replace_unseen_once
 ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / used; seen
                                                # before play, so no limit
-G_AUX = G_ONCE + MAX_PLAYERS * MAX_POS         # a lean-kernel state for rollouts (lookahead)
+G_BANK = G_ONCE + MAX_PLAYERS * MAX_POS        # [seat]: value of its removed groups (banked)
+G_AUX = G_BANK + MAX_PLAYERS                    # a lean-kernel state for rollouts (lookahead)
 G_AUX_SIZE = 4608
 G_SIZE = G_AUX + G_AUX_SIZE
 
 RT_RULES = 0                # the R_* slots
 RT_VALUE = N_RULE_SLOTS     # [card id]: value
-RT_KEY = RT_VALUE + MAX_IDS  # [card id]: pairing key
-RT_DECK = RT_KEY + MAX_IDS   # [i]: the deck in canonical order (R_NCARDS cards)
+RT_KEY = RT_VALUE + N_CARD_TABLE  # [card id]: pairing key
+RT_DECK = RT_KEY + N_CARD_TABLE   # [i]: the deck in canonical order (R_NCARDS cards)
 RT_SIZE = RT_DECK + MAX_IDS

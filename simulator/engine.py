@@ -37,7 +37,7 @@ from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MA
 from .policy_api import NO_USER_POLICY, POLICY_USER
 from .rng import (STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
                   shuffle_nb, stream_state_nb)
-from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb
+from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb, pair_value_nb
 
 # error codes
 ERR_ILLEGAL_ACTION = 1
@@ -53,6 +53,9 @@ def pack_rules(arrays) -> np.ndarray:
     rt[:K.N_RULE_SLOTS] = arrays.ri
     n = arrays.card_value.size
     rt[RT_VALUE:RT_VALUE + n] = arrays.card_value
+    for p in range(MAX_POS):   # the empty-position pseudo-cards (codes.EMPTY0)
+        rt[RT_VALUE + K.EMPTY0 + p] = 0
+        rt[RT_KEY + K.EMPTY0 + p] = K.EMPTY_KEY0 - p
     rt[RT_KEY:RT_KEY + n] = arrays.card_key
     rt[RT_DECK:RT_DECK + arrays.deck.size] = arrays.deck
     return rt
@@ -365,6 +368,115 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
     return True
 
 
+# ---- remove_cancelled (RULES.md §3.4, §3.6, AMB-24) ---------------------------------------------
+# 3x3 groups: the three columns, three rows and two diagonals (lines, as line_sets allows), then
+# the four 2x2 blocks, each a bitmask of cells; a 2-row grid's groups are its pair-columns
+_LINES_3X3 = (0b001001001, 0b010010010, 0b100100100, 0b000000111, 0b000111000, 0b111000000,
+              0b100010001, 0b001010100)
+_BLOCKS_3X3 = (0b000011011, 0b000110110, 0b011011000, 0b110110000)
+
+
+@hot
+def _group_mask_nb(rt, i):
+    """Cells of group i of the layout (0 when the rules do not count it)."""
+    if rt[K.R_ROWS] == 2:
+        cols = rt[K.R_COLS]
+        return (1 << i) | (1 << (i + cols)) if i < cols else 0
+    if i < 8:
+        sets = rt[K.R_LINE_SETS]
+        if sets == K.LINES_NONE or (sets == K.LINES_COLUMNS and i >= 3) or \
+                (sets != K.LINES_ALL and i >= 6):
+            return 0
+        return _LINES_3X3[i]
+    if i < 12 and rt[K.R_BLOCK_VALUE] != K.NONE_VALUE:
+        return _BLOCKS_3X3[i - 8]
+    return 0
+
+
+@hot
+def _completed_nb(g, rt, seat, mask):
+    """Are the cells of ``mask`` all face up, none empty, and all of one key?"""
+    key = 0
+    first = True
+    for p in range(rt[K.R_NPOS]):
+        if (mask >> p) & 1:
+            i = seat * MAX_POS + p
+            card = g[G_LAY + i]
+            if g[G_UP + i] == 0 or card >= K.EMPTY0:
+                return False
+            if first:
+                key = rt[RT_KEY + card]
+                first = False
+            elif rt[RT_KEY + card] != key:
+                return False
+    return True
+
+
+@hot
+def _remove_cells_nb(g, rt, seat, mask, value):
+    """The cards of ``mask`` go under the discard pile (lowest position at the very bottom);
+    their positions stay empty, and ``value`` is banked for the seat."""
+    k = 0
+    for p in range(rt[K.R_NPOS]):
+        k += (mask >> p) & 1
+    n = g[G_PUB + K.PUB_DISCARD_N]
+    for i in range(n - 1, -1, -1):
+        g[G_DISCARD + i + k] = g[G_DISCARD + i]
+    j = 0
+    for p in range(rt[K.R_NPOS]):
+        if (mask >> p) & 1:
+            i = seat * MAX_POS + p
+            card = g[G_LAY + i]
+            g[G_DISCARD + j] = card
+            j += 1
+            v = rt[RT_VALUE + card]
+            g[G_PUB + K.PUB_DISCARD_SUM] += v
+            g[G_PUB + K.PUB_FACEUP_N] -= 1
+            g[G_PUB + K.PUB_FACEUP_SUM] -= v
+            g[G_LAY + i] = K.EMPTY0 + p
+            for obs in range(rt[K.R_PLAYERS]):
+                g[known_at(obs, seat, p)] = K.EMPTY0 + p
+    g[G_PUB + K.PUB_DISCARD_N] = n + k
+    g[K.G_BANK + seat] += value
+
+
+@hot
+def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+    """Take the seat's completed groups off its layout: all of them (immediate), or those
+    its owner chooses (optional_to_discard_bottom, one DP_REMOVE question each; a group it
+    keeps is offered again the next time). False on a policy error."""
+    mode = rt[K.R_REMOVE_CANCELLED]
+    if mode == K.REMOVE_NEVER:
+        return True
+    for i in range(12):
+        mask = _group_mask_nb(rt, i)
+        if mask == 0 or not _completed_nb(g, rt, seat, mask):
+            continue
+        if rt[K.R_ROWS] == 2:
+            a = g[G_LAY + seat * MAX_POS + i]
+            b = g[G_LAY + seat * MAX_POS + i + rt[K.R_COLS]]
+            value = pair_value_nb(a, b, rt[:K.N_RULE_SLOTS],
+                                  rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE])
+        elif i >= 8:
+            value = rt[K.R_BLOCK_VALUE]
+        else:
+            value = 0
+        if mode == K.REMOVE_OPTIONAL:
+            _clear_nb(g)
+            g[G_LEGAL + K.A_REMOVE] = 1
+            g[G_LEGAL + K.A_PASS] = 1
+            low = 0
+            while (mask >> low) & 1 == 0:
+                low += 1
+            a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_REMOVE, seat, low)
+            if a < 0:
+                return False
+            if a == K.A_PASS:
+                continue
+        _remove_cells_nb(g, rt, seat, mask, value)
+    return True
+
+
 # ---- one turn ----------------------------------------------------------------------------------
 @hot
 def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
@@ -513,7 +625,8 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     """One turn of ``seat``. Returns 1 when played, 0 when the hole must end (no stock to draw
     and nothing else to do), -1 on a policy error."""
     if g[G_CHOSEN + seat * MAX_POS + MAX_POS - 1] < 0:
-        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat):
+        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat) or \
+                not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
             return -1
     while True:
         if turn_mask_nb(g, rt, seat) == 0:
@@ -551,6 +664,8 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     elif a == K.A_KNOCK:
         _start_end_nb(g, rt, seat)
         g[G_PUB + K.PUB_KNOCKED] = 1
+    if ok and not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+        return -1
     if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock_nb(g, rt):
         # knock_timing end_of_own_turn / any_time_in_turn: knock right after the turn (AMB-12;
         # knocking at the start and then playing the turn gains nothing over this)
@@ -581,6 +696,10 @@ def conservation_ok_nb(g, rt, held, counts):
         fd = 0
         for p in range(npos):
             card = g[G_LAY + s * MAX_POS + p]
+            if card >= K.EMPTY0:  # empty (remove_cancelled): face up, but no card
+                if card != K.EMPTY0 + p or not g[G_UP + s * MAX_POS + p]:
+                    return False
+                continue
             if card >= 0:
                 counts[card] += 1
             if g[G_UP + s * MAX_POS + p]:
@@ -628,6 +747,7 @@ def _deal_nb(g, rt, rng, seed, round_index):
         g[G_SKIP + s] = 0
         for p in range(MAX_POS):
             g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_LEFT
+        g[K.G_BANK + s] = 0
     for i in range(ncards):
         g[G_STOCK + i] = rt[RT_DECK + i]
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
@@ -669,11 +789,11 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
     players = rt[K.R_PLAYERS]
     lay = g[G_LAY:G_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
     ri = rt[:K.N_RULE_SLOTS]
-    values = rt[RT_VALUE:RT_VALUE + K.MAX_IDS]
-    keys = rt[RT_KEY:RT_KEY + K.MAX_IDS]
+    values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
+    keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
     for s in range(players):
         extra[s] = g[G_PENALTY + s]
-        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
+        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp) + g[K.G_BANK + s]
     hole_scores_nb(L, quads, g[G_PUB + K.PUB_ENDER], g[G_PUB + K.PUB_KNOCKED] == 1, players, ri,
                    extra, scores)
 
@@ -698,6 +818,9 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
             for p in range(rt[K.R_NPOS]):
                 if g[known_at(s, s, p)] >= 0:
                     g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_SEEN
+    for s in range(players):  # groups the initial flips completed
+        if ok:
+            ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
     seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
@@ -731,6 +854,12 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
                 if all_up:
                     g[G_PUB + K.PUB_ENDER] = seat
                     g[G_PUB + K.PUB_FINAL_LEFT] = 0
+        if ender_before < 0 and g[G_PUB + K.PUB_ENDER] >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
+            for s in range(players):  # groups the others' forced reveal completed
+                if s != seat and ok:
+                    ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
+            if not ok:
+                break
         if g[G_PUB + K.PUB_ENDER] >= 0 and g[G_PUB + K.PUB_FINAL_LEFT] <= 0:
             break
         if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[G_PUB + K.PUB_STOCK_N] == 0:

@@ -8,8 +8,11 @@ from . import codes as K
 
 @hot(inline="always")
 def can_replace_nb(g, rt, seat, p):
-    """May ``seat`` put a new card at its position p? (reads only public state: the face-up
-    flags and, with replace_unseen_once, which positions have had their one replacement)"""
+    """May ``seat`` put a new card at its position p? (reads only public state: which
+    positions are empty, the face-up flags and, with replace_unseen_once, which positions have
+    had their one replacement)"""
+    if g[K.G_LAY + seat * K.MAX_POS + p] >= K.EMPTY0:  # left empty by remove_cancelled
+        return False
     if rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and \
             g[K.G_ONCE + seat * K.MAX_POS + p] == K.ONCE_SPENT:
         return False

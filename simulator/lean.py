@@ -83,6 +83,7 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_WILD_JACKS]) == 0
         and int(ri[K.R_REARRANGE]) == 0
         and int(ri[K.R_REPLACE_UNSEEN_ONCE]) == 0
+        and int(ri[K.R_REMOVE_CANCELLED]) == K.REMOVE_NEVER
         # private_stock_draw changes what the other seats know, which neither policy reads
     )
 
@@ -503,8 +504,8 @@ def _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp):
     players = rt[K.R_PLAYERS]
     lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
     ri = rt[:K.N_RULE_SLOTS]
-    values = rt[RT_VALUE:RT_VALUE + MAX_IDS]
-    keys = rt[RT_KEY:RT_KEY + MAX_IDS]
+    values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
+    keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
     for s in range(players):
         extra[s] = 0
         L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)

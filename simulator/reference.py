@@ -65,6 +65,7 @@ class Decision(IntEnum):
     PEEK = K.DP_PEEK                # pay_to_peek: which own unknown face-down card to look at
     KNOCK = K.DP_KNOCK              # knock_timing other than instead_of_turn: KNOCK or PASS
     ARRANGE = K.DP_ARRANGE          # rearrange_after_reveal: a position for the held face-up card
+    REMOVE = K.DP_REMOVE            # remove_cancelled optional: REMOVE or PASS (held: 1st cell)
 
 
 class Action(IntEnum):
@@ -79,6 +80,7 @@ class Action(IntEnum):
     FACE_UP = K.A_FACE_UP
     FACE_DOWN = K.A_FACE_DOWN
     PEEK = K.A_PEEK                 # pay_to_peek: look at one own face-down card, then go on
+    REMOVE = K.A_REMOVE             # remove_cancelled: the completed group leaves the layout
 
 
 NO_CARD = -1  # "no card" in log rows, as in the kernel
@@ -170,9 +172,18 @@ def is_joker(card: int) -> bool:
 
 @lru_cache(maxsize=256)
 def _card_tables(rules: Rules, n_ids: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Value and key of every card id below n_ids (cached: Rules is frozen and hashable)."""
-    return (tuple(card_value(rules, c) for c in range(n_ids)),
-            tuple(match_key(rules, c) for c in range(n_ids)))
+    """Value and key of every card id below n_ids, then (from K.EMPTY0) of the pseudo-card of
+    each empty position (remove_cancelled): worth 0, with a key no other card has."""
+    pad = K.EMPTY0 - n_ids
+    return (tuple(card_value(rules, c) for c in range(n_ids)) + (0,) * pad +
+            (0,) * K.MAX_POS,
+            tuple(match_key(rules, c) for c in range(n_ids)) + (0,) * pad +
+            tuple(K.EMPTY_KEY0 - p for p in range(K.MAX_POS)))
+
+
+def is_empty(card: int) -> bool:
+    """The pseudo-card of a position left empty by remove_cancelled?"""
+    return card >= K.EMPTY0
 
 
 class CardTable:
@@ -207,7 +218,8 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
     rows, cols = rules.grid_rows, rules.grid_cols
     if len(cards) != rows * cols:
         raise ValueError(f"a {rows}x{cols} layout has {rows * cols} cards, got {len(cards)}")
-    values, keys = _card_tables(rules, (max(cards) // C.CARDS_PER_DECK + 1) * C.CARDS_PER_DECK)
+    real = [c for c in cards if not is_empty(c)] or [0]
+    values, keys = _card_tables(rules, (max(real) // C.CARDS_PER_DECK + 1) * C.CARDS_PER_DECK)
     # (a) whole-layout pattern: six equal cards
     if rules.six_of_kind_value is not None and len(cards) == 6 and \
             len({keys[c] for c in cards}) == 1:
@@ -562,6 +574,7 @@ class GameState:
         self.reshuffles = 0
         self.capped = False
         self.penalty = [0] * players         # points incurred during the hole (peeks)
+        self.bank = [0] * players            # value of the groups removed (remove_cancelled)
         self.skip_next_turn = [False] * players   # jack_discard_skips_next marks
 
     # ---- setup ----------------------------------------------------------------------------
@@ -579,6 +592,7 @@ class GameState:
         # empty and the first player must draw from the stock
         self.discard = [self.stock.pop()] if self.rules.initial_discard == "turn_up" else []
         self.penalty = [0] * self.players
+        self.bank = [0] * self.players
         self.skip_next_turn = [False] * self.players
         if self.rules.owner_view == "all":
             # §3.3 owner_view = all (cards held in hand, §2.6): every seat knows all of its
@@ -608,6 +622,7 @@ class GameState:
     def replaceable_positions(self, seat: int) -> list[int]:
         flags = self.face_up_flags(seat)
         return [p for p in range(self.npos) if may_replace(self.rules, flags, p) and
+                not is_empty(self.layouts[seat][p].card) and
                 not (self.rules.replace_unseen_once and self.layouts[seat][p].once == "spent")]
 
     def knows(self, observer: int, seat: int, p: int) -> bool:
@@ -657,6 +672,25 @@ class GameState:
         if self.rules.jack_discard_skips_next and C.rank_of(card) == C.RANK_JACK:
             self.skip_next_turn[(seat + 1) % self.players] = True
 
+    def completed(self, seat: int, cells: tuple[int, ...]) -> bool:
+        """Are these cells all face up, none empty, and all of one key (remove_cancelled)?"""
+        row = self.layouts[seat]
+        if any(not row[p].face_up or is_empty(row[p].card) for p in cells):
+            return False
+        return len({self.table.key[row[p].card] for p in cells}) == 1
+
+    def remove(self, seat: int, cells: tuple[int, ...], value: int) -> None:
+        """remove_cancelled: the group's cards go under the discard pile, lowest position at the
+        very bottom (§1.6: never the top); the positions stay empty (face up, known to all,
+        holding the pseudo-card K.EMPTY0 + p) and ``value`` is banked for the seat."""
+        row = self.layouts[seat]
+        self.discard[0:0] = [row[p].card for p in sorted(cells)]
+        for p in cells:
+            row[p].card = K.EMPTY0 + p
+            row[p].face_up = True
+            row[p].known_to = set(range(self.players))
+        self.bank[seat] += value
+
     def can_draw(self) -> bool:
         return bool(self.stock) or (self.rules.stock_empty == "reshuffle_keep_top" and
                                     len(self.discard) > 1)
@@ -705,7 +739,8 @@ class GameState:
     # ---- invariants -------------------------------------------------------------------------
     def check_invariants(self) -> None:
         """Every card of the deck is in exactly one place, and the bookkeeping agrees."""
-        places = [cell.card for row in self.layouts for cell in row] + self.stock + self.discard
+        places = [cell.card for row in self.layouts for cell in row if not is_empty(cell.card)] + \
+            self.stock + self.discard
         if self.held is not None:
             places.append(self.held)
         if sorted(places) != sorted(self.table.deck):
@@ -715,6 +750,8 @@ class GameState:
             if len(row) != self.npos:
                 raise InvariantError(f"seat {seat} has {len(row)} positions")
             for p, cell in enumerate(row):
+                if is_empty(cell.card) and (cell.card != K.EMPTY0 + p or not cell.face_up):
+                    raise InvariantError(f"empty ({seat}, {p}) is not face up in place")
                 if cell.face_up and cell.known_to != everyone:
                     raise InvariantError(f"face-up ({seat}, {p}) is not known to everyone")
                 if not cell.known_to <= everyone:
@@ -839,6 +876,8 @@ class GreedyPolicy:
         legal = obs.legal
         if d == Decision.ARRANGE:
             return self.choose_arrange(obs)
+        if d == Decision.REMOVE:  # a removed group scores what it scored in place
+            return Action.REMOVE
         if d == Decision.KNOCK:   # greedy never knocks
             return Action.PASS
         if d == Decision.PLACE_TAKEN:
@@ -1052,6 +1091,8 @@ class Hole:
                 for cell in row:
                     if seat in cell.known_to:
                         cell.once = "seen"
+        for seat in range(self.players):      # groups the initial flips completed
+            self.remove_groups(seat)
         st.check_invariants()
         self.play_turns()
         return self.score()
@@ -1169,6 +1210,42 @@ class Hole:
                 row[p], row[q] = row[q], row[p]
                 settled.add(q)
 
+    def groups(self) -> list[tuple[tuple[int, ...], int]]:
+        """remove_cancelled's groups with the value each banks, in the kernel's order: a 2-row
+        grid's columns; a 3x3 grid's columns, rows and diagonals (as line_sets counts them),
+        then its 2x2 blocks (with block_2x2_value)."""
+        r = self.rules
+        if r.grid_rows == 2:
+            return [((c, c + r.grid_cols), 0) for c in range(r.grid_cols)]
+        lines = [(0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 4, 8),
+                 (2, 4, 6)]
+        count = {"none": 0, "columns": 3, "rows_and_columns": 6, "rows_columns_diagonals": 8}
+        out = [(line, 0) for line in lines[:count[r.line_sets]]]
+        if r.block_2x2_value is not None:
+            out += [(cells, r.block_2x2_value)
+                    for cells in ((0, 1, 3, 4), (1, 2, 4, 5), (3, 4, 6, 7), (4, 5, 7, 8))]
+        return out
+
+    def remove_groups(self, seat: int) -> None:
+        """remove_cancelled (§3.4, AMB-24): the seat's completed groups leave its layout, all
+        at once (immediate) or those it says (optional_to_discard_bottom: asked once per group
+        each time; a group kept is offered again at the next check)."""
+        mode = self.rules.remove_cancelled
+        if mode == "never":
+            return
+        st = self.state
+        for cells, value in self.groups():
+            if not st.completed(seat, cells):
+                continue
+            if len(cells) == 2:   # a pair-column banks its pair value (normally 0)
+                row = st.layouts[seat]
+                value = pair_value(self.rules, row[cells[0]].card, row[cells[1]].card)
+            if mode == "optional_to_discard_bottom" and \
+                    self.ask(seat, Decision.REMOVE, [Action.REMOVE, Action.PASS],
+                             held=min(cells)) == Action.PASS:
+                continue
+            st.remove(seat, cells, value)
+
     def first_turn_reveal(self, seat: int) -> None:
         """initial_reveal.mode = flip_on_first_turn (Whitnack, §2.3 "each player begins their
         first turn by turning one column face up, then continues the turn normally"): at the
@@ -1204,7 +1281,10 @@ class Hole:
     def play_turn(self, seat: int) -> bool:
         """One turn; False when the seat has nothing it may do (the hole then ends)."""
         st = self.state
-        self.first_turn_reveal(seat)
+        if self.rules.initial_reveal_mode == "flip_on_first_turn" and \
+                seat not in self.first_turn_done:
+            self.first_turn_reveal(seat)
+            self.remove_groups(seat)
         while True:
             options = self.turn_options(seat)
             if not options:
@@ -1230,6 +1310,7 @@ class Hole:
         elif action == Action.KNOCK:
             st.start_end(seat)
             st.knocked = True
+        self.remove_groups(seat)
         # knock_timing end_of_own_turn / any_time_in_turn (AMB-12): a knock right after the
         # turn (knocking first and then playing the turn would gain nothing over it)
         if self.rules.knock_timing != "instead_of_turn" and self.may_knock():
@@ -1324,6 +1405,10 @@ class Hole:
                 st.final_turns_left -= 1          # a final turn was played
             elif st.ender is None:                # (a flip-all or knock set the ender itself)
                 self.check_end(seat)
+            if ender_before is None and st.ender is not None and self.rules.reveal_on_trigger:
+                for other in range(self.players):  # groups the forced reveal completed
+                    if other != seat:
+                        self.remove_groups(other)
             if st.ender is not None and st.final_turns_left <= 0:
                 break
             if self.rules.stock_empty == "end_hole" and not st.stock:
@@ -1337,7 +1422,7 @@ class Hole:
         st = self.state
         layouts = [[cell.card for cell in row] for row in st.layouts]
         parts = [score_layout(self.rules, cards) for cards in layouts]
-        L = [part.value for part in parts]
+        L = [part.value + bank for part, bank in zip(parts, st.bank)]
         ender = -1 if st.ender is None else st.ender
         scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts],
                              extra=list(st.penalty))

@@ -122,6 +122,12 @@ class Rules:
     final_turn_stock_only: bool = _opt(False, "final turns may only draw from the stock")
     stock_empty: str = _opt("reshuffle_keep_top", "what happens when the stock runs out",
                             allowed=K.STOCK_EMPTY)
+    remove_cancelled: str = _opt("never", "a completed cancelling group (a pair-column of a "
+                                 "2-row grid, a line or 2x2 block of a 3x3 grid), all face up, "
+                                 "leaves the layout for the bottom of the discard pile: never, "
+                                 "when its owner chooses (asked as it forms, and again at its "
+                                 "turns), or at once; its value is banked and the positions "
+                                 "stay empty", allowed=K.REMOVE_CANCELLED)
     turn_cap: int = _opt(400, "safety cap: a hole ends after this many turns", lo=1, hi=100000)
     value_scheme: str = _opt("six_card", "named card-value table", allowed=VALUE_SCHEMES)
     value_two: int | None = _opt(None, "value of a two (None = from the table)",
@@ -431,6 +437,31 @@ def _check_value(f, value) -> None:
 WILD_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere")
 
 
+def _check_removal(r: Rules) -> None:
+    """remove_cancelled takes fixed groups off the layout: pair-columns of a 2-row grid, or
+    the lines and 2x2 blocks of a 3x3 grid; rules that score across those groups, or pair
+    cards wherever they lie, have nothing fixed to remove."""
+    opt = f"remove_cancelled = {r.remove_cancelled}"
+    two_row_columns = r.pair_scope == "column" and r.grid_rows == 2
+    three_by_three = (r.grid_rows, r.grid_cols) == (3, 3) and r.pair_scope == "none" and \
+        (r.line_sets != "none" or r.block_2x2_value is not None)
+    if r.layout_mode == "hand" or not (two_row_columns or three_by_three):
+        raise RuleError(f"{opt} needs groups that stay where they are: pair_scope = column on "
+                        f"a 2-row grid, or line_sets / block_2x2_value on a 3x3 grid (got "
+                        f"pair_scope = {r.pair_scope} on {r.grid_rows}x{r.grid_cols}, "
+                        f"layout_mode = {r.layout_mode})")
+    across = [name for name, on in (
+        ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("negative_quad_value", r.negative_quad_value is not None),
+        ("block_2x2_value", r.block_2x2_value is not None and two_row_columns),
+        ("six_of_kind_value", r.six_of_kind_value is not None),
+        ("one_eyed_jacks = wild", r.one_eyed_jacks == "wild"),
+        ("four_of_kind_wins_match", r.four_of_kind_wins_match)) if on]
+    if across:
+        raise RuleError(f"{opt} with {', '.join(across)}: those score cards of several groups "
+                        f"together, which a removal would take apart; choose one")
+
+
 def _check_combination(r: Rules) -> None:
     if r.one_eyed_jacks == "wild":
         why = None
@@ -490,6 +521,8 @@ def _check_combination(r: Rules) -> None:
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
                         f"initial_reveal_mode = none or peek")
+    if r.remove_cancelled != "never":
+        _check_removal(r)
     if r.replace_unseen_once and not r.stock_draw_may_be_discarded:
         raise RuleError("replace_unseen_once with stock_draw_may_be_discarded = false: once "
                         "every position has had its replacement, a drawn card would have "
@@ -606,7 +639,7 @@ PRESETS: dict[str, dict] = {
     "nine_card_fuchs": {
         "players_max": 8, "decks": 2, "jokers_per_deck": 2, "grid_rows": 3, "grid_cols": 3,
         "initial_reveal_mode": "none", "value_scheme": "fuchs_nines", "pair_scope": "none",
-        "line_sets": "rows_and_columns",
+        "line_sets": "rows_and_columns", "remove_cancelled": "immediate",
     },
 }
 PRESET_DESCRIPTIONS = {
@@ -631,7 +664,7 @@ PRESET_DESCRIPTIONS = {
                         "by side or one above the other scores 0 (RULES.md §2.4)",
     "nine_card_fuchs": "9-card Golf, Jesse Fuchs's version: nothing turned up at the start, "
                        "queens 0, kings 10, jokers -2, rows and columns of three equal cards "
-                       "score 0 (they stay in place: remove_cancelled is not implemented) "
+                       "leave the layout as soon as they are formed "
                        "(RULES.md §2.4)",
 }
 
@@ -793,6 +826,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_REARRANGE: int(r.rearrange_after_reveal),
         K.R_REPLACE_UNSEEN_ONCE: int(r.replace_unseen_once),
         K.R_PRIVATE_STOCK: int(r.private_stock_draw),
+        K.R_REMOVE_CANCELLED: K.REMOVE_CANCELLED.index(r.remove_cancelled),
     }
     for slot, v in slots.items():
         ri[slot] = v

@@ -265,7 +265,7 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
     S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
     for p in range(rt[K.R_NPOS]):
         c = g[own + p]
-        if c >= 0:
+        if 0 <= c < K.EMPTY0:  # (an empty position's pseudo-card is no card of the deck)
             n -= 1
             S -= rt[RT_VALUE + c]
     if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
@@ -287,7 +287,7 @@ def unseen_pool_nb(g, rt, seat, held):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
             c = g[row + p]
-            if c >= 0:
+            if 0 <= c < K.EMPTY0:
                 n -= 1
                 S -= rt[RT_VALUE + c]
     if held >= 0:
@@ -664,7 +664,7 @@ def forgetful_nb(point, seat, held, g, rt, rng, par):
     S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
     for p in range(rt[K.R_NPOS]):
         c = own_card_nb(g, seat, p, hide)
-        if c >= 0:
+        if 0 <= c < K.EMPTY0:
             n -= 1
             S -= rt[RT_VALUE + c]
     if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
@@ -1109,6 +1109,8 @@ def decide_nb(point, seat, held, g, rt, rng, par):
     policy = np.int64(par[seat, PAR_ID])
     if point == K.DP_ARRANGE and policy != POLICY_RANDOM:
         return arrange_nb(g, rt, seat, held)
+    if point == K.DP_REMOVE and policy != POLICY_RANDOM:
+        return K.A_REMOVE   # a removed group scores what it scored in place, and tidies up
     if point == K.DP_KNOCK and policy != POLICY_RANDOM:
         # a knock right after its own turn: it knocks when its start-of-turn rule would knock
         # now (drawing stands in for "go on", so no other choice of that rule is taken)

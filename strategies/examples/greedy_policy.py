@@ -11,8 +11,9 @@ It handles two-row layouts with column pairs (the six-card family); elsewhere it
 lowest legal action.
 """
 
-from simulator.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_TAKE_DISCARD, DP_FACE,
-                             DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_TURN, MAX_POS, N_ACTIONS,
+from simulator.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_REMOVE, A_TAKE_DISCARD,
+                             DP_FACE, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REMOVE, DP_TURN,
+                             EMPTY0, MAX_POS, N_ACTIONS,
                              PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N, PUB_FACEUP_SUM,
                              R_COLS, R_DECK_SUM, R_LOCK_FACE_UP_COLUMNS, R_NCARDS,
                              R_REPLACE_FACE_UP, RT_KEY, RT_VALUE)
@@ -54,8 +55,8 @@ def best_position(seat, card, known, faceup, rules, n, S):
     own = seat * MAX_POS
     best, best_gain = -1, 0
     for p in range(2 * cols):
-        if not replaceable(seat, p, faceup, rules):
-            continue
+        if not replaceable(seat, p, faceup, rules) or known[own + p] >= EMPTY0:
+            continue   # (EMPTY0 and up: a position left empty by remove_cancelled)
         c = p % cols
         top, bottom = known[own + c], known[own + c + cols]
         before = column_estimate(rules, top, bottom, n, S)
@@ -102,5 +103,7 @@ def decide(point, seat, held, public, legal, known, faceup, discard, memory, rul
             return A_DISCARD
     elif point == DP_FACE:
         return A_FACE_UP
+    elif point == DP_REMOVE:
+        return A_REMOVE
     return lowest_legal(legal)
 
