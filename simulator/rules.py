@@ -158,6 +158,10 @@ class Rules:
     pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES)
     line_sets: str = _opt("none", "3x3 grids: which complete lines of three equal cards score 0",
                           allowed=K.LINE_SETS)
+    overlap_rule: str = _opt("union", "3x3: a card in any completed line or counted block "
+                             "scores 0 (union), or completed lines and blocks leave the layout "
+                             "as they form (remove_immediately, which is remove_cancelled = "
+                             "immediate)", allowed=("union", "remove_immediately"))
     negative_pairs_keep_value: bool = _opt(False, "a pair of negative cards keeps its value")
     quad_two_columns_value: int | None = _opt(None, "four equal cards in two pair-columns score",
                                               allowed=(0, -10), nullable=True)
@@ -521,6 +525,10 @@ def _check_combination(r: Rules) -> None:
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
                         f"initial_reveal_mode = none or peek")
+    if r.overlap_rule == "remove_immediately" and r.remove_cancelled != "immediate":
+        raise RuleError(f"overlap_rule = remove_immediately is remove_cancelled = immediate "
+                        f"(RULES.md §3.6): set both (got remove_cancelled = "
+                        f"{r.remove_cancelled})")
     if r.remove_cancelled != "never":
         _check_removal(r)
     if r.replace_unseen_once and not r.stock_draw_may_be_discarded:

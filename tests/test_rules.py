@@ -59,6 +59,10 @@ def test_bad_options_are_one_clear_line(assignment, fragment):
     ({"placement_face": "down"}, "no way to turn cards face up"),
     ({"rearrange_after_reveal": True, "initial_reveal_mode": "peek"},
      "needs initial_reveal_mode = flip"),
+    ({"overlap_rule": "remove_immediately"}, "is remove_cancelled = immediate"),
+    ({"replace_unseen_once": True, "stock_draw_may_be_discarded": False},
+     "nowhere to go"),
+    ({"knock_exclusive": False}, "not supported yet"),
 ])
 def test_conflicting_options_are_refused(options, fragment):
     with pytest.raises(RuleError) as e:
