@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.jit import hot
+from simulator.jit import hot, ix
 from strategies.builtin import decide_nb
 from strategies.lookahead import AUX_SIZE, POLICY_LOOKAHEAD, ROLLOUT_STREAM, lookahead_nb
 
@@ -54,8 +54,8 @@ def pack_rules(arrays) -> np.ndarray:
     n = arrays.card_value.size
     rt[RT_VALUE:RT_VALUE + n] = arrays.card_value
     for p in range(MAX_POS):   # the empty-position pseudo-cards (codes.EMPTY0)
-        rt[RT_VALUE + K.EMPTY0 + p] = 0
-        rt[RT_KEY + K.EMPTY0 + p] = K.EMPTY_KEY0 - p
+        rt[ix(RT_VALUE + K.EMPTY0 + p)] = 0
+        rt[ix(RT_KEY + K.EMPTY0 + p)] = K.EMPTY_KEY0 - p
     rt[RT_KEY:RT_KEY + n] = arrays.card_key
     rt[RT_DECK:RT_DECK + arrays.deck.size] = arrays.deck
     return rt
@@ -91,52 +91,52 @@ def known_at(obs, seat, p):
 @hot(inline="always")
 def _push_discard_nb(g, rt, card):
     """The acting seat puts ``card`` on the discard pile (face up)."""
-    n = g[G_PUB + K.PUB_DISCARD_N]
-    g[G_DISCARD + n] = card
-    g[G_PUB + K.PUB_DISCARD_N] = n + 1
-    g[G_PUB + K.PUB_DISCARD_SUM] += rt[RT_VALUE + card]
+    n = g[ix(G_PUB + K.PUB_DISCARD_N)]
+    g[ix(G_DISCARD + n)] = card
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n + 1
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] += rt[ix(RT_VALUE + card)]
     if rt[K.R_JACK_SKIPS] != 0:
         local = card % CARDS_PER_DECK
         if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
-            g[G_SKIP + (g[G_PUB + K.PUB_ACTOR] + 1) % rt[K.R_PLAYERS]] = 1
+            g[ix(G_SKIP + (g[G_PUB + K.PUB_ACTOR] + 1) % rt[K.R_PLAYERS])] = 1
 
 
 @hot(inline="always")
 def _turn_up_nb(g, rt, seat, p):
     """Turn (seat, p) face up: everyone now knows it."""
     i = seat * MAX_POS + p
-    card = g[G_LAY + i]
-    g[G_UP + i] = 1
+    card = g[ix(G_LAY + i)]
+    g[ix(G_UP + i)] = 1
     for obs in range(rt[K.R_PLAYERS]):
         g[known_at(obs, seat, p)] = card
-    g[G_PUB + K.PUB_FACEUP_N] += 1
-    g[G_PUB + K.PUB_FACEUP_SUM] += rt[RT_VALUE + card]
-    g[G_FACE_DOWN + seat] -= 1
+    g[ix(G_PUB + K.PUB_FACEUP_N)] += 1
+    g[ix(G_PUB + K.PUB_FACEUP_SUM)] += rt[ix(RT_VALUE + card)]
+    g[ix(G_FACE_DOWN + seat)] -= 1
 
 
 @hot
 def _replace_nb(g, rt, seat, p, card, face_up, public_card):
     """Put ``card`` at (seat, p); the old card goes face up onto the discard pile."""
     i = seat * MAX_POS + p
-    old = g[G_LAY + i]
-    if rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and g[K.G_ONCE + i] == K.ONCE_LEFT:
-        g[K.G_ONCE + i] = K.ONCE_SPENT
-    if g[G_UP + i]:
-        g[G_PUB + K.PUB_FACEUP_N] -= 1
-        g[G_PUB + K.PUB_FACEUP_SUM] -= rt[RT_VALUE + old]
+    old = g[ix(G_LAY + i)]
+    if rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and g[ix(K.G_ONCE + i)] == K.ONCE_LEFT:
+        g[ix(K.G_ONCE + i)] = K.ONCE_SPENT
+    if g[ix(G_UP + i)]:
+        g[ix(G_PUB + K.PUB_FACEUP_N)] -= 1
+        g[ix(G_PUB + K.PUB_FACEUP_SUM)] -= rt[ix(RT_VALUE + old)]
     else:
-        g[G_FACE_DOWN + seat] -= 1
-    g[G_LAY + i] = card
+        g[ix(G_FACE_DOWN + seat)] -= 1
+    g[ix(G_LAY + i)] = card
     players = rt[K.R_PLAYERS]
     if face_up:
-        g[G_UP + i] = 1
-        g[G_PUB + K.PUB_FACEUP_N] += 1
-        g[G_PUB + K.PUB_FACEUP_SUM] += rt[RT_VALUE + card]
+        g[ix(G_UP + i)] = 1
+        g[ix(G_PUB + K.PUB_FACEUP_N)] += 1
+        g[ix(G_PUB + K.PUB_FACEUP_SUM)] += rt[ix(RT_VALUE + card)]
         for obs in range(players):
             g[known_at(obs, seat, p)] = card
     else:
-        g[G_UP + i] = 0
-        g[G_FACE_DOWN + seat] += 1
+        g[ix(G_UP + i)] = 0
+        g[ix(G_FACE_DOWN + seat)] += 1
         for obs in range(players):
             # a face-down card is known to its owner, and to all if it came from the discard
             g[known_at(obs, seat, p)] = card if (obs == seat or public_card) else -1
@@ -147,22 +147,22 @@ def _replace_nb(g, rt, seat, p, card, face_up, public_card):
 @hot
 def _reshuffle_nb(g, rt, rng):
     """The discard pile except its top card becomes the new stock."""
-    n = g[G_PUB + K.PUB_DISCARD_N] - 1
+    n = g[ix(G_PUB + K.PUB_DISCARD_N)] - 1
     for i in range(n):
-        g[G_STOCK + i] = g[G_DISCARD + i]
-    top = g[G_DISCARD + n]
-    g[G_DISCARD] = top
-    g[G_PUB + K.PUB_DISCARD_N] = 1
-    g[G_PUB + K.PUB_DISCARD_SUM] = rt[RT_VALUE + top]
-    g[G_PUB + K.PUB_STOCK_N] = n
-    g[G_PUB + K.PUB_RESHUFFLES] += 1
+        g[ix(G_STOCK + i)] = g[ix(G_DISCARD + i)]
+    top = g[ix(G_DISCARD + n)]
+    g[ix(G_DISCARD)] = top
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = 1
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] = rt[ix(RT_VALUE + top)]
+    g[ix(G_PUB + K.PUB_STOCK_N)] = n
+    g[ix(G_PUB + K.PUB_RESHUFFLES)] += 1
     shuffle_nb(g, G_STOCK, n, rng, STREAM_DEAL)
 
 
 # ---- asking a policy ---------------------------------------------------------------------------
 @hot
 def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
-    g[G_PUB + K.PUB_ACTOR] = seat
+    g[ix(G_PUB + K.PUB_ACTOR)] = seat
     if par[seat, 0] == POLICY_USER:  # a user's policy: it gets views of what its seat sees
         a = user(point, seat, held,
                  g[G_PUB:G_PUB + K.N_PUB_SLOTS + MAX_PLAYERS],
@@ -176,30 +176,30 @@ def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
         a = lookahead_nb(point, seat, held, g, rt, rng, par, aux)
     else:
         a = decide_nb(point, seat, held, g, rt, rng, par)
-    if a < 0 or a >= K.N_ACTIONS or g[G_LEGAL + a] == 0:
-        g[G_PRIV + K.PRIV_ERROR] = ERR_ILLEGAL_ACTION
-        g[G_PRIV + K.PRIV_ERR_SEAT] = seat
-        g[G_PRIV + K.PRIV_ERR_POINT] = point
-        g[G_PRIV + K.PRIV_ERR_ACTION] = a
+    if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
+        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
+        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
+        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
+        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
         return -1
-    n = g[G_PRIV + K.PRIV_LOG_N]
+    n = g[ix(G_PRIV + K.PRIV_LOG_N)]
     if n >= 0:  # logging is on
         if n >= log.shape[0]:
-            g[G_PRIV + K.PRIV_ERROR] = ERR_LOG_FULL
+            g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_LOG_FULL
             return -1
-        log[n, 0] = g[G_PUB + K.PUB_TURN]
+        log[n, 0] = g[ix(G_PUB + K.PUB_TURN)]
         log[n, 1] = seat
         log[n, 2] = point
         log[n, 3] = a
         log[n, 4] = held
-        g[G_PRIV + K.PRIV_LOG_N] = n + 1
+        g[ix(G_PRIV + K.PRIV_LOG_N)] = n + 1
     return a
 
 
 @hot(inline="always")
 def _clear_nb(g):
     for a in range(K.N_ACTIONS):
-        g[G_LEGAL + a] = 0
+        g[ix(G_LEGAL + a)] = 0
 
 
 @hot
@@ -207,21 +207,21 @@ def _placement_mask_nb(g, rt, seat):
     _clear_nb(g)
     for p in range(rt[K.R_NPOS]):
         if can_replace_nb(g, rt, seat, p):
-            g[G_LEGAL + p] = 1
+            g[ix(G_LEGAL + p)] = 1
 
 
 @hot
 def _face_down_mask_nb(g, rt, seat):
     _clear_nb(g)
     for p in range(rt[K.R_NPOS]):
-        if not g[G_UP + seat * MAX_POS + p]:
-            g[G_LEGAL + p] = 1
+        if not g[ix(G_UP + seat * MAX_POS + p)]:
+            g[ix(G_LEGAL + p)] = 1
 
 
 @hot
 def _reveal_mask_nb(g, rt, seat, n_chosen):
     """Positions the seat may still reveal given the ones it chose (RULES.md §3.2); the picks
-    so far are g[G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1]."""
+    so far are g[ix(G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1)]."""
     _clear_nb(g)
     cols = rt[K.R_COLS]
     rows = rt[K.R_ROWS]
@@ -230,11 +230,11 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
     chosen = G_CHOSEN + seat * MAX_POS
     any_legal = False
     for p in range(rt[K.R_NPOS]):
-        if g[G_UP + seat * MAX_POS + p] or g[known_at(seat, seat, p)] >= 0:
+        if g[ix(G_UP + seat * MAX_POS + p)] or g[known_at(seat, seat, p)] >= 0:
             continue
         taken = False
         for i in range(n_chosen):
-            if g[chosen + i] == p:
+            if g[ix(chosen + i)] == p:
                 taken = True
         if taken:
             continue
@@ -243,21 +243,21 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
         if con == K.CON_NEAREST_ROW:
             ok = p // cols == rows - 1
         elif con == K.CON_SAME_COLUMN and n_chosen > 0:
-            ok = c == g[chosen] % cols
+            ok = c == g[ix(chosen)] % cols
         elif con == K.CON_DIFFERENT_COLUMNS:
             for i in range(n_chosen):
-                if g[chosen + i] % cols == c:
+                if g[ix(chosen + i)] % cols == c:
                     ok = False
         elif con == K.CON_CENTRE_OUTER and n_chosen > 0:
-            first_centre = g[chosen] % cols == centre
+            first_centre = g[ix(chosen)] % cols == centre
             ok = (c == centre) != first_centre
         elif con == K.CON_WHOLE_COLUMN:  # a column is chosen by its top card
             ok = p < cols
             for r in range(rows):
-                if g[G_UP + seat * MAX_POS + r * cols + c]:
+                if g[ix(G_UP + seat * MAX_POS + r * cols + c)]:
                     ok = False
         if ok:
-            g[G_LEGAL + p] = 1
+            g[ix(G_LEGAL + p)] = 1
             any_legal = True
     return any_legal
 
@@ -266,7 +266,7 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
 def _reveal_nb(g, rt, seat, p):
     """Peek at or flip the chosen position (with whole_column: the whole column of p)."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
-        g[known_at(seat, seat, p)] = g[G_LAY + seat * MAX_POS + p]
+        g[known_at(seat, seat, p)] = g[ix(G_LAY + seat * MAX_POS + p)]
     elif rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN:
         cols = rt[K.R_COLS]
         for r in range(rt[K.R_ROWS]):
@@ -278,7 +278,7 @@ def _reveal_nb(g, rt, seat, p):
 @hot
 def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_now):
     """Ask ``seat`` for up to ``decisions`` reveal positions (fewer if none is legal), storing
-    them at g[G_CHOSEN + seat*MAX_POS ...] and their count in the row's last slot; each is
+    them at g[ix(G_CHOSEN + seat*MAX_POS ...)] and their count in the row's last slot; each is
     revealed at once when ``reveal_now``. Returns False on a policy error."""
     chosen = G_CHOSEN + seat * MAX_POS
     n = 0
@@ -288,11 +288,11 @@ def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_
         a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_REVEAL, seat, -1)
         if a < 0:
             return False
-        g[chosen + n] = a
+        g[ix(chosen + n)] = a
         n += 1
         if reveal_now:
             _reveal_nb(g, rt, seat, a)
-    g[chosen + MAX_POS - 1] = n
+    g[ix(chosen + MAX_POS - 1)] = n
     return True
 
 
@@ -313,13 +313,13 @@ def _initial_reveal_nb(g, rt, rng, par, log, user, aux):
             return False
         if not sequential and not simultaneous:
             chosen = G_CHOSEN + seat * MAX_POS
-            for i in range(g[chosen + MAX_POS - 1]):
-                _reveal_nb(g, rt, seat, g[chosen + i])
+            for i in range(g[ix(chosen + MAX_POS - 1)]):
+                _reveal_nb(g, rt, seat, g[ix(chosen + i)])
     if simultaneous:
         for seat in range(players):
             chosen = G_CHOSEN + seat * MAX_POS
-            for i in range(g[chosen + MAX_POS - 1]):
-                _reveal_nb(g, rt, seat, g[chosen + i])
+            for i in range(g[ix(chosen + MAX_POS - 1)]):
+                _reveal_nb(g, rt, seat, g[ix(chosen + i)])
     return True
 
 
@@ -329,12 +329,12 @@ def _swap_positions_nb(g, rt, seat, p, q):
     knows of them (the counters do not change)."""
     i = seat * MAX_POS + p
     j = seat * MAX_POS + q
-    g[G_LAY + i], g[G_LAY + j] = g[G_LAY + j], g[G_LAY + i]
-    g[G_UP + i], g[G_UP + j] = g[G_UP + j], g[G_UP + i]
+    g[ix(G_LAY + i)], g[ix(G_LAY + j)] = g[ix(G_LAY + j)], g[ix(G_LAY + i)]
+    g[ix(G_UP + i)], g[ix(G_UP + j)] = g[ix(G_UP + j)], g[ix(G_UP + i)]
     for obs in range(rt[K.R_PLAYERS]):
         a = known_at(obs, seat, p)
         b = known_at(obs, seat, q)
-        g[a], g[b] = g[b], g[a]
+        g[ix(a)], g[ix(b)] = g[ix(b)], g[ix(a)]
 
 
 @hot
@@ -349,7 +349,7 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
         while True:
             p = -1
             for x in range(npos):
-                if not (settled >> x) & 1 and g[G_UP + seat * MAX_POS + x]:
+                if not (settled >> x) & 1 and g[ix(G_UP + seat * MAX_POS + x)]:
                     p = x
                     break
             if p < 0:
@@ -357,9 +357,9 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
             _clear_nb(g)
             for x in range(npos):
                 if not (settled >> x) & 1:
-                    g[G_LEGAL + x] = 1
+                    g[ix(G_LEGAL + x)] = 1
             q = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_ARRANGE, seat,
-                        g[G_LAY + seat * MAX_POS + p])
+                        g[ix(G_LAY + seat * MAX_POS + p)])
             if q < 0:
                 return False
             if q != p:
@@ -401,13 +401,13 @@ def _completed_nb(g, rt, seat, mask):
     for p in range(rt[K.R_NPOS]):
         if (mask >> p) & 1:
             i = seat * MAX_POS + p
-            card = g[G_LAY + i]
-            if g[G_UP + i] == 0 or card >= K.EMPTY0:
+            card = g[ix(G_LAY + i)]
+            if g[ix(G_UP + i)] == 0 or card >= K.EMPTY0:
                 return False
             if first:
-                key = rt[RT_KEY + card]
+                key = rt[ix(RT_KEY + card)]
                 first = False
-            elif rt[RT_KEY + card] != key:
+            elif rt[ix(RT_KEY + card)] != key:
                 return False
     return True
 
@@ -419,25 +419,25 @@ def _remove_cells_nb(g, rt, seat, mask, value):
     k = 0
     for p in range(rt[K.R_NPOS]):
         k += (mask >> p) & 1
-    n = g[G_PUB + K.PUB_DISCARD_N]
+    n = g[ix(G_PUB + K.PUB_DISCARD_N)]
     for i in range(n - 1, -1, -1):
-        g[G_DISCARD + i + k] = g[G_DISCARD + i]
+        g[ix(G_DISCARD + i + k)] = g[ix(G_DISCARD + i)]
     j = 0
     for p in range(rt[K.R_NPOS]):
         if (mask >> p) & 1:
             i = seat * MAX_POS + p
-            card = g[G_LAY + i]
-            g[G_DISCARD + j] = card
+            card = g[ix(G_LAY + i)]
+            g[ix(G_DISCARD + j)] = card
             j += 1
-            v = rt[RT_VALUE + card]
-            g[G_PUB + K.PUB_DISCARD_SUM] += v
-            g[G_PUB + K.PUB_FACEUP_N] -= 1
-            g[G_PUB + K.PUB_FACEUP_SUM] -= v
-            g[G_LAY + i] = K.EMPTY0 + p
+            v = rt[ix(RT_VALUE + card)]
+            g[ix(G_PUB + K.PUB_DISCARD_SUM)] += v
+            g[ix(G_PUB + K.PUB_FACEUP_N)] -= 1
+            g[ix(G_PUB + K.PUB_FACEUP_SUM)] -= v
+            g[ix(G_LAY + i)] = K.EMPTY0 + p
             for obs in range(rt[K.R_PLAYERS]):
                 g[known_at(obs, seat, p)] = K.EMPTY0 + p
-    g[G_PUB + K.PUB_DISCARD_N] = n + k
-    g[K.G_BANK + seat] += value
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n + k
+    g[ix(K.G_BANK + seat)] += value
 
 
 @hot
@@ -453,8 +453,8 @@ def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
         if mask == 0 or not _completed_nb(g, rt, seat, mask):
             continue
         if rt[K.R_ROWS] == 2:
-            a = g[G_LAY + seat * MAX_POS + i]
-            b = g[G_LAY + seat * MAX_POS + i + rt[K.R_COLS]]
+            a = g[ix(G_LAY + seat * MAX_POS + i)]
+            b = g[ix(G_LAY + seat * MAX_POS + i + rt[K.R_COLS])]
             value = pair_value_nb(a, b, rt[:K.N_RULE_SLOTS],
                                   rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE])
         elif i >= 8:
@@ -463,8 +463,8 @@ def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
             value = 0
         if mode == K.REMOVE_OPTIONAL:
             _clear_nb(g)
-            g[G_LEGAL + K.A_REMOVE] = 1
-            g[G_LEGAL + K.A_PASS] = 1
+            g[ix(G_LEGAL + K.A_REMOVE)] = 1
+            g[ix(G_LEGAL + K.A_PASS)] = 1
             low = 0
             while (mask >> low) & 1 == 0:
                 low += 1
@@ -484,12 +484,12 @@ def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
     face_rule = rt[K.R_PLACEMENT_FACE]
     face_up = face_rule == K.FACE_UP
     if face_rule == K.FACE_CHOICE:
-        if g[G_UP + seat * MAX_POS + p]:
+        if g[ix(G_UP + seat * MAX_POS + p)]:
             face_up = True  # replacing a face-up card always yields a face-up card
         else:
             _clear_nb(g)
-            g[G_LEGAL + K.A_FACE_UP] = 1
-            g[G_LEGAL + K.A_FACE_DOWN] = 1
+            g[ix(G_LEGAL + K.A_FACE_UP)] = 1
+            g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
             a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FACE, seat, card)
             if a < 0:
                 return False
@@ -500,51 +500,51 @@ def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
 
 @hot
 def _start_end_nb(g, rt, seat):
-    g[G_PUB + K.PUB_ENDER] = seat
+    g[ix(G_PUB + K.PUB_ENDER)] = seat
     ft = rt[K.R_FINAL_TURNS]
     players = rt[K.R_PLAYERS]
     if ft == K.FINAL_NONE:
-        g[G_PUB + K.PUB_FINAL_LEFT] = 0
+        g[ix(G_PUB + K.PUB_FINAL_LEFT)] = 0
     elif ft == K.FINAL_EACH_OTHER:
-        g[G_PUB + K.PUB_FINAL_LEFT] = players - 1
+        g[ix(G_PUB + K.PUB_FINAL_LEFT)] = players - 1
     else:  # complete the lap: the seats after the ender up to the dealer (the last seat)
-        g[G_PUB + K.PUB_FINAL_LEFT] = players - 1 - seat
+        g[ix(G_PUB + K.PUB_FINAL_LEFT)] = players - 1 - seat
     if rt[K.R_REVEAL_ON_TRIGGER] != 0:  # the others show their cards at once ([000] step 11)
         for s in range(players):
             if s != seat:
                 for p in range(rt[K.R_NPOS]):
-                    if not g[G_UP + s * MAX_POS + p]:
+                    if not g[ix(G_UP + s * MAX_POS + p)]:
                         _turn_up_nb(g, rt, s, p)
 
 
 @hot
 def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
-    if g[G_PUB + K.PUB_STOCK_N] == 0:
+    if g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
         _reshuffle_nb(g, rt, rng)
-    n = g[G_PUB + K.PUB_STOCK_N] - 1
-    g[G_PUB + K.PUB_STOCK_N] = n
-    card = g[G_STOCK + n]
+    n = g[ix(G_PUB + K.PUB_STOCK_N)] - 1
+    g[ix(G_PUB + K.PUB_STOCK_N)] = n
+    card = g[ix(G_STOCK + n)]
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
     if public:
-        g[G_PUB + K.PUB_HELD_PUBLIC] = card
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
     _placement_mask_nb(g, rt, seat)
     if rt[K.R_STOCK_MAY_DISCARD] != 0:
-        g[G_LEGAL + K.A_DISCARD] = 1
+        g[ix(G_LEGAL + K.A_DISCARD)] = 1
     b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_DRAWN, seat, card)
     if b < 0:
         return False
     if b != K.A_DISCARD:
         ok = _place_nb(g, rt, rng, par, log, user, aux, seat, card, public, b)
-        g[G_PUB + K.PUB_HELD_PUBLIC] = -1
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
         return ok
-    g[G_PUB + K.PUB_HELD_PUBLIC] = -1
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     _push_discard_nb(g, rt, card)
     fad = rt[K.R_FLIP_AFTER_DISCARD]
-    fd = g[G_FACE_DOWN + seat]
+    fd = g[ix(G_FACE_DOWN + seat)]
     if fad != K.FAD_NONE and fd > 0:
         _face_down_mask_nb(g, rt, seat)
         if fad == K.FAD_UNLESS_ONE and fd == 1:
-            g[G_LEGAL + K.A_PASS] = 1
+            g[ix(G_LEGAL + K.A_PASS)] = 1
         c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FLIP, seat, -1)
         if c < 0:
             return False
@@ -555,14 +555,14 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
 
 @hot
 def _take_discard_nb(g, rt, rng, par, log, user, aux, seat):
-    n = g[G_PUB + K.PUB_DISCARD_N] - 1
-    g[G_PUB + K.PUB_DISCARD_N] = n
-    card = g[G_DISCARD + n]
-    g[G_PUB + K.PUB_DISCARD_SUM] -= rt[RT_VALUE + card]
-    g[G_PUB + K.PUB_HELD_PUBLIC] = card
+    n = g[ix(G_PUB + K.PUB_DISCARD_N)] - 1
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n
+    card = g[ix(G_DISCARD + n)]
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] -= rt[ix(RT_VALUE + card)]
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
     _placement_mask_nb(g, rt, seat)
     b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_TAKEN, seat, card)
-    g[G_PUB + K.PUB_HELD_PUBLIC] = -1
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if b < 0:
         return False
     return _place_nb(g, rt, rng, par, log, user, aux, seat, card, True, b)
@@ -571,35 +571,35 @@ def _take_discard_nb(g, rt, rng, par, log, user, aux, seat):
 @hot
 def turn_mask_nb(g, rt, seat):
     """Legal actions at the start of ``seat``'s turn into g[G_LEGAL:]; returns how many."""
-    final_lap = g[G_PUB + K.PUB_ENDER] >= 0
+    final_lap = g[ix(G_PUB + K.PUB_ENDER)] >= 0
     _clear_nb(g)
     n_legal = 0
-    if g[G_PUB + K.PUB_STOCK_N] > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and
-                                        g[G_PUB + K.PUB_DISCARD_N] > 1):
-        g[G_LEGAL + K.A_DRAW_STOCK] = 1
+    if g[ix(G_PUB + K.PUB_STOCK_N)] > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and
+                                        g[ix(G_PUB + K.PUB_DISCARD_N)] > 1):
+        g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 1
         n_legal += 1
-    if rt[K.R_DRAW_FROM_DISCARD] != 0 and g[G_PUB + K.PUB_DISCARD_N] > 0 and \
+    if rt[K.R_DRAW_FROM_DISCARD] != 0 and g[ix(G_PUB + K.PUB_DISCARD_N)] > 0 and \
             not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0):
         for p in range(rt[K.R_NPOS]):
             if can_replace_nb(g, rt, seat, p):
-                g[G_LEGAL + K.A_TAKE_DISCARD] = 1
+                g[ix(G_LEGAL + K.A_TAKE_DISCARD)] = 1
                 n_legal += 1
                 break
-    if g[G_FACE_DOWN + seat] > 0:
+    if g[ix(G_FACE_DOWN + seat)] > 0:
         if rt[K.R_FLIP_INSTEAD_OF_DRAW] != 0:
-            g[G_LEGAL + K.A_FLIP] = 1
+            g[ix(G_LEGAL + K.A_FLIP)] = 1
             n_legal += 1
         if rt[K.R_FLIP_ALL_TO_END] != 0:
-            g[G_LEGAL + K.A_FLIP_ALL] = 1
+            g[ix(G_LEGAL + K.A_FLIP_ALL)] = 1
             n_legal += 1
     if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE:
         for p in range(rt[K.R_NPOS]):
-            if not g[G_UP + seat * MAX_POS + p] and g[known_at(seat, seat, p)] < 0:
-                g[G_LEGAL + K.A_PEEK] = 1
+            if not g[ix(G_UP + seat * MAX_POS + p)] and g[known_at(seat, seat, p)] < 0:
+                g[ix(G_LEGAL + K.A_PEEK)] = 1
                 n_legal += 1
                 break
     if rt[K.R_KNOCK_TIMING] != K.KNOCK_END_OF_TURN and _may_knock_nb(g, rt):
-        g[G_LEGAL + K.A_KNOCK] = 1
+        g[ix(G_LEGAL + K.A_KNOCK)] = 1
         n_legal += 1
     return n_legal
 
@@ -608,8 +608,8 @@ def turn_mask_nb(g, rt, seat):
 def _may_knock_nb(g, rt):
     """A knock would be allowed now: a knock game, nobody has ended the hole, and
     knock_min_laps laps have been played (AMB-13)."""
-    return (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and g[G_PUB + K.PUB_ENDER] < 0 and \
-        g[G_PUB + K.PUB_TURN] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
+    return (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and g[ix(G_PUB + K.PUB_ENDER)] < 0 and \
+        g[ix(G_PUB + K.PUB_TURN)] >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
 
 
 @hot
@@ -624,7 +624,7 @@ def _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat):
 def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     """One turn of ``seat``. Returns 1 when played, 0 when the hole must end (no stock to draw
     and nothing else to do), -1 on a policy error."""
-    if g[G_CHOSEN + seat * MAX_POS + MAX_POS - 1] < 0:
+    if g[ix(G_CHOSEN + seat * MAX_POS + MAX_POS - 1)] < 0:
         if not _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat) or \
                 not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
             return -1
@@ -637,13 +637,13 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
         # pay to peek (AMB-16): look at one own face-down card, pay, and choose again
         _clear_nb(g)
         for p in range(rt[K.R_NPOS]):
-            if not g[G_UP + seat * MAX_POS + p] and g[known_at(seat, seat, p)] < 0:
-                g[G_LEGAL + p] = 1
+            if not g[ix(G_UP + seat * MAX_POS + p)] and g[known_at(seat, seat, p)] < 0:
+                g[ix(G_LEGAL + p)] = 1
         c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, -1)
         if c < 0:
             return -1
-        g[known_at(seat, seat, c)] = g[G_LAY + seat * MAX_POS + c]
-        g[G_PENALTY + seat] += rt[K.R_PAY_TO_PEEK]
+        g[known_at(seat, seat, c)] = g[ix(G_LAY + seat * MAX_POS + c)]
+        g[ix(G_PENALTY + seat)] += rt[K.R_PAY_TO_PEEK]
     ok = a >= 0
     if a == K.A_DRAW_STOCK:
         ok = _draw_stock_nb(g, rt, rng, par, log, user, aux, seat)
@@ -657,27 +657,27 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
             _turn_up_nb(g, rt, seat, c)
     elif a == K.A_FLIP_ALL:
         for p in range(rt[K.R_NPOS]):
-            if not g[G_UP + seat * MAX_POS + p]:
+            if not g[ix(G_UP + seat * MAX_POS + p)]:
                 _turn_up_nb(g, rt, seat, p)
-        if g[G_PUB + K.PUB_ENDER] < 0:
+        if g[ix(G_PUB + K.PUB_ENDER)] < 0:
             _start_end_nb(g, rt, seat)
     elif a == K.A_KNOCK:
         _start_end_nb(g, rt, seat)
-        g[G_PUB + K.PUB_KNOCKED] = 1
+        g[ix(G_PUB + K.PUB_KNOCKED)] = 1
     if ok and not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
         return -1
     if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock_nb(g, rt):
         # knock_timing end_of_own_turn / any_time_in_turn: knock right after the turn (AMB-12;
         # knocking at the start and then playing the turn gains nothing over this)
         _clear_nb(g)
-        g[G_LEGAL + K.A_KNOCK] = 1
-        g[G_LEGAL + K.A_PASS] = 1
+        g[ix(G_LEGAL + K.A_KNOCK)] = 1
+        g[ix(G_LEGAL + K.A_PASS)] = 1
         k = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_KNOCK, seat, -1)
         if k < 0:
             return -1
         if k == K.A_KNOCK:
             _start_end_nb(g, rt, seat)
-            g[G_PUB + K.PUB_KNOCKED] = 1
+            g[ix(G_PUB + K.PUB_KNOCKED)] = 1
     return 1 if ok else -1
 
 
@@ -695,38 +695,38 @@ def conservation_ok_nb(g, rt, held, counts):
     for s in range(players):
         fd = 0
         for p in range(npos):
-            card = g[G_LAY + s * MAX_POS + p]
+            card = g[ix(G_LAY + s * MAX_POS + p)]
             if card >= K.EMPTY0:  # empty (remove_cancelled): face up, but no card
-                if card != K.EMPTY0 + p or not g[G_UP + s * MAX_POS + p]:
+                if card != K.EMPTY0 + p or not g[ix(G_UP + s * MAX_POS + p)]:
                     return False
                 continue
             if card >= 0:
                 counts[card] += 1
-            if g[G_UP + s * MAX_POS + p]:
+            if g[ix(G_UP + s * MAX_POS + p)]:
                 up_n += 1
-                up_sum += rt[RT_VALUE + card]
+                up_sum += rt[ix(RT_VALUE + card)]
             else:
                 fd += 1
-        if fd != g[G_FACE_DOWN + s]:
+        if fd != g[ix(G_FACE_DOWN + s)]:
             return False
-    for i in range(g[G_PUB + K.PUB_STOCK_N]):
-        counts[g[G_STOCK + i]] += 1
+    for i in range(g[ix(G_PUB + K.PUB_STOCK_N)]):
+        counts[g[ix(G_STOCK + i)]] += 1
     disc_sum = 0
-    for i in range(g[G_PUB + K.PUB_DISCARD_N]):
-        counts[g[G_DISCARD + i]] += 1
-        disc_sum += rt[RT_VALUE + g[G_DISCARD + i]]
+    for i in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+        counts[g[ix(G_DISCARD + i)]] += 1
+        disc_sum += rt[ix(RT_VALUE + g[G_DISCARD + i])]
     if held >= 0:
         counts[held] += 1
     for i in range(rt[K.R_NCARDS]):
-        c = rt[RT_DECK + i]
+        c = rt[ix(RT_DECK + i)]
         if counts[c] != 1:
             return False
         counts[c] = 0
     for i in range(n_ids):
         if counts[i] != 0:
             return False
-    return up_n == g[G_PUB + K.PUB_FACEUP_N] and up_sum == g[G_PUB + K.PUB_FACEUP_SUM] and \
-        disc_sum == g[G_PUB + K.PUB_DISCARD_SUM]
+    return up_n == g[ix(G_PUB + K.PUB_FACEUP_N)] and up_sum == g[ix(G_PUB + K.PUB_FACEUP_SUM)] and \
+        disc_sum == g[ix(G_PUB + K.PUB_DISCARD_SUM)]
 
 
 # ---- one round ---------------------------------------------------------------------------------
@@ -739,48 +739,48 @@ def _deal_nb(g, rt, rng, seed, round_index):
     for s in range(players):
         rng[STREAM_SEAT0 + s] = stream_state_nb(seed, round_index, STREAM_SEAT0 + s)
     for i in range(K.N_PUB_SLOTS + MAX_PLAYERS):
-        g[G_PUB + i] = 0
+        g[ix(G_PUB + i)] = 0
     for s in range(players):
         for i in range(K.MEMORY_SLOTS):
-            g[G_MEMORY + s * K.MEMORY_SLOTS + i] = 0
-        g[G_PENALTY + s] = 0
-        g[G_SKIP + s] = 0
+            g[ix(G_MEMORY + s * K.MEMORY_SLOTS + i)] = 0
+        g[ix(G_PENALTY + s)] = 0
+        g[ix(G_SKIP + s)] = 0
         for p in range(MAX_POS):
-            g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_LEFT
-        g[K.G_BANK + s] = 0
+            g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
+        g[ix(K.G_BANK + s)] = 0
     for i in range(ncards):
-        g[G_STOCK + i] = rt[RT_DECK + i]
+        g[ix(G_STOCK + i)] = rt[ix(RT_DECK + i)]
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
     # one card at a time, position by position, starting with the first player (seat 0)
     n = ncards
     for s in range(players):
         for p in range(MAX_POS):
-            g[G_LAY + s * MAX_POS + p] = -1
-            g[G_UP + s * MAX_POS + p] = 0
+            g[ix(G_LAY + s * MAX_POS + p)] = -1
+            g[ix(G_UP + s * MAX_POS + p)] = 0
         for obs in range(players):
             for p in range(npos):
                 g[known_at(obs, s, p)] = -1
-        g[G_FACE_DOWN + s] = npos
+        g[ix(G_FACE_DOWN + s)] = npos
     for p in range(npos):
         for s in range(players):
             n -= 1
-            g[G_LAY + s * MAX_POS + p] = g[G_STOCK + n]
+            g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
     if rt[K.R_OWNER_VIEW_ALL] != 0:  # the owner holds its cards in hand and sees them all
         for s in range(players):
             for p in range(npos):
-                g[known_at(s, s, p)] = g[G_LAY + s * MAX_POS + p]
+                g[known_at(s, s, p)] = g[ix(G_LAY + s * MAX_POS + p)]
     for s in range(players):  # first-turn reveals still to do (-1), or reveals done
-        g[G_CHOSEN + s * MAX_POS + MAX_POS - 1] = \
+        g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
             -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
     if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
         n -= 1
-        g[G_DISCARD] = g[G_STOCK + n]
-        g[G_PUB + K.PUB_DISCARD_N] = 1
-        g[G_PUB + K.PUB_DISCARD_SUM] = rt[RT_VALUE + g[G_DISCARD]]
-    g[G_PUB + K.PUB_STOCK_N] = n
-    g[G_PUB + K.PUB_ENDER] = -1
-    g[G_PUB + K.PUB_FINAL_LEFT] = -1
-    g[G_PUB + K.PUB_HELD_PUBLIC] = -1
+        g[ix(G_DISCARD)] = g[ix(G_STOCK + n)]
+        g[ix(G_PUB + K.PUB_DISCARD_N)] = 1
+        g[ix(G_PUB + K.PUB_DISCARD_SUM)] = rt[ix(RT_VALUE + g[G_DISCARD])]
+    g[ix(G_PUB + K.PUB_STOCK_N)] = n
+    g[ix(G_PUB + K.PUB_ENDER)] = -1
+    g[ix(G_PUB + K.PUB_FINAL_LEFT)] = -1
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
 
 
 @hot
@@ -792,9 +792,9 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
     values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
     keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
     for s in range(players):
-        extra[s] = g[G_PENALTY + s]
-        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp) + g[K.G_BANK + s]
-    hole_scores_nb(L, quads, g[G_PUB + K.PUB_ENDER], g[G_PUB + K.PUB_KNOCKED] == 1, players, ri,
+        extra[s] = g[ix(G_PENALTY + s)]
+        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp) + g[ix(K.G_BANK + s)]
+    hole_scores_nb(L, quads, g[ix(G_PUB + K.PUB_ENDER)], g[ix(G_PUB + K.PUB_KNOCKED)] == 1, players, ri,
                    extra, scores)
 
 
@@ -807,8 +807,8 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     every turn."""
     players = rt[K.R_PLAYERS]
     for i in range(K.N_PRIV):
-        g[G_PRIV + i] = 0
-    g[G_PRIV + K.PRIV_LOG_N] = 0 if log_on else -1
+        g[ix(G_PRIV + i)] = 0
+    g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if log_on else -1
     _deal_nb(g, rt, rng, seed, round_index)
     ok = _initial_reveal_nb(g, rt, rng, par, log, user, aux)
     if ok and rt[K.R_REARRANGE] != 0:
@@ -817,7 +817,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
         for s in range(players):
             for p in range(rt[K.R_NPOS]):
                 if g[known_at(s, s, p)] >= 0:
-                    g[K.G_ONCE + s * MAX_POS + p] = K.ONCE_SEEN
+                    g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_SEEN
     for s in range(players):  # groups the initial flips completed
         if ok:
             ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
@@ -825,9 +825,9 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
     while ok:
-        ender_before = g[G_PUB + K.PUB_ENDER]
-        if g[G_SKIP + seat] != 0:  # a jack was discarded onto this seat: it loses this turn
-            g[G_SKIP + seat] = 0
+        ender_before = g[ix(G_PUB + K.PUB_ENDER)]
+        if g[ix(G_SKIP + seat)] != 0:  # a jack was discarded onto this seat: it loses this turn
+            g[ix(G_SKIP + seat)] = 0
             r = 1
         else:
             r = _play_turn_nb(g, rt, rng, par, log, user, aux, seat)
@@ -836,53 +836,53 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
             break
         if r == 0:
             break
-        g[G_PUB + K.PUB_TURN] += 1
+        g[ix(G_PUB + K.PUB_TURN)] += 1
         if check and not conservation_ok_nb(g, rt, -1, tmp):
-            g[G_PRIV + K.PRIV_ERROR] = ERR_CONSERVATION
+            g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_CONSERVATION
             ok = False
             break
         if ender_before >= 0:
-            g[G_PUB + K.PUB_FINAL_LEFT] -= 1          # a final turn was played
-        elif g[G_PUB + K.PUB_ENDER] < 0:              # (a knock or flip-all set it itself)
-            if (triggers & K.END_ALL_FACE_UP) != 0 and g[G_FACE_DOWN + seat] == 0:
+            g[ix(G_PUB + K.PUB_FINAL_LEFT)] -= 1          # a final turn was played
+        elif g[ix(G_PUB + K.PUB_ENDER)] < 0:              # (a knock or flip-all set it itself)
+            if (triggers & K.END_ALL_FACE_UP) != 0 and g[ix(G_FACE_DOWN + seat)] == 0:
                 _start_end_nb(g, rt, seat)
             elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
                 all_up = True
                 for s in range(players):
-                    if g[G_FACE_DOWN + s] != 0:
+                    if g[ix(G_FACE_DOWN + s)] != 0:
                         all_up = False
                 if all_up:
-                    g[G_PUB + K.PUB_ENDER] = seat
-                    g[G_PUB + K.PUB_FINAL_LEFT] = 0
-        if ender_before < 0 and g[G_PUB + K.PUB_ENDER] >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
+                    g[ix(G_PUB + K.PUB_ENDER)] = seat
+                    g[ix(G_PUB + K.PUB_FINAL_LEFT)] = 0
+        if ender_before < 0 and g[ix(G_PUB + K.PUB_ENDER)] >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
             for s in range(players):  # groups the others' forced reveal completed
                 if s != seat and ok:
                     ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
             if not ok:
                 break
-        if g[G_PUB + K.PUB_ENDER] >= 0 and g[G_PUB + K.PUB_FINAL_LEFT] <= 0:
+        if g[ix(G_PUB + K.PUB_ENDER)] >= 0 and g[ix(G_PUB + K.PUB_FINAL_LEFT)] <= 0:
             break
-        if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[G_PUB + K.PUB_STOCK_N] == 0:
+        if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
             break  # RULES.md §1.6: with stock_empty = end_hole the hole ends with the stock
-        if g[G_PUB + K.PUB_TURN] >= cap:
-            g[G_PRIV + K.PRIV_CAPPED] = 1
+        if g[ix(G_PUB + K.PUB_TURN)] >= cap:
+            g[ix(G_PRIV + K.PRIV_CAPPED)] = 1
             break
         seat += 1
         if seat == players:
             seat = 0
-    out[K.OUT_ERROR] = g[G_PRIV + K.PRIV_ERROR]
-    out[K.OUT_ERR_SEAT] = g[G_PRIV + K.PRIV_ERR_SEAT]
-    out[K.OUT_ERR_POINT] = g[G_PRIV + K.PRIV_ERR_POINT]
-    out[K.OUT_ERR_ACTION] = g[G_PRIV + K.PRIV_ERR_ACTION]
-    out[K.OUT_LOG_N] = g[G_PRIV + K.PRIV_LOG_N]
+    out[K.OUT_ERROR] = g[ix(G_PRIV + K.PRIV_ERROR)]
+    out[K.OUT_ERR_SEAT] = g[ix(G_PRIV + K.PRIV_ERR_SEAT)]
+    out[K.OUT_ERR_POINT] = g[ix(G_PRIV + K.PRIV_ERR_POINT)]
+    out[K.OUT_ERR_ACTION] = g[ix(G_PRIV + K.PRIV_ERR_ACTION)]
+    out[K.OUT_LOG_N] = g[ix(G_PRIV + K.PRIV_LOG_N)]
     if not ok:
         return False
     _score_nb(g, rt, scores, L, quads, extra, tmp)
-    out[K.OUT_TURNS] = g[G_PUB + K.PUB_TURN]
-    out[K.OUT_CAPPED] = g[G_PRIV + K.PRIV_CAPPED]
-    out[K.OUT_ENDER] = g[G_PUB + K.PUB_ENDER]
-    out[K.OUT_RESHUFFLES] = g[G_PUB + K.PUB_RESHUFFLES]
-    out[K.OUT_KNOCKED] = g[G_PUB + K.PUB_KNOCKED]
+    out[K.OUT_TURNS] = g[ix(G_PUB + K.PUB_TURN)]
+    out[K.OUT_CAPPED] = g[ix(G_PRIV + K.PRIV_CAPPED)]
+    out[K.OUT_ENDER] = g[ix(G_PUB + K.PUB_ENDER)]
+    out[K.OUT_RESHUFFLES] = g[ix(G_PUB + K.PUB_RESHUFFLES)]
+    out[K.OUT_KNOCKED] = g[ix(G_PUB + K.PUB_KNOCKED)]
     return True
 
 
@@ -892,7 +892,7 @@ def _four_of_a_kind_nb(g, seat, npos, counts):
     for r in range(13):
         counts[r] = 0
     for p in range(npos):
-        local = g[G_LAY + seat * MAX_POS + p] % CARDS_PER_DECK
+        local = g[ix(G_LAY + seat * MAX_POS + p)] % CARDS_PER_DECK
         if local < 52:
             r = local % 13
             counts[r] += 1
@@ -1078,7 +1078,7 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
         if keep_layouts:
             for s in range(players):
                 for p in range(npos):
-                    per_round_layouts[i, s, p] = g[G_LAY + s * MAX_POS + p]
+                    per_round_layouts[i, s, p] = g[ix(G_LAY + s * MAX_POS + p)]
     return count
 
 

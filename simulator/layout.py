@@ -1,7 +1,7 @@
 """Layout geometry and the legality of touching a position, shared by the engine and policies
 so that both agree on what may be replaced."""
 
-from simulator.jit import hot
+from simulator.jit import hot, ix
 
 from . import codes as K
 
@@ -11,20 +11,20 @@ def can_replace_nb(g, rt, seat, p):
     """May ``seat`` put a new card at its position p? (reads only public state: which
     positions are empty, the face-up flags and, with replace_unseen_once, which positions have
     had their one replacement)"""
-    if g[K.G_LAY + seat * K.MAX_POS + p] >= K.EMPTY0:  # left empty by remove_cancelled
+    if g[ix(K.G_LAY + seat * K.MAX_POS + p)] >= K.EMPTY0:  # left empty by remove_cancelled
         return False
     if rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and \
-            g[K.G_ONCE + seat * K.MAX_POS + p] == K.ONCE_SPENT:
+            g[ix(K.G_ONCE + seat * K.MAX_POS + p)] == K.ONCE_SPENT:
         return False
     base = K.G_UP + seat * K.MAX_POS
-    if g[base + p] == 0:
+    if g[ix(base + p)] == 0:
         return True
     if rt[K.R_REPLACE_FACE_UP] == 0:
         return False
     if rt[K.R_LOCK_FACE_UP_COLUMNS] != 0:
         cols = rt[K.R_COLS]
         other = p + cols if p < cols else p - cols
-        if g[base + other]:
+        if g[ix(base + other)]:
             return False
     return True
 

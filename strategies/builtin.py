@@ -30,7 +30,7 @@ from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY,
                             MAX_PLAYERS, MAX_POS)
 from simulator.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.codes import RT_KEY, RT_VALUE
-from simulator.jit import hot
+from simulator.jit import hot, ix
 from simulator.layout import can_replace_nb, related_nb
 from simulator.rng import STREAM_SEAT0, below_nb
 
@@ -83,7 +83,7 @@ EPS = 1e-9
 @hot(inline="always")
 def lowest_legal_nb(g, lo, hi):
     for a in range(lo, hi):
-        if g[G_LEGAL + a]:
+        if g[ix(G_LEGAL + a)]:
             return a
     return -1
 
@@ -93,10 +93,10 @@ def random_nb(point, seat, held, g, rt, rng, par):
     """Uniform over the legal actions (counted in ascending action order)."""
     count = 0
     for a in range(K.N_ACTIONS):
-        count += g[G_LEGAL + a]
+        count += g[ix(G_LEGAL + a)]
     k = below_nb(rng, STREAM_SEAT0 + seat, count)
     for a in range(K.N_ACTIONS):
-        if g[G_LEGAL + a]:
+        if g[ix(G_LEGAL + a)]:
             if k == 0:
                 return a
             k -= 1
@@ -122,8 +122,8 @@ def _column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
 def own_card_nb(g, seat, p, hide):
     """The seat's own card at p as far as it remembers it, or -1: ``hide`` has bit p set for
     positions whose face-down card it has forgotten (see ``forgetful_nb``; 0 for the others)."""
-    c = g[G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p]
-    if hide != 0 and (hide >> p) & 1 and g[G_UP + seat * MAX_POS + p] == 0:
+    c = g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p)]
+    if hide != 0 and (hide >> p) & 1 and g[ix(G_UP + seat * MAX_POS + p)] == 0:
         return -1
     return c
 
@@ -149,14 +149,14 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
         if scope != K.PAIR_NONE:
             for q in range(p + 1, npos):
                 y = card if q == at else own_card_nb(g, seat, q, hide)
-                if y >= 0 and not (used >> q) & 1 and rt[RT_KEY + y] == rt[RT_KEY + x] and \
+                if y >= 0 and not (used >> q) & 1 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
                         related_nb(p, q, scope, cols):
                     partner = q
                     break
         if partner >= 0:
             used |= 1 << partner
         else:
-            total += rt[RT_VALUE + x] * n
+            total += rt[ix(RT_VALUE + x)] * n
     return total
 
 
@@ -172,15 +172,15 @@ def best_placement_nb(g, rt, seat, card, n, S, hide):
     if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
         cols = rt[K.R_COLS]
         keep = rt[K.R_NEG_PAIRS_KEEP] != 0
-        kc = rt[RT_KEY + card]
-        vc = rt[RT_VALUE + card]
+        kc = rt[ix(RT_KEY + card)]
+        vc = rt[ix(RT_VALUE + card)]
         for c in range(cols):
             a = own_card_nb(g, seat, c, hide)
             b = own_card_nb(g, seat, c + cols, hide)
-            ka = rt[RT_KEY + a] if a >= 0 else -1
-            va = rt[RT_VALUE + a] if a >= 0 else 0
-            kb = rt[RT_KEY + b] if b >= 0 else -1
-            vb = rt[RT_VALUE + b] if b >= 0 else 0
+            ka = rt[ix(RT_KEY + a)] if a >= 0 else -1
+            va = rt[ix(RT_VALUE + a)] if a >= 0 else 0
+            kb = rt[ix(RT_KEY + b)] if b >= 0 else -1
+            vb = rt[ix(RT_VALUE + b)] if b >= 0 else 0
             before = _column_estimate_nb(ka, va, kb, vb, a >= 0, b >= 0, n, S, keep)
             if can_replace_nb(g, rt, seat, c):  # the top card of the column
                 gain = before - _column_estimate_nb(kc, vc, kb, vb, True, b >= 0, n, S, keep)
@@ -214,31 +214,31 @@ def _place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
     placement, else draw; place a drawn card at its best eligible position, else discard.
     ``hide``: own positions it has forgotten (0 but for ``forgetful``)."""
     if point == K.DP_TURN:
-        if g[G_LEGAL + K.A_TAKE_DISCARD] and n > 0:
-            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             p = best_placement_nb(g, rt, seat, top, n, S, hide)
             if p >= 0:
                 # decided before taking: remembered for the placement that follows
-                g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
+                g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
                 return K.A_TAKE_DISCARD
-        if g[G_LEGAL + K.A_DRAW_STOCK]:
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
             return K.A_DRAW_STOCK
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
     if point == K.DP_PLACE_TAKEN:
-        p = g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS]
-        if p >= 0 and g[G_LEGAL + p]:
+        p = g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)]
+        if p >= 0 and g[ix(G_LEGAL + p)]:
             return p
         return lowest_legal_nb(g, 0, MAX_POS)
     if point == K.DP_PLACE_DRAWN:
         n -= 1
-        S -= rt[RT_VALUE + held]
+        S -= rt[ix(RT_VALUE + held)]
         p = best_placement_nb(g, rt, seat, held, n, S, hide) if n > 0 else -1
         if p >= 0:
             return p
-        if g[G_LEGAL + K.A_DISCARD]:
+        if g[ix(G_LEGAL + K.A_DISCARD)]:
             return K.A_DISCARD
         return lowest_legal_nb(g, 0, MAX_POS)
-    if point == K.DP_FLIP and g[G_LEGAL + K.A_PASS]:
+    if point == K.DP_FLIP and g[ix(G_LEGAL + K.A_PASS)]:
         return K.A_PASS
     if point == K.DP_FACE:
         return K.A_FACE_UP
@@ -249,8 +249,8 @@ def _place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
 def greedy_nb(point, seat, held, g, rt, rng, par):
     """BENCHMARK W1 ``greedy``: card-counting, one-step placement gain. Its pool U: cards
     neither face up in a grid nor in the discard pile (nor the card just drawn)."""
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
 
 
@@ -261,14 +261,14 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
     knocks at the start of a turn when its estimated score E <= T, else plays greedy's
     placement rule with that pool."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     for p in range(rt[K.R_NPOS]):
-        c = g[own + p]
+        c = g[ix(own + p)]
         if 0 <= c < K.EMPTY0:  # (an empty position's pseudo-card is no card of the deck)
             n -= 1
-            S -= rt[RT_VALUE + c]
-    if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
+            S -= rt[ix(RT_VALUE + c)]
+    if point == K.DP_TURN and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
         nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0)
         if nE <= par[seat, PAR_T] * n:
             return K.A_KNOCK
@@ -280,19 +280,19 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
 def unseen_pool_nb(g, rt, seat, held):
     """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it
     knows in any layout (face up or remembered) and the card it holds -- and their value sum."""
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     npos = rt[K.R_NPOS]
     for s in range(rt[K.R_PLAYERS]):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
-            c = g[row + p]
+            c = g[ix(row + p)]
             if 0 <= c < K.EMPTY0:
                 n -= 1
-                S -= rt[RT_VALUE + c]
+                S -= rt[ix(RT_VALUE + c)]
     if held >= 0:
         n -= 1
-        S -= rt[RT_VALUE + held]
+        S -= rt[ix(RT_VALUE + held)]
     return n, S
 
 
@@ -302,17 +302,17 @@ def unseen_of_key_nb(g, rt, seat, key):
     pile and every card it knows)."""
     count = 0
     for i in range(rt[K.R_NCARDS]):
-        if rt[RT_KEY + rt[K.RT_DECK + i]] == key:
+        if rt[ix(RT_KEY + rt[K.RT_DECK + i])] == key:
             count += 1
-    for i in range(g[G_PUB + K.PUB_DISCARD_N]):
-        if rt[RT_KEY + g[G_DISCARD + i]] == key:
+    for i in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+        if rt[ix(RT_KEY + g[G_DISCARD + i])] == key:
             count -= 1
     npos = rt[K.R_NPOS]
     for s in range(rt[K.R_PLAYERS]):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
-            c = g[row + p]
-            if c >= 0 and rt[RT_KEY + c] == key:
+            c = g[ix(row + p)]
+            if c >= 0 and rt[ix(RT_KEY + c)] == key:
                 count -= 1
     return count
 
@@ -336,25 +336,25 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
     total = 0.0
     used = 0
     for p in range(npos):
-        x = card if p == at else g[own + p]
+        x = card if p == at else g[ix(own + p)]
         if x < 0:
             total += u
             continue
         if (used >> p) & 1:
             continue
-        vx = rt[RT_VALUE + x]
+        vx = rt[ix(RT_VALUE + x)]
         partner = -1
         if scope != K.PAIR_NONE:
             for q in range(p + 1, npos):
-                y = card if q == at else g[own + q]
-                if y >= 0 and not (used >> q) & 1 and rt[RT_KEY + y] == rt[RT_KEY + x] and \
+                y = card if q == at else g[ix(own + q)]
+                if y >= 0 and not (used >> q) & 1 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
                         related_nb(p, q, scope, cols):
                     partner = q
                     break
         if partner >= 0:
             used |= 1 << partner
-            y = card if partner == at else g[own + partner]
-            vy = rt[RT_VALUE + y]
+            y = card if partner == at else g[ix(own + partner)]
+            vy = rt[ix(RT_VALUE + y)]
             if keep and vx < 0 and vy < 0:
                 total += vx + vy
         else:
@@ -365,14 +365,14 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
 @hot(inline="always")
 def would_end_nb(g, rt, seat):
     """Would turning the seat's last face-down card up end the round now?"""
-    if g[G_PUB + K.PUB_ENDER] >= 0 or g[G_FACE_DOWN + seat] != 1:
+    if g[ix(G_PUB + K.PUB_ENDER)] >= 0 or g[ix(G_FACE_DOWN + seat)] != 1:
         return False
     triggers = rt[K.R_END_TRIGGERS]
     if (triggers & K.END_ALL_FACE_UP) != 0:
         return True
     if (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
         for s in range(rt[K.R_PLAYERS]):
-            if s != seat and g[G_FACE_DOWN + s] != 0:
+            if s != seat and g[ix(G_FACE_DOWN + s)] != 0:
                 return False
         return True
     return False
@@ -386,8 +386,8 @@ def pairs_at_nb(g, rt, seat, p, card):
         return False
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     for q in range(rt[K.R_NPOS]):
-        y = g[own + q]
-        if q != p and y >= 0 and rt[RT_KEY + y] == rt[RT_KEY + card] and \
+        y = g[ix(own + q)]
+        if q != p and y >= 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + card)] and \
                 related_nb(p, q, scope, rt[K.R_COLS]):
             return True
     return False
@@ -397,13 +397,13 @@ def pairs_at_nb(g, rt, seat, p, card):
 @hot(inline="always")
 def _age_nb(g, seat, p):
     slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
-    return (g[slot] >> (4 * (p % AGE_PER_SLOT))) & AGE_MAX
+    return (g[ix(slot)] >> (4 * (p % AGE_PER_SLOT))) & AGE_MAX
 
 
 @hot(inline="always")
 def _reset_age_nb(g, seat, p):
     slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
-    g[slot] &= ~(AGE_MAX << (4 * (p % AGE_PER_SLOT)))
+    g[ix(slot)] &= ~(AGE_MAX << (4 * (p % AGE_PER_SLOT)))
 
 
 @hot
@@ -413,7 +413,7 @@ def _grow_ages_nb(g, rt, seat):
         a = _age_nb(g, seat, p)
         if a < AGE_MAX:
             slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
-            g[slot] += 1 << (4 * (p % AGE_PER_SLOT))
+            g[ix(slot)] += 1 << (4 * (p % AGE_PER_SLOT))
 
 
 @hot
@@ -427,17 +427,17 @@ def _waiting_for_pair_nb(g, rt, seat, p, hold):
     if scope == K.PAIR_NONE:
         return False
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    x = g[own + p]
-    if x < 0 or rt[RT_VALUE + x] <= 0:
+    x = g[ix(own + p)]
+    if x < 0 or rt[ix(RT_VALUE + x)] <= 0:
         return False
-    key = rt[RT_KEY + x]
+    key = rt[ix(RT_KEY + x)]
     cols = rt[K.R_COLS]
     open_slot = False
     for q in range(rt[K.R_NPOS]):
         if q == p or not related_nb(p, q, scope, cols):
             continue
-        y = g[own + q]
-        if y >= 0 and rt[RT_KEY + y] == key:
+        y = g[ix(own + q)]
+        if y >= 0 and rt[ix(RT_KEY + y)] == key:
             return False  # already paired
         if can_replace_nb(g, rt, seat, q):
             open_slot = True
@@ -447,7 +447,7 @@ def _waiting_for_pair_nb(g, rt, seat, p, hold):
 @hot(inline="always")
 def _knock_at_nb(g, par, seat):
     """knock_at, or no limit once the stock has been reshuffled (the round drags on)."""
-    if g[G_PUB + K.PUB_RESHUFFLES] > 0:
+    if g[ix(G_PUB + K.PUB_RESHUFFLES)] > 0:
         return 1e300
     return par[seat, PAR_KNOCK_AT]
 
@@ -475,13 +475,13 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
         for p in range(rt[K.R_NPOS]):
             if not can_replace_nb(g, rt, seat, p):
                 continue
-            known = g[own + p] >= 0
+            known = g[ix(own + p)] >= 0
             if not must and known and _waiting_for_pair_nb(g, rt, seat, p, hold):
                 continue
             gain = before - estimate_nb(g, rt, seat, p, card, u)
             if not must and gain < (replace_min if known else 0.0) - EPS:
                 continue
-            if attempt == 0 and ending and g[G_UP + seat * MAX_POS + p] == 0 and \
+            if attempt == 0 and ending and g[ix(G_UP + seat * MAX_POS + p)] == 0 and \
                     estimate_nb(g, rt, seat, p, card, mean) > knock_at + EPS:
                 continue
             if best < 0 or gain > best_gain + EPS:
@@ -494,7 +494,7 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
 
 @hot
 def _remember_placement_nb(g, seat, p):
-    g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
+    g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
     _reset_age_nb(g, seat, p)
     return p
 
@@ -504,56 +504,56 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
     """``heuristic``: a parametric rule-of-thumb player (docs/policies.md). It counts every
     card it has seen and values an unknown card at the mean of the rest."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
-    final = g[G_PUB + K.PUB_ENDER] >= 0
+    final = g[ix(G_PUB + K.PUB_ENDER)] >= 0
     knock_at = _knock_at_nb(g, par, seat)
     if point == K.DP_TURN:
-        if g[mem + MEM_LAST_TURN] != g[G_PUB + K.PUB_TURN] + 1:  # a new own turn
-            g[mem + MEM_LAST_TURN] = g[G_PUB + K.PUB_TURN] + 1
+        if g[ix(mem + MEM_LAST_TURN)] != g[ix(G_PUB + K.PUB_TURN)] + 1:  # a new own turn
+            g[ix(mem + MEM_LAST_TURN)] = g[ix(G_PUB + K.PUB_TURN)] + 1
             _grow_ages_nb(g, rt, seat)
         n, S = unseen_pool_nb(g, rt, seat, -1)
         if n <= 0:
-            if g[G_LEGAL + K.A_DRAW_STOCK]:
+            if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
                 return K.A_DRAW_STOCK
             return lowest_legal_nb(g, 0, K.N_ACTIONS)
         E = estimate_nb(g, rt, seat, -1, -1, S / n)
-        if g[G_LEGAL + K.A_KNOCK] and E <= knock_at + EPS:
+        if g[ix(G_LEGAL + K.A_KNOCK)] and E <= knock_at + EPS:
             return K.A_KNOCK
-        if g[G_LEGAL + K.A_FLIP_ALL] and E <= knock_at + EPS:
+        if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
             return K.A_FLIP_ALL
-        if g[G_LEGAL + K.A_TAKE_DISCARD]:
-            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
-            if p >= 0 and (final or rt[RT_VALUE + top] <= par[seat, PAR_TAKE_MAX] + EPS or
+            if p >= 0 and (final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS or
                            pairs_at_nb(g, rt, seat, p, top)):
-                g[mem + MEM_PLANNED_POS] = p
+                g[ix(mem + MEM_PLANNED_POS)] = p
                 return K.A_TAKE_DISCARD
-            if not g[G_LEGAL + K.A_DRAW_STOCK]:
+            if not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
                 p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, True)
                 if p >= 0:
-                    g[mem + MEM_PLANNED_POS] = p
+                    g[ix(mem + MEM_PLANNED_POS)] = p
                     return K.A_TAKE_DISCARD
-        if g[G_LEGAL + K.A_DRAW_STOCK]:
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
             return K.A_DRAW_STOCK
-        if g[G_LEGAL + K.A_FLIP]:
+        if g[ix(G_LEGAL + K.A_FLIP)]:
             return K.A_FLIP
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
     if point == K.DP_PLACE_TAKEN:
-        p = g[mem + MEM_PLANNED_POS]
-        if not (0 <= p < MAX_POS and g[G_LEGAL + p]):
+        p = g[ix(mem + MEM_PLANNED_POS)]
+        if not (0 <= p < MAX_POS and g[ix(G_LEGAL + p)]):
             n, S = unseen_pool_nb(g, rt, seat, held)
             p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
-        if p >= 0 and g[G_LEGAL + p]:
+        if p >= 0 and g[ix(G_LEGAL + p)]:
             return _remember_placement_nb(g, seat, p)
         return lowest_legal_nb(g, 0, MAX_POS)
     if point == K.DP_PLACE_DRAWN:
         n, S = unseen_pool_nb(g, rt, seat, held)
         p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, False)
-        if p >= 0 and g[G_LEGAL + p]:
+        if p >= 0 and g[ix(G_LEGAL + p)]:
             return _remember_placement_nb(g, seat, p)
-        if g[G_LEGAL + K.A_DISCARD]:
+        if g[ix(G_LEGAL + K.A_DISCARD)]:
             return K.A_DISCARD
         p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
-        if p >= 0 and g[G_LEGAL + p]:
+        if p >= 0 and g[ix(G_LEGAL + p)]:
             return _remember_placement_nb(g, seat, p)
         return lowest_legal_nb(g, 0, MAX_POS)
     if point == K.DP_FACE:
@@ -569,13 +569,13 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
 def _face_nb(g, rt, seat, held, end_at, final):
     """placement_face = player_choice: face up, unless the card would turn the last face-down
     card up and end the round while the estimate after it is above ``end_at``."""
-    p = g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS]
+    p = g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)]
     if 0 <= p < MAX_POS and not final and would_end_nb(g, rt, seat) and \
-            g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN]:
+            g[ix(G_UP + seat * MAX_POS + p)] == 0 and g[ix(G_LEGAL + K.A_FACE_DOWN)]:
         n, S = unseen_pool_nb(g, rt, seat, held)
         if n > 0 and estimate_nb(g, rt, seat, p, held, S / n) > end_at + EPS:
             return K.A_FACE_DOWN
-    if g[G_LEGAL + K.A_FACE_UP]:
+    if g[ix(G_LEGAL + K.A_FACE_UP)]:
         return K.A_FACE_UP
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
@@ -584,14 +584,14 @@ def _face_nb(g, rt, seat, held, end_at, final):
 def _flip_nb(g, rt, seat):
     """An optional flip is passed; a forced one turns up the lowest card the seat already
     knows (it shows nothing new), else the lowest position."""
-    if g[G_LEGAL + K.A_PASS]:
+    if g[ix(G_LEGAL + K.A_PASS)]:
         return K.A_PASS
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     best = -1
     for p in range(rt[K.R_NPOS]):
-        c = g[own + p]
-        if g[G_LEGAL + p] and c >= 0 and (best < 0 or
-                                             rt[RT_VALUE + c] < rt[RT_VALUE + g[own + best]]):
+        c = g[ix(own + p)]
+        if g[ix(G_LEGAL + p)] and c >= 0 and (best < 0 or
+                                             rt[ix(RT_VALUE + c)] < rt[ix(RT_VALUE + g[own + best])]):
             best = p
     if best < 0:
         best = lowest_legal_nb(g, 0, MAX_POS)
@@ -611,23 +611,23 @@ def reveal_apart_nb(g, rt, seat):
     npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
     cols = rt[K.R_COLS]
-    picked = g[mem + MEM_PICKED]
+    picked = g[ix(mem + MEM_PICKED)]
     for p in range(npos):
-        if not g[G_LEGAL + p]:
+        if not g[ix(G_LEGAL + p)]:
             continue
         alone = True
         for q in range(npos):
-            if q != p and (g[own + q] >= 0 or (picked >> q) & 1) and \
+            if q != p and (g[ix(own + q)] >= 0 or (picked >> q) & 1) and \
                     (q % cols == p % cols or (scope != K.PAIR_NONE and
                                               related_nb(p, q, scope, cols))):
                 alone = False
                 break
         if alone:
-            g[mem + MEM_PICKED] = picked | (1 << p)
+            g[ix(mem + MEM_PICKED)] = picked | (1 << p)
             return p
     p = lowest_legal_nb(g, 0, K.N_ACTIONS)
     if 0 <= p < MAX_POS:
-        g[mem + MEM_PICKED] = picked | (1 << p)
+        g[ix(mem + MEM_PICKED)] = picked | (1 << p)
     return p
 
 
@@ -638,13 +638,13 @@ def _forget_nb(g, rt, rng, seat, decay):
     probability ``decay`` (one draw per such card, in position order, from its own stream)."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    hide = g[mem + MEM_FORGOTTEN]
+    hide = g[ix(mem + MEM_FORGOTTEN)]
     limit = np.int64(decay * DECAY_ONE)
     for p in range(rt[K.R_NPOS]):
-        if (hide >> p) & 1 == 0 and g[G_UP + seat * MAX_POS + p] == 0 and g[own + p] >= 0:
+        if (hide >> p) & 1 == 0 and g[ix(G_UP + seat * MAX_POS + p)] == 0 and g[ix(own + p)] >= 0:
             if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
                 hide |= 1 << p
-    g[mem + MEM_FORGOTTEN] = hide
+    g[ix(mem + MEM_FORGOTTEN)] = hide
 
 
 @hot
@@ -655,25 +655,25 @@ def forgetful_nb(point, seat, held, g, rt, rng, par):
     unknown (worth S/n, and back in the pool) until it sees it again: face up, or because it
     put a new card there. With decay = 0 it plays exactly as knock-threshold."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
-    if point == K.DP_TURN and g[mem + MEM_LAST_TURN] != g[G_PUB + K.PUB_TURN] + 1:
-        g[mem + MEM_LAST_TURN] = g[G_PUB + K.PUB_TURN] + 1
+    if point == K.DP_TURN and g[ix(mem + MEM_LAST_TURN)] != g[ix(G_PUB + K.PUB_TURN)] + 1:
+        g[ix(mem + MEM_LAST_TURN)] = g[ix(G_PUB + K.PUB_TURN)] + 1
         if par[seat, PAR_DECAY] > 0:
             _forget_nb(g, rt, rng, seat, par[seat, PAR_DECAY])
-    hide = g[mem + MEM_FORGOTTEN]
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    hide = g[ix(mem + MEM_FORGOTTEN)]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     for p in range(rt[K.R_NPOS]):
         c = own_card_nb(g, seat, p, hide)
         if 0 <= c < K.EMPTY0:
             n -= 1
-            S -= rt[RT_VALUE + c]
-    if point == K.DP_TURN and g[G_LEGAL + K.A_KNOCK] and n > 0:
+            S -= rt[ix(RT_VALUE + c)]
+    if point == K.DP_TURN and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
         nE = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
         if nE <= par[seat, PAR_T] * n:
             return K.A_KNOCK
     a = _place_or_draw_nb(point, seat, held, g, rt, n, S, hide)
     if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and 0 <= a < MAX_POS:
-        g[mem + MEM_FORGOTTEN] = hide & ~(1 << a)  # it knows the card it puts there
+        g[ix(mem + MEM_FORGOTTEN)] = hide & ~(1 << a)  # it knows the card it puts there
     return a
 
 
@@ -686,14 +686,14 @@ def placement_gain_nb(g, rt, seat, p, card, n, S):
         cols = rt[K.R_COLS]
         keep = rt[K.R_NEG_PAIRS_KEEP] != 0
         c = p % cols
-        a = g[own + c]
-        b = g[own + c + cols]
-        ka = rt[RT_KEY + a] if a >= 0 else -1
-        va = rt[RT_VALUE + a] if a >= 0 else 0
-        kb = rt[RT_KEY + b] if b >= 0 else -1
-        vb = rt[RT_VALUE + b] if b >= 0 else 0
-        kc = rt[RT_KEY + card]
-        vc = rt[RT_VALUE + card]
+        a = g[ix(own + c)]
+        b = g[ix(own + c + cols)]
+        ka = rt[ix(RT_KEY + a)] if a >= 0 else -1
+        va = rt[ix(RT_VALUE + a)] if a >= 0 else 0
+        kb = rt[ix(RT_KEY + b)] if b >= 0 else -1
+        vb = rt[ix(RT_VALUE + b)] if b >= 0 else 0
+        kc = rt[ix(RT_KEY + card)]
+        vc = rt[ix(RT_VALUE + card)]
         before = _column_estimate_nb(ka, va, kb, vb, a >= 0, b >= 0, n, S, keep)
         if p < cols:
             return before - _column_estimate_nb(kc, vc, kb, vb, True, b >= 0, n, S, keep)
@@ -714,16 +714,16 @@ def collecting_nb(g, rt, seat, other, key):
     npos = rt[K.R_NPOS]
     cols = rt[K.R_COLS]
     for q in range(npos):
-        x = g[row + q]
-        if x < 0 or rt[RT_KEY + x] != key or rt[RT_VALUE + x] <= 0:
+        x = g[ix(row + q)]
+        if x < 0 or rt[ix(RT_KEY + x)] != key or rt[ix(RT_VALUE + x)] <= 0:
             continue
         paired = False
         open_slot = False
         for r in range(npos):
             if r == q or not related_nb(q, r, scope, cols):
                 continue
-            y = g[row + r]
-            if y >= 0 and rt[RT_KEY + y] == key:
+            y = g[ix(row + r)]
+            if y >= 0 and rt[ix(RT_KEY + y)] == key:
                 paired = True
                 break
             if can_replace_nb(g, rt, other, r):
@@ -738,7 +738,7 @@ def _feeds_nb(g, rt, seat, card):
     """Would ``card`` on top of the discard pile feed the next seat?"""
     if card < 0:
         return False  # a card it does not know: it cannot tell
-    return collecting_nb(g, rt, seat, (seat + 1) % rt[K.R_PLAYERS], rt[RT_KEY + card])
+    return collecting_nb(g, rt, seat, (seat + 1) % rt[K.R_PLAYERS], rt[ix(RT_KEY + card)])
 
 
 @hot
@@ -748,7 +748,7 @@ def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     that does not, among those whose gain is at most ``care`` points below greedy's; else
     greedy's own choice."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    fed = card if choice == K.A_DISCARD else g[own + choice]
+    fed = card if choice == K.A_DISCARD else g[ix(own + choice)]
     if not _feeds_nb(g, rt, seat, fed):
         return choice
     base = 0 if choice == K.A_DISCARD else placement_gain_nb(g, rt, seat, choice, card, n, S)
@@ -758,7 +758,7 @@ def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     if may_discard and choice != K.A_DISCARD and 0 >= floor and not _feeds_nb(g, rt, seat, card):
         best = K.A_DISCARD
     for p in range(rt[K.R_NPOS]):
-        if p == choice or not can_replace_nb(g, rt, seat, p) or _feeds_nb(g, rt, seat, g[own + p]):
+        if p == choice or not can_replace_nb(g, rt, seat, p) or _feeds_nb(g, rt, seat, g[ix(own + p)]):
             continue
         gain = placement_gain_nb(g, rt, seat, p, card, n, S)
         if gain >= floor and (best < 0 or gain > best_gain):
@@ -774,19 +774,19 @@ def opponent_aware_nb(point, seat, held, g, rt, rng, par):
     discards, or the known card it replaces -- is one the next seat collects, it places the
     card elsewhere or discards instead, if that costs at most ``care`` points of greedy's
     estimated gain. With care = 0 it plays exactly as greedy."""
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     a = _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
     care = par[seat, PAR_CARE]
     if care <= 0 or rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
         return a
     if point == K.DP_TURN and a == K.A_TAKE_DISCARD:
         mem = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS
-        top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
-        g[mem] = _withhold_nb(g, rt, seat, top, n, S, g[mem], care, False)
+        top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
+        g[ix(mem)] = _withhold_nb(g, rt, seat, top, n, S, g[ix(mem)], care, False)
     elif point == K.DP_PLACE_DRAWN and n > 1 and (a == K.A_DISCARD or 0 <= a < MAX_POS):
-        a = _withhold_nb(g, rt, seat, held, n - 1, S - rt[RT_VALUE + held], a, care,
-                         g[G_LEGAL + K.A_DISCARD] != 0)
+        a = _withhold_nb(g, rt, seat, held, n - 1, S - rt[ix(RT_VALUE + held)], a, care,
+                         g[ix(G_LEGAL + K.A_DISCARD)] != 0)
     return a
 
 
@@ -796,7 +796,7 @@ def _ev_may_end_nb(g, rt, seat, E, u, par):
     """May ``ev`` end the round with estimate E? When E <= T and E + margin is at most every
     opponent's estimate (their cards as it knows them, unknown ones worth u); always once the
     stock has been reshuffled (the round drags on)."""
-    if g[G_PUB + K.PUB_RESHUFFLES] > 0:
+    if g[ix(G_PUB + K.PUB_RESHUFFLES)] > 0:
         return True
     if E > par[seat, PAR_EV_T] + EPS:
         return False
@@ -823,7 +823,7 @@ def _ev_best_nb(g, rt, seat, card, u, par, final):
             continue
         after = estimate_nb(g, rt, seat, p, card, u)
         gain = before - after
-        if ending and g[G_UP + seat * MAX_POS + p] == 0 and \
+        if ending and g[ix(G_UP + seat * MAX_POS + p)] == 0 and \
                 not _ev_may_end_nb(g, rt, seat, after, u, par):
             if fallback < 0 or gain > fallback_gain + EPS:
                 fallback = p
@@ -844,31 +844,31 @@ def _ev_draw_value_nb(g, rt, seat, n, u, par, final, may_discard):
     total = 0.0
     ncards = rt[K.R_NCARDS]
     for i in range(ncards):
-        c = rt[K.RT_DECK + i]
-        key = rt[RT_KEY + c]
-        value = rt[RT_VALUE + c]
+        c = rt[ix(K.RT_DECK + i)]
+        key = rt[ix(RT_KEY + c)]
+        value = rt[ix(RT_VALUE + c)]
         first = True
         for j in range(i):
-            d = rt[K.RT_DECK + j]
-            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+            d = rt[ix(K.RT_DECK + j)]
+            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
                 first = False
                 break
         if not first:
             continue
         count = 0  # unseen cards like c: the deck's, less the discard pile's and known ones
         for j in range(i, ncards):
-            d = rt[K.RT_DECK + j]
-            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+            d = rt[ix(K.RT_DECK + j)]
+            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
                 count += 1
-        for j in range(g[G_PUB + K.PUB_DISCARD_N]):
-            d = g[G_DISCARD + j]
-            if rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+        for j in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+            d = g[ix(G_DISCARD + j)]
+            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
                 count -= 1
         for s in range(rt[K.R_PLAYERS]):
             row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
             for p in range(rt[K.R_NPOS]):
-                d = g[row + p]
-                if d >= 0 and rt[RT_KEY + d] == key and rt[RT_VALUE + d] == value:
+                d = g[ix(row + p)]
+                if d >= 0 and rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
                     count -= 1
         if count <= 0:
             continue
@@ -889,48 +889,48 @@ def ev_nb(point, seat, held, g, rt, rng, par):
     all, or turn its last card up) only when its estimate is at most T and at least margin
     below every opponent's (RULES.md §5 S-14)."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
-    final = g[G_PUB + K.PUB_ENDER] >= 0
+    final = g[ix(G_PUB + K.PUB_ENDER)] >= 0
     if point == K.DP_TURN:
         n, S = unseen_pool_nb(g, rt, seat, -1)
         if n <= 0:
             return lowest_legal_nb(g, 0, K.N_ACTIONS)
         u = S / n
         E = estimate_nb(g, rt, seat, -1, -1, u)
-        if (g[G_LEGAL + K.A_KNOCK] or g[G_LEGAL + K.A_FLIP_ALL]) and \
+        if (g[ix(G_LEGAL + K.A_KNOCK)] or g[ix(G_LEGAL + K.A_FLIP_ALL)]) and \
                 _ev_may_end_nb(g, rt, seat, E, u, par):
-            return K.A_KNOCK if g[G_LEGAL + K.A_KNOCK] else K.A_FLIP_ALL
-        if g[G_LEGAL + K.A_TAKE_DISCARD]:
-            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+            return K.A_KNOCK if g[ix(G_LEGAL + K.A_KNOCK)] else K.A_FLIP_ALL
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             p, gain = _ev_best_nb(g, rt, seat, top, u, par, final)
-            if p >= 0 and (not g[G_LEGAL + K.A_DRAW_STOCK] or gain >= _ev_draw_value_nb(
+            if p >= 0 and (not g[ix(G_LEGAL + K.A_DRAW_STOCK)] or gain >= _ev_draw_value_nb(
                     g, rt, seat, n, u, par, final, rt[K.R_STOCK_MAY_DISCARD] != 0) - EPS):
-                g[mem + MEM_PLANNED_POS] = p
+                g[ix(mem + MEM_PLANNED_POS)] = p
                 return K.A_TAKE_DISCARD
-        if g[G_LEGAL + K.A_DRAW_STOCK]:
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
             return K.A_DRAW_STOCK
-        if g[G_LEGAL + K.A_FLIP]:
+        if g[ix(G_LEGAL + K.A_FLIP)]:
             return K.A_FLIP
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
     if point == K.DP_PLACE_TAKEN or point == K.DP_PLACE_DRAWN:
-        p = g[mem + MEM_PLANNED_POS] if point == K.DP_PLACE_TAKEN else -1
-        if not (0 <= p < MAX_POS and g[G_LEGAL + p]):
+        p = g[ix(mem + MEM_PLANNED_POS)] if point == K.DP_PLACE_TAKEN else -1
+        if not (0 <= p < MAX_POS and g[ix(G_LEGAL + p)]):
             n, S = unseen_pool_nb(g, rt, seat, held)
             p, gain = _ev_best_nb(g, rt, seat, held, S / n if n > 0 else 0.0, par, final)
-            if g[G_LEGAL + K.A_DISCARD] and (p < 0 or gain <= EPS):
+            if g[ix(G_LEGAL + K.A_DISCARD)] and (p < 0 or gain <= EPS):
                 return K.A_DISCARD
-        if p >= 0 and g[G_LEGAL + p]:
-            g[mem + MEM_PLANNED_POS] = p
+        if p >= 0 and g[ix(G_LEGAL + p)]:
+            g[ix(mem + MEM_PLANNED_POS)] = p
             return p
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
     if point == K.DP_FACE:
         n, S = unseen_pool_nb(g, rt, seat, held)
-        p = g[mem + MEM_PLANNED_POS]
+        p = g[ix(mem + MEM_PLANNED_POS)]
         if 0 <= p < MAX_POS and n > 0 and not final and would_end_nb(g, rt, seat) and \
-                g[G_UP + seat * MAX_POS + p] == 0 and g[G_LEGAL + K.A_FACE_DOWN] and \
+                g[ix(G_UP + seat * MAX_POS + p)] == 0 and g[ix(G_LEGAL + K.A_FACE_DOWN)] and \
                 not _ev_may_end_nb(g, rt, seat, estimate_nb(g, rt, seat, p, held, S / n),
                                    S / n, par):
             return K.A_FACE_DOWN
-        if g[G_LEGAL + K.A_FACE_UP]:
+        if g[ix(G_LEGAL + K.A_FACE_UP)]:
             return K.A_FACE_UP
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
     if point == K.DP_FLIP:
@@ -964,9 +964,9 @@ def _in_table_nb(g, rt, par, seat, first, card, pairs):
     early, late and last-turn columns follow."""
     if pairs:
         col = first
-    elif g[G_PUB + K.PUB_ENDER] >= 0:
+    elif g[ix(G_PUB + K.PUB_ENDER)] >= 0:
         col = first + 3
-    elif g[G_FACE_DOWN + seat] * 3 > rt[K.R_NPOS]:
+    elif g[ix(G_FACE_DOWN + seat)] * 3 > rt[K.R_NPOS]:
         col = first + 1
     else:
         col = first + 2
@@ -979,11 +979,11 @@ def _guide_position_nb(g, rt, par, seat, card, p, n, S, pairs):
     the ``down`` table and no pair for it (``pairs`` false), over its lowest unknown face-down
     card when the card is below the mean of the unseen (a gain there), else at p."""
     if pairs or (np.int64(par[seat, PAR_DOWN]) >> rank_nb(card)) & 1 == 0 or \
-            g[G_UP + seat * MAX_POS + p] == 0 or rt[RT_VALUE + card] * n > S:
+            g[ix(G_UP + seat * MAX_POS + p)] == 0 or rt[ix(RT_VALUE + card)] * n > S:
         return p
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     for q in range(rt[K.R_NPOS]):
-        if g[G_UP + seat * MAX_POS + q] == 0 and g[own + q] < 0 and \
+        if g[ix(G_UP + seat * MAX_POS + q)] == 0 and g[ix(own + q)] < 0 and \
                 can_replace_nb(g, rt, seat, q):
             return q
     return p
@@ -993,7 +993,7 @@ def _guide_position_nb(g, rt, par, seat, card, p, n, S, pairs):
 def _goes_out_too_high_nb(g, rt, seat, p, card, n, S, out):
     """Would placing ``card`` at p turn the seat's last face-down card up, ending the round,
     with an estimated score above ``out``?"""
-    if not would_end_nb(g, rt, seat) or g[G_UP + seat * MAX_POS + p] != 0 or \
+    if not would_end_nb(g, rt, seat) or g[ix(G_UP + seat * MAX_POS + p)] != 0 or \
             rt[K.R_PLACEMENT_FACE] != K.FACE_UP or n <= 0:
         return False
     return _layout_estimate_nb(g, rt, seat, p, card, n, S, 0) > out * n + EPS
@@ -1006,13 +1006,13 @@ def reveal_together_nb(g, rt, seat):
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     cols = rt[K.R_COLS]
-    picked = g[mem + MEM_PICKED]
+    picked = g[ix(mem + MEM_PICKED)]
     p = -1
     for x in range(rt[K.R_NPOS]):
-        if not g[G_LEGAL + x]:
+        if not g[ix(G_LEGAL + x)]:
             continue
         for q in range(rt[K.R_NPOS]):
-            if q != x and q % cols == x % cols and (g[own + q] >= 0 or (picked >> q) & 1):
+            if q != x and q % cols == x % cols and (g[ix(own + q)] >= 0 or (picked >> q) & 1):
                 p = x
                 break
         if p >= 0:
@@ -1020,7 +1020,7 @@ def reveal_together_nb(g, rt, seat):
     if p < 0:
         p = lowest_legal_nb(g, 0, K.N_ACTIONS)
     if 0 <= p < MAX_POS:
-        g[mem + MEM_PICKED] = picked | (1 << p)
+        g[ix(mem + MEM_PICKED)] = picked | (1 << p)
     return p
 
 
@@ -1032,30 +1032,30 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     on its last turn); where a kept card goes; the highest score to go out or knock with; how
     to make the initial reveal. With every rank in every table, no limit on going out, no
     knocking, reveal 0 and no rank in ``down`` it plays exactly as greedy."""
-    n = rt[K.R_NCARDS] - g[G_PUB + K.PUB_FACEUP_N] - g[G_PUB + K.PUB_DISCARD_N]
-    S = rt[K.R_DECK_SUM] - g[G_PUB + K.PUB_FACEUP_SUM] - g[G_PUB + K.PUB_DISCARD_SUM]
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
     if point == K.DP_TURN:
-        if g[G_LEGAL + K.A_KNOCK] and n > 0 and \
+        if g[ix(G_LEGAL + K.A_KNOCK)] and n > 0 and \
                 _layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0) <= par[seat, PAR_KNOCK] * n:
             return K.A_KNOCK
-        if g[G_LEGAL + K.A_TAKE_DISCARD] and n > 0:
-            top = g[G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1]
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             p = best_placement_nb(g, rt, seat, top, n, S, 0)
             if p >= 0:
                 pairs = pairs_somewhere_nb(g, rt, seat, top)
                 p = _guide_position_nb(g, rt, par, seat, top, p, n, S, pairs)
                 if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top, pairs) and
                         not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
-                        not g[G_LEGAL + K.A_DRAW_STOCK]:   # (or it must take it)
-                    g[G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS] = p
+                        not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:   # (or it must take it)
+                    g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
                     return K.A_TAKE_DISCARD
-        if g[G_LEGAL + K.A_DRAW_STOCK]:
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
             return K.A_DRAW_STOCK
         return lowest_legal_nb(g, 0, K.N_ACTIONS)
-    if point == K.DP_PLACE_DRAWN and g[G_LEGAL + K.A_DISCARD]:
+    if point == K.DP_PLACE_DRAWN and g[ix(G_LEGAL + K.A_DISCARD)]:
         n -= 1
-        S -= rt[RT_VALUE + held]
+        S -= rt[ix(RT_VALUE + held)]
         p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
         if p < 0:
             return K.A_DISCARD
@@ -1086,14 +1086,14 @@ def arrange_nb(g, rt, seat, held):
     scope = rt[K.R_PAIR_SCOPE]
     alone = -1
     for q in range(npos):
-        if not g[G_LEGAL + q]:
+        if not g[ix(G_LEGAL + q)]:
             continue
         lonely = True
         for r in range(npos):
-            if g[G_LEGAL + r] or not g[G_UP + seat * MAX_POS + r]:
+            if g[ix(G_LEGAL + r)] or not g[ix(G_UP + seat * MAX_POS + r)]:
                 continue   # not a settled face-up card
             rel = scope != K.PAIR_NONE and related_nb(q, r, scope, cols)
-            if rel and rt[RT_KEY + g[own + r]] == rt[RT_KEY + held]:
+            if rel and rt[ix(RT_KEY + g[own + r])] == rt[ix(RT_KEY + held)]:
                 return q
             if rel or q % cols == r % cols:
                 lonely = False
@@ -1114,11 +1114,11 @@ def decide_nb(point, seat, held, g, rt, rng, par):
     if point == K.DP_KNOCK and policy != POLICY_RANDOM:
         # a knock right after its own turn: it knocks when its start-of-turn rule would knock
         # now (drawing stands in for "go on", so no other choice of that rule is taken)
-        g[G_LEGAL + K.A_PASS] = 0
-        g[G_LEGAL + K.A_DRAW_STOCK] = 1
+        g[ix(G_LEGAL + K.A_PASS)] = 0
+        g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 1
         a = _decide_nb(K.DP_TURN, seat, held, g, rt, rng, par, policy)
-        g[G_LEGAL + K.A_DRAW_STOCK] = 0
-        g[G_LEGAL + K.A_PASS] = 1
+        g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 0
+        g[ix(G_LEGAL + K.A_PASS)] = 1
         return K.A_KNOCK if a == K.A_KNOCK else K.A_PASS
     return _decide_nb(point, seat, held, g, rt, rng, par, policy)
 
