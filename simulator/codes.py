@@ -17,7 +17,8 @@ DP_PLACE_DRAWN = 2   # holding a stock card: a position, or A_DISCARD
 DP_PLACE_TAKEN = 3   # holding the taken discard: a position (must be placed)
 DP_FLIP = 4          # choose a face-down position to turn up (flip turn, flip after discard)
 DP_FACE = 5          # placement_face = player_choice: A_FACE_UP or A_FACE_DOWN
-DP_PEEK = 6          # pay_to_peek: which own face-down card to look at
+DP_PEEK = 6          # which own face-down card to look at: pay_to_peek (held -1), or with
+                     # blind_replacement = false before placing the held card
 DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK or A_PASS
 DP_ARRANGE = 8       # rearrange_after_reveal: where a face-up card (held) goes: a position
 DP_REMOVE = 9        # remove_cancelled = optional_to_discard_bottom: a completed group (held =
@@ -36,7 +37,8 @@ A_FLIP_ALL = 21
 A_PASS = 22
 A_FACE_UP = 23
 A_FACE_DOWN = 24
-A_PEEK = 25          # pay_to_peek: look at one of your face-down cards, for a cost
+A_PEEK = 25          # look at one of your face-down cards: pay_to_peek (for a cost) at the
+                     # turn; with blind_replacement = false before placing a held card (once)
 A_REMOVE = 26        # remove_cancelled: move the completed group off the layout
 ACTION_NAMES = {A_PEEK: "peek", A_REMOVE: "remove",A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
@@ -157,7 +159,8 @@ R_REARRANGE = 55          # rearrange_after_reveal
 R_REPLACE_UNSEEN_ONCE = 56  # replace_unseen_once
 R_PRIVATE_STOCK = 57      # private_stock_draw
 R_REMOVE_CANCELLED = 58   # REMOVE_*
-N_RULE_SLOTS = 59
+R_BLIND = 59              # blind_replacement (0: a held card may wait while one card is looked at)
+N_RULE_SLOTS = 60
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

@@ -518,6 +518,40 @@ def _start_end_nb(g, rt, seat):
 
 
 @hot
+def _placement_legal_nb(g, rt, seat, point, may_look):
+    """The legal mask of a placement decision; with ``may_look``, A_PEEK too when the seat
+    has a face-down card it does not know."""
+    _placement_mask_nb(g, rt, seat)
+    if point == K.DP_PLACE_DRAWN and rt[K.R_STOCK_MAY_DISCARD] != 0:
+        g[ix(G_LEGAL + K.A_DISCARD)] = 1
+    if may_look:
+        for p in range(rt[K.R_NPOS]):
+            if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
+                g[ix(G_LEGAL + K.A_PEEK)] = 1
+
+
+@hot
+def _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, point):
+    """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
+    blind_replacement = false the seat may first look at one of its unknown face-down cards
+    (A_PEEK, then DP_PEEK with ``held`` = the card), and is then asked again. -1 on error."""
+    _placement_legal_nb(g, rt, seat, point, rt[K.R_BLIND] == 0)
+    b = _ask_nb(g, rt, rng, par, log, user, aux, point, seat, card)
+    if b != K.A_PEEK:
+        return b
+    _clear_nb(g)
+    for p in range(rt[K.R_NPOS]):
+        if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
+            g[ix(G_LEGAL + p)] = 1
+    c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, card)
+    if c < 0:
+        return -1
+    g[ix(known_at(seat, seat, c))] = g[ix(G_LAY + seat * MAX_POS + c)]
+    _placement_legal_nb(g, rt, seat, point, False)
+    return _ask_nb(g, rt, rng, par, log, user, aux, point, seat, card)
+
+
+@hot
 def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     if g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
         _reshuffle_nb(g, rt, rng)
@@ -527,10 +561,7 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
     if public:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-    _placement_mask_nb(g, rt, seat)
-    if rt[K.R_STOCK_MAY_DISCARD] != 0:
-        g[ix(G_LEGAL + K.A_DISCARD)] = 1
-    b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_DRAWN, seat, card)
+    b = _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, K.DP_PLACE_DRAWN)
     if b < 0:
         return False
     if b != K.A_DISCARD:
@@ -560,8 +591,7 @@ def _take_discard_nb(g, rt, rng, par, log, user, aux, seat):
     card = g[ix(G_DISCARD + n)]
     g[ix(G_PUB + K.PUB_DISCARD_SUM)] -= rt[ix(RT_VALUE + card)]
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-    _placement_mask_nb(g, rt, seat)
-    b = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PLACE_TAKEN, seat, card)
+    b = _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, K.DP_PLACE_TAKEN)
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if b < 0:
         return False

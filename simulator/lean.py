@@ -84,6 +84,7 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_REARRANGE]) == 0
         and int(ri[K.R_REPLACE_UNSEEN_ONCE]) == 0
         and int(ri[K.R_REMOVE_CANCELLED]) == K.REMOVE_NEVER
+        and int(ri[K.R_BLIND]) == 1
         # private_stock_draw changes what the other seats know, which neither policy reads
     )
 

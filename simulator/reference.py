@@ -44,6 +44,7 @@ Rules the kernel once got wrong and that the parity tests now pin down:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import replace as with_fields
 from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
@@ -829,6 +830,7 @@ class GreedyPolicy:
         self.table = table
         self.seat = seat
         self.planned_position = 0  # where a taken discard goes, decided before taking it
+        self.look_at = 0           # blind_replacement = false: the card it looks at first
 
     def pool(self, obs: Observation, held: int | None) -> UnseenPool:
         """The unseen pool U at this decision (``held``: the card just drawn, if any)."""
@@ -878,6 +880,17 @@ class GreedyPolicy:
             return self.choose_arrange(obs)
         if d == Decision.REMOVE:  # a removed group scores what it scored in place
             return Action.REMOVE
+        if d in (Decision.PLACE_DRAWN, Decision.PLACE_TAKEN) and Action.PEEK in legal:
+            # blind_replacement = false: where it would put the card blind; over a card it
+            # does not know it looks first, and is asked again knowing it
+            blind = with_fields(obs, legal=tuple(a for a in legal if a != Action.PEEK))
+            choice = self.choose_after_turn(blind)
+            if choice < K.MAX_POS and obs.own[choice] is None:
+                self.look_at = choice
+                return Action.PEEK
+            return choice
+        if d == Decision.PEEK and obs.held is not None:
+            return self.look_at
         if d == Decision.KNOCK:   # greedy never knocks
             return Action.PASS
         if d == Decision.PLACE_TAKEN:
@@ -1297,7 +1310,7 @@ class Hole:
             self.play_stock_card(seat)
         elif action == Action.TAKE_DISCARD:
             card = st.take_discard()
-            p = self.ask(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat), held=card)
+            p = self.ask_placement(seat, Decision.PLACE_TAKEN, card)
             self.place(seat, p, card, public=True)
         elif action == Action.FLIP:
             p = self.ask(seat, Decision.FLIP, st.face_down_positions(seat))
@@ -1339,10 +1352,7 @@ class Hole:
     def play_stock_card(self, seat: int) -> None:
         st, r = self.state, self.rules
         card = st.draw_from_stock()
-        options = st.replaceable_positions(seat)
-        if r.stock_draw_may_be_discarded:
-            options.append(Action.DISCARD)
-        choice = self.ask(seat, Decision.PLACE_DRAWN, options, held=card)
+        choice = self.ask_placement(seat, Decision.PLACE_DRAWN, card)
         if choice != Action.DISCARD:
             # private_stock_draw = false: everyone saw the card, so knows it even face down
             self.place(seat, choice, card, public=not r.private_stock_draw)
@@ -1359,6 +1369,27 @@ class Hole:
             p = self.ask(seat, Decision.FLIP, options)
             if p != Action.PASS:
                 st.turn_up(seat, p)
+
+    def ask_placement(self, seat: int, decision: Decision, card: int) -> int:
+        """Where the held card goes: a position, or DISCARD for a stock card when allowed.
+        With blind_replacement = false (§3.3) the seat may first look at one of its unknown
+        face-down cards (PEEK, then which one, asked with the card held) and is asked again."""
+        st = self.state
+
+        def options() -> list[int]:
+            legal = st.replaceable_positions(seat)
+            if decision == Decision.PLACE_DRAWN and self.rules.stock_draw_may_be_discarded:
+                legal.append(Action.DISCARD)
+            return legal
+
+        legal = options()
+        if not self.rules.blind_replacement and st.unknown_positions(seat):
+            legal.append(Action.PEEK)
+        choice = self.ask(seat, decision, legal, held=card)
+        if choice != Action.PEEK:
+            return choice
+        st.peek(seat, self.ask(seat, Decision.PEEK, st.unknown_positions(seat), held=card))
+        return self.ask(seat, decision, options(), held=card)
 
     def place(self, seat: int, p: int, card: int, public: bool) -> None:
         """Put the held card at p, face up, face down, or as the player chooses (a card that

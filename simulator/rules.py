@@ -91,7 +91,9 @@ class Rules:
                                      "takes at most one replacement in the hole (positions "
                                      "seen at the start: no limit)")
     blind_replacement: bool = _opt(True, "a face-down card cannot be looked at before it is "
-                                   "replaced (touching it commits)", supported=(True,))
+                                   "replaced (touching it commits); false: holding a card, a "
+                                   "player may first look at one of its unknown face-down "
+                                   "cards, then place or discard")
     private_stock_draw: bool = _opt(True, "a card drawn from the stock is seen only by the "
                                     "drawer (false: everyone sees it, and knows it when it is "
                                     "placed face down)")
@@ -835,6 +837,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_REPLACE_UNSEEN_ONCE: int(r.replace_unseen_once),
         K.R_PRIVATE_STOCK: int(r.private_stock_draw),
         K.R_REMOVE_CANCELLED: K.REMOVE_CANCELLED.index(r.remove_cancelled),
+        K.R_BLIND: int(r.blind_replacement),
     }
     for slot, v in slots.items():
         ri[slot] = v

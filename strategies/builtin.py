@@ -48,6 +48,7 @@ MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handl
 MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per slot
 MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
 MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-down card at p
+MEM_LOOK = 7            # blind_replacement = false: the unknown card it will look at first
 AGE_PER_SLOT = 7
 AGE_MAX = 15
 PAR_ID = 0      # column of the policy table holding the policy id
@@ -1111,6 +1112,20 @@ def decide_nb(point, seat, held, g, rt, rng, par):
         return arrange_nb(g, rt, seat, held)
     if point == K.DP_REMOVE and policy != POLICY_RANDOM:
         return K.A_REMOVE   # a removed group scores what it scored in place, and tidies up
+    if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and policy != POLICY_RANDOM \
+            and g[ix(G_LEGAL + K.A_PEEK)]:
+        # blind_replacement = false: where it would put the card blind; over an unknown card
+        # it looks first (and is asked again, knowing it)
+        g[ix(G_LEGAL + K.A_PEEK)] = 0
+        a = _decide_nb(point, seat, held, g, rt, rng, par, policy)
+        g[ix(G_LEGAL + K.A_PEEK)] = 1
+        if 0 <= a < MAX_POS and not g[ix(G_UP + seat * MAX_POS + a)] and \
+                g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + a)] < 0:
+            g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)] = a
+            return K.A_PEEK
+        return a
+    if point == K.DP_PEEK and held >= 0 and policy != POLICY_RANDOM:
+        return g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)]
     if point == K.DP_KNOCK and policy != POLICY_RANDOM:
         # a knock right after its own turn: it knocks when its start-of-turn rule would knock
         # now (drawing stands in for "go on", so no other choice of that rule is taken)

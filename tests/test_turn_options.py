@@ -164,3 +164,33 @@ def test_public_stock_draws_are_known_to_everyone(spec):
                 more += int(((a >= 0) & (b < 0)).sum())
     if spec == "random":
         assert more > 0
+
+
+@pytest.mark.parametrize("preset", ["four_card", "six_card", "four_card_strict"])
+@pytest.mark.parametrize("spec", ["random", "greedy"])
+def test_looking_before_replacing(preset, spec):
+    """blind_replacement = false: holding a card, a seat may look at one unknown face-down
+    card first (A_PEEK, then DP_PEEK with the card held), and is asked where it goes again."""
+    rules = Rules.preset(preset, blind_replacement=False)
+    looks = 0
+    for rnd in range(30):
+        k = _both(rules, 3, spec, 29, rnd)
+        log = k["log"]
+        for i, (turn, seat, point, action, held) in enumerate(log):
+            if point in (K.DP_PLACE_DRAWN, K.DP_PLACE_TAKEN) and action == K.A_PEEK:
+                looks += 1
+                look, again = log[i + 1], log[i + 2]
+                assert look[2] == K.DP_PEEK and look[4] == held and look[3] < K.MAX_POS
+                assert again[2] == point and again[4] == held and again[3] != K.A_PEEK
+    assert looks > 0
+
+
+def test_greedy_looks_only_where_it_would_replace_an_unknown_card():
+    rules = Rules.preset("four_card", blind_replacement=False)
+    arrays = flatten(rules, 3)
+    for rnd in range(30):
+        log = play_logged_round(arrays, [1] * 3, np.zeros((3, 1)), 29, rnd)["log"]
+        blind = play_logged_round(flatten(Rules.preset("four_card"), 3), [1] * 3,
+                                  np.zeros((3, 1)), 29, rnd)["log"]
+        if K.A_PEEK not in log[:, 3].tolist():
+            assert log.tolist() == blind.tolist()   # no look: the very same hole
