@@ -30,7 +30,7 @@ from .cards import CARDS_PER_DECK, RANK_JACK
 from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
                     G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
                     RT_DECK, RT_KEY, RT_VALUE)
-from .layout import can_replace_nb
+from .layout import BLOCKS_3X3, can_replace_nb, line_mask_nb
 from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
                     MAX_MATCH_HOLES, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb,
                     _lowest_nb)
@@ -219,6 +219,16 @@ def _face_down_mask_nb(g, rt, seat):
 
 
 @hot
+def _unknown_mask_nb(g, rt, seat):
+    """Legal: the seat's face-down positions whose card it does not know (what it may look
+    at: pay_to_peek, or before placing with blind_replacement = false)."""
+    _clear_nb(g)
+    for p in range(rt[K.R_NPOS]):
+        if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
+            g[ix(G_LEGAL + p)] = 1
+
+
+@hot
 def _reveal_mask_nb(g, rt, seat, n_chosen):
     """Positions the seat may still reveal given the ones it chose (RULES.md §3.2); the picks
     so far are g[ix(G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1)]."""
@@ -369,27 +379,17 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
 
 
 # ---- remove_cancelled (RULES.md §3.4, §3.6, AMB-24) ---------------------------------------------
-# 3x3 groups: the three columns, three rows and two diagonals (lines, as line_sets allows), then
-# the four 2x2 blocks, each a bitmask of cells; a 2-row grid's groups are its pair-columns
-_LINES_3X3 = (0b001001001, 0b010010010, 0b100100100, 0b000000111, 0b000111000, 0b111000000,
-              0b100010001, 0b001010100)
-_BLOCKS_3X3 = (0b000011011, 0b000110110, 0b011011000, 0b110110000)
-
-
 @hot
 def _group_mask_nb(rt, i):
-    """Cells of group i of the layout (0 when the rules do not count it)."""
+    """Cells of group i of the layout, 0 when the rules do not count it: a 2-row grid's
+    pair-columns; a 3x3 grid's lines (as line_sets counts them), then its 2x2 blocks."""
     if rt[K.R_ROWS] == 2:
         cols = rt[K.R_COLS]
         return (1 << i) | (1 << (i + cols)) if i < cols else 0
     if i < 8:
-        sets = rt[K.R_LINE_SETS]
-        if sets == K.LINES_NONE or (sets == K.LINES_COLUMNS and i >= 3) or \
-                (sets != K.LINES_ALL and i >= 6):
-            return 0
-        return _LINES_3X3[i]
+        return line_mask_nb(rt, i)
     if i < 12 and rt[K.R_BLOCK_VALUE] != K.NONE_VALUE:
-        return _BLOCKS_3X3[i - 8]
+        return BLOCKS_3X3[i - 8]
     return 0
 
 
@@ -539,10 +539,7 @@ def _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, point):
     b = _ask_nb(g, rt, rng, par, log, user, aux, point, seat, card)
     if b != K.A_PEEK:
         return b
-    _clear_nb(g)
-    for p in range(rt[K.R_NPOS]):
-        if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
-            g[ix(G_LEGAL + p)] = 1
+    _unknown_mask_nb(g, rt, seat)
     c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, card)
     if c < 0:
         return -1
@@ -665,10 +662,7 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
         if a != K.A_PEEK:
             break
         # pay to peek (AMB-16): look at one own face-down card, pay, and choose again
-        _clear_nb(g)
-        for p in range(rt[K.R_NPOS]):
-            if not g[ix(G_UP + seat * MAX_POS + p)] and g[known_at(seat, seat, p)] < 0:
-                g[ix(G_LEGAL + p)] = 1
+        _unknown_mask_nb(g, rt, seat)
         c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, -1)
         if c < 0:
             return -1

@@ -47,3 +47,21 @@ def related_nb(p, q, scope, cols):
     if scope == K.PAIR_DIAGONAL:
         return dr == 0 or dc == 0 or dr == dc
     return dr + dc == 1  # orthogonal_adjacent
+
+
+# A 3x3 grid's eight lines (three columns, three rows, two diagonals) and four 2x2 blocks, as
+# bitmasks of cells: lines for line_sets scoring and remove_cancelled, blocks for the latter
+LINES_3X3 = (0b001001001, 0b010010010, 0b100100100, 0b000000111, 0b000111000, 0b111000000,
+             0b100010001, 0b001010100)
+BLOCKS_3X3 = (0b000011011, 0b000110110, 0b011011000, 0b110110000)
+
+
+@hot(inline="always")
+def line_mask_nb(ri, i):
+    """Cells of line i of a 3x3 grid when line_sets counts it (columns; also rows; also
+    diagonals), else 0."""
+    sets = ri[K.R_LINE_SETS]
+    if sets == K.LINES_NONE or (sets == K.LINES_COLUMNS and i >= 3) or \
+            (sets != K.LINES_ALL and i >= 6):
+        return 0
+    return LINES_3X3[i]

@@ -12,7 +12,7 @@ import numpy as np
 from simulator.jit import hot, ix
 
 from . import codes as K
-from .layout import related_nb
+from .layout import line_mask_nb, related_nb
 
 
 @hot
@@ -262,24 +262,21 @@ def _adjacent_value_nb(lay, seat, npos, ri, card_value, card_key):
 @hot
 def _line_cells_nb(lay, seat, ri, card_key):
     """Bitmask of the cells in complete lines of three equal cards (3x3, RULES.md §2.4)."""
-    sets = ri[K.R_LINE_SETS]
     zero = 0
-    if sets == K.LINES_NONE:
-        return zero
-    for i in range(3):
-        k = card_key[lay[seat, i]]  # column i: cells i, i+3, i+6
-        if card_key[lay[seat, i + 3]] == k and card_key[lay[seat, i + 6]] == k:
-            zero |= (1 << i) | (1 << (i + 3)) | (1 << (i + 6))
-        if sets != K.LINES_COLUMNS:  # row i: cells 3i .. 3i+2
-            k = card_key[lay[seat, 3 * i]]
-            if card_key[lay[seat, 3 * i + 1]] == k and card_key[lay[seat, 3 * i + 2]] == k:
-                zero |= 7 << (3 * i)
-    if sets == K.LINES_ALL:
-        k = card_key[lay[seat, 4]]
-        if card_key[lay[seat, 0]] == k and card_key[lay[seat, 8]] == k:
-            zero |= (1 << 0) | (1 << 4) | (1 << 8)
-        if card_key[lay[seat, 2]] == k and card_key[lay[seat, 6]] == k:
-            zero |= (1 << 2) | (1 << 4) | (1 << 6)
+    for i in range(8):
+        m = line_mask_nb(ri, i)
+        if m == 0:
+            continue
+        first = 0
+        while not (m >> first) & 1:
+            first += 1
+        k = card_key[lay[seat, first]]
+        same = True
+        for p in range(first + 1, 9):
+            if (m >> p) & 1 and card_key[lay[seat, p]] != k:
+                same = False
+        if same:
+            zero |= m
     return zero
 
 
