@@ -20,7 +20,8 @@ from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot, ix
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
-from .scoring import hole_scores_nb, layout_value_nb
+from .scoring import (PLAIN_NONE, hole_scores_nb, layout_value_nb, plain_layout_nb,
+                      plain_layout_value_nb)
 
 NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
 POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
@@ -141,7 +142,7 @@ def _refresh(w, rt, seat, p):
         w[ix(ri + C_XS)] = 1 - known
         w[ix(ri + C_KQ)] = NO_KEY
         w[ix(ri + C_THR)] = known
-        _set_estimate(w, seat, i, w[ix(W_KV + i)], 1 - known)
+        _set_estimate(w, rt, seat, i, w[ix(W_KV + i)], 1 - known)
         return
     cols = rt[K.R_COLS]
     keep = rt[K.R_NEG_PAIRS_KEEP] != 0
@@ -158,7 +159,7 @@ def _refresh(w, rt, seat, p):
     _set_record(w, i, bn, bs, vb, kb, w[ix(W_KK + j)], keep and vb < 0, ka)
     _set_record(w, j, bn, bs, va, ka, w[ix(W_KK + i)], keep and va < 0, kb)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
-    _set_estimate(w, seat, i, 0 if equal else va + vb, bs)
+    _set_estimate(w, rt, seat, i, 0 if equal else va + vb, bs)
 
 
 @hot(inline="always")
@@ -176,8 +177,10 @@ def _set_record(w, i, bn, bs, v_other, k_other, key_other, neg_other, known):
 
 
 @hot(inline="always")
-def _set_estimate(w, seat, i, en, es):
+def _set_estimate(w, rt, seat, i, en, es):
     """Position i now adds en*n + es*S to the seat's estimated score."""
+    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) == 0:
+        return  # only a knock decision reads it
     w[ix(W_EN + seat)] += en - w[ix(W_EKN + i)]
     w[ix(W_ES + seat)] += es - w[ix(W_EKS + i)]
     w[ix(W_EKN + i)] = en
@@ -503,14 +506,21 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
 @hot
 def _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp):
     players = rt[K.R_PLAYERS]
-    lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
-    ri = rt[:K.N_RULE_SLOTS]
-    values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
-    keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
-    for s in range(players):
-        extra[s] = 0
-        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
-    hole_scores_nb(L, quads, ender, knocked == 1, players, ri, extra, scores)
+    kind = plain_layout_nb(rt)
+    if kind != PLAIN_NONE:
+        for s in range(players):
+            extra[s] = 0
+            quads[s] = 0
+            L[s] = plain_layout_value_nb(w, W_LAY + s * MAX_POS, rt, kind)
+    else:
+        lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
+        ri = rt[:K.N_RULE_SLOTS]
+        values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
+        keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
+        for s in range(players):
+            extra[s] = 0
+            L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
+    hole_scores_nb(L, quads, ender, knocked == 1, players, rt, extra, scores)
 
 
 @hot(inline="always")

@@ -57,17 +57,27 @@ def next_u64_nb(state, i):
 
 
 @hot(inline="always")
-def below_nb(state, i, n):
-    """Uniform integer in [0, n) from stream ``state[i]`` (n < 2**32)."""
+def below_from_nb(s, n):
+    """(the counter after, a uniform integer in [0, n)) from counter ``s`` (n < 2**32)."""
     bound = np.uint64(n)
-    m = (next_u64_nb(state, i) >> U32) * bound
+    s = s + GAMMA
+    m = (mix64_nb(s) >> U32) * bound
     low = m & LOW32
     if low < bound:
         threshold = (np.uint64(0x100000000) - bound) % bound
         while low < threshold:
-            m = (next_u64_nb(state, i) >> U32) * bound
+            s = s + GAMMA
+            m = (mix64_nb(s) >> U32) * bound
             low = m & LOW32
-    return np.int64(m >> U32)
+    return s, np.int64(m >> U32)
+
+
+@hot(inline="always")
+def below_nb(state, i, n):
+    """Uniform integer in [0, n) from stream ``state[i]`` (n < 2**32)."""
+    s, j = below_from_nb(state[i], n)
+    state[i] = s
+    return j
 
 
 # ---- the plain-Python twin ---------------------------------------------------------------------
@@ -87,11 +97,15 @@ def py_stream_state(seed: int, round_index: int, stream: int) -> int:
 def shuffle_nb(a, start, n, state, i):
     """Fisher-Yates, from the top, of a[start:start+n] with stream ``state[i]`` (the deal and
     every reshuffle of both kernels, and the lookahead player's deals of unseen cards)."""
+    # the counter lives in a register: Numba cannot tell the compiler that ``state`` and ``a``
+    # never overlap, so kept in the array it would be stored and reloaded at every swap
+    s = state[i]
     for k in range(n - 1, 0, -1):
-        j = below_nb(state, i, k + 1)
+        s, j = below_from_nb(s, k + 1)
         t = a[ix(start + k)]
         a[ix(start + k)] = a[ix(start + j)]
         a[ix(start + j)] = t
+    state[i] = s
 
 
 class PyStream:

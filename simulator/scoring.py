@@ -15,17 +15,67 @@ from . import codes as K
 from .layout import line_mask_nb, related_nb
 
 
-@hot
-def pair_value_nb(a, b, ri, card_value):
-    """What a cancelled pair of cards a, b contributes (normally 0)."""
-    va = card_value[a]
-    vb = card_value[b]
+@hot(inline="always")
+def pair_of_values_nb(va, vb, ri):
+    """What a cancelled pair of cards worth va and vb contributes (normally 0)."""
     jp = ri[K.R_JOKER_PAIR_VALUE]
     if jp != K.NONE_VALUE and va == 15 and vb == 15:
         return jp
     if ri[K.R_NEG_PAIRS_KEEP] != 0 and va < 0 and vb < 0:
         return va + vb
     return np.int64(0)
+
+
+@hot
+def pair_value_nb(a, b, ri, card_value):
+    """What a cancelled pair of cards a, b contributes (normally 0)."""
+    return pair_of_values_nb(card_value[a], card_value[b], ri)
+
+
+PLAIN_NONE = 0      # layout_value_nb's general path is needed
+PLAIN_SUM = 1       # a layout scores the sum of its card values
+PLAIN_COLUMNS = 2   # a two-row layout scores column by column: a pair of one key
+                    # pair_of_values_nb, any other two cards their sum
+
+
+@hot(inline="always")
+def plain_layout_nb(ri):
+    """Which of layout_value_nb's simple cases these rules are, so that a kernel on a hot path
+    can score without calling it (no six of a kind, wild cards, lines, blocks or quads)."""
+    if (ri[K.R_SIX_KIND_VALUE] != K.NONE_VALUE or ri[K.R_BLOCK_VALUE] != K.NONE_VALUE or
+            ri[K.R_QUAD_VALUE] != K.NONE_VALUE or ri[K.R_NEG_QUAD_VALUE] != K.NONE_VALUE or
+            ri[K.R_WILD_JACKS] != 0 or ri[K.R_LINE_SETS] != K.LINES_NONE):
+        return PLAIN_NONE
+    scope = ri[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_NONE:
+        return PLAIN_SUM
+    if scope == K.PAIR_COLUMN and ri[K.R_ROWS] == 2:
+        return PLAIN_COLUMNS
+    return PLAIN_NONE
+
+
+@hot(inline="always")
+def plain_layout_value_nb(cards, start, rt, kind):
+    """layout_value_nb for rules of a simple kind (plain_layout_nb(rt) == kind, not
+    PLAIN_NONE) of the layout cards[start:start+npos], from the flat rule table ``rt`` (rule
+    slots, then the card tables), with no calls and no array views."""
+    npos = rt[K.R_NPOS]
+    total = np.int64(0)
+    if kind == PLAIN_SUM:
+        for p in range(npos):
+            total += rt[ix(K.RT_VALUE + cards[ix(start + p)])]
+        return total
+    cols = rt[K.R_COLS]
+    for c in range(cols):
+        a = cards[ix(start + c)]
+        b = cards[ix(start + c + cols)]
+        va = rt[ix(K.RT_VALUE + a)]
+        vb = rt[ix(K.RT_VALUE + b)]
+        if rt[ix(K.RT_KEY + a)] == rt[ix(K.RT_KEY + b)]:
+            total += pair_of_values_nb(va, vb, rt)
+        else:
+            total += va + vb
+    return total
 
 
 @hot

@@ -483,6 +483,29 @@ def test_layout_scoring_parity(seed, preset, options):
             " ".join(C.card_name(c, ascii_only=True) for c in cards)
 
 
+def test_plain_scoring_path_agrees_with_the_general_one():
+    """The lean kernel scores simple rule sets with scoring.plain_layout_value_nb instead of
+    layout_value_nb: wherever plain_layout_nb admits a rule set, both give the same value."""
+    from simulator.engine import pack_rules
+    kinds = []
+    for seed, (_, preset, options) in enumerate(SCORING_OPTIONS):
+        rules = Rules.preset(preset, **options)
+        rt = pack_rules(flatten(rules, 4))
+        kind = S.plain_layout_nb(rt)
+        kinds.append(kind)
+        if kind == S.PLAIN_NONE:
+            continue
+        for cards in few_rank_layouts(rules, 4, 200, seed):
+            plain = S.plain_layout_value_nb(np.array(cards, dtype=np.int32), 0, rt, kind)
+            assert plain == engine_layout_score(rules, cards, 4)[0], \
+                " ".join(C.card_name(c, ascii_only=True) for c in cards)
+    # both simple kinds were exercised, and the patterns that need the general path refused it
+    assert {S.PLAIN_SUM, S.PLAIN_COLUMNS, S.PLAIN_NONE} <= set(kinds)
+    for (name, _, _), kind in zip(SCORING_OPTIONS, kinds):
+        if "quad" in name or "block" in name or "six_of_kind" in name:
+            assert kind == S.PLAIN_NONE, name
+
+
 HOLE_OPTIONS = [
     dict(),
     dict(ender_penalty="plus_10", ender_bonus="zero"),
