@@ -25,7 +25,7 @@ DP_REMOVE = 9        # remove_cancelled = optional_to_discard_bottom: a complete
                      # its lowest position) goes to the discard pile's bottom? A_REMOVE or A_PASS
 N_DECISION_POINTS = 10
 DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek",
-                  "knock")
+                  "knock", "arrange", "remove")   # by DP_* number
 
 # ---- actions: 0..MAX_POS-1 are positions ----------------------------------------------
 A_DRAW_STOCK = 16
@@ -40,9 +40,10 @@ A_FACE_DOWN = 24
 A_PEEK = 25          # look at one of your face-down cards: pay_to_peek (for a cost) at the
                      # turn; with blind_replacement = false before placing a held card (once)
 A_REMOVE = 26        # remove_cancelled: move the completed group off the layout
-ACTION_NAMES = {A_PEEK: "peek", A_REMOVE: "remove",A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
+ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
-                A_FACE_UP: "face_up", A_FACE_DOWN: "face_down"}
+                A_FACE_UP: "face_up", A_FACE_DOWN: "face_down", A_PEEK: "peek",
+                A_REMOVE: "remove"}
 
 
 def action_name(a: int) -> str:

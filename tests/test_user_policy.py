@@ -158,6 +158,24 @@ def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
     assert 0 < df["rounds"][0] < 2000
 
 
+@pytest.mark.parametrize("point", range(K.N_DECISION_POINTS))
+def test_an_illegal_action_is_described_at_every_decision_point(point):
+    """The message names the decision point for every DP_* (remove_cancelled's DP_REMOVE
+    and rearrange's DP_ARRANGE included), never failing on a point without a name."""
+    from simulator.engine import ERR_ILLEGAL_ACTION
+    from simulator.runner import describe_error
+    out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
+    out[K.OUT_ERROR] = ERR_ILLEGAL_ACTION
+    out[K.OUT_ERR_SEAT] = 2
+    out[K.OUT_ERR_POINT] = point
+    out[K.OUT_ERR_ACTION] = K.A_KNOCK
+    message = describe_error(out, 5)
+    assert f"point '{K.DECISION_NAMES[point]}'" in message and "seat 2" in message
+    assert len(set(K.DECISION_NAMES)) == K.N_DECISION_POINTS
+    assert K.DECISION_NAMES[K.DP_REMOVE] == "remove" and K.DECISION_NAMES[K.DP_ARRANGE] == \
+        "arrange"
+
+
 def test_user_policy_in_a_tournament(tmp_path):
     out = tmp_path / "tour"
     r = CliRunner().invoke(cli, ["tournament", "--preset", "six_card", "--strategy", EXAMPLE,
