@@ -37,7 +37,7 @@ from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MA
 from .policy_api import NO_USER_POLICY, POLICY_USER
 from .rng import (STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
                   shuffle_nb, stream_state_nb)
-from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb, pair_value_nb
+from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb, pair_of_values_nb
 
 # error codes
 ERR_ILLEGAL_ACTION = 1
@@ -54,8 +54,8 @@ def pack_rules(arrays) -> np.ndarray:
     n = arrays.card_value.size
     rt[RT_VALUE:RT_VALUE + n] = arrays.card_value
     for p in range(MAX_POS):   # the empty-position pseudo-cards (codes.EMPTY0)
-        rt[ix(RT_VALUE + K.EMPTY0 + p)] = 0
-        rt[ix(RT_KEY + K.EMPTY0 + p)] = K.EMPTY_KEY0 - p
+        rt[RT_VALUE + K.EMPTY0 + p] = 0
+        rt[RT_KEY + K.EMPTY0 + p] = K.EMPTY_KEY0 - p
     rt[RT_KEY:RT_KEY + n] = arrays.card_key
     rt[RT_DECK:RT_DECK + arrays.deck.size] = arrays.deck
     return rt
@@ -85,6 +85,12 @@ class State:
 @hot(inline="always")
 def known_at(obs, seat, p):
     return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
+
+
+@hot(inline="always")
+def _unknown_nb(g, seat, p):
+    """Is (seat, p) face down with a card its owner does not know (one it may look at)?"""
+    return not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0
 
 
 # ---- card movement: every place a card goes, with the knowledge it creates ---------------------
@@ -224,14 +230,14 @@ def _unknown_mask_nb(g, rt, seat):
     at: pay_to_peek, or before placing with blind_replacement = false)."""
     _clear_nb(g)
     for p in range(rt[K.R_NPOS]):
-        if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
+        if _unknown_nb(g, seat, p):
             g[ix(G_LEGAL + p)] = 1
 
 
 @hot
 def _reveal_mask_nb(g, rt, seat, n_chosen):
     """Positions the seat may still reveal given the ones it chose (RULES.md §3.2); the picks
-    so far are g[ix(G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1)]."""
+    so far are g[G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1]."""
     _clear_nb(g)
     cols = rt[K.R_COLS]
     rows = rt[K.R_ROWS]
@@ -288,7 +294,7 @@ def _reveal_nb(g, rt, seat, p):
 @hot
 def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_now):
     """Ask ``seat`` for up to ``decisions`` reveal positions (fewer if none is legal), storing
-    them at g[ix(G_CHOSEN + seat*MAX_POS ...)] and their count in the row's last slot; each is
+    them at g[G_CHOSEN + seat*MAX_POS ...] and their count in the row's last slot; each is
     revealed at once when ``reveal_now``. Returns False on a policy error."""
     chosen = G_CHOSEN + seat * MAX_POS
     n = 0
@@ -378,7 +384,7 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
     return True
 
 
-# ---- remove_cancelled (RULES.md §3.4, §3.6, AMB-24) ---------------------------------------------
+# ---- remove_cancelled (RULES.md §3.4, §3.6, AMB-24) -------------------------------------------
 @hot
 def _group_mask_nb(rt, i):
     """Cells of group i of the layout, 0 when the rules do not count it: a 2-row grid's
@@ -455,8 +461,7 @@ def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
         if rt[K.R_ROWS] == 2:
             a = g[ix(G_LAY + seat * MAX_POS + i)]
             b = g[ix(G_LAY + seat * MAX_POS + i + rt[K.R_COLS])]
-            value = pair_value_nb(a, b, rt[:K.N_RULE_SLOTS],
-                                  rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE])
+            value = pair_of_values_nb(rt[ix(RT_VALUE + a)], rt[ix(RT_VALUE + b)], rt)
         elif i >= 8:
             value = rt[K.R_BLOCK_VALUE]
         else:
@@ -526,7 +531,7 @@ def _placement_legal_nb(g, rt, seat, point, may_look):
         g[ix(G_LEGAL + K.A_DISCARD)] = 1
     if may_look:
         for p in range(rt[K.R_NPOS]):
-            if not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0:
+            if _unknown_nb(g, seat, p):
                 g[ix(G_LEGAL + K.A_PEEK)] = 1
 
 
@@ -621,7 +626,7 @@ def turn_mask_nb(g, rt, seat):
             n_legal += 1
     if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE:
         for p in range(rt[K.R_NPOS]):
-            if not g[ix(G_UP + seat * MAX_POS + p)] and g[known_at(seat, seat, p)] < 0:
+            if _unknown_nb(g, seat, p):
                 g[ix(G_LEGAL + K.A_PEEK)] = 1
                 n_legal += 1
                 break
@@ -749,7 +754,8 @@ def conservation_ok_nb(g, rt, held, counts):
     for i in range(n_ids):
         if counts[i] != 0:
             return False
-    return up_n == g[ix(G_PUB + K.PUB_FACEUP_N)] and up_sum == g[ix(G_PUB + K.PUB_FACEUP_SUM)] and \
+    return up_n == g[ix(G_PUB + K.PUB_FACEUP_N)] and \
+        up_sum == g[ix(G_PUB + K.PUB_FACEUP_SUM)] and \
         disc_sum == g[ix(G_PUB + K.PUB_DISCARD_SUM)]
 
 
@@ -818,8 +824,8 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
     for s in range(players):
         extra[s] = g[ix(G_PENALTY + s)]
         L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp) + g[ix(K.G_BANK + s)]
-    hole_scores_nb(L, quads, g[ix(G_PUB + K.PUB_ENDER)], g[ix(G_PUB + K.PUB_KNOCKED)] == 1, players, ri,
-                   extra, scores)
+    hole_scores_nb(L, quads, g[ix(G_PUB + K.PUB_ENDER)], g[ix(G_PUB + K.PUB_KNOCKED)] == 1,
+                   players, ri, extra, scores)
 
 
 @hot
