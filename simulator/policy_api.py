@@ -55,8 +55,9 @@ def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, r
 NO_USER_POLICY = cfunc(SIGNATURE, cache=True, error_model="numpy")(_no_user)
 
 
-def load_function(path: str, name: str):
-    """Import ``name`` from the Python file ``path`` (not compiled yet)."""
+def load_function(path: str, name: str, nrt: bool = True):
+    """Import ``name`` from the Python file ``path`` (not compiled yet); the file's other
+    functions are compiled with Numba's reference counting on or off (``nrt``)."""
     file = Path(path)
     if not file.is_file():
         raise UserPolicyError(f"policy file {path!r} does not exist")
@@ -75,7 +76,7 @@ def load_function(path: str, name: str):
     # call them from compiled code
     for key, value in list(vars(module).items()):
         if inspect.isfunction(value) and value.__module__ == module_name and key != name:
-            setattr(module, key, njit(cache=True, error_model="numpy")(value))
+            setattr(module, key, njit(cache=True, error_model="numpy", _nrt=nrt)(value))
     fn = getattr(fn, "py_func", fn)  # accept an @njit-decorated function too
     if not inspect.isfunction(fn):
         raise UserPolicyError(f"{path}:{name} is not a function")
@@ -91,19 +92,30 @@ _COMPILED: dict = {}
 
 
 def compile_policy(path: str, name: str):
-    """The user's function compiled to ``SIGNATURE`` (cached on disk and in this process)."""
+    """The user's function compiled to ``SIGNATURE`` (cached on disk and in this process).
+
+    It is compiled without Numba's reference counting first, as the engine is: with it, every
+    call from ``decide`` to a helper that passes an array pays an atomic increment and
+    decrement (simulator/jit.py), which made the example policy about a quarter slower. Code
+    that allocates arrays needs reference counting and does not compile that way; it is then
+    compiled again with it."""
     key = (str(Path(path).resolve()), name)
     if key not in _COMPILED:
-        fn, _ = load_function(path, name)
-        try:
-            _COMPILED[key] = cfunc(SIGNATURE, cache=True, error_model="numpy")(fn)
-        except Exception as e:  # noqa: BLE001 - Numba's typing errors, shortened to one line
-            lines = [ln.strip() for ln in str(e).splitlines() if ln.strip() and
+        error = None
+        for nrt in (False, True):
+            fn, _ = load_function(path, name, nrt)
+            try:
+                _COMPILED[key] = cfunc(SIGNATURE, cache=True, error_model="numpy",
+                                       _nrt=nrt)(fn)
+                break
+            except Exception as e:  # noqa: BLE001 - Numba's typing errors, shortened
+                error = e
+        else:
+            lines = [ln.strip() for ln in str(error).splitlines() if ln.strip() and
                      not ln.startswith(("Failed in", "During:", "File ", "^"))]
-            detail = lines[0] if lines else type(e).__name__
+            detail = lines[0] if lines else type(error).__name__
             raise UserPolicyError(
                 f"{path}:{name} does not compile as a policy "
                 f"(it must accept ({', '.join(ARG_NAMES)}) and return an integer action): "
                 f"{detail}") from None
     return _COMPILED[key]
-

@@ -95,6 +95,50 @@ def test_parameters_reach_the_policy(tmp_path):
         resolve(f"{path}:decide:nope=1")
 
 
+ALLOCATING = """
+    import numpy as np
+    from simulator.codes import N_ACTIONS
+
+    def legal_actions(legal):
+        out = np.zeros(N_ACTIONS, dtype=np.int64)   # needs Numba's reference counting
+        n = 0
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                out[n] = a
+                n += 1
+        return out[:n]
+
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        return legal_actions(legal)[0]
+"""
+
+LOWEST = """
+    from simulator.codes import N_ACTIONS
+
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                return a
+        return -1
+"""
+
+
+def test_a_policy_that_allocates_arrays_still_compiles(tmp_path):
+    """Policies are compiled without reference counting first (faster); one that allocates
+    is compiled again with it, and plays the same moves as its allocation-free twin."""
+    logs = []
+    for name, body in (("allocating.py", ALLOCATING), ("lowest.py", LOWEST)):
+        s = resolve(f"{_write(tmp_path, name, body)}:decide")
+        ids, params = seat_arrays([s] * 4)
+        log = play_logged_round(flatten(SIX, 4), ids, params, seed=5, round_index=2,
+                                user=user_policy([s]))
+        assert log["ok"]
+        logs.append(log["log"])
+    assert len(logs[0]) > 8 and np.array_equal(logs[0], logs[1])
+
+
 def _cli_error(args):
     r = CliRunner().invoke(cli, args)
     assert r.exit_code == 2, r.output
