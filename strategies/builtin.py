@@ -246,7 +246,7 @@ def _place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
-@hot
+@hot(inline="always")
 def greedy_nb(point, seat, held, g, rt, rng, par):
     """BENCHMARK W1 ``greedy``: card-counting, one-step placement gain. Its pool U: cards
     neither face up in a grid nor in the discard pile (nor the card just drawn)."""
@@ -255,7 +255,7 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
     return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
 
 
-@hot
+@hot(inline="always")
 def knock_threshold_nb(point, seat, held, g, rt, rng, par):
     """BENCHMARK W2 ``knock-threshold`` (parameter T): its pool U is every card but the
     discard pile and its own known cards (what it has seen elsewhere is not subtracted); it
@@ -1138,7 +1138,10 @@ def decide_nb(point, seat, held, g, rt, rng, par):
     return _decide_nb(point, seat, held, g, rt, rng, par, policy)
 
 
-@hot
+# inlined, as are greedy_nb and knock_threshold_nb: each call level passes the four arrays
+# (about 30 machine words), and in a profile of the general engine on W1 this dispatcher alone
+# took 8% of the time; inlined, W1 on the general engine ran about 15% faster
+@hot(inline="always")
 def _decide_nb(point, seat, held, g, rt, rng, par, policy):
     if policy == POLICY_GREEDY:
         return greedy_nb(point, seat, held, g, rt, rng, par)
