@@ -1140,7 +1140,7 @@ def decide_nb(point, seat, held, g, rt, rng, par):
 
 # inlined, as are greedy_nb and knock_threshold_nb: each call level passes the four arrays
 # (about 30 machine words), and in a profile of the general engine on W1 this dispatcher alone
-# took 8% of the time; inlined, W1 on the general engine ran about 15% faster
+# took 8% of the time (inlined: a few percent faster, within the machine's drift)
 @hot(inline="always")
 def _decide_nb(point, seat, held, g, rt, rng, par, policy):
     if policy == POLICY_GREEDY:
