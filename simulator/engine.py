@@ -37,7 +37,7 @@ from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MA
 from .policy_api import NO_USER_POLICY, POLICY_USER
 from .rng import (STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
                   shuffle_nb, stream_state_nb)
-from .scoring import TMP_SIZE, hole_scores_nb, layout_value_nb, pair_of_values_nb
+from .scoring import TMP_SIZE, hole_scores_nb, layout_values_nb, pair_of_values_nb
 
 # error codes
 ERR_ILLEGAL_ACTION = 1
@@ -817,15 +817,12 @@ def _deal_nb(g, rt, rng, seed, round_index):
 def _score_nb(g, rt, scores, L, quads, extra, tmp):
     """Reveal everything and score: layout values L, then hole scores."""
     players = rt[K.R_PLAYERS]
-    lay = g[G_LAY:G_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
-    ri = rt[:K.N_RULE_SLOTS]
-    values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
-    keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
+    layout_values_nb(g, G_LAY, rt, players, L, quads, tmp)
     for s in range(players):
         extra[s] = g[ix(G_PENALTY + s)]
-        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp) + g[ix(K.G_BANK + s)]
+        L[s] += g[ix(K.G_BANK + s)]
     hole_scores_nb(L, quads, g[ix(G_PUB + K.PUB_ENDER)], g[ix(G_PUB + K.PUB_KNOCKED)] == 1,
-                   players, ri, extra, scores)
+                   players, rt, extra, scores)
 
 
 @hot

@@ -20,8 +20,7 @@ from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot, ix
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
-from .scoring import (PLAIN_NONE, hole_scores_nb, layout_value_nb, plain_layout_nb,
-                      plain_layout_value_nb)
+from .scoring import hole_scores_nb, layout_values_nb
 
 NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
 POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
@@ -506,20 +505,9 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
 @hot
 def _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp):
     players = rt[K.R_PLAYERS]
-    kind = plain_layout_nb(rt)
-    if kind != PLAIN_NONE:
-        for s in range(players):
-            extra[s] = 0
-            quads[s] = 0
-            L[s] = plain_layout_value_nb(w, W_LAY + s * MAX_POS, rt, kind)
-    else:
-        lay = w[W_LAY:W_LAY + MAX_PLAYERS * MAX_POS].reshape((MAX_PLAYERS, MAX_POS))
-        ri = rt[:K.N_RULE_SLOTS]
-        values = rt[RT_VALUE:RT_VALUE + K.N_CARD_TABLE]
-        keys = rt[RT_KEY:RT_KEY + K.N_CARD_TABLE]
-        for s in range(players):
-            extra[s] = 0
-            L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
+    layout_values_nb(w, W_LAY, rt, players, L, quads, tmp)
+    for s in range(players):
+        extra[s] = 0
     hole_scores_nb(L, quads, ender, knocked == 1, players, rt, extra, scores)
 
 

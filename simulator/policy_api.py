@@ -96,9 +96,8 @@ def compile_policy(path: str, name: str):
 
     It is compiled without Numba's reference counting first, as the engine is: with it, every
     call from ``decide`` to a helper that passes an array pays an atomic increment and
-    decrement (simulator/jit.py), which made the example policy about a quarter slower. Code
-    that allocates arrays needs reference counting and does not compile that way; it is then
-    compiled again with it."""
+    decrement (simulator/jit.py). Code that allocates arrays needs reference counting and does
+    not compile that way; it is then compiled again with it."""
     key = (str(Path(path).resolve()), name)
     if key not in _COMPILED:
         error = None

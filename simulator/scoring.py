@@ -115,20 +115,9 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     """Two-row grid, pairs in columns, with quads/blocks made of two pair-columns."""
     cols = ri[K.R_COLS]
     quads[seat] = 0
-    couples_possible = (ri[K.R_QUAD_VALUE] != K.NONE_VALUE or
-                        ri[K.R_BLOCK_VALUE] != K.NONE_VALUE or
-                        ri[K.R_NEG_QUAD_VALUE] != K.NONE_VALUE)
     pairs_cancel = ri[K.R_PAIR_SCOPE] == K.PAIR_COLUMN  # with pair_scope none only blocks count
     total = np.int64(0)
-    if not couples_possible:  # the common case
-        for c in range(cols):
-            a = ix(lay[ix(seat), ix(c)])
-            b = ix(lay[ix(seat), ix(c + cols)])
-            if card_key[a] == card_key[b]:
-                total += pair_value_nb(a, b, ri, card_value)
-            else:
-                total += card_value[a] + card_value[b]
-        return total
+    # (without couples the kernels score in place: plain_layout_value_nb)
     for c in range(cols):
         a = lay[seat, c]
         b = lay[seat, c + cols]
@@ -426,6 +415,25 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     for p in range(npos):
         total += card_value[lay[seat, p]]
     return total
+
+
+@hot
+def layout_values_nb(cards, start, rt, players, L, quads, tmp):
+    """Both kernels' layout values: L[s] (and quads[s]) of every seat's layout
+    cards[start + s*MAX_POS : ...] under the flat rule table ``rt``, scored in place for rules
+    of a simple kind (plain_layout_nb), else by layout_value_nb."""
+    kind = plain_layout_nb(rt)
+    if kind != PLAIN_NONE:
+        for s in range(players):
+            quads[s] = 0
+            L[s] = plain_layout_value_nb(cards, start + s * K.MAX_POS, rt, kind)
+        return
+    lay = cards[start:start + K.MAX_PLAYERS * K.MAX_POS].reshape((K.MAX_PLAYERS, K.MAX_POS))
+    ri = rt[:K.N_RULE_SLOTS]
+    values = rt[K.RT_VALUE:K.RT_VALUE + K.N_CARD_TABLE]
+    keys = rt[K.RT_KEY:K.RT_KEY + K.N_CARD_TABLE]
+    for s in range(players):
+        L[s] = layout_value_nb(lay, s, ri, values, keys, quads, tmp)
 
 
 @hot

@@ -484,7 +484,7 @@ def test_layout_scoring_parity(seed, preset, options):
 
 
 def test_plain_scoring_path_agrees_with_the_general_one():
-    """The lean kernel scores simple rule sets with scoring.plain_layout_value_nb instead of
+    """Both kernels score simple rule sets with scoring.plain_layout_value_nb instead of
     layout_value_nb: wherever plain_layout_nb admits a rule set, both give the same value."""
     from simulator.engine import pack_rules
     kinds = []
