@@ -1,0 +1,97 @@
+"""The engine against a single-purpose C program of W1 (benchmarks/calibration/w1.c), timed in
+alternation so that the machine's drifting speed falls on both alike.
+
+The W1 target was set against "a tuned, single-purpose C implementation of W1 [that] does about
+1,330,000 rounds/s on one core of this machine". This puts such a program beside the engine on
+the machine at hand: it compiles w1.c with ``cc -O3 -march=native`` (``--cc`` to choose another
+compiler) and runs it and ``runner.run`` (the path of ``golfsim run``) for the same number of
+rounds, slice after slice. Prints ONE JSON line:
+
+    python benchmarks/c_yardstick.py --rounds 200000 --repeats 10
+
+``engine_vs_c`` is the median over the slices of (C time / engine time): above 1 the engine is
+faster. The C program times its rounds only, without its process start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent / "calibration" / "w1.c"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def build(cc: str, out_dir: Path) -> Path:
+    """Compile w1.c; exits with status 2 and a message when there is no working compiler."""
+    if shutil.which(cc) is None:
+        sys.exit(f"c_yardstick: --cc {cc!r} is not on PATH; install a C compiler "
+                 "(e.g. apt install gcc) or name one with --cc")
+    exe = out_dir / "w1"
+    cmd = [cc, "-O3", "-march=native", "-o", str(exe), str(SOURCE)]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"c_yardstick: {' '.join(cmd)} failed:\n{done.stderr}")
+    return exe
+
+
+def run_c(exe: Path, rounds: int, seed: int) -> dict:
+    done = subprocess.run([str(exe), str(rounds), str(seed)], capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=200_000, help="rounds per timed slice")
+    ap.add_argument("--repeats", type=int, default=10, help="timed slices of each program")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cc", default="cc", help="C compiler (default: cc)")
+    args = ap.parse_args(argv)
+
+    from simulator.rules import Rules
+    from simulator.runner import run, warm_up
+    from strategies import resolve_seats, seat_arrays
+
+    rules = Rules.preset("six_card")
+    ids, params = seat_arrays(resolve_seats(["greedy"], 4))
+    warm_up(rules, 4, ids, params)
+    with tempfile.TemporaryDirectory(prefix="golfsim-c-") as tmp:
+        exe = build(args.cc, Path(tmp))
+        run_c(exe, 1000, args.seed)
+        run(rules, 4, ids, params, rounds=1000, seed=args.seed)
+        t_c, t_engine, c_turns, engine_turns = [], [], 0.0, 0.0
+        for rep in range(args.repeats):
+            c = run_c(exe, args.rounds, args.seed + rep)
+            t_c.append(c["seconds"])
+            c_turns += c["mean_turns"]
+            t0 = time.perf_counter()
+            res = run(rules, 4, ids, params, rounds=args.rounds, seed=args.seed + rep)
+            t_engine.append(time.perf_counter() - t0)
+            engine_turns += res.totals.mean_turns()
+    ratios = sorted(c / e for c, e in zip(t_c, t_engine))
+    out = {
+        "workload": "W1", "threads": 1, "rounds_per_slice": args.rounds,
+        "repeats": args.repeats, "compiler": f"{args.cc} -O3 -march=native",
+        "c_rounds_per_s": round(args.rounds / statistics.median(t_c), 1),
+        "engine_rounds_per_s": round(args.rounds / statistics.median(t_engine), 1),
+        "engine_vs_c": round(statistics.median(ratios), 3),
+        "engine_vs_c_quartiles": [round(ratios[len(ratios) // 4], 3),
+                                  round(ratios[(3 * len(ratios)) // 4], 3)],
+        # both play W1: near 26.09 turns a round
+        "c_mean_turns": round(c_turns / args.repeats, 3),
+        "engine_mean_turns": round(engine_turns / args.repeats, 3),
+    }
+    print(json.dumps(out))
+    return out
+
+
+if __name__ == "__main__":
+    main()
