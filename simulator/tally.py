@@ -59,8 +59,13 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
     (first + i) % players when the deal has rotated (match play)."""
     best, k = _lowest_nb(scores, players)
     turns = out[K.OUT_TURNS]
+    s = first - 1
     for i in range(players):
-        s = (first + i) % players
+        # (first + i) % players without a division per seat (a division is ~30 cycles, and
+        # this runs for every round)
+        s += 1
+        if s == players:
+            s = 0
         v = scores[i]
         acc[s, ACC_SCORE_SUM] += v
         acc[s, ACC_SCORE_SQ] += v * v
@@ -74,7 +79,8 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
         hist[s, b] += 1
     ender = out[K.OUT_ENDER]
     if ender >= 0:
-        acc[(first + ender) % players, ACC_ENDER] += 1
+        e = first + ender
+        acc[e - players if e >= players else e, ACC_ENDER] += 1
         tot[TOT_ENDED] += 1
         if out[K.OUT_KNOCKED]:
             tot[TOT_KNOCKS] += 1
