@@ -1,13 +1,14 @@
-"""The engine against a single-purpose C program of W1 (benchmarks/calibration/w1.c), timed in
-alternation so that the machine's drifting speed falls on both alike.
+"""The engine against a single-purpose C program of W1 or W2 (benchmarks/calibration/w1.c,
+w2.c), timed in alternation so that the machine's drifting speed falls on both alike.
 
-The W1 target was set against "a tuned, single-purpose C implementation of W1 [that] does about
-1,330,000 rounds/s on one core of this machine". This puts such a program beside the engine on
-the machine at hand: it compiles w1.c with ``cc -O3 -march=native`` (``--cc`` to choose another
-compiler) and runs it and ``runner.run`` (the path of ``golfsim run``) for the same number of
-rounds, slice after slice. Prints ONE JSON line:
+The speed targets were set against "a tuned, single-purpose C implementation of W1 [that] does
+about 1,330,000 rounds/s on one core of this machine" (W2: "about 1,500,000"). This puts such
+a program beside the engine on the machine at hand: it compiles the workload's C file with
+``cc -O3 -march=native`` (``--cc`` to choose another compiler) and runs it and ``runner.run``
+(the path of ``golfsim run``) for the same number of rounds, slice after slice. Prints ONE
+JSON line:
 
-    python benchmarks/c_yardstick.py --rounds 200000 --repeats 10
+    python benchmarks/c_yardstick.py --workload w1 --rounds 200000 --repeats 15
 
 ``engine_vs_c`` is the median over the slices of (C time / engine time): above 1 the engine is
 faster. The C program times its rounds only, without its process start.
@@ -25,17 +26,26 @@ import tempfile
 import time
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent / "calibration" / "w1.c"
+CALIBRATION = Path(__file__).resolve().parent / "calibration"
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
-def build(cc: str, out_dir: Path) -> Path:
-    """Compile w1.c; exits with status 2 and a message when there is no working compiler."""
+def workload(name: str):
+    """(rules, strategy) of BENCHMARK.md's workload ``name`` (w1 or w2), as w1.py/w2.py."""
+    from simulator.rules import Rules
+    if name == "w1":
+        return Rules.preset("six_card"), "greedy"
+    return (Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row"),
+            "knock-threshold:T=8")
+
+
+def build(cc: str, out_dir: Path, name: str = "w1") -> Path:
+    """Compile calibration/<name>.c; exits with a message when there is no working compiler."""
     if shutil.which(cc) is None:
         sys.exit(f"c_yardstick: --cc {cc!r} is not on PATH; install a C compiler "
                  "(e.g. apt install gcc) or name one with --cc")
-    exe = out_dir / "w1"
-    cmd = [cc, "-O3", "-march=native", "-o", str(exe), str(SOURCE)]
+    exe = out_dir / name
+    cmd = [cc, "-O3", "-march=native", "-o", str(exe), str(CALIBRATION / f"{name}.c")]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"c_yardstick: {' '.join(cmd)} failed:\n{done.stderr}")
@@ -54,17 +64,17 @@ def main(argv=None) -> dict:
     ap.add_argument("--repeats", type=int, default=10, help="timed slices of each program")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--cc", default="cc", help="C compiler (default: cc)")
+    ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
     args = ap.parse_args(argv)
 
-    from simulator.rules import Rules
     from simulator.runner import run, warm_up
     from strategies import resolve_seats, seat_arrays
 
-    rules = Rules.preset("six_card")
-    ids, params = seat_arrays(resolve_seats(["greedy"], 4))
+    rules, strategy = workload(args.workload)
+    ids, params = seat_arrays(resolve_seats([strategy], 4))
     warm_up(rules, 4, ids, params)
     with tempfile.TemporaryDirectory(prefix="golfsim-c-") as tmp:
-        exe = build(args.cc, Path(tmp))
+        exe = build(args.cc, Path(tmp), args.workload)
         run_c(exe, 1000, args.seed)
         run(rules, 4, ids, params, rounds=1000, seed=args.seed)
         t_c, t_engine, c_turns, engine_turns = [], [], 0.0, 0.0
@@ -78,14 +88,14 @@ def main(argv=None) -> dict:
             engine_turns += res.totals.mean_turns()
     ratios = sorted(c / e for c, e in zip(t_c, t_engine))
     out = {
-        "workload": "W1", "threads": 1, "rounds_per_slice": args.rounds,
+        "workload": args.workload.upper(), "threads": 1, "rounds_per_slice": args.rounds,
         "repeats": args.repeats, "compiler": f"{args.cc} -O3 -march=native",
         "c_rounds_per_s": round(args.rounds / statistics.median(t_c), 1),
         "engine_rounds_per_s": round(args.rounds / statistics.median(t_engine), 1),
         "engine_vs_c": round(statistics.median(ratios), 3),
         "engine_vs_c_quartiles": [round(ratios[len(ratios) // 4], 3),
                                   round(ratios[(3 * len(ratios)) // 4], 3)],
-        # both play W1: near 26.09 turns a round
+        # both play the same workload: W1 near 26.09 turns a round, W2 near 24.2
         "c_mean_turns": round(c_turns / args.repeats, 3),
         "engine_mean_turns": round(engine_turns / args.repeats, 3),
     }

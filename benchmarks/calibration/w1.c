@@ -14,35 +14,10 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "common.h"
+
 static const int RANK_VALUE[13] = {1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0}; /* A..K */
-static int VALUE[52], RANK[52], DECK_SUM;
-static int lay[4][6], up[4][6], stock[52], disc[52];
-static uint64_t rng;
-
-static inline uint64_t splitmix64(void) {
-    uint64_t z = (rng += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [0, bound): Lemire's multiply-shift with rejection, so unbiased */
-static inline int below(uint32_t bound) {
-    uint64_t m = (splitmix64() >> 32) * bound;
-    if ((uint32_t)m < bound) {
-        uint32_t floor = -bound % bound;
-        while ((uint32_t)m < floor) m = (splitmix64() >> 32) * bound;
-    }
-    return (int)(m >> 32);
-}
-
-static void shuffle(int *a, int n) {
-    for (int i = n - 1; i > 0; i--) {
-        int j = below(i + 1), t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
+static int lay[4][6], up[4][6];
 
 /* W1's best placement for `card` at seat s, with n unseen cards of value sum S: n*G(p) in
  * integers; each eligible p becomes the key gain*8 + (7-p), so the largest key is the largest
@@ -64,14 +39,7 @@ static inline int best(int s, int card, long n, long S) {
 }
 
 int main(int argc, char **argv) {
-    long rounds = argc > 1 ? atol(argv[1]) : 1000000;
-    rng = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    DECK_SUM = 0;
-    for (int i = 0; i < 52; i++) {
-        VALUE[i] = RANK_VALUE[i % 13];
-        RANK[i] = i % 13;
-        DECK_SUM += VALUE[i];
-    }
+    long rounds = setup(argc, argv, RANK_VALUE);
     long turns_sum = 0, capped = 0;
     double score_sum[4] = {0}, wins[4] = {0};
     struct timespec t0, t1;
@@ -100,13 +68,8 @@ int main(int argc, char **argv) {
                 disc_sum -= VALUE[top];
                 card = top;
             } else {
-                if (ns == 0) { /* the pile but its top becomes the stock */
-                    ns = nd - 1;
-                    for (int i = 0; i < ns; i++) stock[i] = disc[i];
-                    disc[0] = disc[nd - 1];
-                    nd = 1;
-                    disc_sum = VALUE[disc[0]];
-                    shuffle(stock, ns);
+                if (ns == 0) {
+                    restock(&ns, &nd, &disc_sum);
                     n = 52 - up_n - nd;
                     S = DECK_SUM - up_sum - disc_sum;
                 }
