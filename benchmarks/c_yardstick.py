@@ -39,16 +39,21 @@ def workload(name: str):
             "knock-threshold:T=8")
 
 
+def fail(message: str):
+    print(f"c_yardstick: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def build(cc: str, out_dir: Path, name: str = "w1") -> Path:
     """Compile calibration/<name>.c; exits with a message when there is no working compiler."""
     if shutil.which(cc) is None:
-        sys.exit(f"c_yardstick: --cc {cc!r} is not on PATH; install a C compiler "
-                 "(e.g. apt install gcc) or name one with --cc")
+        fail(f"--cc {cc!r} is not on PATH; install a C compiler (e.g. apt install gcc) or "
+             "name one with --cc")
     exe = out_dir / name
     cmd = [cc, "-O3", "-march=native", "-o", str(exe), str(CALIBRATION / f"{name}.c")]
     done = subprocess.run(cmd, capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"c_yardstick: {' '.join(cmd)} failed:\n{done.stderr}")
+        fail(f"{' '.join(cmd)} failed:\n{done.stderr}")
     return exe
 
 
@@ -72,9 +77,9 @@ def main(argv=None) -> dict:
 
     rules, strategy = workload(args.workload)
     ids, params = seat_arrays(resolve_seats([strategy], 4))
-    warm_up(rules, 4, ids, params)
     with tempfile.TemporaryDirectory(prefix="golfsim-c-") as tmp:
-        exe = build(args.cc, Path(tmp), args.workload)
+        exe = build(args.cc, Path(tmp), args.workload)  # first: it may fail for want of a cc
+        warm_up(rules, 4, ids, params)
         run_c(exe, 1000, args.seed)
         run(rules, 4, ids, params, rounds=1000, seed=args.seed)
         t_c, t_engine, c_turns, engine_turns = [], [], 0.0, 0.0
