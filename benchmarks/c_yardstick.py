@@ -26,17 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-CALIBRATION = Path(__file__).resolve().parent / "calibration"
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))  # importable from elsewhere too (tests/test_c_yardstick.py)
+from workload import workload  # noqa: E402  (it puts the project on sys.path as well)
 
-
-def workload(name: str):
-    """(rules, strategy) of BENCHMARK.md's workload ``name`` (w1 or w2), as w1.py/w2.py."""
-    from simulator.rules import Rules
-    if name == "w1":
-        return Rules.preset("six_card"), "greedy"
-    return (Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row"),
-            "knock-threshold:T=8")
+CALIBRATION = HERE / "calibration"
 
 
 def fail(message: str):

@@ -66,16 +66,16 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     with tempfile.TemporaryDirectory(prefix="golfsim-overhead-") as tmp:
-        out = Path(tmp)
+        out_dir = Path(tmp)
         # fill the on-disk cache if it is empty, so that what follows are cached starts
-        subprocess.run(GOLFSIM + run_args(1000, out) + ["--quiet"], cwd=ROOT, check=True,
+        subprocess.run(GOLFSIM + run_args(1000, out_dir) + ["--quiet"], cwd=ROOT, check=True,
                        stdout=subprocess.DEVNULL)
-        starts = sorted(first_round_seconds(out) for _ in range(args.starts))
+        starts = sorted(first_round_seconds(out_dir) for _ in range(args.starts))
         ratios, cli_s, run_s, bench_s = [], [], [], []
         for _ in range(args.pairs):
             t0 = time.perf_counter()
-            done = subprocess.run(GOLFSIM + run_args(args.rounds, out) + ["--quiet"], cwd=ROOT,
-                                  check=True, capture_output=True, text=True)
+            done = subprocess.run(GOLFSIM + run_args(args.rounds, out_dir) + ["--quiet"],
+                                  cwd=ROOT, check=True, capture_output=True, text=True)
             cli_s.append(time.perf_counter() - t0)
             # the summary's "N rounds, seed S, X s on T thread(s)"
             run_s.append(float(re.search(r"rounds, seed \d+, ([\d.]+) s on", done.stdout)[1]))

@@ -9,13 +9,12 @@ the on-disk cache, and ``--cold`` compiles into an empty cache to report the col
 
 from __future__ import annotations
 
-from workload import emit, measure, parse_args
+from workload import emit, measure, parse_args, workload
 
 
 def main(argv=None) -> dict:
     args = parse_args(__doc__.splitlines()[0], argv)
-    from simulator.rules import Rules
-    fields, _ = measure("W1", Rules.preset("six_card"), "greedy", 4, args)
+    fields, _ = measure("W1", *workload("w1"), 4, args)
     emit(fields)
     return fields
 

@@ -9,15 +9,13 @@ row. Prints ONE JSON line: W1's fields plus ``T``, ``knocks`` (rounds someone kn
 
 from __future__ import annotations
 
-from workload import emit, measure, parse_args
+from workload import emit, measure, parse_args, workload
 
 
 def main(argv=None) -> dict:
     args = parse_args(__doc__.splitlines()[0], argv,
                       extra=lambda ap: ap.add_argument("--T", type=float, default=8.0))
-    from simulator.rules import Rules
-    rules = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
-    fields, t = measure("W2", rules, f"knock-threshold:T={args.T:g}", 4, args)
+    fields, t = measure("W2", *workload("w2", args.T), 4, args)
     fields.update({"T": args.T, "knocks": t.knocks,
                    "knock_share": round(t.knocks / max(t.rounds, 1), 6),
                    "knocker_win_share": round(t.knocker_win_share(), 6),

@@ -14,6 +14,19 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
+def workload(name: str, T: float = 8.0):
+    """(rules, strategy) of BENCHMARK.md's workload ``name``: "w1" (six_card, greedy) or "w2"
+    (four_card without pairs, peeking at the nearest row, knock-threshold with T)."""
+    from simulator.rules import Rules
+    if name == "w1":
+        return Rules.preset("six_card"), "greedy"
+    if name == "w2":
+        return (Rules.preset("four_card", pair_scope="none",
+                             initial_reveal_constraint="nearest_row"),
+                f"knock-threshold:T={T:g}")
+    raise ValueError(f"workload {name!r}: expected w1 or w2")
+
+
 def parse_args(description: str, argv=None, extra=None):
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--rounds", type=int, default=2_000_000)
