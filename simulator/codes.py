@@ -161,7 +161,8 @@ R_REPLACE_UNSEEN_ONCE = 56  # replace_unseen_once
 R_PRIVATE_STOCK = 57      # private_stock_draw
 R_REMOVE_CANCELLED = 58   # REMOVE_*
 R_BLIND = 59              # blind_replacement (0: a held card may wait while one card is looked at)
-N_RULE_SLOTS = 60
+R_MAX_ABS_VALUE = 60      # largest |value| of a card in the deck
+N_RULE_SLOTS = 61
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

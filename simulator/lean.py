@@ -19,6 +19,7 @@ from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot, ix
+from .lanes import GAIN_LIMIT, POS_MASK, best_key8, best_key16
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_values_nb
 
@@ -35,15 +36,18 @@ W_LAY = 0                                   # [seat*MAX_POS + p]: card (first, s
 W_KNOWN = W_LAY + MAX_PLAYERS * MAX_POS     # [seat*MAX_POS + p]: the owner's knowledge, or -1
 W_KV = W_KNOWN + MAX_PLAYERS * MAX_POS      # [seat*MAX_POS + p]: value of the known card, or 0
 W_KK = W_KV + MAX_PLAYERS * MAX_POS         # [seat*MAX_POS + p]: key of the known card, or NO_KEY
-# the policies' cache (see _refresh): one record of CACHE_STRIDE fields per position,
-# w[W_CACHE + (seat*MAX_POS + p)*CACHE_STRIDE + C_*], so that a decision reads them together
-W_CACHE = W_KK + MAX_PLAYERS * MAX_POS
-C_XN, C_XS, C_BN, C_BS = 0, 1, 2, 3
-C_KQ = 4                                     # key of the known card it pairs with, else NO_KEY
-C_NEGQ = 5
-C_THR = 6                                    # 1 when the position's card is known
-CACHE_STRIDE = 8
-W_EKN = W_CACHE + MAX_PLAYERS * MAX_POS * CACHE_STRIDE  # its share of knock-threshold's estimate
+# the policies' cache (see _refresh), one field per array of MAX_POS lanes a seat,
+# w[W_field + seat*MAX_POS + p], so that a decision loads each field for all positions at once
+# (lanes.py); a 16-lane search covers every position
+assert MAX_POS <= POS_MASK + 1
+W_XN = W_KK + MAX_PLAYERS * MAX_POS
+W_XS = W_XN + MAX_PLAYERS * MAX_POS
+W_BN = W_XS + MAX_PLAYERS * MAX_POS
+W_BS = W_BN + MAX_PLAYERS * MAX_POS
+W_KQ = W_BS + MAX_PLAYERS * MAX_POS         # key of the known card it pairs with, else NO_KEY
+W_NEGQ = W_KQ + MAX_PLAYERS * MAX_POS
+W_THR = W_NEGQ + MAX_PLAYERS * MAX_POS      # 1 when the position's card is known
+W_EKN = W_THR + MAX_PLAYERS * MAX_POS  # its share of knock-threshold's estimate
 W_EKS = W_EKN + MAX_PLAYERS * MAX_POS
 W_STOCK = W_EKS + MAX_PLAYERS * MAX_POS     # [i], top at the end
 W_DISCARD = W_STOCK + MAX_IDS               # [i], top at the end
@@ -85,6 +89,9 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_REPLACE_UNSEEN_ONCE]) == 0
         and int(ri[K.R_REMOVE_CANCELLED]) == K.REMOVE_NEVER
         and int(ri[K.R_BLIND]) == 1
+        # the searches' 32-bit lanes: |gain| <= 5 * cards * |value| must stay exact
+        and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE])
+        < GAIN_LIMIT
         # private_stock_draw changes what the other seats know, which neither policy reads
     )
 
@@ -127,20 +134,19 @@ def _replaceable_mask(up, rt):
 # Both policies score a placement as n*G(p) = n*(E now - E with the card at p), where a known
 # card counts n times its value and an unknown one S (n cards of value S unseen). Per position
 # the cache holds that gain as a*n + b*S - v(card)*n in two integers a, b (and the gain when the
-# card would pair with the other card of the column), so a decision costs a few multiplications
-# per position; it is refreshed only when the seat learns a card.
+# card would pair with the other card of the column), so a decision costs a few vector
+# multiplications (lanes.py); it is refreshed only when the seat learns a card.
 @hot(inline="always")
 def _refresh(w, rt, seat, p):
     """Recompute the cache of position p and of the position that pairs with it."""
     base = seat * MAX_POS
     if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
         i = base + p
-        ri = W_CACHE + i * CACHE_STRIDE
         known = np.int64(w[ix(W_KNOWN + i)] >= 0)
-        w[ix(ri + C_XN)] = w[ix(W_KV + i)]
-        w[ix(ri + C_XS)] = 1 - known
-        w[ix(ri + C_KQ)] = NO_KEY
-        w[ix(ri + C_THR)] = known
+        w[ix(W_XN + i)] = w[ix(W_KV + i)]
+        w[ix(W_XS + i)] = 1 - known
+        w[ix(W_KQ + i)] = NO_KEY
+        w[ix(W_THR + i)] = known
         _set_estimate(w, rt, seat, i, w[ix(W_KV + i)], 1 - known)
         return
     cols = rt[K.R_COLS]
@@ -165,14 +171,13 @@ def _refresh(w, rt, seat, p):
 def _set_record(w, i, bn, bs, v_other, k_other, key_other, neg_other, known):
     """Position i of a two-card column whose column estimate is bn*n + bs*S; the other card
     is worth v_other (k_other = 1 when known, its key key_other)."""
-    r = W_CACHE + i * CACHE_STRIDE
-    w[ix(r + C_BN)] = bn
-    w[ix(r + C_BS)] = bs
-    w[ix(r + C_XN)] = bn - v_other
-    w[ix(r + C_XS)] = bs - (1 - k_other)
-    w[ix(r + C_KQ)] = key_other
-    w[ix(r + C_NEGQ)] = 1 if neg_other else 0
-    w[ix(r + C_THR)] = known
+    w[ix(W_BN + i)] = bn
+    w[ix(W_BS + i)] = bs
+    w[ix(W_XN + i)] = bn - v_other
+    w[ix(W_XS + i)] = bs - (1 - k_other)
+    w[ix(W_KQ + i)] = key_other
+    w[ix(W_NEGQ + i)] = 1 if neg_other else 0
+    w[ix(W_THR + i)] = known
 
 
 @hot(inline="always")
@@ -207,24 +212,17 @@ def _best_placement(w, rt, seat, card, n, S):
     """builtin.best_placement_nb from the cache: the replaceable position with the largest
     gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
     lowest position; -1 when none is eligible."""
-    base = seat * MAX_POS
+    i = seat * MAX_POS
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
-    vcn = vc * n
-    negc = vc < 0
-    best = -1
-    best_gain = -(1 << 62)
-    for p in range(rt[K.R_NPOS]):
-        r = W_CACHE + (base + p) * CACHE_STRIDE
-        if w[ix(r + C_KQ)] == kc and not (negc and w[ix(r + C_NEGQ)] != 0):
-            gain = w[ix(r + C_BN)] * n + w[ix(r + C_BS)] * S       # it pairs: the column scores 0
-        else:
-            gain = w[ix(r + C_XN)] * n + w[ix(r + C_XS)] * S - vcn
-        if (rep >> p) & 1 and gain >= w[ix(r + C_THR)] * n and gain > best_gain:
-            best = p
-            best_gain = gain
-    return best
+    if rt[K.R_NPOS] <= 8:
+        key = best_key8(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
+                        W_THR + i, rep, kc, vc * n, vc < 0, n, S)
+    else:
+        key = best_key16(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
+                         W_THR + i, rep, kc, vc * n, vc < 0, n, S)
+    return -1 if key < 0 else POS_MASK - (key & POS_MASK)
 
 
 @hot(inline="always")
@@ -252,17 +250,16 @@ def unknown_layout(w, rt, s):
     w[ix(W_ES + s)] = npos
     for p in range(npos):
         i = s * MAX_POS + p
-        r = W_CACHE + i * CACHE_STRIDE
         w[ix(W_KNOWN + i)] = -1
         w[ix(W_KV + i)] = 0
         w[ix(W_KK + i)] = NO_KEY
-        w[ix(r + C_XN)] = 0
-        w[ix(r + C_XS)] = 1
-        w[ix(r + C_BN)] = 0
-        w[ix(r + C_BS)] = 2
-        w[ix(r + C_KQ)] = NO_KEY
-        w[ix(r + C_NEGQ)] = 0
-        w[ix(r + C_THR)] = 0
+        w[ix(W_XN + i)] = 0
+        w[ix(W_XS + i)] = 1
+        w[ix(W_BN + i)] = 0
+        w[ix(W_BS + i)] = 2
+        w[ix(W_KQ + i)] = NO_KEY
+        w[ix(W_NEGQ + i)] = 0
+        w[ix(W_THR + i)] = 0
         w[ix(W_EKN + i)] = 0
         w[ix(W_EKS + i)] = (2 if p < cols else 0) if column else 1
 

@@ -784,6 +784,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
         K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
         K.R_DECK_SUM: int(values[deck.astype(np.int64)].sum()),
+        K.R_MAX_ABS_VALUE: int(np.abs(values[deck.astype(np.int64)]).max()),
         K.R_REVEAL_MODE: K.REVEAL_MODES.index(r.initial_reveal_mode),
         K.R_REVEAL_COUNT: 0 if r.initial_reveal_mode == "none" else count,
         K.R_REVEAL_CONSTRAINT: K.REVEAL_CONSTRAINTS.index(r.initial_reveal_constraint),

@@ -134,3 +134,12 @@ def test_runner_picks_it_and_results_do_not_depend_on_the_kernel():
     assert np.array_equal(a.totals.acc, b.totals.acc)
     assert np.array_equal(a.totals.tot, b.totals.tot)
     assert np.array_equal(a.per_round.scores, b.per_round.scores)
+
+
+@pytest.mark.parametrize("preset", ["eight_card_basic", "nine_card", "ten_card"])
+def test_larger_layouts_identical(preset):
+    # 8 positions fill the narrow vector search; 9 and 10 take the 16-lane one
+    rules = Rules.preset(preset)
+    ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 2
+    t, *_ = _assert_same(rules, 4, ids, [[0.0], [10.0]] * 2, 0, 800)
+    assert t.rounds == 800

@@ -1,0 +1,87 @@
+"""The vector placement search (simulator/lanes.py) picks exactly the position the plain loop
+of the lean kernel's definition picks, at both widths, on random caches that exercise every
+branch: pairing and its negative-pairs exception, the known/unknown threshold, positions
+that may not be replaced, ties, and no eligible position at all."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator import codes as K
+from simulator import lean
+from simulator.jit import hot
+from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key8, best_key16
+from simulator.rules import Rules, flatten
+from strategies import builtin
+
+FIELDS = 7  # xn, xs, bn, bs, kq, negq, thr: 16 lanes each from base
+
+
+@hot(cache=False)
+def _search(w, base, lanes, rep, kc, vcn, negc, n, S):
+    b = base
+    if lanes == 8:
+        key = best_key8(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
+                        rep, kc, vcn, negc, n, S)
+    else:
+        key = best_key16(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
+                         rep, kc, vcn, negc, n, S)
+    return -1 if key < 0 else POS_MASK - (key & POS_MASK)
+
+
+def _loop(w, base, lanes, rep, kc, vcn, negc, n, S):
+    """The definition, as lean._best_placement wrote it before it was vectorised."""
+    xn, xs, bn, bs, kq, negq, thr = (w[base + 16 * k: base + 16 * k + 16].astype(int)
+                                     for k in range(FIELDS))
+    best, best_gain = -1, None
+    for p in range(lanes):
+        if kq[p] == kc and not (negc and negq[p] != 0):
+            gain = bn[p] * n + bs[p] * S
+        else:
+            gain = xn[p] * n + xs[p] * S - vcn
+        if (rep >> p) & 1 and gain >= thr[p] * n and (best_gain is None or gain > best_gain):
+            best, best_gain = p, gain
+    return best
+
+
+@pytest.mark.parametrize("lanes", [8, 16])
+def test_vector_search_equals_the_loop(lanes):
+    rng = np.random.default_rng(lanes)
+    picked = set()
+    for trial in range(4000):
+        w = np.zeros(400, np.int32)
+        base = int(rng.integers(0, 400 - 16 * FIELDS))
+        # small ranges make ties, pairs and ineligible positions common
+        w[base:base + 64] = rng.integers(-6, 12, 64)
+        w[base + 64:base + 80] = rng.integers(0, 4, 16)
+        w[base + 80:base + 112] = rng.integers(0, 2, 32)
+        rep = int(rng.integers(0, 1 << lanes))
+        kc, n = int(rng.integers(0, 4)), int(rng.integers(1, 60))
+        S, vc = int(rng.integers(-20, 400)), int(rng.integers(-5, 11))
+        args = (w, base, lanes, rep, kc, vc * n, vc < 0, n, S)
+        want = _loop(*args)
+        assert _search(*args) == want, (trial, args)
+        picked.add(want)
+    assert picked == set(range(-1, lanes))   # every outcome was exercised
+
+
+def test_gains_near_the_limit_stay_exact():
+    w = np.zeros(200, np.int32)
+    g = GAIN_LIMIT - 1
+    w[0:2] = (g, g)          # xn: gains of g * n at lanes 0 and 1, with n = 1
+    w[96:98] = (0, 0)        # thr
+    w[64:80] = lean.NO_KEY   # kq: nothing pairs
+    assert _search(w, 0, 8, 0b11, 0, 0, False, 1, 0) == 0        # tie to the lowest
+    w[1] = g - 1
+    assert _search(w, 0, 16, 0b10, 0, 0, False, 1, 0) == 1
+
+
+def test_values_that_could_overflow_the_lanes_go_to_the_general_engine():
+    ri = flatten(Rules.preset("six_card"), 4).ri.copy()
+    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    ri[K.R_MAX_ABS_VALUE] = (GAIN_LIMIT - 1) // (5 * int(ri[K.R_NCARDS]))   # still exact
+    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    ri[K.R_MAX_ABS_VALUE] = -(-GAIN_LIMIT // (5 * int(ri[K.R_NCARDS])))  # just reaches it
+    assert 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) >= GAIN_LIMIT
+    assert not lean.eligible(ri, [builtin.POLICY_GREEDY])
