@@ -19,7 +19,7 @@ from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot, ix
-from .lanes import GAIN_LIMIT, POS_MASK, best_key8, best_key16
+from .lanes import GAIN_LIMIT, POS_MASK, best_key4, best_key8, best_key16
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_values_nb
 
@@ -216,7 +216,11 @@ def _best_placement(w, rt, seat, card, n, S):
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
-    if rt[K.R_NPOS] <= 8:
+    npos = rt[K.R_NPOS]
+    if npos <= 4:
+        key = best_key4(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
+                        W_THR + i, rep, kc, vc * n, vc < 0, n, S)
+    elif npos <= 8:
         key = best_key8(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
                         W_THR + i, rep, kc, vc * n, vc < 0, n, S)
     else:

@@ -11,7 +11,7 @@ import pytest
 from simulator import codes as K
 from simulator import lean
 from simulator.jit import hot
-from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key8, best_key16
+from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key4, best_key8, best_key16
 from simulator.rules import Rules, flatten
 from strategies import builtin
 
@@ -21,7 +21,10 @@ FIELDS = 7  # xn, xs, bn, bs, kq, negq, thr: 16 lanes each from base
 @hot(cache=False)
 def _search(w, base, lanes, rep, kc, vcn, negc, n, S):
     b = base
-    if lanes == 8:
+    if lanes == 4:
+        key = best_key4(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
+                        rep, kc, vcn, negc, n, S)
+    elif lanes == 8:
         key = best_key8(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
                         rep, kc, vcn, negc, n, S)
     else:
@@ -45,7 +48,7 @@ def _loop(w, base, lanes, rep, kc, vcn, negc, n, S):
     return best
 
 
-@pytest.mark.parametrize("lanes", [8, 16])
+@pytest.mark.parametrize("lanes", [4, 8, 16])
 def test_vector_search_equals_the_loop(lanes):
     rng = np.random.default_rng(lanes)
     picked = set()
@@ -72,7 +75,8 @@ def test_gains_near_the_limit_stay_exact():
     w[0:2] = (g, g)          # xn: gains of g * n at lanes 0 and 1, with n = 1
     w[96:98] = (0, 0)        # thr
     w[64:80] = lean.NO_KEY   # kq: nothing pairs
-    assert _search(w, 0, 8, 0b11, 0, 0, False, 1, 0) == 0        # tie to the lowest
+    assert _search(w, 0, 4, 0b11, 0, 0, False, 1, 0) == 0        # tie to the lowest
+    assert _search(w, 0, 8, 0b11, 0, 0, False, 1, 0) == 0
     w[1] = g - 1
     assert _search(w, 0, 16, 0b10, 0, 0, False, 1, 0) == 1
 

@@ -138,7 +138,8 @@ def test_runner_picks_it_and_results_do_not_depend_on_the_kernel():
 
 @pytest.mark.parametrize("preset", ["eight_card_basic", "nine_card", "ten_card"])
 def test_larger_layouts_identical(preset):
-    # 8 positions fill the narrow vector search; 9 and 10 take the 16-lane one
+    # 8 positions fill the 8-lane vector search; 9 and 10 take the 16-lane one (W1 and W2
+    # above take the 8- and 4-lane ones)
     rules = Rules.preset(preset)
     ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 2
     t, *_ = _assert_same(rules, 4, ids, [[0.0], [10.0]] * 2, 0, 800)
