@@ -241,31 +241,49 @@ def _lowest_replaceable(w, rt, seat):
 
 
 # ---- one round ---------------------------------------------------------------------------------
+@hot(inline="always")
+def _fill(w, start, count, value):
+    for i in range(count):
+        w[ix(start + i)] = value
+
+
 @hot
 def unknown_layout(w, rt, s):
     """Seat s knows none of its cards: its knowledge and the cache as _refresh would compute
     them for a layout of unknown cards, written directly."""
+    _unknown_layouts(w, rt, s, 1)
+
+
+@hot
+def _unknown_layouts(w, rt, first, seats):
+    """unknown_layout for seats first..first+seats-1 at once: each field is one run of
+    seats*MAX_POS entries (padding included), which compiles to a few wide stores."""
     npos = rt[K.R_NPOS]
     cols = rt[K.R_COLS]
-    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
-    w[ix(W_KNOWN_N + s)] = 0
-    w[ix(W_KNOWN_SUM + s)] = 0
-    w[ix(W_EN + s)] = 0
-    w[ix(W_ES + s)] = npos
-    for p in range(npos):
-        i = s * MAX_POS + p
-        w[ix(W_KNOWN + i)] = -1
-        w[ix(W_KV + i)] = 0
-        w[ix(W_KK + i)] = NO_KEY
-        w[ix(W_XN + i)] = 0
-        w[ix(W_XS + i)] = 1
-        w[ix(W_BN + i)] = 0
-        w[ix(W_BS + i)] = 2
-        w[ix(W_KQ + i)] = NO_KEY
-        w[ix(W_NEGQ + i)] = 0
-        w[ix(W_THR + i)] = 0
-        w[ix(W_EKN + i)] = 0
-        w[ix(W_EKS + i)] = (2 if p < cols else 0) if column else 1
+    base = first * MAX_POS
+    count = seats * MAX_POS
+    for s in range(first, first + seats):
+        w[ix(W_KNOWN_N + s)] = 0
+        w[ix(W_KNOWN_SUM + s)] = 0
+        w[ix(W_EN + s)] = 0
+        w[ix(W_ES + s)] = npos
+    _fill(w, W_KNOWN + base, count, -1)
+    _fill(w, W_KV + base, count, 0)
+    _fill(w, W_KK + base, count, NO_KEY)
+    _fill(w, W_XN + base, count, 0)
+    _fill(w, W_XS + base, count, 1)
+    _fill(w, W_BN + base, count, 0)
+    _fill(w, W_BS + base, count, 2)
+    _fill(w, W_KQ + base, count, NO_KEY)
+    _fill(w, W_NEGQ + base, count, 0)
+    _fill(w, W_THR + base, count, 0)
+    _fill(w, W_EKN + base, count, 0)
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN:
+        _fill(w, W_EKS + base, count, 0)
+        for s in range(first, first + seats):
+            _fill(w, W_EKS + s * MAX_POS, cols, 2)
+    else:
+        _fill(w, W_EKS + base, count, 1)
 
 
 @hot
@@ -283,11 +301,11 @@ def _deal(w, rt, rng, seed, round_index):
             n -= 1
             w[ix(W_LAY + s * MAX_POS + p)] = w[ix(W_STOCK + n)]
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
+    _unknown_layouts(w, rt, 0, players)
     for s in range(players):
         w[ix(W_UP + s)] = 0
         w[ix(W_DOWN + s)] = npos
         w[ix(W_PLANNED + s)] = 0
-        unknown_layout(w, rt, s)
         if view_all:
             for p in range(npos):
                 _learn(w, rt, s, p, w[ix(W_LAY + s * MAX_POS + p)])
