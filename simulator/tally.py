@@ -53,7 +53,7 @@ def _lowest_nb(values, players):
     return best, k
 
 
-@hot
+@hot(inline="always")  # once a round in both kernels: a call passes 7 words per array
 def _add_hole_nb(first, scores, out, acc, tot, hist, players):
     """Add one hole to the sums. ``scores[i]`` is in-hole seat i, which is physical seat
     (first + i) % players when the deal has rotated (match play)."""
