@@ -7,6 +7,7 @@ ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, nev
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shlex
@@ -248,6 +249,22 @@ def cli():
     """golfsim: Monte Carlo simulator for the Golf card-game family."""
 
 
+def _prepare_writers() -> threading.Thread:
+    """Import the writers and warm up the plots on another thread while the rounds run. The
+    kernels release the GIL, so this (matplotlib and polars, half a second or more) overlaps
+    the rounds instead of following them. Join the thread before using them; a failure here
+    happens again, with its message, where they are used."""
+    def work():
+        try:
+            importlib.import_module(".report", __package__)
+            importlib.import_module(".plots", __package__).warm_up()
+        except Exception:
+            return
+    thread = threading.Thread(target=work, name="golfsim-imports", daemon=True)
+    thread.start()
+    return thread
+
+
 @cli.command()
 @_rule_options
 @click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
@@ -325,6 +342,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         with lock:
             bar.update(n)
 
+    writers = _prepare_writers()
     try:
         result = runner.run(rules, players, ids, params, rounds, seed, threads=threads,
                             chunk_size=chunk_size, per_round=per_round, progress=progress,
@@ -333,6 +351,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     finally:
         bar.close()
 
+    writers.join()
     from . import plots, report
     summary = report.summary_frame(result)
     meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)

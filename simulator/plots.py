@@ -7,6 +7,8 @@ state is touched and nothing needs a display.
 
 from __future__ import annotations
 
+import io
+
 from pathlib import Path
 
 import matplotlib
@@ -71,6 +73,17 @@ def score_distribution_figure(totals: Totals, summary: pl.DataFrame, title: str)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return fig
+
+
+def warm_up() -> None:
+    """Draw one small figure to memory: loading fonts and setting up the renderer costs the
+    first figure of a process about as much as drawing it (`golfsim run` does this on a side
+    thread while its rounds run)."""
+    fig = Figure(figsize=(2.0, 1.5), layout="constrained")
+    ax = fig.add_subplot()
+    ax.bar([0, 1], [1, 2])
+    ax.set_title("warm-up")
+    fig.savefig(io.BytesIO(), format="png", dpi=60)
 
 
 def _save_atomic(fig: Figure, path: Path) -> Path:
