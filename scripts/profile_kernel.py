@@ -2,10 +2,10 @@
 
 Numba's machine code lives in anonymous memory, so perf shows bare addresses. This script
 compiles the kernel into a fresh cache (inspection is disabled for code loaded from a cache),
-writes /tmp/perf-<pid>.map naming every compiled function, then plays W1 for a while so that
-perf can attach:
+writes /tmp/perf-<pid>.map naming every compiled function, then plays a BENCHMARK.md workload
+(W1 or W2) on the general engine or the lean kernel for a while so that perf can attach:
 
-    python scripts/profile_kernel.py --seconds 20 &
+    python scripts/profile_kernel.py --seconds 20 [--workload w2] [--kernel lean] &
     sleep 90   # the compile
     perf record -F 4000 -p $(pgrep -f profile_kernel.py) -o /tmp/kernel.data -- sleep 5
     perf report -i /tmp/kernel.data --no-children --sort symbol
@@ -27,19 +27,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
+    ap.add_argument("--kernel", choices=("general", "lean"), default="general")
     args = ap.parse_args()
     os.environ["GOLFSIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="golfsim-profile-")
 
-    import numpy as np
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from workload import workload
 
-    from simulator import engine
-    from simulator.rules import Rules
-    from simulator.runner import make_job, play_chunk
+    from simulator import engine, lean
+    from simulator.runner import make_job, new_state, play_chunk
+    from strategies import resolve_seats, seat_arrays
 
-    job = make_job(Rules.preset("six_card"), 4, [1] * 4, np.zeros((4, 1)), 1, kernel="general")
-    play_chunk(job, 0, 10)
+    rules, strategy = workload(args.workload)
+    ids, params = seat_arrays(resolve_seats([strategy], 4))
+    job = make_job(rules, 4, ids, params, 1, kernel=args.kernel)
+    state = new_state(job, 4)
+    play_chunk(job, 0, 10, state)
+    compiled = lean.lean_chunk_nb if job.lean else engine.play_chunk_nb
     symbols = {}
-    for cres in engine.play_chunk_nb.overloads.values():
+    for cres in compiled.overloads.values():
         library = cres.library
         for m in re.finditer(r'define [^@]*@"?([^"(\s]+)"?\(', library.get_llvm_str()):
             address = library.get_pointer_to_function(m.group(1))
@@ -50,11 +57,12 @@ def main() -> None:
         for i, a in enumerate(starts):
             size = starts[i + 1] - a if i + 1 < len(starts) else 4096
             f.write(f"{a:x} {min(size, 1 << 20):x} {symbols[a]}\n")
-    print(f"{len(starts)} functions mapped; playing W1 for {args.seconds:g} s", flush=True)
+    print(f"{len(starts)} functions mapped; playing {args.workload.upper()} on the "
+          f"{'lean' if job.lean else 'general'} kernel for {args.seconds:g} s", flush=True)
     end = time.time() + args.seconds
     start = 0
     while time.time() < end:
-        play_chunk(job, start, 50_000)
+        play_chunk(job, start, 50_000, state)
         start += 50_000
 
 
