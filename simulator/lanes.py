@@ -21,6 +21,8 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+from .jit import hot
+
 KEY_SHIFT = 4                            # key = gain * 16 + (15 - p): ties to the lowest p
 POS_MASK = (1 << KEY_SHIFT) - 1
 GAIN_LIMIT = 1 << (31 - KEY_SHIFT - 1)   # |gain| below this keeps every key exact in 32 bits
@@ -100,3 +102,14 @@ def _search(lanes: int):
 best_key4 = _search(4)
 best_key8 = _search(8)
 best_key16 = _search(16)
+
+
+@hot(inline="always")
+def best_key(w, npos, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S):
+    """The search over a layout of ``npos`` positions, at the narrowest width that holds it
+    (the arguments after ``npos`` as for the widths above)."""
+    if npos <= 4:
+        return best_key4(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
+    if npos <= 8:
+        return best_key8(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
+    return best_key16(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)

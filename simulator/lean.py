@@ -19,7 +19,7 @@ from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .tally import _add_hole_nb
 from .jit import hot, ix
-from .lanes import GAIN_LIMIT, POS_MASK, best_key4, best_key8, best_key16
+from .lanes import GAIN_LIMIT, POS_MASK, best_key
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_values_nb
 
@@ -90,8 +90,7 @@ def rules_eligible(ri: np.ndarray) -> bool:
         and int(ri[K.R_REMOVE_CANCELLED]) == K.REMOVE_NEVER
         and int(ri[K.R_BLIND]) == 1
         # the searches' 32-bit lanes: |gain| <= 5 * cards * |value| must stay exact
-        and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE])
-        < GAIN_LIMIT
+        and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) < GAIN_LIMIT
         # private_stock_draw changes what the other seats know, which neither policy reads
     )
 
@@ -216,16 +215,8 @@ def _best_placement(w, rt, seat, card, n, S):
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
-    npos = rt[K.R_NPOS]
-    if npos <= 4:
-        key = best_key4(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
-                        W_THR + i, rep, kc, vc * n, vc < 0, n, S)
-    elif npos <= 8:
-        key = best_key8(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
-                        W_THR + i, rep, kc, vc * n, vc < 0, n, S)
-    else:
-        key = best_key16(w, W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i, W_NEGQ + i,
-                         W_THR + i, rep, kc, vc * n, vc < 0, n, S)
+    key = best_key(w, rt[K.R_NPOS], W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i,
+                   W_NEGQ + i, W_THR + i, rep, kc, vc * n, vc < 0, n, S)
     return -1 if key < 0 else POS_MASK - (key & POS_MASK)
 
 

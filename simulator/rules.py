@@ -773,6 +773,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
     deck = np.array([copy * C.CARDS_PER_DECK + local
                      for copy in range(n_decks) for local in range(52 + r.jokers_per_deck)],
                     dtype=np.int16)
+    dealt = values[deck.astype(np.int64)]
     ri = np.zeros(K.N_RULE_SLOTS, dtype=np.int64)
     count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
     triggers = 0
@@ -783,8 +784,8 @@ def flatten(r: Rules, players: int) -> RuleArrays:
     slots = {
         K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
         K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
-        K.R_DECK_SUM: int(values[deck.astype(np.int64)].sum()),
-        K.R_MAX_ABS_VALUE: int(np.abs(values[deck.astype(np.int64)]).max()),
+        K.R_DECK_SUM: int(dealt.sum()),
+        K.R_MAX_ABS_VALUE: int(np.abs(dealt).max()),
         K.R_REVEAL_MODE: K.REVEAL_MODES.index(r.initial_reveal_mode),
         K.R_REVEAL_COUNT: 0 if r.initial_reveal_mode == "none" else count,
         K.R_REVEAL_CONSTRAINT: K.REVEAL_CONSTRAINTS.index(r.initial_reveal_constraint),

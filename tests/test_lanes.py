@@ -11,7 +11,7 @@ import pytest
 from simulator import codes as K
 from simulator import lean
 from simulator.jit import hot
-from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key4, best_key8, best_key16
+from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key
 from simulator.rules import Rules, flatten
 from strategies import builtin
 
@@ -20,16 +20,9 @@ FIELDS = 7  # xn, xs, bn, bs, kq, negq, thr: 16 lanes each from base
 
 @hot(cache=False)
 def _search(w, base, lanes, rep, kc, vcn, negc, n, S):
-    b = base
-    if lanes == 4:
-        key = best_key4(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
-                        rep, kc, vcn, negc, n, S)
-    elif lanes == 8:
-        key = best_key8(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
-                        rep, kc, vcn, negc, n, S)
-    else:
-        key = best_key16(w, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
-                         rep, kc, vcn, negc, n, S)
+    b = base   # npos = lanes: best_key takes the width of that name
+    key = best_key(w, lanes, b, b + 16, b + 32, b + 48, b + 64, b + 80, b + 96,
+                   rep, kc, vcn, negc, n, S)
     return -1 if key < 0 else POS_MASK - (key & POS_MASK)
 
 
