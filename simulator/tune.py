@@ -391,8 +391,10 @@ class TableObjective:
     start+count-1 in every seating of ``rotations(players)``; returns (count, 2): the tuned
     seat's win share (ties split) and its hole score, each averaged over the seatings.
 
-    Chunks go to a thread pool; every deal's result lands at its own index, so the numbers do
-    not depend on the thread count."""
+    Chunks go to a thread pool; every deal's result lands at its own index for its seating,
+    and the seatings are added in their order at the end, so the numbers do not depend on the
+    thread count or on the order in which the chunks finish (float sums of shares such as
+    1/3 do: (1 + 1/3) + 1 is not (1 + 1) + 1/3)."""
 
     MIN_CHUNK = 256
 
@@ -436,24 +438,22 @@ class TableObjective:
         return states[job.lean]
 
     def __call__(self, c: int, start: int, count: int) -> np.ndarray:
-        win = np.zeros(count)
-        score = np.zeros(count)
-        lock = threading.Lock()
+        k = len(self.seatings)
+        win = np.zeros((k, count))
+        score = np.zeros((k, count))
         chunk = min(runner.DEFAULT_CHUNK,
                     max(self.MIN_CHUNK, -(-count // (2 * self.threads))))
 
-        def work(job, seat, a, n):
+        def work(q, job, seat, a, n):
             _, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
                                                      per_round=True)
-            w = round_wins(scores)[:, seat]
-            with lock:
-                win[a - start:a - start + n] += w
-                score[a - start:a - start + n] += scores[:, seat]
+            win[q, a - start:a - start + n] = round_wins(scores)[:, seat]
+            score[q, a - start:a - start + n] = scores[:, seat]
             if self.progress is not None:
                 self.progress(n)
 
-        tasks = [(job, seating.index(-1), a, min(chunk, start + count - a))
-                 for job, seating in zip(self.jobs(c), self.seatings)
+        tasks = [(q, job, seating.index(-1), a, min(chunk, start + count - a))
+                 for q, (job, seating) in enumerate(zip(self.jobs(c), self.seatings))
                  for a in range(start, start + count, chunk)]
         pool = self._pool or ThreadPoolExecutor(max_workers=self.threads)
         try:
@@ -462,7 +462,12 @@ class TableObjective:
             if self._pool is None:
                 pool.shutdown(wait=True)
         self.rounds_played += count * self.players
-        return np.column_stack([win, score]) / self.players
+        total_win = np.zeros(count)
+        total_score = np.zeros(count)
+        for q in range(k):  # in seating order, whatever order the chunks finished in
+            total_win += win[q]
+            total_score += score[q]
+        return np.column_stack([total_win, total_score]) / self.players
 
 
 # ---- the whole tuning run ------------------------------------------------------------------
