@@ -455,14 +455,21 @@ def _remove_cells_nb(g, rt, seat, mask, value):
     g[ix(K.G_BANK + seat)] += value
 
 
-@hot
+@hot(inline="always")
 def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
     """Take the seat's completed groups off its layout: all of them (immediate), or those
     its owner chooses (optional_to_discard_bottom, one DP_REMOVE question each; a group it
     keeps is offered again the next time). False on a policy error."""
-    mode = rt[K.R_REMOVE_CANCELLED]
-    if mode == K.REMOVE_NEVER:
+    # tested where it is called (inlined): the call alone passes seven arrays, and most rule
+    # sets remove nothing
+    if rt[K.R_REMOVE_CANCELLED] == K.REMOVE_NEVER:
         return True
+    return _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat)
+
+
+@hot
+def _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat):
+    mode = rt[K.R_REMOVE_CANCELLED]
     for i in range(12):
         mask = _group_mask_nb(rt, i)
         if mask == 0 or not _completed_nb(g, rt, seat, mask):
@@ -702,9 +709,7 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     elif a == K.A_KNOCK:
         _start_end_nb(g, rt, seat)
         g[ix(G_PUB + K.PUB_KNOCKED)] = 1
-    # (tested here first: the call alone passes seven arrays, and most rule sets remove nothing)
-    if ok and rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER and \
-            not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+    if ok and not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
         return -1
     if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock_nb(g, rt):
         # knock_timing end_of_own_turn / any_time_in_turn: knock right after the turn (AMB-12;
@@ -857,7 +862,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
                 if g[known_at(s, s, p)] >= 0:
                     g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_SEEN
     for s in range(players):  # groups the initial flips completed
-        if ok and rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER:
+        if ok:
             ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
     seat = 0
     cap = rt[K.R_TURN_CAP]

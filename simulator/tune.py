@@ -462,12 +462,8 @@ class TableObjective:
             if self._pool is None:
                 pool.shutdown(wait=True)
         self.rounds_played += count * self.players
-        total_win = np.zeros(count)
-        total_score = np.zeros(count)
-        for q in range(k):  # in seating order, whatever order the chunks finished in
-            total_win += win[q]
-            total_score += score[q]
-        return np.column_stack([total_win, total_score]) / self.players
+        # added row by row, in seating order, whatever order the chunks finished in
+        return np.column_stack([win.sum(axis=0), score.sum(axis=0)]) / self.players
 
 
 # ---- the whole tuning run ------------------------------------------------------------------
