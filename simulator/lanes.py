@@ -44,10 +44,10 @@ def _search(lanes: int):
         return builder.shuffle_vector(one, undef, splat_mask)
 
     @intrinsic
-    def best_key(typingctx, w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S):
+    def best_key(typingctx, w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S):
         if not (isinstance(w, types.Array) and w.dtype == types.int32 and w.layout == "C"):
             return None
-        sig = types.int64(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
+        sig = types.int64(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)
 
         def codegen(context, builder, signature, args):
             arr = context.make_array(signature.args[0])(context, builder, args[0])
@@ -61,22 +61,26 @@ def _search(lanes: int):
                 value = context.cast(builder, args[k], signature.args[k], types.int32)
                 return splat(builder, value, vec)
 
-            v_xn, v_xs, v_bn, v_bs, v_kq, v_negq, v_thr = (field(k) for k in range(1, 8))
-            s_rep, s_kc, s_vcn, s_n, s_S = (scalar(k) for k in (8, 9, 10, 12, 13))
-            negc_flag = context.cast(builder, args[11], signature.args[11], types.boolean)
+            v_xn, v_bn, v_kq, v_negq, v_u, v_uq = (field(k) for k in range(1, 7))
+            s_rep, s_kc, s_vcn, s_n, s_S = (scalar(k) for k in (7, 8, 9, 11, 12))
+            negc_flag = context.cast(builder, args[10], signature.args[10], types.boolean)
             s_negc = splat(builder, negc_flag, ir.VectorType(_I1, lanes))
             zero = constant([0] * lanes)
 
             # a negative card does not cancel with a negative one under negative_pairs_keep
             blocked = builder.and_(builder.icmp_signed("!=", v_negq, zero), s_negc)
             pairs = builder.and_(builder.icmp_signed("==", v_kq, s_kc), builder.not_(blocked))
-            g_pair = builder.add(builder.mul(v_bn, s_n), builder.mul(v_bs, s_S))
-            g_else = builder.sub(builder.add(builder.mul(v_xn, s_n), builder.mul(v_xs, s_S)),
-                                 s_vcn)
+            # an unknown card counts S: a mask, where a multiplication would take ten cycles
+            u_S = builder.and_(v_u, s_S)
+            g_pair = builder.add(builder.add(builder.mul(v_bn, s_n), u_S),
+                                 builder.and_(v_uq, s_S))
+            g_else = builder.sub(builder.add(builder.mul(v_xn, s_n), u_S), s_vcn)
             gain = builder.select(pairs, g_pair, g_else)
             bit = builder.and_(builder.lshr(s_rep, constant(range(lanes))), constant([1] * lanes))
+            # over a known card the gain must reach n, over an unknown one 0
             ok = builder.and_(builder.icmp_signed("!=", bit, zero),
-                              builder.icmp_signed(">=", gain, builder.mul(v_thr, s_n)))
+                              builder.icmp_signed(">=", gain, builder.and_(builder.not_(v_u),
+                                                                            s_n)))
             key = builder.add(builder.shl(gain, constant([KEY_SHIFT] * lanes)),
                               constant(POS_MASK - p for p in range(lanes)))
             key = builder.select(ok, key, constant([-1] * lanes))
@@ -91,8 +95,9 @@ def _search(lanes: int):
         array; the field arguments are offsets into it):
 
             pairs = kq[p] == kc and not (negc and negq[p] != 0)
-            gain  = bn[p]*n + bs[p]*S if pairs else xn[p]*n + xs[p]*S - vcn
-            eligible when bit p of ``rep`` is set and gain >= thr[p]*n
+            U     = S if u[p] else 0          (u, uq: -1 when that card is unknown, else 0)
+            gain  = bn[p]*n + U + (S if uq[p] else 0) if pairs else xn[p]*n + U - vcn
+            eligible when bit p of ``rep`` is set and gain >= (0 if u[p] else n)
 
         returns the largest gain*16 + 15 - p over eligible lanes, or -1 when none is: the
         best position is then ``15 - (key & 15)``, the largest gain, ties to the lowest p."""
@@ -105,11 +110,11 @@ best_key16 = _search(16)
 
 
 @hot(inline="always")
-def best_key(w, npos, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S):
+def best_key(w, npos, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S):
     """The search over a layout of ``npos`` positions, at the narrowest width that holds it
     (the arguments after ``npos`` as for the widths above)."""
     if npos <= 4:
-        return best_key4(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
+        return best_key4(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)
     if npos <= 8:
-        return best_key8(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
-    return best_key16(w, xn, xs, bn, bs, kq, negq, thr, rep, kc, vcn, negc, n, S)
+        return best_key8(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)
+    return best_key16(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)

@@ -41,13 +41,12 @@ W_KK = W_KV + MAX_PLAYERS * MAX_POS         # [seat*MAX_POS + p]: key of the kno
 # (lanes.py); a 16-lane search covers every position
 assert MAX_POS <= POS_MASK + 1
 W_XN = W_KK + MAX_PLAYERS * MAX_POS
-W_XS = W_XN + MAX_PLAYERS * MAX_POS
-W_BN = W_XS + MAX_PLAYERS * MAX_POS
-W_BS = W_BN + MAX_PLAYERS * MAX_POS
-W_KQ = W_BS + MAX_PLAYERS * MAX_POS         # key of the known card it pairs with, else NO_KEY
+W_BN = W_XN + MAX_PLAYERS * MAX_POS
+W_KQ = W_BN + MAX_PLAYERS * MAX_POS         # key of the known card it pairs with, else NO_KEY
 W_NEGQ = W_KQ + MAX_PLAYERS * MAX_POS
-W_THR = W_NEGQ + MAX_PLAYERS * MAX_POS      # 1 when the position's card is known
-W_EKN = W_THR + MAX_PLAYERS * MAX_POS  # its share of knock-threshold's estimate
+W_U = W_NEGQ + MAX_PLAYERS * MAX_POS        # -1 when the position's card is unknown, else 0
+W_UQ = W_U + MAX_PLAYERS * MAX_POS          # the same for the other card of its column
+W_EKN = W_UQ + MAX_PLAYERS * MAX_POS  # its share of knock-threshold's estimate
 W_EKS = W_EKN + MAX_PLAYERS * MAX_POS
 W_STOCK = W_EKS + MAX_PLAYERS * MAX_POS     # [i], top at the end
 W_DISCARD = W_STOCK + MAX_IDS               # [i], top at the end
@@ -132,9 +131,10 @@ def _replaceable_mask(up, rt):
 # ---- what each seat knows of its own layout, cached for its policy ----------------------------
 # Both policies score a placement as n*G(p) = n*(E now - E with the card at p), where a known
 # card counts n times its value and an unknown one S (n cards of value S unseen). Per position
-# the cache holds that gain as a*n + b*S - v(card)*n in two integers a, b (and the gain when the
-# card would pair with the other card of the column), so a decision costs a few vector
-# multiplications (lanes.py); it is refreshed only when the seat learns a card.
+# the cache holds that gain as a*n + b*S - v(card)*n (and the gain when the card would pair
+# with the other card of the column). b only ever counts unknown cards, the position's own and
+# its partner's, so it is kept as two masks (-1 when unknown): a decision then costs one
+# multiplication and a few masks per gain (lanes.py). Refreshed only when the seat learns a card.
 @hot(inline="always")
 def _refresh(w, rt, seat, p):
     """Recompute the cache of position p and of the position that pairs with it."""
@@ -143,40 +143,43 @@ def _refresh(w, rt, seat, p):
         i = base + p
         known = np.int64(w[ix(W_KNOWN + i)] >= 0)
         w[ix(W_XN + i)] = w[ix(W_KV + i)]
-        w[ix(W_XS + i)] = 1 - known
         w[ix(W_KQ + i)] = NO_KEY
-        w[ix(W_THR + i)] = known
+        w[ix(W_U + i)] = known - 1
         _set_estimate(w, rt, seat, i, w[ix(W_KV + i)], 1 - known)
         return
     cols = rt[K.R_COLS]
-    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
-    top = p - cols if p >= cols else p  # two rows (rules_eligible); no division
+    keep = np.int64(rt[K.R_NEG_PAIRS_KEEP] != 0)
+    top = p - cols * np.int64(p >= cols)  # two rows (rules_eligible); no division, no branch
     i = base + top
     j = i + cols
     va = w[ix(W_KV + i)]
     vb = w[ix(W_KV + j)]
     ka = np.int64(w[ix(W_KNOWN + i)] >= 0)
     kb = np.int64(w[ix(W_KNOWN + j)] >= 0)
-    equal = ka == 1 and kb == 1 and w[ix(W_KK + i)] == w[ix(W_KK + j)]
-    bn = 0 if equal and not (keep and va < 0 and vb < 0) else va + vb
-    bs = 2 - ka - kb
-    _set_record(w, i, bn, bs, vb, kb, w[ix(W_KK + j)], keep and vb < 0, ka)
-    _set_record(w, j, bn, bs, va, ka, w[ix(W_KK + i)], keep and va < 0, kb)
+    kka = w[ix(W_KK + i)]
+    kkb = w[ix(W_KK + j)]
+    # 0/1 arithmetic, not `and`: each test is data and would be a branch, often mispredicted
+    equal = ka & kb & np.int64(kka == kkb)
+    nega = keep & np.int64(va < 0)
+    negb = keep & np.int64(vb < 0)
+    bn = (va + vb) * (1 - equal + equal * nega * negb)
+    _set_record(w, i, bn, vb, kb, kkb, negb, ka)
+    _set_record(w, j, bn, va, ka, kka, nega, kb)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
-    _set_estimate(w, rt, seat, i, 0 if equal else va + vb, bs)
+    _set_estimate(w, rt, seat, i, (va + vb) * (1 - equal), 2 - ka - kb)
 
 
 @hot(inline="always")
-def _set_record(w, i, bn, bs, v_other, k_other, key_other, neg_other, known):
-    """Position i of a two-card column whose column estimate is bn*n + bs*S; the other card
-    is worth v_other (k_other = 1 when known, its key key_other)."""
+def _set_record(w, i, bn, v_other, k_other, key_other, neg_other, known):
+    """Position i (known = 1 when its card is known) of a two-card column whose known cards
+    count bn; the other card is worth v_other (k_other = 1 when known, its key key_other,
+    neg_other = 1 when it would keep its value in a pair of negative cards)."""
     w[ix(W_BN + i)] = bn
-    w[ix(W_BS + i)] = bs
     w[ix(W_XN + i)] = bn - v_other
-    w[ix(W_XS + i)] = bs - (1 - k_other)
     w[ix(W_KQ + i)] = key_other
-    w[ix(W_NEGQ + i)] = 1 if neg_other else 0
-    w[ix(W_THR + i)] = known
+    w[ix(W_NEGQ + i)] = neg_other
+    w[ix(W_U + i)] = known - 1
+    w[ix(W_UQ + i)] = k_other - 1
 
 
 @hot(inline="always")
@@ -194,15 +197,15 @@ def _set_estimate(w, rt, seat, i, en, es):
 def _learn(w, rt, seat, p, card):
     """The owner of (seat, p) now knows it holds ``card``."""
     i = W_KNOWN + seat * MAX_POS + p
-    old = w[ix(i)]
-    if old >= 0:
-        w[ix(W_KNOWN_N + seat)] -= 1
-        w[ix(W_KNOWN_SUM + seat)] -= rt[ix(RT_VALUE + old)]
+    # whether the position was known is data: arithmetic instead of a branch (a known card's
+    # value is already in W_KV, an unknown one's is 0 there)
+    was = np.int64(w[ix(i)] >= 0)
+    v = rt[ix(RT_VALUE + card)]
+    w[ix(W_KNOWN_N + seat)] += 1 - was
+    w[ix(W_KNOWN_SUM + seat)] += v - w[ix(W_KV + seat * MAX_POS + p)]
     w[ix(i)] = card
-    w[ix(W_KV + seat * MAX_POS + p)] = rt[ix(RT_VALUE + card)]
+    w[ix(W_KV + seat * MAX_POS + p)] = v
     w[ix(W_KK + seat * MAX_POS + p)] = rt[ix(RT_KEY + card)]
-    w[ix(W_KNOWN_N + seat)] += 1
-    w[ix(W_KNOWN_SUM + seat)] += rt[ix(RT_VALUE + card)]
     _refresh(w, rt, seat, p)
 
 
@@ -215,8 +218,8 @@ def _best_placement(w, rt, seat, card, n, S):
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
-    key = best_key(w, rt[K.R_NPOS], W_XN + i, W_XS + i, W_BN + i, W_BS + i, W_KQ + i,
-                   W_NEGQ + i, W_THR + i, rep, kc, vc * n, vc < 0, n, S)
+    key = best_key(w, rt[K.R_NPOS], W_XN + i, W_BN + i, W_KQ + i, W_NEGQ + i, W_U + i,
+                   W_UQ + i, rep, kc, vc * n, vc < 0, n, S)
     return -1 if key < 0 else POS_MASK - (key & POS_MASK)
 
 
@@ -232,12 +235,6 @@ def _lowest_replaceable(w, rt, seat):
 
 
 # ---- one round ---------------------------------------------------------------------------------
-@hot(inline="always")
-def _fill(w, start, count, value):
-    for i in range(count):
-        w[ix(start + i)] = value
-
-
 @hot
 def unknown_layout(w, rt, s):
     """Seat s knows none of its cards: its knowledge and the cache as _refresh would compute
@@ -247,34 +244,53 @@ def unknown_layout(w, rt, s):
 
 @hot(inline="always")
 def _unknown_layouts(w, rt, first, seats):
-    """unknown_layout for seats first..first+seats-1 at once: each field is one run of
-    seats*MAX_POS entries (padding included), which compiles to a few wide stores."""
+    """unknown_layout for seats first..first+seats-1. Only the lanes a search reads are
+    written, 4, 8 or 16 a field as in lanes.best_key: a count known when compiled becomes a
+    few vector stores, where a variable one was a call to memset per field (4% of W2)."""
     npos = rt[K.R_NPOS]
+    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
     cols = rt[K.R_COLS]
-    base = first * MAX_POS
-    count = seats * MAX_POS
     for s in range(first, first + seats):
         w[ix(W_KNOWN_N + s)] = 0
         w[ix(W_KNOWN_SUM + s)] = 0
         w[ix(W_EN + s)] = 0
         w[ix(W_ES + s)] = npos
-    _fill(w, W_KNOWN + base, count, -1)
-    _fill(w, W_KV + base, count, 0)
-    _fill(w, W_KK + base, count, NO_KEY)
-    _fill(w, W_XN + base, count, 0)
-    _fill(w, W_XS + base, count, 1)
-    _fill(w, W_BN + base, count, 0)
-    _fill(w, W_BS + base, count, 2)
-    _fill(w, W_KQ + base, count, NO_KEY)
-    _fill(w, W_NEGQ + base, count, 0)
-    _fill(w, W_THR + base, count, 0)
-    _fill(w, W_EKN + base, count, 0)
-    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN:
-        _fill(w, W_EKS + base, count, 0)
-        for s in range(first, first + seats):
-            _fill(w, W_EKS + s * MAX_POS, cols, 2)
+        if npos <= 4:
+            _blank_seat(w, s * MAX_POS, 4, column, cols)
+        elif npos <= 8:
+            _blank_seat(w, s * MAX_POS, 8, column, cols)
+        else:
+            _blank_seat(w, s * MAX_POS, 16, column, cols)
+
+
+@hot(inline="always")
+def _blank_seat(w, b, lanes, column, cols):
+    """One seat's unknown layout over its first ``lanes`` positions (a constant at each call:
+    each field compiles to one vector store); a search never reads a lane past the layout."""
+    _fill(w, W_KNOWN + b, lanes, -1)
+    _fill(w, W_KV + b, lanes, 0)
+    _fill(w, W_KK + b, lanes, NO_KEY)
+    _fill(w, W_XN + b, lanes, 0)
+    _fill(w, W_BN + b, lanes, 0)
+    _fill(w, W_KQ + b, lanes, NO_KEY)
+    _fill(w, W_NEGQ + b, lanes, 0)
+    _fill(w, W_U + b, lanes, -1)
+    _fill(w, W_UQ + b, lanes, -1)
+    _fill(w, W_EKN + b, lanes, 0)
+    # knock-threshold's estimate: a column of two unknown cards counts 2S at its top
+    # position, a lone unknown card S
+    if column:
+        _fill(w, W_EKS + b, lanes, 0)
+        for c in range(cols):
+            w[ix(W_EKS + b + c)] = 2
     else:
-        _fill(w, W_EKS + base, count, 1)
+        _fill(w, W_EKS + b, lanes, 1)
+
+
+@hot(inline="always")
+def _fill(w, start, count, value):
+    for i in range(count):
+        w[ix(start + i)] = value
 
 
 @hot(inline="always")
@@ -467,11 +483,10 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             old = w[ix(i)]
             bit = 1 << p
             up = w[ix(W_UP + seat)]
-            if up & bit:
-                up_n -= 1
-                up_sum -= rt[ix(RT_VALUE + old)]
-            else:
-                w[ix(W_DOWN + seat)] -= 1
+            was_up = (up >> p) & 1   # data, so arithmetic rather than a branch
+            up_n -= was_up
+            up_sum -= was_up * rt[ix(RT_VALUE + old)]
+            w[ix(W_DOWN + seat)] -= 1 - was_up
             w[ix(i)] = card
             if face_rule != K.FACE_DOWN:  # player_choice: both policies choose face up
                 w[ix(W_UP + seat)] = up | bit

@@ -39,17 +39,15 @@ HIST_OFFSET = 256        # score histogram bin = score + HIST_OFFSET, clipped
 HIST_BINS = 768
 
 
-@hot
+@hot(inline="always")
 def _lowest_nb(values, players):
     """The lowest of values[0:players] and how many seats share it (a k-way tie)."""
     best = values[0]
     for i in range(1, players):
-        if values[i] < best:
-            best = values[i]
+        best = min(best, values[i])
     k = 0
     for i in range(players):
-        if values[i] == best:
-            k += 1
+        k += values[i] == best   # who won is data: counted, not branched on
     return best, k
 
 
@@ -69,8 +67,7 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
         v = scores[i]
         acc[s, ACC_SCORE_SUM] += v
         acc[s, ACC_SCORE_SQ] += v * v
-        if v == best:
-            acc[s, ACC_WIN_K0 + k - 1] += 1
+        acc[s, ACC_WIN_K0 + k - 1] += v == best
         b = v + HIST_OFFSET
         if b < 0:
             b = 0
@@ -84,8 +81,7 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
         tot[TOT_ENDED] += 1
         if out[K.OUT_KNOCKED]:
             tot[TOT_KNOCKS] += 1
-            if scores[ender] == best:
-                tot[TOT_KNOCKER_WIN_K0 + k - 1] += 1
+            tot[TOT_KNOCKER_WIN_K0 + k - 1] += scores[ender] == best
     tot[TOT_ROUNDS] += 1
     tot[TOT_TURNS_SUM] += turns
     tot[TOT_TURNS_SQ] += turns * turns
