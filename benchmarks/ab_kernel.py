@@ -1,0 +1,118 @@
+"""This working tree's kernel against an earlier commit's, slice by slice in one process.
+
+Whole-process timings on this machine drift by up to 1.5x from one minute to the next, so a
+change worth 5% cannot be seen in them. Here both versions play in the same process, in
+alternating slices of the same rounds: the earlier commit's ``simulator`` and ``strategies``
+are exported (``git archive``) into a temporary folder and imported under other names
+(``simulator_base``, ``strategies_base``), each with its own compile cache. Prints ONE JSON
+line; ``speedup`` is the median over the slice pairs of (base time / this tree's time):
+
+    python benchmarks/ab_kernel.py --base fdb98e5 --workload w1 --rounds 30000 --repeats 20
+
+Both versions play the same rounds with the same seed, and their totals must agree: the script
+stops with an error when the mean scores differ (a change of results is not a speed-up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+_RENAME = re.compile(r"\b(simulator|strategies)(?=[./ ])")
+
+
+def export_base(rev: str, into: Path) -> None:
+    """The packages of commit ``rev`` as simulator_base/ and strategies_base/ under ``into``."""
+    archive = into / "base.tar"
+    done = subprocess.run(["git", "-C", str(ROOT), "archive", "-o", str(archive), rev,
+                           "simulator", "strategies"], capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"ab_kernel: --base {rev!r}: git archive failed: {done.stderr.strip()}")
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "src", filter="data")
+    for package in ("simulator", "strategies"):
+        for path in (into / "src" / package).rglob("*.py"):
+            text = _RENAME.sub(lambda m: m.group(1) + "_base", path.read_text())
+            target = into / f"{package}_base" / path.relative_to(into / "src" / package)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text)
+
+
+def player(sim: str, strat: str, workload: str, kernel: str):
+    """A function playing ``rounds`` rounds from ``start`` on one version, and its totals."""
+    rules_mod = importlib.import_module(f"{sim}.rules")
+    runner = importlib.import_module(f"{sim}.runner")
+    strategies = importlib.import_module(strat)
+    if workload == "w1":
+        rules, strategy = rules_mod.Rules.preset("six_card"), "greedy"
+    else:
+        rules = rules_mod.Rules.preset("four_card", pair_scope="none",
+                                       initial_reveal_constraint="nearest_row")
+        strategy = "knock-threshold:T=8"
+    ids, params = strategies.seat_arrays(strategies.resolve_seats([strategy], 4))
+    job = runner.make_job(rules, 4, ids, params, 1, kernel=kernel)
+    state = runner.new_state(job, 4)
+    runner.play_chunk(job, 0, 2000, state)   # compile (or load) and warm up
+
+    def play(start: int, rounds: int):
+        totals = runner.play_chunk(job, start, rounds, state)[0]
+        return totals.acc, totals.tot, totals.hist
+    return play
+
+
+def main(argv=None) -> dict:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--base", required=True, help="the commit to compare with (any git rev)")
+    ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
+    ap.add_argument("--kernel", choices=("lean", "general"), default="lean")
+    ap.add_argument("--rounds", type=int, default=30_000, help="rounds per timed slice")
+    ap.add_argument("--repeats", type=int, default=20, help="timed slices of each version")
+    args = ap.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="golfsim-ab-") as tmp:
+        export_base(args.base, Path(tmp))
+        sys.path.insert(0, tmp)
+        here = player("simulator", "strategies", args.workload, args.kernel)
+        base = player("simulator_base", "strategies_base", args.workload, args.kernel)
+        t_here, t_base, ratios = [], [], []
+        for rep in range(args.repeats):
+            start = rep * args.rounds
+            pair = [(here, t_here), (base, t_base)]
+            results = {}
+            for play, times in (pair if rep % 2 == 0 else pair[::-1]):
+                t0 = time.perf_counter()
+                results[id(play)] = play(start, args.rounds)
+                times.append(time.perf_counter() - t0)
+            # a speed-up that changes results is a bug: both must play the same rounds alike
+            if not all((a == b).all() for a, b in zip(results[id(here)], results[id(base)])):
+                sys.exit(f"ab_kernel: slice {rep}: the two versions' results differ")
+            ratios.append(t_base[-1] / t_here[-1])
+    ratios.sort()
+    out = {
+        "workload": args.workload.upper(), "kernel": args.kernel, "base": args.base,
+        "rounds_per_slice": args.rounds, "repeats": args.repeats,
+        "speedup": round(statistics.median(ratios), 3),
+        "speedup_quartiles": [round(ratios[len(ratios) // 4], 3),
+                              round(ratios[(3 * len(ratios)) // 4], 3)],
+        "rounds_per_s": round(args.rounds / statistics.median(t_here)),
+        "base_rounds_per_s": round(args.rounds / statistics.median(t_base)),
+    }
+    print(json.dumps(out))
+    return out
+
+
+if __name__ == "__main__":
+    main()
