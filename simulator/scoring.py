@@ -477,6 +477,14 @@ def ender_adjusted_nb(s, m, high, high_opp, players, ri):
     return max(f, s)
 
 
+@hot(inline="always")
+def plain_hole_nb(ri):
+    """Does hole_scores_nb give every seat its layout value, for layouts without quads and
+    no per-seat extras? (no ender penalty or bonus, no lowest-scores-zero, no shoot the moon)"""
+    return (ri[K.R_ENDER_PENALTY] == 0 and ri[K.R_ENDER_BONUS] == 0 and
+            ri[K.R_LOWEST_SCORES_ZERO] == 0 and ri[K.R_SHOOT_MOON] == K.NONE_VALUE)
+
+
 @hot
 def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
     """Hole scores from layout values ``L[0:players]``; ``extra`` holds per-seat penalties

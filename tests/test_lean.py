@@ -15,6 +15,7 @@ from simulator.engine import State, pack_rules, play_chunk_nb, policy_table
 from simulator.policy_api import NO_USER_POLICY
 from simulator.rules import Rules, flatten
 from simulator.runner import Totals, make_job, run
+from simulator.scoring import plain_hole_nb
 from strategies import builtin
 from test_random_rules import draw_rule_sets
 
@@ -77,6 +78,25 @@ def test_mixed_seats_and_reshuffles_identical():
     ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 4
     t, *_ = _assert_same(rules, 8, ids, [[0.0], [12.0]] * 4, 0, 1500)
     assert t.reshuffles > 0 and t.knocks > 0
+
+
+@pytest.mark.parametrize("change", [
+    {"ender_penalty": "plus_10"}, {"ender_bonus": "minus_players"},
+    {"lowest_scores_zero": True}, {"shoot_the_moon": 60},
+])
+@pytest.mark.parametrize("workload", ["W1", "W2"])
+def test_hole_rules_on_plain_layouts_identical(change, workload):
+    # plain layouts with no hole rule are scored inline (lean._lean_score); each hole rule
+    # must send them through the general scoring instead
+    base, policy, param = (W1, builtin.POLICY_GREEDY, 0.0) if workload == "W1" else \
+        (W2, builtin.POLICY_KNOCK_THRESHOLD, 8.0)
+    rules = base.with_options(**change)
+    assert plain_hole_nb(flatten(base, 4).ri) and not plain_hole_nb(flatten(rules, 4).ri)
+    ids, params = [policy] * 4, [[param]] * 4
+    _, scores, _, _ = _assert_same(rules, 4, ids, params, 0, 1500)
+    if "shoot_the_moon" not in change:  # no layout here is worth 60: the others all show
+        plain = _play("lean", base, 4, ids, params, 0, 1500)[1]
+        assert not np.array_equal(scores, plain)
 
 
 def _lean_rule_sets(n):
