@@ -9,8 +9,9 @@ line; ``speedup`` is the median over the slice pairs of (base time / this tree's
 
     python benchmarks/ab_kernel.py --base fdb98e5 --workload w1 --rounds 30000 --repeats 20
 
-Both versions play the same rounds with the same seed, and their totals must agree: the script
-stops with an error when the mean scores differ (a change of results is not a speed-up).
+Both versions play the same rounds with the same seed, and their sums must agree: the script
+stops with an error when any accumulator, total or histogram bin differs (a change of results
+is not a speed-up).
 """
 
 from __future__ import annotations

@@ -21,8 +21,7 @@ from .tally import _add_hole_nb
 from .jit import hot, ix
 from .lanes import GAIN_LIMIT, POS_MASK, best_key
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
-from .scoring import (PLAIN_NONE, hole_scores_nb, layout_values_nb, plain_hole_nb,
-                      plain_layout_nb, plain_layout_value_nb)
+from .scoring import hole_scores_nb, layout_values_nb
 
 NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
 POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
@@ -533,15 +532,6 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
 @hot(inline="always")
 def _lean_score(w, rt, ender, knocked, scores, L, quads, extra, tmp):
     players = rt[K.R_PLAYERS]
-    kind = plain_layout_nb(rt)
-    if kind != PLAIN_NONE and plain_hole_nb(rt):
-        # the common case scored here, without the two calls (five arrays each) of the
-        # general path below
-        for s in range(players):
-            quads[s] = 0
-            L[s] = plain_layout_value_nb(w, W_LAY + s * MAX_POS, rt, kind)
-            scores[s] = L[s]
-        return
     layout_values_nb(w, W_LAY, rt, players, L, quads, tmp)
     for s in range(players):
         extra[s] = 0

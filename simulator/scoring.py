@@ -418,7 +418,7 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     return total
 
 
-@hot
+@hot(inline="always")  # at the end of every round in both kernels: a call passes five arrays
 def layout_values_nb(cards, start, rt, players, L, quads, tmp):
     """Both kernels' layout values: L[s] (and quads[s]) of every seat's layout
     cards[start + s*MAX_POS : ...] under the flat rule table ``rt``, scored in place for rules
@@ -429,6 +429,11 @@ def layout_values_nb(cards, start, rt, players, L, quads, tmp):
             quads[s] = 0
             L[s] = plain_layout_value_nb(cards, start + s * K.MAX_POS, rt, kind)
         return
+    _layout_values_general_nb(cards, start, rt, players, L, quads, tmp)
+
+
+@hot
+def _layout_values_general_nb(cards, start, rt, players, L, quads, tmp):
     lay = cards[start:start + K.MAX_PLAYERS * K.MAX_POS].reshape((K.MAX_PLAYERS, K.MAX_POS))
     ri = rt[:K.N_RULE_SLOTS]
     values = rt[K.RT_VALUE:K.RT_VALUE + K.N_CARD_TABLE]
@@ -479,16 +484,26 @@ def ender_adjusted_nb(s, m, high, high_opp, players, ri):
 
 @hot(inline="always")
 def plain_hole_nb(ri):
-    """Does hole_scores_nb give every seat its layout value, for layouts without quads and
-    no per-seat extras? (no ender penalty or bonus, no lowest-scores-zero, no shoot the moon)"""
-    return (ri[K.R_ENDER_PENALTY] == 0 and ri[K.R_ENDER_BONUS] == 0 and
-            ri[K.R_LOWEST_SCORES_ZERO] == 0 and ri[K.R_SHOOT_MOON] == K.NONE_VALUE)
+    """Is every seat's hole score its layout value plus its extras? (no penalty to the others
+    for quads, no ender penalty or bonus, no lowest-scores-zero, no shoot the moon)"""
+    return (ri[K.R_QUAD_OTHERS_PENALTY] == 0 and ri[K.R_ENDER_PENALTY] == 0 and
+            ri[K.R_ENDER_BONUS] == 0 and ri[K.R_LOWEST_SCORES_ZERO] == 0 and
+            ri[K.R_SHOOT_MOON] == K.NONE_VALUE)
 
 
-@hot
+@hot(inline="always")  # at the end of every round in both kernels: a call passes five arrays
 def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
     """Hole scores from layout values ``L[0:players]``; ``extra`` holds per-seat penalties
     incurred during the hole (peek costs); ``ender`` is -1 when the hole had no ender."""
+    if plain_hole_nb(ri):
+        for p in range(players):
+            out[p] = L[p] + extra[p]
+        return
+    _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, out)
+
+
+@hot
+def _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
     others_pen = ri[K.R_QUAD_OTHERS_PENALTY]
     for p in range(players):
         out[p] = L[p] + extra[p]
