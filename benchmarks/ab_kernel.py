@@ -8,6 +8,7 @@ are exported (``git archive``) into a temporary folder and imported under other 
 line; ``speedup`` is the median over the slice pairs of (base time / this tree's time):
 
     python benchmarks/ab_kernel.py --base fdb98e5 --workload w1 --rounds 30000 --repeats 20
+    python benchmarks/ab_kernel.py --base HEAD --strategy ev --rounds 2000 --repeats 10
 
 Both versions play the same rounds with the same seed, and their sums must agree: the script
 stops with an error when any accumulator, total or histogram bin differs (a change of results
@@ -52,8 +53,9 @@ def export_base(rev: str, into: Path) -> None:
             target.write_text(text)
 
 
-def player(sim: str, strat: str, workload: str, kernel: str):
-    """A function playing ``rounds`` rounds from ``start`` on one version, and its totals."""
+def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = None):
+    """A function playing ``rounds`` rounds from ``start`` on one version, and its totals
+    (``spec``, when given, replaces the workload's on every seat)."""
     rules_mod = importlib.import_module(f"{sim}.rules")
     runner = importlib.import_module(f"{sim}.runner")
     strategies = importlib.import_module(strat)
@@ -63,6 +65,7 @@ def player(sim: str, strat: str, workload: str, kernel: str):
         rules = rules_mod.Rules.preset("four_card", pair_scope="none",
                                        initial_reveal_constraint="nearest_row")
         strategy = "knock-threshold:T=8"
+    strategy = spec or strategy
     ids, params = strategies.seat_arrays(strategies.resolve_seats([strategy], 4))
     job = runner.make_job(rules, 4, ids, params, 1, kernel=kernel)
     state = runner.new_state(job, 4)
@@ -78,7 +81,10 @@ def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--base", required=True, help="the commit to compare with (any git rev)")
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
-    ap.add_argument("--kernel", choices=("lean", "general"), default="lean")
+    ap.add_argument("--kernel", choices=("auto", "lean", "general"), default="auto",
+                    help="auto: the lean kernel when the rules and strategy allow it")
+    ap.add_argument("--strategy", default=None,
+                    help="a strategy for every seat instead of the workload's (its rules stay)")
     ap.add_argument("--rounds", type=int, default=30_000, help="rounds per timed slice")
     ap.add_argument("--repeats", type=int, default=20, help="timed slices of each version")
     args = ap.parse_args(argv)
@@ -86,8 +92,9 @@ def main(argv=None) -> dict:
     with tempfile.TemporaryDirectory(prefix="golfsim-ab-") as tmp:
         export_base(args.base, Path(tmp))
         sys.path.insert(0, tmp)
-        here = player("simulator", "strategies", args.workload, args.kernel)
-        base = player("simulator_base", "strategies_base", args.workload, args.kernel)
+        here = player("simulator", "strategies", args.workload, args.kernel, args.strategy)
+        base = player("simulator_base", "strategies_base", args.workload, args.kernel,
+                      args.strategy)
         t_here, t_base, ratios = [], [], []
         for rep in range(args.repeats):
             start = rep * args.rounds
@@ -103,7 +110,8 @@ def main(argv=None) -> dict:
             ratios.append(t_base[-1] / t_here[-1])
     ratios.sort()
     out = {
-        "workload": args.workload.upper(), "kernel": args.kernel, "base": args.base,
+        "workload": args.workload.upper(), "strategy": args.strategy, "kernel": args.kernel,
+        "base": args.base,
         "rounds_per_slice": args.rounds, "repeats": args.repeats,
         "speedup": round(statistics.median(ratios), 3),
         "speedup_quartiles": [round(ratios[len(ratios) // 4], 3),
