@@ -234,10 +234,18 @@ ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / u
 G_BANK = G_ONCE + MAX_PLAYERS * MAX_POS        # [seat]: value of its removed groups (banked)
 G_AUX = G_BANK + MAX_PLAYERS                    # a lean-kernel state for rollouts (lookahead)
 G_AUX_SIZE = 4608
-G_SIZE = G_AUX + G_AUX_SIZE
+G_SCRATCH = G_AUX + G_AUX_SIZE     # [i]: one decision's working counts (a policy's, e.g. ev's)
+G_SIZE = G_SCRATCH + MAX_IDS
 
 RT_RULES = 0                # the R_* slots
 RT_VALUE = N_RULE_SLOTS     # [card id]: value
 RT_KEY = RT_VALUE + N_CARD_TABLE  # [card id]: pairing key
 RT_DECK = RT_KEY + N_CARD_TABLE   # [i]: the deck in canonical order (R_NCARDS cards)
-RT_SIZE = RT_DECK + MAX_IDS
+# tables derived from the rules once per rule set, so that policies look up what they would
+# otherwise recompute at every decision
+RT_REL = RT_DECK + MAX_IDS        # [p]: bit q set when positions p and q pair (layout.related_nb)
+RT_TYPE_N = RT_REL + MAX_POS      # the number of card types: distinct (key, value) in the deck
+RT_TYPE = RT_TYPE_N + 1           # [card id]: its type, numbered in deck order; -1 if in no deck
+RT_TYPE_CARD = RT_TYPE + N_CARD_TABLE   # [type]: its first card in the deck
+RT_TYPE_COPIES = RT_TYPE_CARD + MAX_IDS  # [type]: its cards in the deck
+RT_SIZE = RT_TYPE_COPIES + MAX_IDS

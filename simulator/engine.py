@@ -30,7 +30,7 @@ from .cards import CARDS_PER_DECK, RANK_JACK
 from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
                     G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
                     RT_DECK, RT_KEY, RT_VALUE)
-from .layout import BLOCKS_3X3, can_replace_nb, line_mask_nb
+from .layout import BLOCKS_3X3, can_replace_nb, line_mask_nb, related_nb
 from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
                     MAX_MATCH_HOLES, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb,
                     _lowest_nb)
@@ -58,6 +58,21 @@ def pack_rules(arrays) -> np.ndarray:
         rt[RT_KEY + K.EMPTY0 + p] = K.EMPTY_KEY0 - p
     rt[RT_KEY:RT_KEY + n] = arrays.card_key
     rt[RT_DECK:RT_DECK + arrays.deck.size] = arrays.deck
+    ri = arrays.ri
+    npos, scope, cols = int(ri[K.R_NPOS]), int(ri[K.R_PAIR_SCOPE]), int(ri[K.R_COLS])
+    for p in range(npos):
+        rt[K.RT_REL + p] = sum(1 << q for q in range(npos)
+                               if related_nb.py_func(p, q, scope, cols))
+    rt[K.RT_TYPE:K.RT_TYPE + K.N_CARD_TABLE] = -1
+    types: dict = {}
+    for c in arrays.deck:
+        t = types.setdefault((int(arrays.card_key[c]), int(arrays.card_value[c])), len(types))
+        if rt[K.RT_TYPE + c] < 0:
+            rt[K.RT_TYPE + c] = t
+        if rt[K.RT_TYPE_COPIES + t] == 0:
+            rt[K.RT_TYPE_CARD + t] = c
+        rt[K.RT_TYPE_COPIES + t] += 1
+    rt[K.RT_TYPE_N] = len(types)
     return rt
 
 

@@ -49,6 +49,13 @@ def related_nb(p, q, scope, cols):
     return dr + dc == 1  # orthogonal_adjacent
 
 
+@hot(inline="always")
+def rel_nb(rt, p, q):
+    """``related_nb`` under the rule set's own pair scope, read from its table (codes.RT_REL):
+    no division, so the policies' pair searches can afford it at every step."""
+    return (rt[ix(K.RT_REL + p)] >> q) & 1 != 0
+
+
 # A 3x3 grid's eight lines (three columns, three rows, two diagonals) and four 2x2 blocks, as
 # bitmasks of cells: lines for line_sets scoring and remove_cancelled, blocks for the latter
 LINES_3X3 = (0b001001001, 0b010010010, 0b100100100, 0b000000111, 0b000111000, 0b111000000,

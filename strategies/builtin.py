@@ -31,7 +31,7 @@ from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY,
 from simulator.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.codes import RT_KEY, RT_VALUE
 from simulator.jit import hot, ix
-from simulator.layout import can_replace_nb, related_nb
+from simulator.layout import can_replace_nb, rel_nb
 from simulator.rng import STREAM_SEAT0, below_nb
 
 POLICY_RANDOM = 0
@@ -136,7 +136,6 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
     with nothing; known cards pair among themselves by key."""
     npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
-    cols = rt[K.R_COLS]
     total = 0
     used = 0
     for p in range(npos):
@@ -151,7 +150,7 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
             for q in range(p + 1, npos):
                 y = card if q == at else own_card_nb(g, seat, q, hide)
                 if y >= 0 and not (used >> q) & 1 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
-                        related_nb(p, q, scope, cols):
+                        rel_nb(rt, p, q):
                     partner = q
                     break
         if partner >= 0:
@@ -302,9 +301,9 @@ def unseen_of_key_nb(g, rt, seat, key):
     """How many cards pairing by ``key`` the seat has not seen (deck copies less the discard
     pile and every card it knows)."""
     count = 0
-    for i in range(rt[K.R_NCARDS]):
-        if rt[ix(RT_KEY + rt[K.RT_DECK + i])] == key:
-            count += 1
+    for t in range(rt[K.RT_TYPE_N]):  # the deck's copies, by card type
+        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
+            count += rt[ix(K.RT_TYPE_COPIES + t)]
     for i in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
         if rt[ix(RT_KEY + g[G_DISCARD + i])] == key:
             count -= 1
@@ -331,7 +330,6 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
     """``estimate_nb`` of ``owner``'s layout as ``seat`` knows it."""
     npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
-    cols = rt[K.R_COLS]
     keep = rt[K.R_NEG_PAIRS_KEEP] != 0
     own = G_KNOWN + (seat * MAX_PLAYERS + owner) * MAX_POS
     total = 0.0
@@ -346,12 +344,15 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
         vx = rt[ix(RT_VALUE + x)]
         partner = -1
         if scope != K.PAIR_NONE:
+            # the first free related position after p with a known card of the same key
+            free = rt[ix(K.RT_REL + p)] & ~used
+            kx = rt[ix(RT_KEY + x)]
             for q in range(p + 1, npos):
-                y = card if q == at else g[ix(own + q)]
-                if y >= 0 and not (used >> q) & 1 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
-                        related_nb(p, q, scope, cols):
-                    partner = q
-                    break
+                if (free >> q) & 1:
+                    y = card if q == at else g[ix(own + q)]
+                    if y >= 0 and rt[ix(RT_KEY + y)] == kx:
+                        partner = q
+                        break
         if partner >= 0:
             used |= 1 << partner
             y = card if partner == at else g[ix(own + partner)]
@@ -389,7 +390,7 @@ def pairs_at_nb(g, rt, seat, p, card):
     for q in range(rt[K.R_NPOS]):
         y = g[ix(own + q)]
         if q != p and y >= 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + card)] and \
-                related_nb(p, q, scope, rt[K.R_COLS]):
+                rel_nb(rt, p, q):
             return True
     return False
 
@@ -432,10 +433,9 @@ def _waiting_for_pair_nb(g, rt, seat, p, hold):
     if x < 0 or rt[ix(RT_VALUE + x)] <= 0:
         return False
     key = rt[ix(RT_KEY + x)]
-    cols = rt[K.R_COLS]
     open_slot = False
     for q in range(rt[K.R_NPOS]):
-        if q == p or not related_nb(p, q, scope, cols):
+        if q == p or not rel_nb(rt, p, q):
             continue
         y = g[ix(own + q)]
         if y >= 0 and rt[ix(RT_KEY + y)] == key:
@@ -620,7 +620,7 @@ def reveal_apart_nb(g, rt, seat):
         for q in range(npos):
             if q != p and (g[ix(own + q)] >= 0 or (picked >> q) & 1) and \
                     (q % cols == p % cols or (scope != K.PAIR_NONE and
-                                              related_nb(p, q, scope, cols))):
+                                              rel_nb(rt, p, q))):
                 alone = False
                 break
         if alone:
@@ -713,7 +713,6 @@ def collecting_nb(g, rt, seat, other, key):
         return False
     row = G_KNOWN + (seat * MAX_PLAYERS + other) * MAX_POS
     npos = rt[K.R_NPOS]
-    cols = rt[K.R_COLS]
     for q in range(npos):
         x = g[ix(row + q)]
         if x < 0 or rt[ix(RT_KEY + x)] != key or rt[ix(RT_VALUE + x)] <= 0:
@@ -721,7 +720,7 @@ def collecting_nb(g, rt, seat, other, key):
         paired = False
         open_slot = False
         for r in range(npos):
-            if r == q or not related_nb(q, r, scope, cols):
+            if r == q or not rel_nb(rt, q, r):
                 continue
             y = g[ix(row + r)]
             if y >= 0 and rt[ix(RT_KEY + y)] == key:
@@ -814,7 +813,14 @@ def _ev_best_nb(g, rt, seat, card, u, par, final):
     (any sign; ties to the lowest), leaving out a placement that would end the round when the
     estimate after it may not end it -- unless nothing else is left. (-1, 0) if none."""
     ending = not final and would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
-    before = estimate_nb(g, rt, seat, -1, -1, u)
+    return _ev_best_from_nb(g, rt, seat, card, u, par, ending,
+                            estimate_nb(g, rt, seat, -1, -1, u))
+
+
+@hot
+def _ev_best_from_nb(g, rt, seat, card, u, par, ending, before):
+    """``_ev_best_nb`` given whether a placement may end the round and the estimate before it
+    (the same for every card it weighs at one decision)."""
     fallback = -1
     fallback_gain = 0.0
     best = -1
@@ -841,39 +847,32 @@ def _ev_best_nb(g, rt, seat, card, u, par, final):
 @hot
 def _ev_draw_value_nb(g, rt, seat, n, u, par, final, may_discard):
     """The expected gain of drawing: over every card it has not seen (grouped by key and
-    value), the best placement's gain, or 0 when discarding it is better and allowed."""
+    value: the rule set's card types), the best placement's gain, or 0 when discarding it is
+    better and allowed."""
+    ntypes = rt[K.RT_TYPE_N]
+    for t in range(ntypes):  # unseen copies: the deck's, less the discard pile's and known ones
+        g[ix(K.G_SCRATCH + t)] = rt[ix(K.RT_TYPE_COPIES + t)]
+    for j in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+        t = rt[ix(K.RT_TYPE + g[ix(G_DISCARD + j)])]
+        if t >= 0:
+            g[ix(K.G_SCRATCH + t)] -= 1
+    for s in range(rt[K.R_PLAYERS]):
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        for p in range(rt[K.R_NPOS]):
+            d = g[ix(row + p)]
+            if d >= 0:
+                t = rt[ix(K.RT_TYPE + d)]
+                if t >= 0:
+                    g[ix(K.G_SCRATCH + t)] -= 1
+    ending = not final and would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
+    before = estimate_nb(g, rt, seat, -1, -1, u)
     total = 0.0
-    ncards = rt[K.R_NCARDS]
-    for i in range(ncards):
-        c = rt[ix(K.RT_DECK + i)]
-        key = rt[ix(RT_KEY + c)]
-        value = rt[ix(RT_VALUE + c)]
-        first = True
-        for j in range(i):
-            d = rt[ix(K.RT_DECK + j)]
-            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
-                first = False
-                break
-        if not first:
-            continue
-        count = 0  # unseen cards like c: the deck's, less the discard pile's and known ones
-        for j in range(i, ncards):
-            d = rt[ix(K.RT_DECK + j)]
-            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
-                count += 1
-        for j in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
-            d = g[ix(G_DISCARD + j)]
-            if rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
-                count -= 1
-        for s in range(rt[K.R_PLAYERS]):
-            row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
-            for p in range(rt[K.R_NPOS]):
-                d = g[ix(row + p)]
-                if d >= 0 and rt[ix(RT_KEY + d)] == key and rt[ix(RT_VALUE + d)] == value:
-                    count -= 1
+    for t in range(ntypes):
+        count = g[ix(K.G_SCRATCH + t)]
         if count <= 0:
             continue
-        p, gain = _ev_best_nb(g, rt, seat, c, u, par, final)
+        p, gain = _ev_best_from_nb(g, rt, seat, rt[ix(K.RT_TYPE_CARD + t)], u, par, ending,
+                                   before)
         if p < 0 or (may_discard and gain < 0.0):
             gain = 0.0
         total += count * gain
@@ -1093,7 +1092,7 @@ def arrange_nb(g, rt, seat, held):
         for r in range(npos):
             if g[ix(G_LEGAL + r)] or not g[ix(G_UP + seat * MAX_POS + r)]:
                 continue   # not a settled face-up card
-            rel = scope != K.PAIR_NONE and related_nb(q, r, scope, cols)
+            rel = scope != K.PAIR_NONE and rel_nb(rt, q, r)
             if rel and rt[ix(RT_KEY + g[own + r])] == rt[ix(RT_KEY + held)]:
                 return q
             if rel or q % cols == r % cols:
