@@ -67,8 +67,7 @@ def pack_rules(arrays) -> np.ndarray:
     types: dict = {}
     for c in arrays.deck:
         t = types.setdefault((int(arrays.card_key[c]), int(arrays.card_value[c])), len(types))
-        if rt[K.RT_TYPE + c] < 0:
-            rt[K.RT_TYPE + c] = t
+        rt[K.RT_TYPE + c] = t
         if rt[K.RT_TYPE_COPIES + t] == 0:
             rt[K.RT_TYPE_CARD + t] = c
         rt[K.RT_TYPE_COPIES + t] += 1

@@ -147,12 +147,15 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
             continue
         partner = -1
         if scope != K.PAIR_NONE:
+            # the first free related position after p with a known card of the same key
+            free = rt[ix(K.RT_REL + p)] & ~used
+            kx = rt[ix(RT_KEY + x)]
             for q in range(p + 1, npos):
-                y = card if q == at else own_card_nb(g, seat, q, hide)
-                if y >= 0 and not (used >> q) & 1 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
-                        rel_nb(rt, p, q):
-                    partner = q
-                    break
+                if (free >> q) & 1:
+                    y = card if q == at else own_card_nb(g, seat, q, hide)
+                    if y >= 0 and rt[ix(RT_KEY + y)] == kx:
+                        partner = q
+                        break
         if partner >= 0:
             used |= 1 << partner
         else:
@@ -610,7 +613,6 @@ def reveal_apart_nb(g, rt, seat):
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     npos = rt[K.R_NPOS]
-    scope = rt[K.R_PAIR_SCOPE]
     cols = rt[K.R_COLS]
     picked = g[ix(mem + MEM_PICKED)]
     for p in range(npos):
@@ -619,8 +621,7 @@ def reveal_apart_nb(g, rt, seat):
         alone = True
         for q in range(npos):
             if q != p and (g[ix(own + q)] >= 0 or (picked >> q) & 1) and \
-                    (q % cols == p % cols or (scope != K.PAIR_NONE and
-                                              rel_nb(rt, p, q))):
+                    (q % cols == p % cols or rel_nb(rt, p, q)):
                 alone = False
                 break
         if alone:
@@ -1083,7 +1084,6 @@ def arrange_nb(g, rt, seat, held):
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     npos = rt[K.R_NPOS]
     cols = rt[K.R_COLS]
-    scope = rt[K.R_PAIR_SCOPE]
     alone = -1
     for q in range(npos):
         if not g[ix(G_LEGAL + q)]:
@@ -1092,7 +1092,7 @@ def arrange_nb(g, rt, seat, held):
         for r in range(npos):
             if g[ix(G_LEGAL + r)] or not g[ix(G_UP + seat * MAX_POS + r)]:
                 continue   # not a settled face-up card
-            rel = scope != K.PAIR_NONE and rel_nb(rt, q, r)
+            rel = rel_nb(rt, q, r)
             if rel and rt[ix(RT_KEY + g[own + r])] == rt[ix(RT_KEY + held)]:
                 return q
             if rel or q % cols == r % cols:

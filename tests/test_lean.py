@@ -86,8 +86,8 @@ def test_mixed_seats_and_reshuffles_identical():
 ])
 @pytest.mark.parametrize("workload", ["W1", "W2"])
 def test_hole_rules_on_plain_layouts_identical(change, workload):
-    # plain layouts with no hole rule are scored inline (lean._lean_score); each hole rule
-    # must send them through the general scoring instead
+    # plain layouts with no hole rule are scored by scoring.hole_scores_nb's shortcut; each
+    # hole rule must send them through the general scoring instead
     base, policy, param = (W1, builtin.POLICY_GREEDY, 0.0) if workload == "W1" else \
         (W2, builtin.POLICY_KNOCK_THRESHOLD, 8.0)
     rules = base.with_options(**change)
