@@ -28,9 +28,9 @@ from numba import njit
 _ROOT = Path(__file__).resolve().parents[1]
 # every module with compiled code or constants folded into it
 KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
-                  "simulator/layout.py", "simulator/scoring.py", "simulator/tally.py",
-                  "simulator/engine.py", "simulator/lanes.py", "simulator/lean.py",
-                  "simulator/policy_api.py",
+                  "simulator/layout.py", "simulator/estimate.py", "simulator/scoring.py",
+                  "simulator/tally.py", "simulator/engine.py", "simulator/lanes.py",
+                  "simulator/lean.py", "simulator/policy_api.py",
                   "strategies/builtin.py", "strategies/lookahead.py")
 
 

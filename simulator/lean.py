@@ -17,6 +17,7 @@ import numpy as np
 
 from . import codes as K
 from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
+from .estimate import best_scan_nb, estimate_cards_nb
 from .tally import _add_hole_nb
 from .jit import hot, ix
 from .lanes import GAIN_LIMIT, POS_MASK, best_key
@@ -71,10 +72,8 @@ def eligible(ri: np.ndarray, policy_ids) -> bool:
 
 def rules_eligible(ri: np.ndarray) -> bool:
     """Does the lean kernel play these rules (with greedy/knock-threshold seats)?"""
-    scope = int(ri[K.R_PAIR_SCOPE])
     return (
-        (scope == K.PAIR_NONE or (scope == K.PAIR_COLUMN and int(ri[K.R_ROWS]) == 2))
-        and int(ri[K.R_REVEAL_MODE]) in (K.REVEAL_NONE, K.REVEAL_FLIP, K.REVEAL_PEEK)
+        int(ri[K.R_REVEAL_MODE]) in (K.REVEAL_NONE, K.REVEAL_FLIP, K.REVEAL_PEEK)
         and int(ri[K.R_REVEAL_CONSTRAINT]) in (K.CON_ANY, K.CON_NEAREST_ROW)
         and int(ri[K.R_FLIP_INSTEAD_OF_DRAW]) == 0
         and int(ri[K.R_FLIP_AFTER_DISCARD]) == K.FAD_NONE
@@ -129,6 +128,15 @@ def _replaceable_mask(up, rt):
 
 
 # ---- what each seat knows of its own layout, cached for its policy ----------------------------
+@hot(inline="always")
+def _vector_scope(rt):
+    """Do the policies search with the vector cache below (no pairs, or columns of two rows)?
+    Other pair scopes pair a card with several positions, and the seat's estimate then needs
+    a matching (estimate.estimate_cards_nb), computed from the known cards at each decision."""
+    scope = rt[K.R_PAIR_SCOPE]
+    return scope == K.PAIR_NONE or (scope == K.PAIR_COLUMN and rt[K.R_ROWS] == 2)
+
+
 # Both policies score a placement as n*G(p) = n*(E now - E with the card at p), where a known
 # card counts n times its value and an unknown one S (n cards of value S unseen). Per position
 # the cache holds that gain as a*n + b*S - v(card)*n (and the gain when the card would pair
@@ -138,6 +146,8 @@ def _replaceable_mask(up, rt):
 @hot(inline="always")
 def _refresh(w, rt, seat, p):
     """Recompute the cache of position p and of the position that pairs with it."""
+    if not _vector_scope(rt):
+        return  # the other scopes search from the cards themselves (_best_placement)
     base = seat * MAX_POS
     if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
         i = base + p
@@ -216,6 +226,8 @@ def _best_placement(w, rt, seat, card, n, S):
     lowest position; -1 when none is eligible."""
     i = seat * MAX_POS
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
+    if not _vector_scope(rt):
+        return best_scan_nb(w, W_KNOWN + i, w, 0, 0, rt, rep, card, n, S)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
     key = best_key(w, rt[K.R_NPOS], W_XN + i, W_BN + i, W_KQ + i, W_NEGQ + i, W_U + i,
@@ -417,7 +429,10 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             S = deck_sum - up_sum - sum_disc
         action = forced
         if action < 0 and policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
-            en = w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S
+            if _vector_scope(rt):
+                en = w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S
+            else:
+                en = estimate_cards_nb(w, W_KNOWN + seat * MAX_POS, w, 0, 0, rt, -1, -1, n, S)
             t = w[ix(W_KNOCK_T + seat)]
             if (en <= t * n) if t != NO_KEY else (en <= par[seat, 1] * n):
                 action = K.A_KNOCK

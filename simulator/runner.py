@@ -242,9 +242,10 @@ def check_policies(rules: Rules, players: int, policy_ids) -> None:
     if any(int(p) == POLICY_LOOKAHEAD for p in policy_ids) and \
             not rules_eligible(flatten(rules, players).ri):
         raise ValueError("strategy lookahead: its rollouts run on the lean kernel, which does "
-                         "not play these rules (it needs pair_scope none or 2-row columns, "
-                         "initial reveal none/flip/peek at any position or the nearest row, "
-                         "no flip turns, no pay-to-peek, no jack skips)")
+                         "not play these rules (it needs an initial reveal none/flip/peek at any "
+                         "position or the nearest row, knocks instead of a turn, no flip "
+                         "turns or flips after a discard, no pay-to-peek, no jack skips, no "
+                         "wild jacks, no rearranging, no removal of cancelled cards)")
 
 
 def new_state(job: Job, players: int):

@@ -31,6 +31,7 @@ from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY,
 from simulator.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.codes import RT_KEY, RT_VALUE
 from simulator.jit import hot, ix
+from simulator.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb, partner_nb
 from simulator.layout import can_replace_nb, rel_nb
 from simulator.rng import STREAM_SEAT0, below_nb
 
@@ -123,44 +124,17 @@ def _column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
 def own_card_nb(g, seat, p, hide):
     """The seat's own card at p as far as it remembers it, or -1: ``hide`` has bit p set for
     positions whose face-down card it has forgotten (see ``forgetful_nb``; 0 for the others)."""
-    c = g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p)]
-    if hide != 0 and (hide >> p) & 1 and g[ix(G_UP + seat * MAX_POS + p)] == 0:
-        return -1
-    return c
+    return own_card_at_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                          G_UP + seat * MAX_POS, hide, p)
 
 
-@hot
+@hot(inline="always")
 def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
-    """n times the estimated layout score for pair scopes other than 2-row columns, with
-    ``card`` imagined at position ``at`` (at = -1: as it is). Unknown cards count S/n and pair
-    with nothing; known cards pair among themselves by key."""
-    npos = rt[K.R_NPOS]
-    scope = rt[K.R_PAIR_SCOPE]
-    total = 0
-    used = 0
-    for p in range(npos):
-        x = card if p == at else own_card_nb(g, seat, p, hide)
-        if x < 0:
-            total += S
-            continue
-        if (used >> p) & 1:
-            continue
-        partner = -1
-        if scope != K.PAIR_NONE:
-            # the first free related position after p with a known card of the same key
-            free = rt[ix(K.RT_REL + p)] & ~used
-            kx = rt[ix(RT_KEY + x)]
-            for q in range(p + 1, npos):
-                if (free >> q) & 1:
-                    y = card if q == at else own_card_nb(g, seat, q, hide)
-                    if y >= 0 and rt[ix(RT_KEY + y)] == kx:
-                        partner = q
-                        break
-        if partner >= 0:
-            used |= 1 << partner
-        else:
-            total += rt[ix(RT_VALUE + x)] * n
-    return total
+    """n times the estimated layout score (simulator.estimate.estimate_cards_nb, for pair
+    scopes other than 2-row columns) with ``card`` imagined at position ``at`` (at = -1: as it
+    is)."""
+    return estimate_cards_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                             G_UP + seat * MAX_POS, hide, rt, at, card, n, S)
 
 
 @hot
@@ -198,16 +172,12 @@ def best_placement_nb(g, rt, seat, card, n, S, hide):
                     best = c + cols
                     best_gain = gain
         return best
-    before = _layout_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
+    replaceable = 0
     for p in range(npos):
-        if not can_replace_nb(g, rt, seat, p):
-            continue
-        gain = before - _layout_estimate_nb(g, rt, seat, p, card, n, S, hide)
-        if gain >= (n if own_card_nb(g, seat, p, hide) >= 0 else 0) and \
-                (best < 0 or gain > best_gain):
-            best = p
-            best_gain = gain
-    return best
+        if can_replace_nb(g, rt, seat, p):
+            replaceable |= 1 << p
+    return best_scan_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                        G_UP + seat * MAX_POS, hide, rt, replaceable, card, n, S)
 
 
 @hot
@@ -347,15 +317,7 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
         vx = rt[ix(RT_VALUE + x)]
         partner = -1
         if scope != K.PAIR_NONE:
-            # the first free related position after p with a known card of the same key
-            free = rt[ix(K.RT_REL + p)] & ~used
-            kx = rt[ix(RT_KEY + x)]
-            for q in range(p + 1, npos):
-                if (free >> q) & 1:
-                    y = card if q == at else g[ix(own + q)]
-                    if y >= 0 and rt[ix(RT_KEY + y)] == kx:
-                        partner = q
-                        break
+            partner = partner_nb(g, own, g, 0, 0, rt, p, x, at, card, used)
         if partner >= 0:
             used |= 1 << partner
             y = card if partner == at else g[ix(own + partner)]

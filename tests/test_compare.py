@@ -395,8 +395,8 @@ def test_changed_arguments_are_refused_unless_fresh(tmp_path):
     (("--vary", PAIR, "--players", 2, "--strategy", "greedy,random,knock-threshold"),
      "3 strategies for 2 players"),
     (("--vary", PAIR, "--design", "diagonal"), "--design"),
-    (("--vary", PAIR, "--strategy", "greedy,lookahead"),
-     "the variant pair_scope=anywhere: strategy lookahead"),
+    (("--vary", "flip_instead_of_draw=false,true", "--strategy", "greedy,lookahead"),
+     "the variant flip_instead_of_draw=true: strategy lookahead"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, args, message):
     out = tmp_path / "bad"

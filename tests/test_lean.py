@@ -130,7 +130,7 @@ def test_random_rule_sets_identical(i):
 @pytest.mark.parametrize("change, ids", [
     ({}, [builtin.POLICY_RANDOM] * 4),
     ({"flip_instead_of_draw": True}, [builtin.POLICY_GREEDY] * 4),
-    ({"pair_scope": "anywhere"}, [builtin.POLICY_GREEDY] * 4),
+    ({"pair_scope": "anywhere"}, [builtin.POLICY_HEURISTIC] * 4),
     ({"initial_reveal_constraint": "same_column"}, [builtin.POLICY_GREEDY] * 4),
     ({"jack_discard_skips_next": True}, [builtin.POLICY_GREEDY] * 4),
 ])
@@ -164,3 +164,27 @@ def test_larger_layouts_identical(preset):
     ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 2
     t, *_ = _assert_same(rules, 4, ids, [[0.0], [10.0]] * 2, 0, 800)
     assert t.rounds == 800
+
+
+@pytest.mark.parametrize("preset, change", [
+    # the presets whose pair scope pairs a card with more than one position
+    ("four_card", {}), ("four_card_face_up", {}), ("four_card_in_hand", {}),
+    ("nine_card_moraco", {}),
+    # every other scope on a 2x3 grid, and columns of three rows
+    ("six_card", {"pair_scope": "row_or_column"}),
+    ("six_card", {"pair_scope": "row_column_diagonal"}),
+    ("six_card", {"pair_scope": "anywhere"}),
+    ("six_card", {"pair_scope": "orthogonal_adjacent"}),
+    ("six_card", {"grid_rows": 3, "grid_cols": 2}),
+])
+def test_other_pair_scopes_identical(preset, change):
+    # these take the scalar search (estimate.best_scan_nb) instead of the vector cache; knock
+    # decisions estimate the layout from its known cards
+    rules = Rules.preset(preset, **change)
+    ri = flatten(rules, 4).ri
+    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 2
+    t, scores, *_ = _assert_same(rules, 4, ids, [[0.0], [10.0]] * 2, 0, 800)
+    assert t.rounds == 800 and scores.std() > 0
+    if int(ri[K.R_END_TRIGGERS]) & K.END_KNOCK:
+        assert t.knocks > 0

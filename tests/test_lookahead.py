@@ -104,8 +104,17 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     assert checked >= 4
 
 
+def test_plays_scopes_that_pair_across_the_layout():
+    # four_card pairs in rows or columns: its rollouts take the lean kernel's scalar search
+    seats = resolve_seats(["lookahead:budget=4"] + ["greedy"] * 3, 4)
+    res = run(Rules.preset("four_card"), 4, *seat_arrays(seats), 200, seed=3, threads=2)
+    assert res.complete and res.totals.rounds == 200 and res.totals.capped == 0
+
+
 def test_refuses_rules_its_rollouts_cannot_play(tmp_path):
-    r = CliRunner().invoke(cli, ["run", "--preset", "four_card", "--strategy", "lookahead",
-                                 "--rounds", "10", "--quiet", "--out", str(tmp_path / "x")])
+    # four_card_strict flips a card after a stock discard, which the lean kernel does not play
+    r = CliRunner().invoke(cli, ["run", "--preset", "four_card_strict", "--strategy",
+                                 "lookahead", "--rounds", "10", "--quiet",
+                                 "--out", str(tmp_path / "x")])
     assert r.exit_code == 2
     assert "lookahead" in r.output and "lean kernel" in r.output

@@ -1,0 +1,90 @@
+"""The card-counting estimate that ``greedy`` and ``knock-threshold`` (BENCHMARK W1 and W2)
+share, and their placement search, for every pair scope.
+
+Both kernels play these two policies: the general engine (strategies/builtin.py), where a
+seat's knowledge of its own cards is a row of the state array ``g``, and the lean kernel
+(lean.py), where it is a row of ``w``. So the functions here read a seat's own cards from any
+array at any offset, ``cards[base + p]`` (-1 when the seat does not know the card), and both
+kernels call the very same code: their decisions cannot drift apart. The lean kernel keeps a
+vectorised search for its two commonest scopes (none, and two-row columns); every other scope
+comes here.
+
+``hide`` (bit p set) makes the seat treat its face-down card at p as unknown, read from the
+face-up flags ``up[up_base + p]``; only ``forgetful`` forgets, so the lean kernel passes 0.
+"""
+
+from __future__ import annotations
+
+from . import codes as K
+from .codes import RT_KEY, RT_VALUE
+from .jit import hot, ix
+
+
+@hot(inline="always")
+def own_card_at_nb(cards, base, up, up_base, hide, p):
+    """The seat's card at p as far as it remembers it, or -1."""
+    c = cards[ix(base + p)]
+    if hide != 0 and (hide >> p) & 1 and up[ix(up_base + p)] == 0:
+        return -1
+    return c
+
+
+@hot(inline="always")
+def partner_nb(cards, base, up, up_base, hide, rt, p, x, at, card, used):
+    """The known card that ``x`` at p pairs with: the first position after p related to p
+    (codes.RT_REL), not in ``used``, holding a known card of the same key; -1 if none.
+    ``card`` is imagined at ``at``."""
+    free = rt[ix(K.RT_REL + p)] & ~used
+    kx = rt[ix(RT_KEY + x)]
+    for q in range(p + 1, rt[K.R_NPOS]):
+        if (free >> q) & 1:
+            y = card if q == at else own_card_at_nb(cards, base, up, up_base, hide, q)
+            if y >= 0 and rt[ix(RT_KEY + y)] == kx:
+                return q
+    return -1
+
+
+@hot
+def estimate_cards_nb(cards, base, up, up_base, hide, rt, at, card, n, S):
+    """n times the estimated layout score, with ``card`` imagined at position ``at`` (at = -1:
+    as it is). Unknown cards count S/n and pair with nothing; known cards pair among themselves
+    by key, each with the first free related position after it (codes.RT_REL)."""
+    npos = rt[K.R_NPOS]
+    scope = rt[K.R_PAIR_SCOPE]
+    total = 0
+    used = 0
+    for p in range(npos):
+        x = card if p == at else own_card_at_nb(cards, base, up, up_base, hide, p)
+        if x < 0:
+            total += S
+            continue
+        if (used >> p) & 1:
+            continue
+        partner = -1
+        if scope != K.PAIR_NONE:
+            partner = partner_nb(cards, base, up, up_base, hide, rt, p, x, at, card, used)
+        if partner >= 0:
+            used |= 1 << partner
+        else:
+            total += rt[ix(RT_VALUE + x)] * n
+    return total
+
+
+@hot
+def best_scan_nb(cards, base, up, up_base, hide, rt, replaceable, card, n, S):
+    """BENCHMARK W1's placement rule for any pair scope: among the positions whose bit is set
+    in ``replaceable``, the one with the largest gain n*G(p) = n*(E now - E with ``card`` at
+    p), eligible when G >= 1 over a known card and G >= 0 over an unknown one, ties to the
+    lowest position; -1 if none is eligible."""
+    before = estimate_cards_nb(cards, base, up, up_base, hide, rt, -1, -1, n, S)
+    best = -1
+    best_gain = 0
+    for p in range(rt[K.R_NPOS]):
+        if (replaceable >> p) & 1 == 0:
+            continue
+        gain = before - estimate_cards_nb(cards, base, up, up_base, hide, rt, p, card, n, S)
+        known = own_card_at_nb(cards, base, up, up_base, hide, p) >= 0
+        if gain >= (n if known else 0) and (best < 0 or gain > best_gain):
+            best = p
+            best_gain = gain
+    return best
