@@ -9,6 +9,7 @@ line; ``speedup`` is the median over the slice pairs of (base time / this tree's
 
     python benchmarks/ab_kernel.py --base fdb98e5 --workload w1 --rounds 30000 --repeats 20
     python benchmarks/ab_kernel.py --base HEAD --strategy ev --rounds 2000 --repeats 10
+    python benchmarks/ab_kernel.py --base HEAD --set pair_scope=anywhere --rounds 5000
 
 Both versions play the same rounds with the same seed, and their sums must agree: the script
 stops with an error when any accumulator, total or histogram bin differs (a change of results
@@ -53,9 +54,11 @@ def export_base(rev: str, into: Path) -> None:
             target.write_text(text)
 
 
-def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = None):
+def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = None,
+           sets: tuple[str, ...] = ()):
     """A function playing ``rounds`` rounds from ``start`` on one version, and its totals
-    (``spec``, when given, replaces the workload's on every seat)."""
+    (``spec``, when given, replaces the workload's on every seat; ``sets``, option=value
+    strings, change its rules)."""
     rules_mod = importlib.import_module(f"{sim}.rules")
     runner = importlib.import_module(f"{sim}.runner")
     strategies = importlib.import_module(strat)
@@ -65,6 +68,9 @@ def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = 
         rules = rules_mod.Rules.preset("four_card", pair_scope="none",
                                        initial_reveal_constraint="nearest_row")
         strategy = "knock-threshold:T=8"
+    if sets:
+        pairs = (text.split("=", 1) for text in sets)
+        rules = rules.with_options(**{k: rules_mod.parse_option_text(k, v) for k, v in pairs})
     strategy = spec or strategy
     ids, params = strategies.seat_arrays(strategies.resolve_seats([strategy], 4))
     job = runner.make_job(rules, 4, ids, params, 1, kernel=kernel)
@@ -85,6 +91,8 @@ def main(argv=None) -> dict:
                     help="auto: the lean kernel when the rules and strategy allow it")
     ap.add_argument("--strategy", default=None,
                     help="a strategy for every seat instead of the workload's (its rules stay)")
+    ap.add_argument("--set", dest="sets", action="append", default=[], metavar="OPTION=VALUE",
+                    help="change a rule of the workload, as `golfsim run --set` (repeatable)")
     ap.add_argument("--rounds", type=int, default=30_000, help="rounds per timed slice")
     ap.add_argument("--repeats", type=int, default=20, help="timed slices of each version")
     args = ap.parse_args(argv)
@@ -92,9 +100,10 @@ def main(argv=None) -> dict:
     with tempfile.TemporaryDirectory(prefix="golfsim-ab-") as tmp:
         export_base(args.base, Path(tmp))
         sys.path.insert(0, tmp)
-        here = player("simulator", "strategies", args.workload, args.kernel, args.strategy)
+        here = player("simulator", "strategies", args.workload, args.kernel, args.strategy,
+                      tuple(args.sets))
         base = player("simulator_base", "strategies_base", args.workload, args.kernel,
-                      args.strategy)
+                      args.strategy, tuple(args.sets))
         t_here, t_base, ratios = [], [], []
         for rep in range(args.repeats):
             start = rep * args.rounds
@@ -111,6 +120,7 @@ def main(argv=None) -> dict:
     ratios.sort()
     out = {
         "workload": args.workload.upper(), "strategy": args.strategy, "kernel": args.kernel,
+        "set": args.sets,
         "base": args.base,
         "rounds_per_slice": args.rounds, "repeats": args.repeats,
         "speedup": round(statistics.median(ratios), 3),

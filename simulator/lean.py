@@ -143,13 +143,16 @@ def _vector_scope(rt):
 # with the other card of the column). b only ever counts unknown cards, the position's own and
 # its partner's, so it is kept as two masks (-1 when unknown): a decision then costs one
 # multiplication and a few masks per gain (lanes.py). Refreshed only when the seat learns a card.
+# Other pair scopes keep no cache: their searches read the known cards (_best_placement).
 @hot(inline="always")
 def _refresh(w, rt, seat, p):
     """Recompute the cache of position p and of the position that pairs with it."""
-    if not _vector_scope(rt):
-        return  # the other scopes search from the cards themselves (_best_placement)
     base = seat * MAX_POS
-    if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN:
+    scope = rt[K.R_PAIR_SCOPE]
+    if scope != K.PAIR_COLUMN:
+        if scope != K.PAIR_NONE:
+            _whole_estimate(w, rt, seat)
+            return
         i = base + p
         known = np.int64(w[ix(W_KNOWN + i)] >= 0)
         w[ix(W_XN + i)] = w[ix(W_KV + i)]
@@ -157,9 +160,12 @@ def _refresh(w, rt, seat, p):
         w[ix(W_U + i)] = known - 1
         _set_estimate(w, rt, seat, i, w[ix(W_KV + i)], 1 - known)
         return
+    if rt[K.R_ROWS] != 2:
+        _whole_estimate(w, rt, seat)
+        return
     cols = rt[K.R_COLS]
     keep = np.int64(rt[K.R_NEG_PAIRS_KEEP] != 0)
-    top = p - cols * np.int64(p >= cols)  # two rows (rules_eligible); no division, no branch
+    top = p - cols * np.int64(p >= cols)  # two rows (checked above): no division or branch
     i = base + top
     j = i + cols
     va = w[ix(W_KV + i)]
@@ -177,6 +183,19 @@ def _refresh(w, rt, seat, p):
     _set_record(w, j, bn, va, ka, kka, nega, kb)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
     _set_estimate(w, rt, seat, i, (va + vb) * (1 - equal), 2 - ka - kb)
+
+
+@hot
+def _whole_estimate(w, rt, seat):
+    """The pair scopes without a vector cache (_vector_scope) search from the known cards
+    themselves (_best_placement); knock-threshold's estimate E*n = W_EN*n + W_ES*S is kept
+    whole instead of per position: W_EN the known cards' values less those paired as
+    estimate.estimate_cards_nb pairs them, W_ES the unknown ones."""
+    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) == 0:
+        return  # only a knock decision reads it
+    w[ix(W_EN + seat)] = estimate_cards_nb(w, W_KNOWN + seat * MAX_POS, w, 0, 0, rt, -1, -1,
+                                           1, 0)
+    w[ix(W_ES + seat)] = rt[K.R_NPOS] - w[ix(W_KNOWN_N + seat)]
 
 
 @hot(inline="always")
@@ -220,13 +239,13 @@ def _learn(w, rt, seat, p, card):
 
 
 @hot(inline="always")
-def _best_placement(w, rt, seat, card, n, S):
+def _best_placement(w, rt, seat, card, n, S, vector):
     """builtin.best_placement_nb from the cache: the replaceable position with the largest
     gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
-    lowest position; -1 when none is eligible."""
+    lowest position; -1 when none is eligible. ``vector``: _vector_scope(rt)."""
     i = seat * MAX_POS
     rep = _replaceable_mask(w[ix(W_UP + seat)], rt)
-    if not _vector_scope(rt):
+    if not vector:
         return best_scan_nb(w, W_KNOWN + i, w, 0, 0, rt, rep, card, n, S)
     vc = rt[ix(RT_VALUE + card)]
     kc = rt[ix(RT_KEY + card)]
@@ -401,6 +420,7 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     triggers = rt[K.R_END_TRIGGERS]
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
     face_rule = rt[K.R_PLACEMENT_FACE]
+    vector = _vector_scope(rt)
     for s in range(players):  # read once: par is float and a conversion per turn shows
         policy = np.int64(par[s, 0])
         if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
@@ -429,16 +449,14 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             S = deck_sum - up_sum - sum_disc
         action = forced
         if action < 0 and policy == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
-            if _vector_scope(rt):
-                en = w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S
-            else:
-                en = estimate_cards_nb(w, W_KNOWN + seat * MAX_POS, w, 0, 0, rt, -1, -1, n, S)
+            en = w[ix(W_EN + seat)] * n + w[ix(W_ES + seat)] * S
             t = w[ix(W_KNOCK_T + seat)]
             if (en <= t * n) if t != NO_KEY else (en <= par[seat, 1] * n):
                 action = K.A_KNOCK
         if action < 0:
             if take_ok and n > 0:
-                p = _best_placement(w, rt, seat, w[ix(W_DISCARD + n_disc - 1)], n, S)
+                p = _best_placement(w, rt, seat, w[ix(W_DISCARD + n_disc - 1)], n, S,
+                                    vector)
                 if p >= 0:
                     w[ix(W_PLANNED + seat)] = p
                     action = K.A_TAKE_DISCARD
@@ -469,8 +487,8 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             if forced >= 0 and forced_pos >= 0:
                 p = -1 if forced_pos == K.A_DISCARD else forced_pos
             else:
-                p = _best_placement(w, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)]) \
-                    if n - 1 > 0 else -1
+                p = _best_placement(w, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
+                                    vector) if n - 1 > 0 else -1
             if p < 0:
                 if rt[K.R_STOCK_MAY_DISCARD] != 0:
                     w[ix(W_DISCARD + n_disc)] = card
