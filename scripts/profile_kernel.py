@@ -5,7 +5,8 @@ compiles the kernel into a fresh cache (inspection is disabled for code loaded f
 writes /tmp/perf-<pid>.map naming every compiled function, then plays a BENCHMARK.md workload
 (W1 or W2) on the general engine or the lean kernel for a while so that perf can attach:
 
-    python scripts/profile_kernel.py --seconds 20 [--workload w2] [--kernel lean] &
+    python scripts/profile_kernel.py --seconds 20 [--workload w2] [--kernel lean] \
+        [--strategy lookahead] &
     sleep 90   # the compile
     perf record -F 4000 -p $(pgrep -f profile_kernel.py) -o /tmp/kernel.data -- sleep 5
     perf report -i /tmp/kernel.data --no-children --sort symbol
@@ -29,6 +30,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
     ap.add_argument("--kernel", choices=("general", "lean"), default="general")
+    ap.add_argument("--strategy", default=None,
+                    help="every seat plays this strategy instead of the workload's")
     args = ap.parse_args()
     os.environ["GOLFSIM_CACHE_DIR"] = tempfile.mkdtemp(prefix="golfsim-profile-")
 
@@ -40,6 +43,7 @@ def main() -> None:
     from strategies import resolve_seats, seat_arrays
 
     rules, strategy = workload(args.workload)
+    strategy = args.strategy or strategy
     ids, params = seat_arrays(resolve_seats([strategy], 4))
     job = make_job(rules, 4, ids, params, 1, kernel=args.kernel)
     state = new_state(job, 4)
@@ -60,10 +64,12 @@ def main() -> None:
     print(f"{len(starts)} functions mapped; playing {args.workload.upper()} on the "
           f"{'lean' if job.lean else 'general'} kernel for {args.seconds:g} s", flush=True)
     end = time.time() + args.seconds
+    # short chunks for another strategy: lookahead plays a few hundred rounds a second
+    chunk = 50_000 if args.strategy is None else 200
     start = 0
     while time.time() < end:
-        play_chunk(job, start, 50_000, state)
-        start += 50_000
+        play_chunk(job, start, chunk, state)
+        start += chunk
 
 
 if __name__ == "__main__":

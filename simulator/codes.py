@@ -232,8 +232,8 @@ G_ONCE = G_SKIP + MAX_PLAYERS                   # [seat * MAX_POS + pos]: replac
 ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / used; seen
                                                # before play, so no limit
 G_BANK = G_ONCE + MAX_PLAYERS * MAX_POS        # [seat]: value of its removed groups (banked)
-G_AUX = G_BANK + MAX_PLAYERS                    # a lean-kernel state for rollouts (lookahead)
-G_AUX_SIZE = 4608
+G_AUX = G_BANK + MAX_PLAYERS   # two lean-kernel states (lookahead): a deal as loaded, a rollout
+G_AUX_SIZE = 2 * 4608
 G_SCRATCH = G_AUX + G_AUX_SIZE     # [i]: one decision's working counts (a policy's, e.g. ev's)
 G_SIZE = G_SCRATCH + MAX_IDS
 

@@ -265,6 +265,23 @@ def _lowest_replaceable(w, rt, seat):
     return p
 
 
+@hot
+def copy_state_nb(dst, src, players, n_stock, n_disc):
+    """dst = src for everything _lean_play reads or writes, for ``players`` seats, a stock of
+    ``n_stock`` and a discard pile of ``n_disc`` cards (the lookahead player restores one
+    loaded deal before each move it tries: a copy instead of dealing it again)."""
+    for field in range(W_LAY, W_STOCK, MAX_PLAYERS * MAX_POS):
+        for i in range(field, field + players * MAX_POS):
+            dst[ix(i)] = src[ix(i)]
+    for i in range(W_STOCK, W_STOCK + n_stock):
+        dst[ix(i)] = src[ix(i)]
+    for i in range(W_DISCARD, W_DISCARD + n_disc):
+        dst[ix(i)] = src[ix(i)]
+    for field in range(W_UP, W_SIZE, MAX_PLAYERS):
+        for i in range(field, field + players):
+            dst[ix(i)] = src[ix(i)]
+
+
 # ---- one round ---------------------------------------------------------------------------------
 @hot
 def unknown_layout(w, rt, s):

@@ -54,7 +54,7 @@ AUX_CAND_POS = AUX_CAND_ACTION + MAX_CANDIDATES
 AUX_CAND_SUM = AUX_CAND_POS + MAX_CANDIDATES
 AUX_SIZE = AUX_CAND_SUM + MAX_CANDIDATES
 
-assert LN.W_SIZE <= K.G_AUX_SIZE
+assert 2 * LN.W_SIZE <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
 
 
 @hot
@@ -200,17 +200,22 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
 
     players = rt[K.R_PLAYERS]
     w = g[K.G_AUX:K.G_AUX + LN.W_SIZE]
+    dealt = g[K.G_AUX + LN.W_SIZE:K.G_AUX + 2 * LN.W_SIZE]
     roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
     base = next_u64_nb(rng, STREAM_SEAT0 + seat)
     budget = max(1, np.int64(par[seat, PAR_BUDGET]))
+    n_disc = g[G_PUB + K.PUB_DISCARD_N]
     for d in range(budget):
-        deal_state = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
+        # one deal for every move: shuffled and loaded once, copied before each rollout
+        roll[0] = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
+        for k in range(hidden):
+            aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
+        shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
+        after_deal = roll[0]
+        n_stock = _load_nb(g, rt, seat, held, aux, hidden, dealt)
         for c in range(n):
-            roll[0] = deal_state  # the same deal, and the same reshuffles, for every move
-            for k in range(hidden):
-                aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
-            shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
-            n_stock = _load_nb(g, rt, seat, held, aux, hidden, w)
+            roll[0] = after_deal  # the same reshuffles, too, for every move
+            LN.copy_state_nb(w, dealt, players, n_stock, n_disc)
             action = aux[AUX_CAND_ACTION + c]
             turn, ender, knocked, capped, reshuffles = LN._lean_play(
                 w, rt, par, roll, seat, n_stock, g[G_PUB + K.PUB_DISCARD_N],

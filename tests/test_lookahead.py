@@ -7,13 +7,17 @@ import numpy as np
 from click.testing import CliRunner
 
 from simulator import codes as K
+from simulator import lean as LN
 from simulator.cli import cli
 from simulator.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
 from simulator.engine import policy_table, turn_mask_nb
+from simulator.layout import can_replace_nb
 from simulator.policy_api import NO_USER_POLICY
+from simulator.rng import shuffle_nb
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays
+from strategies import lookahead as LA
 from strategies.lookahead import lookahead_nb
 
 SIX = Rules.preset("six_card")
@@ -118,3 +122,68 @@ def test_refuses_rules_its_rollouts_cannot_play(tmp_path):
                                  "--out", str(tmp_path / "x")])
     assert r.exit_code == 2
     assert "lookahead" in r.output and "lean kernel" in r.output
+
+
+def _rollout(w, rt, par, roll, seat, n_stock, g, action, pos):
+    """One rollout of the lean kernel from ``w``: its outcome and final layouts."""
+    pub = [int(g[K.G_PUB + k]) for k in (K.PUB_DISCARD_N, K.PUB_DISCARD_SUM, K.PUB_FACEUP_N,
+                                         K.PUB_FACEUP_SUM, K.PUB_TURN, K.PUB_ENDER,
+                                         K.PUB_FINAL_LEFT, K.PUB_KNOCKED)]
+    out = LN._lean_play(w, rt, par, roll, seat, n_stock, *pub, 0, action, pos)
+    return tuple(int(v) for v in out), w[LN.W_LAY:LN.W_LAY + K.MAX_PLAYERS * K.MAX_POS].copy()
+
+
+def test_each_move_starts_from_the_same_deal():
+    """Every move a decision tries is played from one deal, loaded once and copied before each
+    rollout (lean.copy_state_nb): after another move's rollout has changed the state, the copy
+    must play exactly as the deal loaded afresh, whatever the rules and the move."""
+    cases = [("six_card", SIX, 4, "greedy"), ("W2", W2, 4, "knock-threshold:T=8"),
+             ("four_card", Rules.preset("four_card"), 3, "greedy"),
+             ("six_card", SIX, 2, "greedy"),
+             ("nine_card", Rules.preset("nine_card"), 6, "greedy")]
+    checked = 0
+    for name, rules, players, model in cases:
+        ri = flatten(rules, players)
+        assert LN.rules_eligible(ri.ri), name
+        rt = pack_rules(ri)
+        par = policy_table(*seat_arrays(resolve_seats([model], players)))
+        st = State(players)
+        dealt = np.zeros(LN.W_SIZE, dtype=np.int32)
+        fresh = np.zeros(LN.W_SIZE, dtype=np.int32)
+        shuffler = np.random.default_rng(11)
+        for round_index in range(12):
+            st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
+            _deal_nb(st.g, rt, st.rng, 9, round_index)
+            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux)
+            seat, stopped = 0, False
+            for _ in range(int(shuffler.integers(0, 6 * players))):
+                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux,
+                                 seat) != 1:
+                    stopped = True
+                    break
+                seat = (seat + 1) % players
+            if stopped or st.g[K.G_PUB + K.PUB_DISCARD_N] == 0:
+                continue
+            hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux)
+            assert hidden > 0
+            st.aux[LA.AUX_SAMPLE:LA.AUX_SAMPLE + hidden] = \
+                st.aux[LA.AUX_HIDDEN:LA.AUX_HIDDEN + hidden]
+            roll = np.array([round_index + 1], dtype=np.uint64)
+            shuffle_nb(st.aux, LA.AUX_SAMPLE, hidden, roll, 0)
+            n_stock = LA._load_nb(st.g, rt, seat, -1, st.aux, hidden, dealt)
+            moves = [(K.A_DRAW_STOCK, -1), (K.A_DRAW_STOCK, K.A_DISCARD)]
+            moves += [(K.A_TAKE_DISCARD, p) for p in range(rules.n_positions)
+                      if can_replace_nb(st.g, rt, seat, p)]
+            if rt[K.R_END_TRIGGERS] & K.END_KNOCK and st.g[K.G_PUB + K.PUB_ENDER] < 0:
+                moves.append((K.A_KNOCK, -1))
+            w = dealt.copy()
+            _rollout(w, rt, par, roll.copy(), seat, n_stock, st.g, *moves[-1])  # dirty it
+            for action, pos in moves:
+                LA._load_nb(st.g, rt, seat, -1, st.aux, hidden, fresh)
+                want = _rollout(fresh, rt, par, roll.copy(), seat, n_stock, st.g, action, pos)
+                LN.copy_state_nb(w, dealt, players, n_stock, int(st.g[K.G_PUB + K.PUB_DISCARD_N]))
+                got = _rollout(w, rt, par, roll.copy(), seat, n_stock, st.g, action, pos)
+                assert got[0] == want[0], (name, players, action, pos)
+                assert np.array_equal(got[1], want[1]), (name, players, action, pos)
+                checked += 1
+    assert checked >= 150, checked
