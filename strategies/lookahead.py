@@ -130,6 +130,17 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
 
 
 @hot
+def _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, w):
+    """Deal the ``hidden`` unseen cards (_unseen_nb) at random into the places the seat cannot
+    see, with stream ``roll``, and load that deal into the lean state ``w``; returns the
+    stock size."""
+    for k in range(hidden):
+        aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
+    shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
+    return _load_nb(g, rt, seat, held, aux, hidden, w)
+
+
+@hot
 def _add_candidate_nb(aux, n, action, pos):
     aux[AUX_CAND_ACTION + n] = action
     aux[AUX_CAND_POS + n] = pos
@@ -208,17 +219,14 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout
         roll[0] = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
-        for k in range(hidden):
-            aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
-        shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
+        n_stock = _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, dealt)
         after_deal = roll[0]
-        n_stock = _load_nb(g, rt, seat, held, aux, hidden, dealt)
         for c in range(n):
             roll[0] = after_deal  # the same reshuffles, too, for every move
             LN.copy_state_nb(w, dealt, players, n_stock, n_disc)
             action = aux[AUX_CAND_ACTION + c]
             turn, ender, knocked, capped, reshuffles = LN._lean_play(
-                w, rt, par, roll, seat, n_stock, g[G_PUB + K.PUB_DISCARD_N],
+                w, rt, par, roll, seat, n_stock, n_disc,
                 g[G_PUB + K.PUB_DISCARD_SUM], g[G_PUB + K.PUB_FACEUP_N],
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,

@@ -13,7 +13,6 @@ from simulator.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb,
 from simulator.engine import policy_table, turn_mask_nb
 from simulator.layout import can_replace_nb
 from simulator.policy_api import NO_USER_POLICY
-from simulator.rng import shuffle_nb
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays
@@ -166,11 +165,8 @@ def test_each_move_starts_from_the_same_deal():
                 continue
             hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux)
             assert hidden > 0
-            st.aux[LA.AUX_SAMPLE:LA.AUX_SAMPLE + hidden] = \
-                st.aux[LA.AUX_HIDDEN:LA.AUX_HIDDEN + hidden]
             roll = np.array([round_index + 1], dtype=np.uint64)
-            shuffle_nb(st.aux, LA.AUX_SAMPLE, hidden, roll, 0)
-            n_stock = LA._load_nb(st.g, rt, seat, -1, st.aux, hidden, dealt)
+            n_stock = LA._sample_deal_nb(st.g, rt, seat, -1, st.aux, hidden, roll, dealt)
             moves = [(K.A_DRAW_STOCK, -1), (K.A_DRAW_STOCK, K.A_DISCARD)]
             moves += [(K.A_TAKE_DISCARD, p) for p in range(rules.n_positions)
                       if can_replace_nb(st.g, rt, seat, p)]
