@@ -295,7 +295,9 @@ def _prepare_writers() -> threading.Thread:
 @click.option("--kernel", type=click.Choice(["auto", "general"]), default="auto",
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
-                   "kernel (identical results, faster); general forces the general engine.")
+                   "kernel, and with every seat playing one user policy on that policy's own "
+                   "kernel (identical results, faster; a user policy's is compiled once per "
+                   "version of its file); general forces the general engine.")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
         chunk_size, out, per_round, holes, target, quiet, kernel):
@@ -331,7 +333,9 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     _say_loading(quiet)
     try:
         runner.warm_up(rules, players, ids, params,
-                       kernel="general" if (holes or target) else kernel, user=user)
+                       kernel="general" if (holes or target) else kernel, user=user,
+                       notify=None if quiet else
+                       (lambda message: click.echo(f"golfsim: {message}", err=True)))
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
     bar = tqdm(total=rounds, unit="match" if (holes or target) else "round", unit_scale=True,

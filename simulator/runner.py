@@ -23,7 +23,7 @@ from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BIN
                     TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ,
                     TOT_TURNS_SUM)
 from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
-from .policy_api import NO_USER_POLICY
+from .policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -214,15 +214,17 @@ class Job:
     check: bool = False
     lean: bool = False  # rounds go through the lean kernel (simulator/lean.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
+    user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
 
 
 KERNELS = ("auto", "general", "lean")
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
-             kernel: str = "auto", user=None) -> Job:
-    """``kernel``: "auto" plays through the lean kernel whenever it can (same results, faster),
-    "general" always through the general engine; "lean" insists on the lean one."""
+             kernel: str = "auto", user=None, notify=None) -> Job:
+    """``kernel``: "auto" plays through the lean kernel whenever it can, or when every seat
+    plays the user policy through that policy's own kernel (same results, faster); "general"
+    always through the general engine; "lean" insists on the lean one."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
     check_policies(rules, players, policy_ids)
@@ -231,9 +233,13 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     if kernel == "lean" and not can:
         raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
                          "(or invariant checks were asked for)")
+    user_chunk = None
+    if user is not None and kernel == "auto" and not check and \
+            all(int(p) == POLICY_USER for p in policy_ids) and rules_eligible(arrays.ri):
+        user_chunk = user_kernel(user, notify)
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=can and kernel != "general",
-               user=NO_USER_POLICY if user is None else user)
+               user=NO_USER_POLICY if user is None else user, user_chunk=user_chunk)
 
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
@@ -263,7 +269,12 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    if job.lean:
+    if job.user_chunk is not None:
+        g, rng, _, out, scores, L, quads, extra, tmp = st.arrays()
+        played = job.user_chunk(job.seed, start, count, job.rt, job.par, g, rng, out, scores, L,
+                                quads, extra, tmp, t.acc, t.tot, t.hist, pr_scores, pr_turns,
+                                pr_lay)
+    elif job.lean:
         played = lean_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
                                t.tot, t.hist, pr_scores, pr_turns, pr_lay)
     else:
@@ -327,11 +338,12 @@ def wait_all(futures) -> None:
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto", user=None) -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None, notify=None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
-    policy id is policy_api.POLICY_USER.
+    policy id is policy_api.POLICY_USER; ``notify(message)`` hears when that policy's own
+    kernel is compiled for the first time.
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
@@ -339,7 +351,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     job = make_job(rules, players, policy_ids, params, seed, check,
-                   "general" if match_mode else kernel, user)
+                   "general" if match_mode else kernel, user, notify)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
     totals = Totals(players)
@@ -417,9 +429,10 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
 
 
 def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
-            user=None) -> float:
+            user=None, notify=None) -> float:
     """Compile (or load from the cache) the kernel; returns the seconds it took."""
     t0 = time.perf_counter()
-    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user)
+    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
+                   notify=notify)
     play_chunk(job, 0, 2)
     return time.perf_counter() - t0

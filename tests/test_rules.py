@@ -117,4 +117,6 @@ def test_every_compiled_module_is_in_the_cache_key():
     compiled = {p.relative_to(root).as_posix()
                 for pkg in ("simulator", "strategies") for p in (root / pkg).rglob("*.py")
                 if "@hot" in p.read_text() or p.name in ("codes.py", "jit.py")}
-    assert compiled <= set(KERNEL_SOURCES)
+    # the user-policy kernel's template is compiled only as copies named after a hash of its
+    # text and of the cache folder (policy_api.kernel_file), so it needs no place in the key
+    assert compiled - {"simulator/user_kernel.py"} <= set(KERNEL_SOURCES)
