@@ -8,9 +8,14 @@ the options those rule sets have. The state is the general engine's array ``g``,
 same way, so the policy is shown the very same views (codes.G_*), and the same seeds give the
 same rounds, decision for decision (tests/test_user_kernel.py plays both).
 
-This file is a template: policy_api writes a copy per user policy, with the import of
-``user_decide`` below pointing at the user's file, so that each policy gets its own kernel,
-cached on disk like the others.
+Its steps are the general engine's, written again for these rules and inlined: the engine's
+own handle every option and are called, and writing the masks, the deal and the placement
+this way took the example policy from 0.29x to 0.45x the speed of the built-in on the lean
+kernel (docs/performance.md). The tests keep the two equal, rule set by rule set.
+
+This file is a template: policy_api.user_kernel writes a copy per user policy in which the
+lines between the policy markers below import the user's function, so that each policy gets
+its own kernel, cached on disk like the others.
 """
 
 from __future__ import annotations
@@ -148,6 +153,19 @@ def _placement_mask(g, rt, seat):
 
 
 @hot(inline="always")
+def _checked(g, point, seat, a):
+    """The policy's answer when legal; else -1, with the error described as
+    engine._ask_nb describes it."""
+    if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
+        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
+        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
+        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
+        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
+        return -1
+    return a
+
+
+@hot(inline="always")
 def _ask(g, rt, rng, par, point, seat, held):
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
     known = G_KNOWN + seat * MAX_PLAYERS * MAX_POS
@@ -159,13 +177,7 @@ def _ask(g, rt, rng, par, point, seat, held):
                     g[G_DISCARD:G_DISCARD + MAX_IDS],
                     g[G_MEMORY + seat * K.MEMORY_SLOTS:G_MEMORY + (seat + 1) * K.MEMORY_SLOTS],
                     rt, rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1], par[seat])
-    if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
-        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
-        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
-        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
-        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
-        return -1
-    return a
+    return _checked(g, point, seat, a)
 
 
 @hot(inline="always")
@@ -183,13 +195,7 @@ def _ask_rare(g, rt, rng, par, point, seat, held):
                          g[G_MEMORY + seat * K.MEMORY_SLOTS:
                            G_MEMORY + (seat + 1) * K.MEMORY_SLOTS],
                          rt, rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1], par[seat])
-    if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
-        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
-        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
-        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
-        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
-        return -1
-    return a
+    return _checked(g, point, seat, a)
 
 
 @hot(inline="always")
