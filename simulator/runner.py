@@ -338,12 +338,11 @@ def wait_all(futures) -> None:
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto", user=None, notify=None) -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
-    policy id is policy_api.POLICY_USER; ``notify(message)`` hears when that policy's own
-    kernel is compiled for the first time.
+    policy id is policy_api.POLICY_USER.
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
@@ -351,7 +350,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     job = make_job(rules, players, policy_ids, params, seed, check,
-                   "general" if match_mode else kernel, user, notify)
+                   "general" if match_mode else kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     starts = list(range(0, rounds, chunk_size))
     totals = Totals(players)

@@ -10,8 +10,7 @@ here are compiled too); constants from ``simulator.codes`` name the slots of eve
 The small helpers are marked ``@njit(inline="always")``: Numba then copies them into their
 callers instead of calling them, each call having passed three arrays (1.09x the speed of the
 same file with plain helpers). Leave the mark off large helpers called from many places: each
-place compiles its own copy. Where its arithmetic runs on every decision it is written for
-speed (docs/user_policies.md, "Speed"): arithmetic on 0/1 flags instead of branches on cards.
+place compiles its own copy.
 It handles two-row layouts with column pairs (the six-card family); elsewhere it answers the
 lowest legal action.
 """
@@ -32,23 +31,21 @@ PARAMS = ()
 
 @njit(inline="always")
 def column_estimate(rules, a, b, n, S):
-    """n times the estimated score of a two-card column (cards a, b; -1 = unknown): a pair
-    scores 0, a known card its value, an unknown one the mean of the unseen pool, S/n.
-    Written as arithmetic on 0/1 flags rather than with branches on the cards: the processor
-    cannot predict such branches, and this is the policy's innermost step."""
-    ka = a >= 0
-    kb = b >= 0
-    va = rules[RT_VALUE + max(a, 0)] * ka
-    vb = rules[RT_VALUE + max(b, 0)] * kb
-    pair = ka & kb & (rules[RT_KEY + max(a, 0)] == rules[RT_KEY + max(b, 0)])
-    return (1 - pair) * ((va + vb) * n + (2 - ka - kb) * S)
+    """n times the estimated score of a two-card column (cards a, b; -1 = unknown)."""
+    if a >= 0 and b >= 0:
+        if rules[RT_KEY + a] == rules[RT_KEY + b]:
+            return 0
+        return (rules[RT_VALUE + a] + rules[RT_VALUE + b]) * n
+    if a >= 0:
+        return rules[RT_VALUE + a] * n + S
+    if b >= 0:
+        return rules[RT_VALUE + b] * n + S
+    return 2 * S
 
 
 @njit(inline="always")
 def replaceable(seat, p, faceup, rules):
     """May a new card go to position p (the rules on replacing face-up cards)?"""
-    if rules[R_REPLACE_FACE_UP] != 0 and rules[R_LOCK_FACE_UP_COLUMNS] == 0:
-        return True   # anywhere (asked first: the processor predicts a rule, not a card)
     if not faceup[seat * MAX_POS + p]:
         return True
     if rules[R_REPLACE_FACE_UP] == 0:
@@ -65,15 +62,17 @@ def best_position(seat, card, known, faceup, rules, n, S):
     """The position where ``card`` gains most (W1's eligibility and ties), or -1.
 
     Each eligible position gets the key gain * 32 + (31 - position) and the largest key wins:
-    the largest gain, and among equal gains the lowest position. (A gain is never negative
-    where it is eligible, so -1 means none; the largest of the keys needs no branch.)"""
+    the largest gain, and among equal gains the lowest position (an eligible gain is never
+    negative, so -1 means none)."""
     cols = rules[R_COLS]
     own = seat * MAX_POS
     best = -1
     for c in range(cols):
         top, bottom = known[own + c], known[own + c + cols]
         before = column_estimate(rules, top, bottom, n, S)
-        # replacing a known card must gain at least n (one point), an unknown one anything
+        # the column's estimate once, then each of its cards replaced; a known card must gain
+        # at least n (one point), an unknown one anything (EMPTY0 and up: a position left
+        # empty by remove_cancelled)
         if replaceable(seat, c, faceup, rules) and top < EMPTY0:
             gain = before - column_estimate(rules, card, bottom, n, S)
             if gain >= n * (top >= 0):
