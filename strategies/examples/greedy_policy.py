@@ -75,13 +75,15 @@ def best_position(seat, card, known, faceup, rules, n, S):
         # empty by remove_cancelled)
         if replaceable(seat, c, faceup, rules) and top < EMPTY0:
             gain = before - column_estimate(rules, card, bottom, n, S)
-            if gain >= n * (top >= 0):
-                best = max(best, gain * 32 + 31 - c)
+            key = gain * 32 + 31 - c
+            if gain >= n * (top >= 0) and key > best:
+                best = key
         p = c + cols
         if replaceable(seat, p, faceup, rules) and bottom < EMPTY0:
             gain = before - column_estimate(rules, top, card, n, S)
-            if gain >= n * (bottom >= 0):
-                best = max(best, gain * 32 + 31 - p)
+            key = gain * 32 + 31 - p
+            if gain >= n * (bottom >= 0) and key > best:
+                best = key
     return -1 if best < 0 else 31 - best % 32
 
 
