@@ -12,8 +12,9 @@ after warm-up, printed as ONE JSON line:
 
 ``user_vs_lean`` is the speed of user / builtin_lean (the issue asks for at least 0.5) and
 ``pointer_vs_general`` that of user_pointer / builtin_general, each the median over slices
-timed in turn; ``user_vs_lean_fastest`` compares the fastest slice of each of the two. Rounds/s are the medians of each way's slices. The first run compiles the
-policy's kernel (a minute or two), which is not timed.
+timed in turn; ``user_vs_lean_fastest`` compares the fastest slice of each of the two.
+Rounds/s are the medians of each way's slices. The first run compiles the policy's kernel (a
+minute or two), which is not timed.
 """
 
 from __future__ import annotations
