@@ -30,7 +30,7 @@ _ROOT = Path(__file__).resolve().parents[1]
 KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
                   "simulator/layout.py", "simulator/estimate.py", "simulator/scoring.py",
                   "simulator/tally.py", "simulator/engine.py", "simulator/lanes.py",
-                  "simulator/lean.py", "simulator/policy_api.py",
+                  "simulator/lean.py", "simulator/policy_api.py", "simulator/policy_tools.py",
                   "strategies/builtin.py", "strategies/lookahead.py")
 
 

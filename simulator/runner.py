@@ -24,6 +24,8 @@ from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BIN
                     TOT_TURNS_SUM)
 from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
 from .policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
+from .lanes import GAIN_LIMIT
+from .policy_tools import cache_fits
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -233,6 +235,14 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     if kernel == "lean" and not can:
         raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
                          "(or invariant checks were asked for)")
+    if user is not None and not cache_fits.py_func(arrays.ri):
+        # no option allows such values today; a user policy's best_position would misplace
+        # cards silently, so the run refuses instead
+        raise ValueError(
+            f"rules: {int(arrays.ri[K.R_NCARDS])} cards with values up to "
+            f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.policy_tools' 32-bit "
+            f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
+            f"user policies cannot play them")
     user_chunk = None
     if user is not None and kernel == "auto" and not check and \
             all(int(p) == POLICY_USER for p in policy_ids) and rules_eligible(arrays.ri):
