@@ -42,6 +42,19 @@ def test_example_plays_exactly_like_builtin_greedy():
     assert np.array_equal(a.totals.tot, b.totals.tot)
 
 
+@pytest.mark.parametrize("preset", ["four_card", "four_card_in_hand", "nine_card", "ten_card",
+                                    "nine_card_moraco", "one_row"])
+def test_example_plays_legally_off_the_six_card_family(preset):
+    """Its search reads positions c and c + cols as a column whatever the layout; on one row
+    that names positions the layout does not have, which it must not answer."""
+    rules = SIX.with_options(grid_rows=1, grid_cols=5) if preset == "one_row" \
+        else Rules.preset(preset)
+    seats = resolve_seats([EXAMPLE], 4)
+    r = run(rules, 4, *seat_arrays(seats), rounds=300, seed=3, user=user_policy(seats),
+            kernel="general")
+    assert r.complete and r.totals.rounds == 300, r.error
+
+
 def test_example_runs_through_the_cli(tmp_path):
     out = tmp_path / "user"
     r = CliRunner().invoke(cli, ["run", "--preset", "six_card", "--players", "4", "--strategy",

@@ -13,7 +13,8 @@ each position is worth in ``memory`` (slots 16 and up) and scores them all at on
 speed. ``policy_tools.best_position_scan`` gives the same answer written as a plain loop over
 the columns (about 1.1x slower in a whole game): a starting point for a search of your own.
 It is written for two-row layouts whose columns pair (the six-card family); on other layouts it
-plays as if the first two rows paired by column.
+plays as if the first two rows paired by column, and falls back to a legal action wherever that
+search names a position the rules do not allow.
 """
 
 from numba import njit
@@ -58,7 +59,8 @@ def decide(point, seat, held, public, legal, known, faceup, discard, memory, rul
     elif point == DP_PLACE_DRAWN:
         p = best_position(seat, held, known, faceup, memory, rules, n - 1,
                           S - rules[RT_VALUE + held]) if n > 1 else -1
-        if p >= 0:
+        # off the six-card family the search may name a position these rules do not allow
+        if p >= 0 and legal[p]:
             return p
         if legal[A_DISCARD]:
             return A_DISCARD
