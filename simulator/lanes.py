@@ -21,7 +21,11 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .jit import hot
+import numpy as np
+
+from .jit import hot, ix
+
+NO_KEY = -(1 << 30)   # the key of no card (keys can be negative: match_key = point_value)
 
 KEY_SHIFT = 4                            # key = gain * 16 + (15 - p): ties to the lowest p
 POS_MASK = (1 << KEY_SHIFT) - 1
@@ -118,3 +122,29 @@ def best_key(w, npos, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S):
     if npos <= 8:
         return best_key8(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)
     return best_key16(w, xn, bn, kq, negq, u, uq, rep, kc, vcn, negc, n, S)
+
+
+@hot(inline="always")
+def _set_position(w, xn, stride, p, bn, v_other, k_other, key_other, neg_other, known):
+    w[ix(xn + p)] = bn - v_other
+    w[ix(xn + stride + p)] = bn
+    w[ix(xn + 2 * stride + p)] = key_other
+    w[ix(xn + 3 * stride + p)] = neg_other
+    w[ix(xn + 4 * stride + p)] = known - 1
+    w[ix(xn + 5 * stride + p)] = k_other - 1
+
+
+@hot(inline="always")
+def set_column(w, xn, stride, i, j, va, vb, ka, kb, kka, kkb, keep):
+    """Write the fields ``best_key`` reads for a column of two cards at positions i and j
+    (offsets within each field): xn at ``xn``, then bn, kq, negq, u and uq each ``stride``
+    further. va, vb: the cards' values (0 when unknown); ka, kb: 1 when known; kka, kkb: their
+    keys (NO_KEY when unknown); keep: 1 under negative_pairs_keep. Returns 1 when they pair."""
+    # 0/1 arithmetic, not `and`: each test is data and would be a branch, often mispredicted
+    equal = ka & kb & np.int64(kka == kkb)
+    nega = keep & np.int64(va < 0)
+    negb = keep & np.int64(vb < 0)
+    bn = (va + vb) * (1 - equal + equal * nega * negb)
+    _set_position(w, xn, stride, i, bn, vb, kb, kkb, negb, ka)
+    _set_position(w, xn, stride, j, bn, va, ka, kka, nega, kb)
+    return equal

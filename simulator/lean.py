@@ -20,11 +20,10 @@ from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from .estimate import best_scan_nb, estimate_cards_nb
 from .tally import _add_hole_nb
 from .jit import hot, ix
-from .lanes import GAIN_LIMIT, POS_MASK, best_key
+from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_values_nb
 
-NO_KEY = -(1 << 30)         # keys can be negative (match_key = point_value): this is none
 POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
 POLICY_KNOCK_THRESHOLD = 2
 # the lookahead player (strategies/lookahead.py) models itself in its rollouts as
@@ -47,6 +46,8 @@ W_KQ = W_BN + MAX_PLAYERS * MAX_POS         # key of the known card it pairs wit
 W_NEGQ = W_KQ + MAX_PLAYERS * MAX_POS
 W_U = W_NEGQ + MAX_PLAYERS * MAX_POS        # -1 when the position's card is unknown, else 0
 W_UQ = W_U + MAX_PLAYERS * MAX_POS          # the same for the other card of its column
+# lanes.set_column writes the six fields from W_XN at equal strides, in this order
+assert (W_BN, W_KQ, W_NEGQ, W_U, W_UQ) == tuple(W_XN + k * (W_BN - W_XN) for k in range(1, 6))
 W_EKN = W_UQ + MAX_PLAYERS * MAX_POS  # its share of knock-threshold's estimate
 W_EKS = W_EKN + MAX_PLAYERS * MAX_POS
 W_STOCK = W_EKS + MAX_PLAYERS * MAX_POS     # [i], top at the end
@@ -174,13 +175,7 @@ def _refresh(w, rt, seat, p):
     kb = np.int64(w[ix(W_KNOWN + j)] >= 0)
     kka = w[ix(W_KK + i)]
     kkb = w[ix(W_KK + j)]
-    # 0/1 arithmetic, not `and`: each test is data and would be a branch, often mispredicted
-    equal = ka & kb & np.int64(kka == kkb)
-    nega = keep & np.int64(va < 0)
-    negb = keep & np.int64(vb < 0)
-    bn = (va + vb) * (1 - equal + equal * nega * negb)
-    _set_record(w, i, bn, vb, kb, kkb, negb, ka)
-    _set_record(w, j, bn, va, ka, kka, nega, kb)
+    equal = set_column(w, W_XN, W_BN - W_XN, i, j, va, vb, ka, kb, kka, kkb, keep)
     # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
     _set_estimate(w, rt, seat, i, (va + vb) * (1 - equal), 2 - ka - kb)
 
@@ -196,19 +191,6 @@ def _whole_estimate(w, rt, seat):
     w[ix(W_EN + seat)] = estimate_cards_nb(w, W_KNOWN + seat * MAX_POS, w, 0, 0, rt, -1, -1,
                                            1, 0)
     w[ix(W_ES + seat)] = rt[K.R_NPOS] - w[ix(W_KNOWN_N + seat)]
-
-
-@hot(inline="always")
-def _set_record(w, i, bn, v_other, k_other, key_other, neg_other, known):
-    """Position i (known = 1 when its card is known) of a two-card column whose known cards
-    count bn; the other card is worth v_other (k_other = 1 when known, its key key_other,
-    neg_other = 1 when it would keep its value in a pair of negative cards)."""
-    w[ix(W_BN + i)] = bn
-    w[ix(W_XN + i)] = bn - v_other
-    w[ix(W_KQ + i)] = key_other
-    w[ix(W_NEGQ + i)] = neg_other
-    w[ix(W_U + i)] = known - 1
-    w[ix(W_UQ + i)] = k_other - 1
 
 
 @hot(inline="always")

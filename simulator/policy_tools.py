@@ -27,13 +27,14 @@ memory is zero at the deal, which no card matches. A policy using ``best_positio
 own data in slots ``0 .. CACHE_FIRST - 1``.
 """
 
+import numpy as np
 from numba import njit
 
 from .codes import (EMPTY0, MAX_POS, PAIR_COLUMN, R_COLS, R_LOCK_FACE_UP_COLUMNS, R_MAX_ABS_VALUE,
                     R_NCARDS, R_NEG_PAIRS_KEEP, R_PAIR_SCOPE, R_REPLACE_FACE_UP, R_ROWS, RT_KEY,
                     RT_VALUE)
 from .jit import hot
-from .lanes import GAIN_LIMIT, POS_MASK, best_key
+from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
 
 # memory slots of the cache: per position p (0 .. 15), a field F at F + p
 CACHE_FIRST = 16
@@ -46,7 +47,8 @@ C_NEGQ = 96   # 1 when the other card is negative and negative pairs keep their 
 C_U = 112     # -1 when the card at p is unknown, else 0
 C_UQ = 128    # the same for the other card of the column
 CACHE_END = 144
-NO_KEY = -(1 << 30)
+# lanes.set_column writes the six fields from C_XN at equal strides, in this order
+assert (C_BN, C_KQ, C_NEGQ, C_U, C_UQ, CACHE_END) == tuple(C_XN + 16 * k for k in range(1, 7))
 
 
 @njit(inline="always")
@@ -123,16 +125,6 @@ def best_position_scan(seat, card, known, faceup, rules, n, S):
 
 
 @njit(inline="always")
-def _record(memory, p, bn, v_other, known_other, key_other, neg_other, known_p):
-    memory[C_BN + p] = bn
-    memory[C_XN + p] = bn - v_other
-    memory[C_KQ + p] = key_other
-    memory[C_NEGQ + p] = neg_other
-    memory[C_U + p] = known_p - 1
-    memory[C_UQ + p] = known_other - 1
-
-
-@njit(inline="always")
 def refresh_cache(seat, known, memory, rules):
     """Recompute the cache for the columns whose known cards changed since the last call."""
     cols = rules[R_COLS]
@@ -144,19 +136,12 @@ def refresh_cache(seat, known, memory, rules):
         if memory[C_IDS + c] != a + 2 or memory[C_IDS + c + cols] != b + 2:
             memory[C_IDS + c] = a + 2
             memory[C_IDS + c + cols] = b + 2
-            ka = 1 if a >= 0 else 0
-            kb = 1 if b >= 0 else 0
             va = rules[RT_VALUE + a] if a >= 0 else 0
             vb = rules[RT_VALUE + b] if b >= 0 else 0
             kka = rules[RT_KEY + a] if a >= 0 else NO_KEY
             kkb = rules[RT_KEY + b] if b >= 0 else NO_KEY
-            keep = rules[R_NEG_PAIRS_KEEP] != 0
-            nega = 1 if keep and va < 0 else 0
-            negb = 1 if keep and vb < 0 else 0
-            pair = a >= 0 and b >= 0 and kka == kkb and not (nega and negb)
-            bn = 0 if pair else va + vb
-            _record(memory, c, bn, vb, kb, kkb, negb, ka)
-            _record(memory, c + cols, bn, va, ka, kka, nega, kb)
+            set_column(memory, C_XN, C_BN - C_XN, c, c + cols, va, vb, np.int64(a >= 0),
+                       np.int64(b >= 0), kka, kkb, np.int64(rules[R_NEG_PAIRS_KEEP] != 0))
             e = memory[C_EMPTY] & ~((1 << c) | (1 << (c + cols)))
             if a >= EMPTY0:
                 e |= 1 << c
@@ -179,7 +164,6 @@ def replaceable_mask(seat, faceup, rules):
     if rules[R_REPLACE_FACE_UP] != 0 and rules[R_LOCK_FACE_UP_COLUMNS] == 0:
         return (1 << (2 * rules[R_COLS])) - 1
     return _replaceable_bits(seat, faceup, rules)
-
 
 
 @hot
