@@ -14,6 +14,7 @@ import shlex
 import sys
 import tempfile
 import threading
+import time
 import tomllib
 from pathlib import Path
 
@@ -332,8 +333,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     from tqdm import tqdm
     _say_loading(quiet)
     try:
-        runner.warm_up(rules, players, ids, params,
-                       kernel="general" if (holes or target) else kernel, user=user,
+        runner.warm_up(rules, players, ids, params, kernel=kernel, user=user,
+                       holes=holes or 0, target=target or 0,
                        notify=None if quiet else
                        (lambda message: click.echo(f"golfsim: {message}", err=True)))
     except runner.PolicyError:
@@ -831,6 +832,30 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
         raise GolfsimError(str(e)) from None
     _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
                       gr.format_guide(result, threads))
+
+
+@cli.command()
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def warm(quiet):
+    """Compile the common builds ahead (the lean kernel, the general engine, match play and
+    every built-in policy), so that later runs start at once. Each is compiled once per
+    version and machine; what is compiled already is only loaded."""
+    from tqdm import tqdm
+    from . import builds, runner
+    t0 = time.perf_counter()
+    bar = tqdm(total=len(runner.WARM_PLAN), unit="build", file=sys.stderr, disable=quiet,
+               desc="golfsim warm", dynamic_ncols=True)
+
+    def done(name, seconds):
+        bar.set_postfix_str(f"{builds.describe(name)}: {seconds:.1f} s")
+        bar.update(1)
+    try:
+        runner.warm(notify=None if quiet else lambda m: bar.write(f"golfsim: {m}", file=sys.stderr),
+                    done=done)
+    finally:
+        bar.close()
+    click.echo(f"golfsim: {len(runner.WARM_PLAN)} builds ready in {builds.CACHE_DIR} "
+               f"({time.perf_counter() - t0:.0f} s)")
 
 
 @cli.command()

@@ -10,6 +10,22 @@ MAX_POS = 16       # layout positions, padded (largest grid 3x5; room for layout
 MAX_PLAYERS = 16
 N_ACTIONS = 32
 
+# ---- policy ids (column 0 of a run's policy table) ------------------------------------------
+POLICY_RANDOM = 0
+POLICY_GREEDY = 1
+POLICY_KNOCK_THRESHOLD = 2
+POLICY_HEURISTIC = 3
+POLICY_FORGETFUL = 4
+POLICY_OPPONENT_AWARE = 5
+POLICY_EV = 6
+POLICY_GUIDE = 7
+POLICY_LOOKAHEAD = 50
+POLICY_USER = 99      # the run's user policy (simulator/policy_api.py)
+# the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
+# lookahead
+N_POLICY_SLOTS = POLICY_GUIDE + 2
+POLICY_SCRATCH = 6144  # int64 scratch a policy may use between decisions (lookahead's)
+
 # ---- decision points (what a policy is asked) -------------------------------------------
 DP_REVEAL = 0        # choose a position to flip/peek during the initial reveal
 DP_TURN = 1          # start of turn: draw stock, take discard, flip, flip all, knock

@@ -22,8 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.jit import hot, ix
-from strategies.builtin import decide_nb
-from strategies.lookahead import AUX_SIZE, POLICY_LOOKAHEAD, ROLLOUT_STREAM, lookahead_nb
 
 from . import codes as K
 from .cards import CARDS_PER_DECK, RANK_JACK
@@ -35,7 +33,7 @@ from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MA
                     MAX_MATCH_HOLES, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb,
                     _lowest_nb)
 from .policy_api import NO_USER_POLICY, POLICY_USER
-from .rng import (STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
+from .rng import (N_STREAMS, STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, below_nb,
                   shuffle_nb, stream_state_nb)
 from .scoring import TMP_SIZE, hole_scores_nb, layout_values_nb, pair_of_values_nb
 
@@ -80,8 +78,8 @@ class State:
 
     def __init__(self, players: int, log_cap: int = 0):
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)
-        self.rng = np.zeros(ROLLOUT_STREAM + 1, dtype=np.uint64)
-        self.aux = np.zeros(AUX_SIZE, dtype=np.int64)   # the lookahead player's scratch
+        self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
+        self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)   # a policy's scratch (lookahead's)
         self.log = np.zeros((max(log_cap, 1), LOG_FIELDS), dtype=np.int32)
         self.out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
         self.scores = np.zeros(players, dtype=np.int64)
@@ -95,20 +93,20 @@ class State:
                 self.extra, self.tmp)
 
 
-# ---- small accessors (LLVM inlines these) -------------------------------------------------
-@hot(inline="always")
+# ---- small accessors -------------------------------------------------
+@hot
 def known_at(obs, seat, p):
     return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
 
 
-@hot(inline="always")
+@hot
 def _unknown_nb(g, seat, p):
     """Is (seat, p) face down with a card its owner does not know (one it may look at)?"""
     return not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0
 
 
 # ---- card movement: every place a card goes, with the knowledge it creates ---------------------
-@hot(inline="always")
+@hot
 def _push_discard_nb(g, rt, card):
     """The acting seat puts ``card`` on the discard pile (face up)."""
     n = g[ix(G_PUB + K.PUB_DISCARD_N)]
@@ -121,7 +119,7 @@ def _push_discard_nb(g, rt, card):
             g[ix(G_SKIP + (g[G_PUB + K.PUB_ACTOR] + 1) % rt[K.R_PLAYERS])] = 1
 
 
-@hot(inline="always")
+@hot
 def _turn_up_nb(g, rt, seat, p):
     """Turn (seat, p) face up: everyone now knows it."""
     i = seat * MAX_POS + p
@@ -179,13 +177,20 @@ def _reshuffle_nb(g, rt, rng):
     shuffle_nb(g, G_STOCK, n, rng, STREAM_DEAL)
 
 
+@hot
+def policy_slot_nb(policy_id):
+    """Where a built-in sits in a run's table of compiled policies (strategies.compiled):
+    ids 0..7 in their own slots, lookahead in the last."""
+    i = np.int64(policy_id)
+    return i if i < K.N_POLICY_SLOTS - 1 else K.N_POLICY_SLOTS - 1
+
+
 # ---- asking a policy ---------------------------------------------------------------------------
-# _ask_nb and the steps of a turn that ask (placing, drawing, taking, the reveals) are inlined
-# into the turn, and the turn into the round: each call passed the seven arrays a policy may need,
-# seven machine words each, and in a profile of W1 on this engine pushing those arguments took
-# about a quarter of the time. (The built-in policies and a user's are still called.)
-@hot(inline="always")
-def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
+# Nothing in the game flow is inlined at Numba's IR level (LLVM still inlines what it finds
+# worth it): inlining the turn into the round made the engine's first compile take minutes,
+# and the common rule sets run on the lean kernel anyway (docs/performance.md).
+@hot
+def _ask_nb(g, rt, rng, par, log, user, policies, aux, point, seat, held):
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
     if par[seat, 0] == POLICY_USER:  # a user's policy: it gets views of what its seat sees
         a = user(point, seat, held,
@@ -196,10 +201,8 @@ def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
                  g[G_DISCARD:G_DISCARD + K.MAX_IDS],
                  g[G_MEMORY + seat * K.MEMORY_SLOTS:G_MEMORY + (seat + 1) * K.MEMORY_SLOTS],
                  rt, rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1], par[seat])
-    elif par[seat, 0] == POLICY_LOOKAHEAD:
-        a = lookahead_nb(point, seat, held, g, rt, rng, par, aux)
-    else:
-        a = decide_nb(point, seat, held, g, rt, rng, par)
+    else:  # a built-in, through the run's table of compiled policies (strategies.compiled)
+        a = policies[policy_slot_nb(par[seat, 0])](point, seat, held, g, rt, rng, par, aux)
     if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
         g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
         g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
@@ -220,13 +223,13 @@ def _ask_nb(g, rt, rng, par, log, user, aux, point, seat, held):
     return a
 
 
-@hot(inline="always")
+@hot
 def _clear_nb(g):
     for a in range(K.N_ACTIONS):
         g[ix(G_LEGAL + a)] = 0
 
 
-@hot(inline="always")
+@hot
 def _placement_mask_nb(g, rt, seat):
     _clear_nb(g)
     for p in range(rt[K.R_NPOS]):
@@ -301,7 +304,7 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
     return any_legal
 
 
-@hot(inline="always")
+@hot
 def _reveal_nb(g, rt, seat, p):
     """Peek at or flip the chosen position (with whole_column: the whole column of p)."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
@@ -314,8 +317,8 @@ def _reveal_nb(g, rt, seat, p):
         _turn_up_nb(g, rt, seat, p)
 
 
-@hot(inline="always")
-def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_now):
+@hot
+def _choose_reveals_nb(g, rt, rng, par, log, user, policies, aux, seat, decisions, reveal_now):
     """Ask ``seat`` for up to ``decisions`` reveal positions (fewer if none is legal), storing
     them at g[G_CHOSEN + seat*MAX_POS ...] and their count in the row's last slot; each is
     revealed at once when ``reveal_now``. Returns False on a policy error."""
@@ -324,7 +327,7 @@ def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_
     for i in range(decisions):
         if not _reveal_mask_nb(g, rt, seat, n):
             break
-        a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_REVEAL, seat, -1)
+        a = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_REVEAL, seat, -1)
         if a < 0:
             return False
         g[ix(chosen + n)] = a
@@ -336,7 +339,7 @@ def _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, reveal_
 
 
 @hot
-def _initial_reveal_nb(g, rt, rng, par, log, user, aux):
+def _initial_reveal_nb(g, rt, rng, par, log, user, policies, aux):
     """Flip or peek, seat by seat from the first player. With sequential choice each card is
     seen before the next is chosen; otherwise a seat's cards (or, with simultaneous order,
     everyone's) are revealed only after all of them are chosen."""
@@ -348,7 +351,7 @@ def _initial_reveal_nb(g, rt, rng, par, log, user, aux):
     simultaneous = rt[K.R_REVEAL_SIMULTANEOUS] != 0
     sequential = rt[K.R_REVEAL_SEQUENTIAL] != 0 and not simultaneous
     for seat in range(players):
-        if not _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, count, sequential):
+        if not _choose_reveals_nb(g, rt, rng, par, log, user, policies, aux, seat, count, sequential):
             return False
         if not sequential and not simultaneous:
             chosen = G_CHOSEN + seat * MAX_POS
@@ -377,7 +380,7 @@ def _swap_positions_nb(g, rt, seat, p, q):
 
 
 @hot
-def _arrange_nb(g, rt, rng, par, log, user, aux):
+def _arrange_nb(g, rt, rng, par, log, user, policies, aux):
     """rearrange_after_reveal (RULES.md §3.2, [001]): seat by seat from the first player, each
     face-up card, lowest position first, is given a position not yet settled (DP_ARRANGE,
     ``held`` = the card); the two cards there swap and the position is settled. Face-down
@@ -397,7 +400,7 @@ def _arrange_nb(g, rt, rng, par, log, user, aux):
             for x in range(npos):
                 if not (settled >> x) & 1:
                     g[ix(G_LEGAL + x)] = 1
-            q = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_ARRANGE, seat,
+            q = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_ARRANGE, seat,
                         g[ix(G_LAY + seat * MAX_POS + p)])
             if q < 0:
                 return False
@@ -469,20 +472,19 @@ def _remove_cells_nb(g, rt, seat, mask, value):
     g[ix(K.G_BANK + seat)] += value
 
 
-@hot(inline="always")
-def _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+@hot
+def _remove_groups_nb(g, rt, rng, par, log, user, policies, aux, seat):
     """Take the seat's completed groups off its layout: all of them (immediate), or those
     its owner chooses (optional_to_discard_bottom, one DP_REMOVE question each; a group it
     keeps is offered again the next time). False on a policy error."""
-    # tested where it is called (inlined): the call alone passes seven arrays, and most rule
-    # sets remove nothing
+    # most rule sets remove nothing: the test comes before the call that passes eight arrays
     if rt[K.R_REMOVE_CANCELLED] == K.REMOVE_NEVER:
         return True
-    return _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat)
+    return _remove_groups_now_nb(g, rt, rng, par, log, user, policies, aux, seat)
 
 
 @hot
-def _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat):
+def _remove_groups_now_nb(g, rt, rng, par, log, user, policies, aux, seat):
     mode = rt[K.R_REMOVE_CANCELLED]
     for i in range(12):
         mask = _group_mask_nb(rt, i)
@@ -503,7 +505,7 @@ def _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat):
             low = 0
             while (mask >> low) & 1 == 0:
                 low += 1
-            a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_REMOVE, seat, low)
+            a = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_REMOVE, seat, low)
             if a < 0:
                 return False
             if a == K.A_PASS:
@@ -513,8 +515,8 @@ def _remove_groups_now_nb(g, rt, rng, par, log, user, aux, seat):
 
 
 # ---- one turn ----------------------------------------------------------------------------------
-@hot(inline="always")
-def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
+@hot
+def _place_nb(g, rt, rng, par, log, user, policies, aux, seat, card, public_card, p):
     """Put a held card at position p with the face the rules (or the player) choose."""
     face_rule = rt[K.R_PLACEMENT_FACE]
     face_up = face_rule == K.FACE_UP
@@ -525,7 +527,7 @@ def _place_nb(g, rt, rng, par, log, user, aux, seat, card, public_card, p):
             _clear_nb(g)
             g[ix(G_LEGAL + K.A_FACE_UP)] = 1
             g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
-            a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FACE, seat, card)
+            a = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_FACE, seat, card)
             if a < 0:
                 return False
             face_up = a == K.A_FACE_UP
@@ -552,7 +554,7 @@ def _start_end_nb(g, rt, seat):
                         _turn_up_nb(g, rt, s, p)
 
 
-@hot(inline="always")
+@hot
 def _placement_legal_nb(g, rt, seat, point, may_look):
     """The legal mask of a placement decision; with ``may_look``, A_PEEK too when the seat
     has a face-down card it does not know."""
@@ -565,26 +567,26 @@ def _placement_legal_nb(g, rt, seat, point, may_look):
                 g[ix(G_LEGAL + K.A_PEEK)] = 1
 
 
-@hot(inline="always")
-def _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, point):
+@hot
+def _ask_placement_nb(g, rt, rng, par, log, user, policies, aux, seat, card, point):
     """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
     blind_replacement = false the seat may first look at one of its unknown face-down cards
     (A_PEEK, then DP_PEEK with ``held`` = the card), and is then asked again. -1 on error."""
     _placement_legal_nb(g, rt, seat, point, rt[K.R_BLIND] == 0)
-    b = _ask_nb(g, rt, rng, par, log, user, aux, point, seat, card)
+    b = _ask_nb(g, rt, rng, par, log, user, policies, aux, point, seat, card)
     if b != K.A_PEEK:
         return b
     _unknown_mask_nb(g, rt, seat)
-    c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, card)
+    c = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_PEEK, seat, card)
     if c < 0:
         return -1
     g[ix(known_at(seat, seat, c))] = g[ix(G_LAY + seat * MAX_POS + c)]
     _placement_legal_nb(g, rt, seat, point, False)
-    return _ask_nb(g, rt, rng, par, log, user, aux, point, seat, card)
+    return _ask_nb(g, rt, rng, par, log, user, policies, aux, point, seat, card)
 
 
-@hot(inline="always")
-def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
+@hot
+def _draw_stock_nb(g, rt, rng, par, log, user, policies, aux, seat):
     if g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
         _reshuffle_nb(g, rt, rng)
     n = g[ix(G_PUB + K.PUB_STOCK_N)] - 1
@@ -593,11 +595,11 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
     if public:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-    b = _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, K.DP_PLACE_DRAWN)
+    b = _ask_placement_nb(g, rt, rng, par, log, user, policies, aux, seat, card, K.DP_PLACE_DRAWN)
     if b < 0:
         return False
     if b != K.A_DISCARD:
-        ok = _place_nb(g, rt, rng, par, log, user, aux, seat, card, public, b)
+        ok = _place_nb(g, rt, rng, par, log, user, policies, aux, seat, card, public, b)
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
         return ok
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
@@ -608,7 +610,7 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
         _face_down_mask_nb(g, rt, seat)
         if fad == K.FAD_UNLESS_ONE and fd == 1:
             g[ix(G_LEGAL + K.A_PASS)] = 1
-        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FLIP, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_FLIP, seat, -1)
         if c < 0:
             return False
         if c != K.A_PASS:
@@ -616,18 +618,18 @@ def _draw_stock_nb(g, rt, rng, par, log, user, aux, seat):
     return True
 
 
-@hot(inline="always")
-def _take_discard_nb(g, rt, rng, par, log, user, aux, seat):
+@hot
+def _take_discard_nb(g, rt, rng, par, log, user, policies, aux, seat):
     n = g[ix(G_PUB + K.PUB_DISCARD_N)] - 1
     g[ix(G_PUB + K.PUB_DISCARD_N)] = n
     card = g[ix(G_DISCARD + n)]
     g[ix(G_PUB + K.PUB_DISCARD_SUM)] -= rt[ix(RT_VALUE + card)]
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-    b = _ask_placement_nb(g, rt, rng, par, log, user, aux, seat, card, K.DP_PLACE_TAKEN)
+    b = _ask_placement_nb(g, rt, rng, par, log, user, policies, aux, seat, card, K.DP_PLACE_TAKEN)
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if b < 0:
         return False
-    return _place_nb(g, rt, rng, par, log, user, aux, seat, card, True, b)
+    return _place_nb(g, rt, rng, par, log, user, policies, aux, seat, card, True, b)
 
 
 @hot
@@ -666,7 +668,7 @@ def turn_mask_nb(g, rt, seat):
     return n_legal
 
 
-@hot(inline="always")
+@hot
 def _may_knock_nb(g, rt):
     """A knock would be allowed now: a knock game, nobody has ended the hole, and
     knock_min_laps laps have been played (AMB-13)."""
@@ -675,42 +677,42 @@ def _may_knock_nb(g, rt):
 
 
 @hot
-def _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat):
+def _first_turn_reveal_nb(g, rt, rng, par, log, user, policies, aux, seat):
     """initial_reveal_mode = flip_on_first_turn: the seat's flips open its first turn. With
     whole_column one decision turns a whole column face up."""
     decisions = 1 if rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN else rt[K.R_REVEAL_COUNT]
-    return _choose_reveals_nb(g, rt, rng, par, log, user, aux, seat, decisions, True)
+    return _choose_reveals_nb(g, rt, rng, par, log, user, policies, aux, seat, decisions, True)
 
 
-@hot(inline="always")
-def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
+@hot
+def _play_turn_nb(g, rt, rng, par, log, user, policies, aux, seat):
     """One turn of ``seat``. Returns 1 when played, 0 when the hole must end (no stock to draw
     and nothing else to do), -1 on a policy error."""
     if g[ix(G_CHOSEN + seat * MAX_POS + MAX_POS - 1)] < 0:
-        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, aux, seat) or \
-                not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+        if not _first_turn_reveal_nb(g, rt, rng, par, log, user, policies, aux, seat) or \
+                not _remove_groups_nb(g, rt, rng, par, log, user, policies, aux, seat):
             return -1
     while True:
         if turn_mask_nb(g, rt, seat) == 0:
             return 0
-        a = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_TURN, seat, -1)
+        a = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_TURN, seat, -1)
         if a != K.A_PEEK:
             break
         # pay to peek (AMB-16): look at one own face-down card, pay, and choose again
         _unknown_mask_nb(g, rt, seat)
-        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_PEEK, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_PEEK, seat, -1)
         if c < 0:
             return -1
         g[known_at(seat, seat, c)] = g[ix(G_LAY + seat * MAX_POS + c)]
         g[ix(G_PENALTY + seat)] += rt[K.R_PAY_TO_PEEK]
     ok = a >= 0
     if a == K.A_DRAW_STOCK:
-        ok = _draw_stock_nb(g, rt, rng, par, log, user, aux, seat)
+        ok = _draw_stock_nb(g, rt, rng, par, log, user, policies, aux, seat)
     elif a == K.A_TAKE_DISCARD:
-        ok = _take_discard_nb(g, rt, rng, par, log, user, aux, seat)
+        ok = _take_discard_nb(g, rt, rng, par, log, user, policies, aux, seat)
     elif a == K.A_FLIP:
         _face_down_mask_nb(g, rt, seat)
-        c = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_FLIP, seat, -1)
+        c = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_FLIP, seat, -1)
         ok = c >= 0
         if ok:
             _turn_up_nb(g, rt, seat, c)
@@ -723,7 +725,7 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
     elif a == K.A_KNOCK:
         _start_end_nb(g, rt, seat)
         g[ix(G_PUB + K.PUB_KNOCKED)] = 1
-    if ok and not _remove_groups_nb(g, rt, rng, par, log, user, aux, seat):
+    if ok and not _remove_groups_nb(g, rt, rng, par, log, user, policies, aux, seat):
         return -1
     if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock_nb(g, rt):
         # knock_timing end_of_own_turn / any_time_in_turn: knock right after the turn (AMB-12;
@@ -731,7 +733,7 @@ def _play_turn_nb(g, rt, rng, par, log, user, aux, seat):
         _clear_nb(g)
         g[ix(G_LEGAL + K.A_KNOCK)] = 1
         g[ix(G_LEGAL + K.A_PASS)] = 1
-        k = _ask_nb(g, rt, rng, par, log, user, aux, K.DP_KNOCK, seat, -1)
+        k = _ask_nb(g, rt, rng, par, log, user, policies, aux, K.DP_KNOCK, seat, -1)
         if k < 0:
             return -1
         if k == K.A_KNOCK:
@@ -857,7 +859,7 @@ def _score_nb(g, rt, scores, L, quads, extra, tmp):
 
 @hot
 def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
-                  log_on, check, user, aux):
+                  log_on, check, user, policies, aux):
     """Deal, reveal, play and score one round (hole). Scores land in ``scores``, layout values
     in ``L``, the outcome in ``out`` (codes.OUT_*). With ``log_on`` every decision is appended
     to ``log``; with ``check`` card conservation and the public counters are verified after
@@ -867,9 +869,9 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
         g[ix(G_PRIV + i)] = 0
     g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if log_on else -1
     _deal_nb(g, rt, rng, seed, round_index)
-    ok = _initial_reveal_nb(g, rt, rng, par, log, user, aux)
+    ok = _initial_reveal_nb(g, rt, rng, par, log, user, policies, aux)
     if ok and rt[K.R_REARRANGE] != 0:
-        ok = _arrange_nb(g, rt, rng, par, log, user, aux)
+        ok = _arrange_nb(g, rt, rng, par, log, user, policies, aux)
     if rt[K.R_REPLACE_UNSEEN_ONCE] != 0:  # what each owner saw before play has no limit
         for s in range(players):
             for p in range(rt[K.R_NPOS]):
@@ -877,7 +879,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
                     g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_SEEN
     for s in range(players):  # groups the initial flips completed
         if ok:
-            ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
+            ok = _remove_groups_nb(g, rt, rng, par, log, user, policies, aux, s)
     seat = 0
     cap = rt[K.R_TURN_CAP]
     triggers = rt[K.R_END_TRIGGERS]
@@ -887,7 +889,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
             g[ix(G_SKIP + seat)] = 0
             r = 1
         else:
-            r = _play_turn_nb(g, rt, rng, par, log, user, aux, seat)
+            r = _play_turn_nb(g, rt, rng, par, log, user, policies, aux, seat)
         if r < 0:
             ok = False
             break
@@ -914,7 +916,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
         if ender_before < 0 and g[ix(G_PUB + K.PUB_ENDER)] >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
             for s in range(players):  # groups the others' forced reveal completed
                 if s != seat and ok:
-                    ok = _remove_groups_nb(g, rt, rng, par, log, user, aux, s)
+                    ok = _remove_groups_nb(g, rt, rng, par, log, user, policies, aux, s)
             if not ok:
                 break
         if g[ix(G_PUB + K.PUB_ENDER)] >= 0 and g[ix(G_PUB + K.PUB_FINAL_LEFT)] <= 0:
@@ -1003,7 +1005,7 @@ def _settle_pot_nb(rt, out, L, first, players, mt):
 @hot
 def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
                     scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
-                    check, user, aux):
+                    check, user, policies, aux):
     """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
     some seat's running total reaches ``target`` (RULES.md §1.3, §1.10, §3.9). The first
     dealer is drawn per match (dealer_selection = random; volunteer: seat 0 plays first) and
@@ -1038,7 +1040,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                     match_total[MT_BALANCE + s] -= ante
                 match_total[MT_POT] = ante * players
             if not play_round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
-                                 scores, L, quads, extra, tmp, False, check, user, aux):
+                                 scores, L, quads, extra, tmp, False, check, user, policies, aux):
                 return i
             _add_hole_nb(first, scores, out, acc, tot, hist, players)
             if ante > 0:
@@ -1113,7 +1115,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
 @hot
 def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
                   acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts, check,
-                  user, aux):
+                  user, policies, aux):
     """Play rounds ``start .. start+count-1`` and add their sums into acc/tot/hist.
     ``per_round_*`` arrays with a first dimension of ``count`` receive every round's scores,
     turns and final layouts; pass arrays of length 0 to skip. Returns the number of rounds
@@ -1124,7 +1126,7 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
     keep_layouts = per_round_layouts.shape[0] == count
     for i in range(count):
         if not play_round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads,
-                             extra, tmp, False, check, user, aux):
+                             extra, tmp, False, check, user, policies, aux):
             return i
         turns = out[K.OUT_TURNS]
         _add_hole_nb(0, scores, out, acc, tot, hist, players)
@@ -1137,29 +1139,6 @@ def play_chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quad
                 for p in range(npos):
                     per_round_layouts[i, s, p] = g[ix(G_LAY + s * MAX_POS + p)]
     return count
-
-
-def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
-                      check: bool = True, log_cap: int = 8192, user=None) -> dict:
-    """Play one round through the compiled kernel with its move log (for parity tests and
-    debugging). Log rows are (turn, seat, decision point, action, held card)."""
-    players = int(arrays.ri[K.R_PLAYERS])
-    st = State(players, log_cap)
-    rt = pack_rules(arrays)
-    par = policy_table(policy_ids, params)
-    user = NO_USER_POLICY if user is None else user
-    ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user, st.aux)
-    n = max(int(st.out[K.OUT_LOG_N]), 0)
-    npos = int(arrays.ri[K.R_NPOS])
-    lay = st.g[G_LAY:G_LAY + players * MAX_POS].reshape(players, MAX_POS)[:, :npos]
-    known = st.g[G_KNOWN:G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS].reshape(
-        MAX_PLAYERS, MAX_PLAYERS, MAX_POS)[:players, :players, :npos]
-    return {"ok": bool(ok), "log": st.log[:n].copy(), "scores": st.scores.copy(),
-            "known": known.astype(np.int16),   # [observer, seat, pos] at the end: card or -1
-            "layout_values": st.L.copy(), "layouts": lay.astype(np.int16),
-            "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
-            "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
-            "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR])}
 
 
 def policy_table(policy_ids, params) -> np.ndarray:

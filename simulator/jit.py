@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 import numba
 import numpy as np
 from numba import njit
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 _ROOT = Path(__file__).resolve().parents[1]
 # every module with compiled code or constants folded into it
@@ -31,7 +33,7 @@ KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
                   "simulator/layout.py", "simulator/estimate.py", "simulator/scoring.py",
                   "simulator/tally.py", "simulator/engine.py", "simulator/lanes.py",
                   "simulator/lean.py", "simulator/policy_api.py", "simulator/policy_tools.py",
-                  "strategies/builtin.py", "strategies/lookahead.py")
+                  "strategies/builtin.py", "strategies/lookahead.py", "strategies/compiled.py")
 
 
 def _source_hash() -> str:
@@ -55,13 +57,52 @@ CACHE_DIR = _cache_dir()
 numba.config.CACHE_DIR = CACHE_DIR
 
 
+def _unliteral_calls():
+    """Calls between compiled functions pass plain types: no literals, and signed integers
+    as int64. Numba types a call while it infers the caller's types: a variable first seen as
+    the constant 0 (``seat = 0``) or a constant argument (``True``, a module constant) made it
+    compile the callee once for ``Literal[int](0)`` and again for ``int64``, and a card read
+    from the int32 state compiled another copy for int32: almost half of the general engine's
+    compile time went to such copies. Nothing here dispatches on a literal or an int width."""
+    from numba.core import types
+    from numba.core.dispatcher import Dispatcher
+    original = Dispatcher.get_call_template
+    if getattr(original, "_golfsim", False):
+        return
+
+    def plain(t):
+        t = types.unliteral(t)
+        if isinstance(t, types.Integer) and t.signed and t.bitwidth < 64:
+            return types.int64
+        return t
+
+    def get_call_template(self, args, kws):
+        if getattr(self, "_golfsim_hot", False):
+            args = tuple(plain(a) for a in args)
+            kws = {k: plain(v) for k, v in kws.items()}
+        return original(self, args, kws)
+    get_call_template._golfsim = True
+    Dispatcher.get_call_template = get_call_template
+
+
+_unliteral_calls()
+# the general engine calls built-in and user policies through first-class function pointers
+# (strategies/compiled.py), which Numba still labels experimental
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)
+
+
+def _mark(dispatcher):
+    dispatcher._golfsim_hot = True
+    return dispatcher
+
+
 def hot(fn=None, **options):
     """``@hot``: njit, cached, GIL released, no NRT."""
     kw = dict(cache=True, nogil=True, _nrt=False, error_model="numpy")
     kw.update(options)
     if fn is None:
-        return njit(**kw)
-    return njit(**kw)(fn)
+        return lambda f: _mark(njit(**kw)(f))
+    return _mark(njit(**kw)(fn))
 
 
 @hot(inline="always")

@@ -16,20 +16,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import codes as K
-from .codes import MAX_IDS, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
+from .codes import (MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY, POLICY_KNOCK_THRESHOLD,
+                    POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
 from .estimate import best_scan_nb, estimate_cards_nb
 from .tally import _add_hole_nb
 from .jit import hot, ix
 from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
 from .rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from .scoring import hole_scores_nb, layout_values_nb
-
-POLICY_GREEDY = 1           # strategies.builtin ids (kept equal by tests/test_lean.py)
-POLICY_KNOCK_THRESHOLD = 2
-# the lookahead player (strategies/lookahead.py) models itself in its rollouts as
-# knock-threshold with its own T (par[seat, 1]) in knock games, else as greedy; any other
-# policy is modelled as greedy
-POLICY_LOOKAHEAD = 50
 
 # ---- the lean state array w (int32) -----------------------------------------------------------
 W_LAY = 0                                   # [seat*MAX_POS + p]: card (first, so it reshapes)
@@ -422,6 +416,8 @@ def _lean_play(w, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     vector = _vector_scope(rt)
     for s in range(players):  # read once: par is float and a conversion per turn shows
         policy = np.int64(par[s, 0])
+        # the lookahead player models itself in its rollouts as knock-threshold with its own
+        # T (par[seat, 1]) in knock games, else as greedy; any other policy as greedy
         if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
             policy = POLICY_KNOCK_THRESHOLD
         w[ix(W_POLICY + s)] = policy

@@ -33,9 +33,9 @@ from pathlib import Path
 
 from numba import cfunc, njit, types
 
+from .codes import POLICY_USER  # noqa: F401  (re-exported)
 from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
 
-POLICY_USER = 99   # policy id of seats played by the user policy of the run
 
 ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "discard", "memory",
              "rules", "rng", "params")

@@ -14,10 +14,13 @@ the reference engine; a test checks the two produce identical sequences.
 from __future__ import annotations
 
 import numpy as np
+from simulator.codes import MAX_PLAYERS
 from simulator.jit import hot, ix
 
 STREAM_DEAL = 0
 STREAM_SEAT0 = 1
+# the deal's, one per seat, and the lookahead player's rollouts' (its last)
+N_STREAMS = STREAM_SEAT0 + MAX_PLAYERS + 1
 STREAM_DEALER = 1 << 20      # match m's first dealer: stream (seed, m, STREAM_DEALER)
 STREAM_TIEBREAK = STREAM_DEALER + 1   # match m's tiebreak among tied totals
 

@@ -15,8 +15,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import codes as K
+from strategies import compiled
+
+from . import builds
 from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
-                     play_chunk_nb, play_matches_nb, policy_table)
+                     play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
 from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS, HIST_OFFSET,
                     MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
                     MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED,
@@ -217,6 +220,14 @@ class Job:
     lean: bool = False  # rounds go through the lean kernel (simulator/lean.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
+    policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
+
+    @property
+    def build(self) -> str | None:
+        """The compiled build that plays this job's single holes (simulator/builds.py)."""
+        if self.user_chunk is not None:
+            return None   # policy_api.user_kernel says when it compiles a policy's own
+        return "lean" if self.lean else "engine"
 
 
 KERNELS = ("auto", "general", "lean")
@@ -247,9 +258,11 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     if user is not None and kernel == "auto" and not check and \
             all(int(p) == POLICY_USER for p in policy_ids) and rules_eligible(arrays.ri):
         user_chunk = user_kernel(user, notify)
+    lean = can and kernel != "general"
+    policies = () if lean or user_chunk is not None else compiled.table(policy_ids, notify)
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
-               lean=can and kernel != "general",
-               user=NO_USER_POLICY if user is None else user, user_chunk=user_chunk)
+               lean=lean, user=NO_USER_POLICY if user is None else user,
+               user_chunk=user_chunk, policies=policies)
 
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
@@ -290,7 +303,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     else:
         played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
                                t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
-                               st.aux)
+                               job.policies, st.aux)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
@@ -308,10 +321,37 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
     played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
-                             mt.mtot, job.check, job.user, st.aux)
+                             mt.mtot, job.check, job.user, job.policies, st.aux)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played))
     return t, mt, played
+
+
+def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
+                      check: bool = True, log_cap: int = 8192, user=None,
+                      notify=None) -> dict:
+    """Play one round through the compiled kernel with its move log (for parity tests and
+    debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    players = int(arrays.ri[K.R_PLAYERS])
+    st = State(players, log_cap)
+    rt = pack_rules(arrays)
+    par = policy_table(policy_ids, params)
+    user = NO_USER_POLICY if user is None else user
+    policies = compiled.table(policy_ids, notify)
+    with builds.compiling("engine", notify):
+        ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user, policies,
+                           st.aux)
+    n = max(int(st.out[K.OUT_LOG_N]), 0)
+    npos = int(arrays.ri[K.R_NPOS])
+    lay = st.g[K.G_LAY:K.G_LAY + players * K.MAX_POS].reshape(players, K.MAX_POS)[:, :npos]
+    known = st.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * K.MAX_PLAYERS * K.MAX_POS].reshape(
+        K.MAX_PLAYERS, K.MAX_PLAYERS, K.MAX_POS)[:players, :players, :npos]
+    return {"ok": bool(ok), "log": st.log[:n].copy(), "scores": st.scores.copy(),
+            "known": known.astype(np.int16),   # [observer, seat, pos] at the end: card or -1
+            "layout_values": st.L.copy(), "layouts": lay.astype(np.int16),
+            "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
+            "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
+            "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR])}
 
 
 def describe_error(out: np.ndarray, round_index: int) -> str:
@@ -438,10 +478,42 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
 
 
 def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
-            user=None, notify=None) -> float:
-    """Compile (or load from the cache) the kernel; returns the seconds it took."""
+            user=None, notify=None, holes: int = 0, target: int = 0) -> float:
+    """Compile (or load from the cache) what a run of these rules and seats needs, telling
+    ``notify`` what it compiles; returns the seconds it took."""
     t0 = time.perf_counter()
-    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
-                   notify=notify)
-    play_chunk(job, 0, 2)
+    match_mode = holes > 0 or target > 0
+    job = make_job(rules, players, policy_ids, params, 0,
+                   kernel="general" if match_mode else kernel, user=user, notify=notify)
+    with builds.compiling(job.build, notify):
+        play_chunk(job, 0, 2)
+    if match_mode:
+        with builds.compiling("matches", notify):
+            play_match_chunk(job, 0, 1, holes, target)
     return time.perf_counter() - t0
+
+
+# what ``golfsim warm`` compiles: (build, preset, strategy, kernel, holes)
+WARM_PLAN = (
+    ("lean", "six_card", "greedy", "auto", 0),
+    ("engine", "six_card", "random", "general", 0),
+    ("matches", "six_card", "random", "general", 9),
+) + tuple((f"policy:{name}", "six_card", spec, "general", 0) for name, spec in (
+    ("greedy", "greedy"), ("knock-threshold", "knock-threshold"), ("heuristic", "heuristic"),
+    ("forgetful", "forgetful"), ("opponent-aware", "opponent-aware"), ("ev", "ev"),
+    ("guide", "guide"), ("lookahead", "lookahead:budget=1")))
+
+
+def warm(plan=WARM_PLAN, notify=None, done=None) -> list[tuple[str, float]]:
+    """Compile (or load) every build of ``plan`` ahead of the runs that need it; ``done(name,
+    seconds)`` after each. Returns (build, seconds) for each."""
+    from strategies import resolve_seats, seat_arrays
+    times = []
+    for name, preset, spec, kernel, holes in plan:
+        ids, params = seat_arrays(resolve_seats([spec], 4))
+        seconds = warm_up(Rules.preset(preset), 4, ids, params, kernel=kernel, notify=notify,
+                          holes=holes)
+        times.append((name, seconds))
+        if done is not None:
+            done(name, seconds)
+    return times

@@ -35,14 +35,9 @@ from simulator.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb, 
 from simulator.layout import can_replace_nb, rel_nb
 from simulator.rng import STREAM_SEAT0, below_nb
 
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_KNOCK_THRESHOLD = 2
-POLICY_HEURISTIC = 3
-POLICY_FORGETFUL = 4
-POLICY_OPPONENT_AWARE = 5
-POLICY_EV = 6
-POLICY_GUIDE = 7
+from simulator.codes import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY,  # noqa: F401
+                             POLICY_GUIDE, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
+                             POLICY_OPPONENT_AWARE, POLICY_RANDOM)
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
 MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
 MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
@@ -1066,56 +1061,68 @@ def arrange_nb(g, rt, seat, held):
     return lowest_legal_nb(g, 0, MAX_POS)
 
 
-@hot
-def decide_nb(point, seat, held, g, rt, rng, par):
-    policy = np.int64(par[seat, PAR_ID])
-    if point == K.DP_ARRANGE and policy != POLICY_RANDOM:
+@hot(inline="always")
+def decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb):
+    """``policy_nb``'s decision, with what every built-in but random does alike: arranging,
+    removing completed groups, looking before a blind replacement, a knock after its turn."""
+    if point == K.DP_ARRANGE:
         return arrange_nb(g, rt, seat, held)
-    if point == K.DP_REMOVE and policy != POLICY_RANDOM:
+    if point == K.DP_REMOVE:
         return K.A_REMOVE   # a removed group scores what it scored in place, and tidies up
-    if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and policy != POLICY_RANDOM \
-            and g[ix(G_LEGAL + K.A_PEEK)]:
+    if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and g[ix(G_LEGAL + K.A_PEEK)]:
         # blind_replacement = false: where it would put the card blind; over an unknown card
         # it looks first (and is asked again, knowing it)
         g[ix(G_LEGAL + K.A_PEEK)] = 0
-        a = _decide_nb(point, seat, held, g, rt, rng, par, policy)
+        a = policy_nb(point, seat, held, g, rt, rng, par)
         g[ix(G_LEGAL + K.A_PEEK)] = 1
         if 0 <= a < MAX_POS and not g[ix(G_UP + seat * MAX_POS + a)] and \
                 g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + a)] < 0:
             g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)] = a
             return K.A_PEEK
         return a
-    if point == K.DP_PEEK and held >= 0 and policy != POLICY_RANDOM:
+    if point == K.DP_PEEK and held >= 0:
         return g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)]
-    if point == K.DP_KNOCK and policy != POLICY_RANDOM:
+    if point == K.DP_KNOCK:
         # a knock right after its own turn: it knocks when its start-of-turn rule would knock
         # now (drawing stands in for "go on", so no other choice of that rule is taken)
         g[ix(G_LEGAL + K.A_PASS)] = 0
         g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 1
-        a = _decide_nb(K.DP_TURN, seat, held, g, rt, rng, par, policy)
+        a = policy_nb(K.DP_TURN, seat, held, g, rt, rng, par)
         g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 0
         g[ix(G_LEGAL + K.A_PASS)] = 1
         return K.A_KNOCK if a == K.A_KNOCK else K.A_PASS
-    return _decide_nb(point, seat, held, g, rt, rng, par, policy)
+    return policy_nb(point, seat, held, g, rt, rng, par)
 
 
-# inlined, as are greedy_nb and knock_threshold_nb: each call level passes the four arrays
-# (about 30 machine words), and in a profile of the general engine on W1 this dispatcher alone
-# took 8% of the time (inlined: a few percent faster, within the machine's drift)
-@hot(inline="always")
-def _decide_nb(point, seat, held, g, rt, rng, par, policy):
-    if policy == POLICY_GREEDY:
-        return greedy_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_KNOCK_THRESHOLD:
-        return knock_threshold_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_HEURISTIC:
-        return heuristic_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_FORGETFUL:
-        return forgetful_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_OPPONENT_AWARE:
-        return opponent_aware_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_EV:
-        return ev_nb(point, seat, held, g, rt, rng, par)
-    if policy == POLICY_GUIDE:
-        return guide_nb(point, seat, held, g, rt, rng, par)
+# ---- entry points: what strategies.compiled compiles, one C-callable function per built-in ---
+# (``aux`` is a policy's scratch between decisions; only lookahead uses it)
+def random_entry(point, seat, held, g, rt, rng, par, aux):
     return random_nb(point, seat, held, g, rt, rng, par)
+
+
+def greedy_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_nb)
+
+
+def knock_threshold_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, knock_threshold_nb)
+
+
+def heuristic_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, heuristic_nb)
+
+
+def forgetful_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, forgetful_nb)
+
+
+def opponent_aware_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, opponent_aware_nb)
+
+
+def ev_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, ev_nb)
+
+
+def guide_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, guide_nb)

@@ -24,18 +24,19 @@ import numpy as np
 from simulator import codes as K
 from simulator import lean as LN
 from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PUB,
-                             G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, RT_DECK)
+                             G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_LOOKAHEAD,  # noqa: F401
+                             RT_DECK)
 from simulator.jit import hot
 from simulator.layout import can_replace_nb
-from simulator.rng import GAMMA, M1, STREAM_SEAT0, mix64_nb, next_u64_nb, shuffle_nb
+from simulator.rng import GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb, shuffle_nb
 from simulator.scoring import TMP_SIZE
 from strategies.builtin import MEM_PLANNED_POS, _layout_estimate_nb, greedy_nb, lowest_legal_nb
 
-POLICY_LOOKAHEAD = LN.POLICY_LOOKAHEAD
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
 PAR_BUDGET = 2     # deals tried per candidate move
 PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
 ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
+assert ROLLOUT_STREAM == N_STREAMS - 1
 
 MAX_CANDIDATES = MAX_POS + 2
 # the int64 scratch array ``aux``
@@ -54,6 +55,7 @@ AUX_CAND_POS = AUX_CAND_ACTION + MAX_CANDIDATES
 AUX_CAND_SUM = AUX_CAND_POS + MAX_CANDIDATES
 AUX_SIZE = AUX_CAND_SUM + MAX_CANDIDATES
 
+assert AUX_SIZE <= K.POLICY_SCRATCH
 assert 2 * LN.W_SIZE <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
 
 
@@ -253,3 +255,8 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
     if action == K.A_TAKE_DISCARD:
         g[memory + MEM_PLANNED_POS] = pos
     return action
+
+
+def lookahead_entry(point, seat, held, g, rt, rng, par, aux):
+    """The entry point strategies.compiled compiles (as builtin's entries)."""
+    return lookahead_nb(point, seat, held, g, rt, rng, par, aux)

@@ -19,7 +19,7 @@ from simulator import codes as K
 from simulator.engine import State, pack_rules, policy_table
 from simulator.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
-from strategies.builtin import decide_nb
+from strategies.compiled import decide
 
 
 def card(text: str) -> int:
@@ -111,7 +111,7 @@ class Table:
         for a in legal:
             self.g[K.G_LEGAL + a] = 1
         self.g[K.G_PUB + K.PUB_ACTOR] = seat
-        return int(decide_nb(point, seat, held, self.g, self.rt, self.rng, self.par))
+        return int(decide(point, seat, held, self.g, self.rt, self.rng, self.par))
 
     def replaceable(self, seat: int) -> list[int]:
         from simulator.layout import can_replace_nb

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simulator import codes as K
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays

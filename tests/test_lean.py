@@ -13,6 +13,7 @@ from simulator import codes as K
 from simulator import lean
 from simulator.engine import State, pack_rules, play_chunk_nb, policy_table
 from simulator.policy_api import NO_USER_POLICY
+from strategies import compiled
 from simulator.rules import Rules, flatten
 from simulator.runner import Totals, make_job, run
 from simulator.scoring import plain_hole_nb
@@ -34,7 +35,7 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
         st = State(players)
         played = play_chunk_nb(seed, start, count, rt, par, *st.arrays(), t.acc,
                                t.tot, t.hist, scores, turns, layouts, kind == "checked",
-                               NO_USER_POLICY, st.aux)
+                               NO_USER_POLICY, compiled.table(ids), st.aux)
     assert played == count
     return t, scores, turns, layouts
 

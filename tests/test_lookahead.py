@@ -13,6 +13,7 @@ from simulator.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb,
 from simulator.engine import policy_table, turn_mask_nb
 from simulator.layout import can_replace_nb
 from simulator.policy_api import NO_USER_POLICY
+from strategies import compiled
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays
@@ -89,10 +90,10 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     for round_index in range(25):
         st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(st.g, rt, st.rng, 5, round_index)
-        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux)
+        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
         seat = 0
         for _ in range(int(shuffler.integers(0, 12))):
-            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux, seat) != 1:
+            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) != 1:
                 break
             seat = (seat + 1) % players
         if seat != 0 or turn_mask_nb(st.g, rt, 0) == 0:
@@ -153,10 +154,10 @@ def test_each_move_starts_from_the_same_deal():
         for round_index in range(12):
             st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
             _deal_nb(st.g, rt, st.rng, 9, round_index)
-            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux)
+            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
             seat, stopped = 0, False
             for _ in range(int(shuffler.integers(0, 6 * players))):
-                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux,
+                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux,
                                  seat) != 1:
                     stopped = True
                     break

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 
 from simulator.cli import cli
 from simulator import reference as R
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.tally import MAX_MATCH_HOLES
 from simulator.rules import Rules, flatten
 from simulator.runner import run

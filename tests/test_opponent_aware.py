@@ -9,7 +9,7 @@ import pytest
 
 from simulator import codes as K
 from simulator import reference as R
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import resolve_seats, seat_arrays

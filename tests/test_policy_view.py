@@ -9,9 +9,10 @@ from simulator import codes as K
 from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
                               _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
 from simulator.policy_api import NO_USER_POLICY
+from strategies import compiled
 from simulator.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
-from strategies.builtin import decide_nb
+from strategies.compiled import decide
 
 PLAYERS = 4
 
@@ -59,19 +60,19 @@ def test_decisions_ignore_hidden_cards(policy, options):
     for round_index in range(60):
         g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(g, rt, rng_streams, 3, round_index)
-        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, st.aux)
+        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
         seat = 0
         for turn in range(int(shuffler.integers(0, 25))):
-            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, st.aux, seat) != 1:
+            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) != 1:
                 break
             seat = (seat + 1) % PLAYERS
         # decision at the start of a turn
         if turn_mask_nb(g, rt, seat) == 0:
             continue
-        before = decide_nb(K.DP_TURN, seat, -1, g.copy(), rt, rng_streams.copy(), par)
+        before = decide(K.DP_TURN, seat, -1, g.copy(), rt, rng_streams.copy(), par)
         for _ in range(3):
             h = scrambled(g, seat, PLAYERS, npos, shuffler)
-            assert decide_nb(K.DP_TURN, seat, -1, h, rt, rng_streams.copy(), par) == before
+            assert decide(K.DP_TURN, seat, -1, h, rt, rng_streams.copy(), par) == before
         # decision while holding a card drawn from the stock (the top of the stock)
         top = g[K.G_PUB + K.PUB_STOCK_N] - 1
         if top < 0:
@@ -79,10 +80,10 @@ def test_decisions_ignore_hidden_cards(policy, options):
         held = int(g[K.G_STOCK + top])
         _placement_mask_nb(g, rt, seat)
         g[K.G_LEGAL + K.A_DISCARD] = 1
-        before = decide_nb(K.DP_PLACE_DRAWN, seat, held, g.copy(), rt, rng_streams.copy(), par)
+        before = decide(K.DP_PLACE_DRAWN, seat, held, g.copy(), rt, rng_streams.copy(), par)
         for _ in range(3):
             h = scrambled(g, seat, PLAYERS, npos, shuffler, held_index=top)
-            after = decide_nb(K.DP_PLACE_DRAWN, seat, held, h, rt, rng_streams.copy(), par)
+            after = decide(K.DP_PLACE_DRAWN, seat, held, h, rt, rng_streams.copy(), par)
             assert after == before
         checked += 1
     assert checked > 40

@@ -13,7 +13,7 @@ import pytest
 
 from simulator import codes as K
 from simulator import reference as R
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 
 # options not drawn: match play, the table-size limits and the turn cap; everything else is

@@ -34,7 +34,7 @@ from simulator import cards as C
 from simulator import codes as K
 from simulator import reference as R
 from simulator import scoring as S
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import RuleError, Rules, card_keys, card_values, flatten
 from strategies import resolve_seats, seat_arrays
 

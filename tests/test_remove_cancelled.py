@@ -10,7 +10,7 @@ import pytest
 
 from simulator import codes as K
 from simulator import reference as R
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import RuleError, Rules, flatten
 
 SIX = Rules.preset("six_card", remove_cancelled="immediate")

@@ -5,8 +5,9 @@ import pytest
 
 from simulator import codes as K
 from simulator import scoring as S
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.policy_api import NO_USER_POLICY
+from strategies import compiled
 from simulator.rules import Rules, flatten
 
 
@@ -65,10 +66,10 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
     for r in range(40):
         g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(g, rt, st.rng, 4, r)
-        assert _initial_reveal_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux)
+        assert _initial_reveal_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
         seat = 0
         while g[K.G_PUB + K.PUB_ENDER] < 0 and g[K.G_PUB + K.PUB_TURN] < 200:
-            assert _play_turn_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, st.aux, seat) == 1
+            assert _play_turn_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) == 1
             g[K.G_PUB + K.PUB_TURN] += 1
             seat = (seat + 1) % 3
         knocker = g[K.G_PUB + K.PUB_ENDER]

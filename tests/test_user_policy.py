@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from simulator import codes as K
 from simulator.cli import cli
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.rules import Rules, flatten
 from simulator.runner import run
 from strategies import StrategyError, resolve, resolve_seats, seat_arrays, user_policy

@@ -1,0 +1,68 @@
+"""Which compiled builds exist on this machine, and saying so while one compiles.
+
+A build is compiled code a run needs: the general engine, the lean kernel, each built-in
+policy (strategies.compiled), match play. Numba compiles each on first use and caches it
+(simulator/jit.py); a marker file in the same cache folder records that it was compiled, so
+the first run can say what it is compiling and about how long that takes, and later runs say
+nothing. The estimates are cold compiles measured on a 2-core machine
+(benchmarks/compile_time.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from .jit import CACHE_DIR
+
+# seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
+ESTIMATE_S = {
+    "engine": 40,
+    "matches": 15,
+    "lean": 45,
+    "policy:lookahead": 60,
+}
+DEFAULT_ESTIMATE_S = 10
+
+DESCRIPTION = {
+    "engine": "the general engine",
+    "matches": "match play",
+    "lean": "the lean kernel",
+    "policy:unused": "the policy table's stand-in",
+}
+
+
+def _marker(name: str) -> Path:
+    return Path(CACHE_DIR) / "builds" / name.replace(":", "-")
+
+
+def is_compiled(name: str) -> bool:
+    return _marker(name).exists()
+
+
+def describe(name: str) -> str:
+    if name in DESCRIPTION:
+        return DESCRIPTION[name]
+    if name.startswith("policy:"):
+        return f"the {name.split(':', 1)[1]} policy"
+    return name
+
+
+@contextmanager
+def compiling(name: str, notify=None):
+    """Around the first call of build ``name``: tells ``notify`` when it is not compiled yet,
+    and marks it compiled when the block ends without an error (``name`` None: nothing)."""
+    cold = name is not None and not is_compiled(name)
+    if cold and notify is not None:
+        notify(f"compiling {describe(name)} (once per version; about "
+               f"{ESTIMATE_S.get(name, DEFAULT_ESTIMATE_S)} s)")
+    t0 = time.perf_counter()
+    yield
+    if cold:
+        marker = _marker(name)
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        partial = marker.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(f"{time.perf_counter() - t0:.1f}\n")
+        partial.replace(marker)

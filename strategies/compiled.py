@@ -1,0 +1,98 @@
+"""The one registry through which the general engine reaches the built-in policies.
+
+Each built-in is compiled on its own, the first time a run needs it, as a C-callable function
+of ``POLICY_SIGNATURE``; a run passes the engine a table of ``N_POLICY_SLOTS`` of them, the
+policies its seats do not play filled with a stand-in. The engine is therefore compiled once
+for every mix of seats, and a run compiles only the policies it uses: compiling every policy
+into the engine (as it once was) made the first run of any strategy take six minutes.
+Both are cached on disk like every kernel (simulator/jit.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+
+import numpy as np
+from numba import cfunc, types
+
+from simulator import builds
+from simulator import codes as K
+from simulator.engine import policy_slot_nb
+from simulator.jit import hot
+
+POLICY_SIGNATURE = types.int64(
+    types.int64, types.int64, types.int64,   # decision point, seat, held card
+    types.int32[::1],                        # g: the engine's state
+    types.int64[::1],                        # rt: rules and card tables
+    types.uint64[::1],                       # rng: every random stream
+    types.float64[:, ::1],                   # par: the policy table
+    types.int64[::1])                        # aux: the policy's scratch
+
+# policy id -> (module, entry function); the table's slot is policy_slot(id)
+ENTRIES = {
+    K.POLICY_RANDOM: ("strategies.builtin", "random_entry"),
+    K.POLICY_GREEDY: ("strategies.builtin", "greedy_entry"),
+    K.POLICY_KNOCK_THRESHOLD: ("strategies.builtin", "knock_threshold_entry"),
+    K.POLICY_HEURISTIC: ("strategies.builtin", "heuristic_entry"),
+    K.POLICY_FORGETFUL: ("strategies.builtin", "forgetful_entry"),
+    K.POLICY_OPPONENT_AWARE: ("strategies.builtin", "opponent_aware_entry"),
+    K.POLICY_EV: ("strategies.builtin", "ev_entry"),
+    K.POLICY_GUIDE: ("strategies.builtin", "guide_entry"),
+    K.POLICY_LOOKAHEAD: ("strategies.lookahead", "lookahead_entry"),
+}
+assert len(ENTRIES) == K.N_POLICY_SLOTS
+
+
+def policy_slot(policy_id: int) -> int:
+    return int(policy_slot_nb.py_func(policy_id))
+
+
+def _unused(point, seat, held, g, rt, rng, par, aux):
+    return -1   # never called: the engine asks only the seats' own policies
+
+
+_LOCK = threading.Lock()
+_COMPILED: dict = {}
+
+
+def _compile(key, fn, notify):
+    with _LOCK:
+        if key not in _COMPILED:
+            with builds.compiling(f"policy:{key}", notify):
+                _COMPILED[key] = cfunc(POLICY_SIGNATURE, cache=True, nogil=True, _nrt=False,
+                                       error_model="numpy")(fn)
+        return _COMPILED[key]
+
+
+def entry(policy_id: int, notify=None):
+    """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use)."""
+    module, name = ENTRIES[int(policy_id)]
+    return _compile(name.removesuffix("_entry").replace("_", "-"),
+                    getattr(importlib.import_module(module), name), notify)
+
+
+def table(policy_ids, notify=None) -> tuple:
+    """The engine's table for a run whose seats play ``policy_ids`` (the user policy's id
+    among them is skipped: the engine calls that one through its own pointer)."""
+    slots = [None] * K.N_POLICY_SLOTS
+    for p in policy_ids:
+        if int(p) in ENTRIES:
+            slots[policy_slot(int(p))] = entry(int(p), notify)
+    unused = None
+    if None in slots:
+        unused = _compile("unused", _unused, notify)
+    return tuple(unused if s is None else s for s in slots)
+
+
+@hot
+def call_nb(fn, point, seat, held, g, rt, rng, par, aux):
+    return fn(point, seat, held, g, rt, rng, par, aux)
+
+
+def decide(point, seat, held, g, rt, rng, par, aux=None) -> int:
+    """One decision of the built-in that ``seat`` plays (``par[seat, 0]``), called from Python
+    as the engine calls it (tests and tools)."""
+    if aux is None:
+        aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
+    return int(call_nb(entry(int(par[seat, 0])), point, seat, held, g, rt, rng, par, aux))
