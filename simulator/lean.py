@@ -19,6 +19,7 @@ from . import codes as K
 from .codes import (MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY, POLICY_KNOCK_THRESHOLD,
                     POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
 from .estimate import best_scan_nb, estimate_cards_nb
+from .features import lacking, needed_from_ri
 from .tally import _add_hole_nb
 from .jit import hot, ix
 from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
@@ -66,25 +67,14 @@ def eligible(ri: np.ndarray, policy_ids) -> bool:
 
 
 def rules_eligible(ri: np.ndarray) -> bool:
-    """Does the lean kernel play these rules (with greedy/knock-threshold seats)?"""
+    """Does the lean kernel play these rules (with greedy/knock-threshold seats)? Only when
+    it has every feature they need (simulator/features.py), so an option it was never
+    written for is refused, not ignored."""
     return (
-        int(ri[K.R_REVEAL_MODE]) in (K.REVEAL_NONE, K.REVEAL_FLIP, K.REVEAL_PEEK)
-        and int(ri[K.R_REVEAL_CONSTRAINT]) in (K.CON_ANY, K.CON_NEAREST_ROW)
-        and int(ri[K.R_FLIP_INSTEAD_OF_DRAW]) == 0
-        and int(ri[K.R_FLIP_AFTER_DISCARD]) == K.FAD_NONE
-        and int(ri[K.R_FLIP_ALL_TO_END]) == 0
-        and int(ri[K.R_PAY_TO_PEEK]) == K.NONE_VALUE
-        and int(ri[K.R_JACK_SKIPS]) == 0
-        and int(ri[K.R_KNOCK_TIMING]) == K.KNOCK_INSTEAD
+        not lacking("lean", needed_from_ri(ri))
         and int(ri[K.R_NPOS]) <= MAX_POS
-        and int(ri[K.R_WILD_JACKS]) == 0
-        and int(ri[K.R_REARRANGE]) == 0
-        and int(ri[K.R_REPLACE_UNSEEN_ONCE]) == 0
-        and int(ri[K.R_REMOVE_CANCELLED]) == K.REMOVE_NEVER
-        and int(ri[K.R_BLIND]) == 1
         # the searches' 32-bit lanes: |gain| <= 5 * cards * |value| must stay exact
         and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) < GAIN_LIMIT
-        # private_stock_draw changes what the other seats know, which neither policy reads
     )
 
 

@@ -1,0 +1,204 @@
+"""Which compiled build may play which rule set: refusing by default.
+
+Each rule option is classified once, in ``OPTION_FEATURES``: either ``DATA_ONLY`` (every
+build plays every value of it: card values, scoring tables, counts, and the turn steps all
+kernels share), or the structural features (named parts of a turn or of a match that a build
+must have been written for) that some of its values need. A build names the features it has
+in ``BUILD_FEATURES``, and it plays a rule set only when it has every feature the rule set
+needs. A new option is unclassified until someone decides, and tests/test_features.py fails
+until then, so no build can silently play (and ignore) an option it was never written for.
+
+The classification reads the option's slot of the flat rule array (``flatten(...).ri``), not
+the ``Rules`` object, because the kernels are chosen from that array (``lean.rules_eligible``
+gets nothing else); ``needed(rules, players)`` flattens first, so both ways share this table.
+
+Match features are needed only when whole matches are played: single holes never reach the
+match loop (only the general engine has one), so the hole builds are asked with
+``matches=False``, lookahead's rollouts included, which play one hole even within a match.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from . import codes as K
+from .rules import flatten
+
+FEATURES = (
+    # the common family, which every build plays
+    "initial_reveal",        # flip or peek at chosen cards before play (any, nearest row)
+    "knock",                 # a knock, at the start of a turn, ends the hole
+    "face_choice",           # the player chooses the face of a placed card
+    # beyond it: the general engine only
+    "reveal_constraints",    # reveal choices tied together (columns, centre and outer, ...)
+    "reveal_on_first_turn",  # the reveal is made at each player's first turn
+    "rearrange",             # face-up cards moved after the reveal
+    "replace_once",          # unseen positions take one replacement
+    "look_before_replace",   # holding a card, look at an own face-down card first
+    "flip_turns",            # a turn that only turns a card up
+    "flip_after_discard",    # a flip after discarding a stock card
+    "flip_all_to_end",       # a turn that turns everything up and ends the hole
+    "pay_to_peek",           # a look at an own face-down card, for points
+    "jack_skips",            # a discarded jack skips the next player
+    "knock_in_turn",         # a knock after one's own turn, or at any time in it
+    "wild_jacks",            # one-eyed jacks pair with related cards
+    "remove_cancelled",      # completed groups leave the layout
+    # whole matches
+    "match_play",            # the match loop: dealers, first players, ties, instant wins
+    "pot",                   # antes and payouts between holes
+)
+MATCH_FEATURES = ("match_play", "pot")
+BIT = {name: 1 << i for i, name in enumerate(FEATURES)}
+ALL = (1 << len(FEATURES)) - 1
+_MATCH_MASK = sum(BIT[f] for f in MATCH_FEATURES)
+
+
+class Need(NamedTuple):
+    """The option needs ``feature`` when ``when`` holds for its code in rule slot ``slot``
+    (always when ``slot`` is None)."""
+    feature: str
+    slot: int | None = None
+    when: Callable[[int], bool] | None = None
+
+
+DATA_ONLY = ()
+MATCH_ONLY = (Need("match_play"),)
+
+
+def _flag(feature: str, slot: int) -> tuple:
+    return (Need(feature, slot, bool),)
+
+
+OPTION_FEATURES: dict[str, tuple] = {
+    "players_min": DATA_ONLY,
+    "players_max": DATA_ONLY,
+    "decks": DATA_ONLY,
+    "deck_thresholds": DATA_ONLY,
+    "jokers_per_deck": DATA_ONLY,
+    "bonus_card": DATA_ONLY,
+    # hand and row reach the kernels as pair_scope and owner_view
+    "layout_mode": DATA_ONLY,
+    # the layout's size is bounded separately (codes.MAX_POS)
+    "grid_rows": DATA_ONLY,
+    "grid_cols": DATA_ONLY,
+    "initial_discard": DATA_ONLY,
+    "initial_reveal_mode": (
+        Need("initial_reveal", K.R_REVEAL_MODE, lambda v: v in (K.REVEAL_FLIP, K.REVEAL_PEEK)),
+        Need("reveal_on_first_turn", K.R_REVEAL_MODE, lambda v: v == K.REVEAL_FLIP_FIRST_TURN)),
+    "initial_reveal_count": DATA_ONLY,
+    "initial_reveal_constraint": (
+        Need("reveal_constraints", K.R_REVEAL_CONSTRAINT,
+             lambda v: v not in (K.CON_ANY, K.CON_NEAREST_ROW)),),
+    "initial_reveal_sequential": DATA_ONLY,
+    "initial_reveal_order": DATA_ONLY,
+    "rearrange_after_reveal": _flag("rearrange", K.R_REARRANGE),
+    "placement_face": (Need("face_choice", K.R_PLACEMENT_FACE, lambda v: v == K.FACE_CHOICE),),
+    "draw_from_discard": DATA_ONLY,
+    "discard_draw_must_be_placed": DATA_ONLY,   # rules.py accepts only true
+    "stock_draw_may_be_discarded": DATA_ONLY,
+    "replace_face_up_allowed": DATA_ONLY,
+    "lock_face_up_columns": DATA_ONLY,
+    "replace_unseen_once": _flag("replace_once", K.R_REPLACE_UNSEEN_ONCE),
+    "blind_replacement": (Need("look_before_replace", K.R_BLIND, lambda v: v == 0),),
+    # only what the other seats know changes, and no built-in policy reads that
+    "private_stock_draw": DATA_ONLY,
+    "flip_instead_of_draw": _flag("flip_turns", K.R_FLIP_INSTEAD_OF_DRAW),
+    "flip_after_stock_discard": _flag("flip_after_discard", K.R_FLIP_AFTER_DISCARD),
+    "flip_all_to_end": _flag("flip_all_to_end", K.R_FLIP_ALL_TO_END),
+    "end_triggers": (Need("knock", K.R_END_TRIGGERS, lambda v: v & K.END_KNOCK),),
+    "knock_exclusive": DATA_ONLY,   # rules.py accepts only true
+    "knock_min_laps": DATA_ONLY,
+    "pay_to_peek": (Need("pay_to_peek", K.R_PAY_TO_PEEK, lambda v: v != K.NONE_VALUE),),
+    "jack_discard_skips_next": _flag("jack_skips", K.R_JACK_SKIPS),
+    "reveal_on_trigger": DATA_ONLY,
+    "owner_view": DATA_ONLY,
+    "knock_timing": (Need("knock_in_turn", K.R_KNOCK_TIMING, lambda v: v != K.KNOCK_INSTEAD),),
+    "final_turns": DATA_ONLY,
+    "final_turn_stock_only": DATA_ONLY,
+    "stock_empty": DATA_ONLY,
+    "remove_cancelled": _flag("remove_cancelled", K.R_REMOVE_CANCELLED),
+    "turn_cap": DATA_ONLY,
+    "value_scheme": DATA_ONLY,
+    "value_two": DATA_ONLY,
+    "twos_positive_with_jokers": DATA_ONLY,
+    "value_jack": DATA_ONLY,
+    "value_queen": DATA_ONLY,
+    "value_king": DATA_ONLY,
+    "value_queen_of_spades": DATA_ONLY,
+    "value_eight": DATA_ONLY,
+    "value_red_king": DATA_ONLY,
+    "value_black_king": DATA_ONLY,
+    "value_king_of_diamonds": DATA_ONLY,
+    "value_two_of_diamonds": DATA_ONLY,
+    "value_joker": DATA_ONLY,
+    # zero and bonus are card values
+    "one_eyed_jacks": _flag("wild_jacks", K.R_WILD_JACKS),
+    "match_key": DATA_ONLY,
+    "pair_scope": DATA_ONLY,
+    "line_sets": DATA_ONLY,
+    # remove_immediately is remove_cancelled = immediate (rules.py insists), classified there
+    "overlap_rule": DATA_ONLY,
+    "negative_pairs_keep_value": DATA_ONLY,
+    "quad_two_columns_value": DATA_ONLY,
+    "quad_two_columns_adjacent_only": DATA_ONLY,
+    "quad_others_penalty": DATA_ONLY,
+    "block_2x2_value": DATA_ONLY,
+    "six_of_kind_value": DATA_ONLY,
+    "negative_quad_value": DATA_ONLY,
+    "shoot_the_moon": DATA_ONLY,
+    "lowest_scores_zero": DATA_ONLY,
+    "ender_penalty": DATA_ONLY,
+    "ender_bonus": DATA_ONLY,
+    "ender_tie": DATA_ONLY,
+    "ender_rule_applies_to": DATA_ONLY,
+    "match_end_mode": MATCH_ONLY,
+    "match_end_holes": MATCH_ONLY,
+    "match_end_target": MATCH_ONLY,
+    "four_of_kind_wins_match": MATCH_ONLY,
+    "match_tie": MATCH_ONLY,
+    "misdeal_if_card_seen": DATA_ONLY,   # simulated players never look
+    "dealer_selection": MATCH_ONLY,
+    "dealer_rotation": MATCH_ONLY,
+    "first_player": MATCH_ONLY,
+    "pot_enabled": (Need("pot", K.R_POT_ANTE, bool),),
+    "pot_ante": DATA_ONLY,
+    "pot_cap": DATA_ONLY,
+}
+
+_COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
+BUILD_FEATURES: dict[str, frozenset] = {
+    "general": frozenset(FEATURES),                 # simulator/engine.py
+    "lean": _COMMON,                                # simulator/lean.py
+    "user_kernel": _COMMON,                         # simulator/user_kernel.py
+    "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean kernel
+}
+
+
+def mask(names) -> int:
+    return sum(BIT[name] for name in set(names))
+
+
+def needed_from_ri(ri, matches: bool = False) -> int:
+    """The features (bit mask) a flat rule array needs."""
+    out = 0
+    for needs in OPTION_FEATURES.values():
+        for need in needs:
+            if need.slot is None or need.when(int(ri[need.slot])):
+                out |= BIT[need.feature]
+    return out if matches else out & ~_MATCH_MASK
+
+
+def needed(rules, players: int, matches: bool = False) -> int:
+    return needed_from_ri(flatten(rules, players).ri, matches)
+
+
+def lacking(build: str, needs: int) -> list[str]:
+    """The features of ``needs`` that ``build`` does not have, in FEATURES order."""
+    has = mask(BUILD_FEATURES[build])
+    return [name for name in FEATURES if needs & BIT[name] and not has & BIT[name]]
+
+
+def missing(build: str, rules, players: int, matches: bool = False) -> list[str]:
+    """The features ``build`` lacks for this rule set (empty: it may play it; the lean-based
+    builds also bound the layout and the card values, see ``lean.rules_eligible``)."""
+    return lacking(build, needed(rules, players, matches))
