@@ -273,7 +273,7 @@ def preset_cases():
 
 
 PRESET_CASES = preset_cases()
-ROUNDS = 2
+ROUNDS = 3
 
 
 def test_every_build_and_preset_is_covered():
@@ -314,8 +314,9 @@ def test_contract_presets(build, preset, players, specs):
 def random_cases(n_general: int, n_kernel: int, seed: int):
     rng = random.Random(seed)
     cases, kernel_counts = [], {"lean": 0, "user": 0}
-    for k, (preset, overrides, rules, players) in enumerate(draw_rule_sets(8 * n_general + 40,
-                                                                           seed=seed)):
+    # about half the drawn rule sets are ones the lean and user kernels play
+    drawn = draw_rule_sets(max(n_general, 5 * n_kernel) + 40, seed=seed)
+    for k, (preset, overrides, rules, players) in enumerate(drawn):
         ri = flatten(rules, players).ri
         if len([c for c in cases if c[1] == "general"]) < n_general:
             specs = [rng.choice(ALL_BUILTINS) for _ in range(players)]
@@ -333,7 +334,7 @@ def random_cases(n_general: int, n_kernel: int, seed: int):
     return cases
 
 
-RANDOM_CASES = random_cases(10, 3, seed=2025)
+RANDOM_CASES = random_cases(25, 6, seed=2025)
 
 
 @pytest.mark.parametrize("case", range(len(RANDOM_CASES)),
@@ -366,7 +367,7 @@ def test_contract_views(preset):
 
 
 # ---- the large sweep -------------------------------------------------------------------------------
-SLOW_RANDOM_CASES = random_cases(150, 40, seed=2026)
+SLOW_RANDOM_CASES = random_cases(300, 60, seed=2026)
 
 
 @pytest.mark.slow
@@ -381,7 +382,7 @@ def test_contract_presets_sweep(build, preset, players, specs):
                          ids=[c[0] for c in SLOW_RANDOM_CASES])
 def test_contract_random_rule_sets_sweep(case):
     _, build, rules, players, specs = SLOW_RANDOM_CASES[case]
-    play_case(build, rules, players, specs, seed=8000 + case, rounds=6)
+    play_case(build, rules, players, specs, seed=8000 + case, rounds=8)
 
 
 VIEW_RULE_SETS = draw_rule_sets(60, seed=2027)
