@@ -66,12 +66,12 @@ def eligible(ri: np.ndarray, policy_ids) -> bool:
     return rules_eligible(ri)
 
 
-def rules_eligible(ri: np.ndarray) -> bool:
-    """Does the lean kernel play these rules (with greedy/knock-threshold seats)? Only when
-    it has every feature they need (simulator/features.py), so an option it was never
-    written for is refused, not ignored."""
+def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
+    """Does the lean kernel (or ``build``, one of the builds on its turn steps: the user
+    kernel, lookahead's rollouts) play these rules? Only when it has every feature they need
+    (simulator/features.py), so an option it was never written for is refused, not ignored."""
     return (
-        not lacking("lean", needed_from_ri(ri))
+        not lacking(build, needed_from_ri(ri))
         and int(ri[K.R_NPOS]) <= MAX_POS
         # the searches' 32-bit lanes: |gain| <= 5 * cards * |value| must stay exact
         and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) < GAIN_LIMIT

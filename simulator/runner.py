@@ -29,6 +29,7 @@ from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
 from .policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from .lanes import GAIN_LIMIT
 from .policy_tools import cache_fits
+from .features import lacking, needed_from_ri
 from .rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -244,8 +245,10 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     arrays = flatten(rules, players)
     can = eligible(arrays.ri, policy_ids) and not check
     if kernel == "lean" and not can:
+        lacks = lacking("lean", needed_from_ri(arrays.ri))
         raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
-                         "(or invariant checks were asked for)")
+                         + (f"(the lean kernel lacks {', '.join(lacks)})" if lacks else
+                            "(or invariant checks were asked for)"))
     if user is not None and not cache_fits.py_func(arrays.ri):
         # no option allows such values today; a user policy's best_position would misplace
         # cards silently, so the run refuses instead
@@ -256,7 +259,8 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"user policies cannot play them")
     user_chunk = None
     if user is not None and kernel == "auto" and not check and \
-            all(int(p) == POLICY_USER for p in policy_ids) and rules_eligible(arrays.ri):
+            all(int(p) == POLICY_USER for p in policy_ids) and \
+            rules_eligible(arrays.ri, "user_kernel"):
         user_chunk = user_kernel(user, notify)
     lean = can and kernel != "general"
     policies = () if lean or user_chunk is not None else compiled.table(policy_ids, notify)
@@ -267,14 +271,14 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
     """Refuse strategies that cannot play these rules (ValueError with the reason)."""
-    from strategies.lookahead import POLICY_LOOKAHEAD
-    if any(int(p) == POLICY_LOOKAHEAD for p in policy_ids) and \
-            not rules_eligible(flatten(rules, players).ri):
-        raise ValueError("strategy lookahead: its rollouts run on the lean kernel, which does "
-                         "not play these rules (it needs an initial reveal none/flip/peek at any "
-                         "position or the nearest row, knocks instead of a turn, no flip "
-                         "turns or flips after a discard, no pay-to-peek, no jack skips, no "
-                         "wild jacks, no rearranging, no removal of cancelled cards)")
+    ri = flatten(rules, players).ri
+    if any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids) and \
+            not rules_eligible(ri, "lookahead_rollout"):
+        lacks = lacking("lookahead_rollout", needed_from_ri(ri))
+        raise ValueError(
+            "strategy lookahead: its rollouts run on the lean kernel, which does not play "
+            "these rules (" + (f"it lacks {', '.join(lacks)}" if lacks else
+                               "the layout or the card values are beyond its bounds") + ")")
 
 
 def new_state(job: Job, players: int):

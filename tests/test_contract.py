@@ -45,7 +45,7 @@ import pytest
 from simulator import codes as K
 from simulator import lean
 from simulator import reference as R
-from simulator.engine import play_logged_round
+from simulator.runner import play_logged_round
 from simulator.policy_api import compile_policy
 from simulator.rules import PRESETS, Rules, flatten
 from simulator.runner import make_job, play_chunk

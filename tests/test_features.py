@@ -39,12 +39,6 @@ def test_builds_name_only_features_that_exist():
     assert set(F.MATCH_FEATURES) <= set(F.FEATURES)
 
 
-def test_builds_checked_through_the_lean_kernel_declare_its_features():
-    # runner.make_job decides for the user kernel and lookahead by lean.rules_eligible
-    for build in ("user_kernel", "lookahead_rollout"):
-        assert F.BUILD_FEATURES[build] == F.BUILD_FEATURES["lean"], build
-
-
 # ---- the old deny list, frozen as the oracle of the allow list --------------------------------
 def _old_rules_eligible(ri) -> bool:
     return (
