@@ -42,6 +42,10 @@ def is_compiled(name: str) -> bool:
     return _marker(name).exists()
 
 
+def estimate(name: str) -> float:
+    return ESTIMATE_S.get(name, DEFAULT_ESTIMATE_S)
+
+
 def describe(name: str) -> str:
     if name in DESCRIPTION:
         return DESCRIPTION[name]
@@ -57,7 +61,7 @@ def compiling(name: str, notify=None):
     cold = name is not None and not is_compiled(name)
     if cold and notify is not None:
         notify(f"compiling {describe(name)} (once per version; about "
-               f"{ESTIMATE_S.get(name, DEFAULT_ESTIMATE_S)} s)")
+               f"{estimate(name)} s)")
     t0 = time.perf_counter()
     yield
     if cold:

@@ -835,26 +835,32 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
 
 
 @cli.command()
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="Processes compiling at once (default: the number of CPUs).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def warm(quiet):
+def warm(jobs, quiet):
     """Compile the common builds ahead (the lean kernel, the general engine, match play and
     every built-in policy), so that later runs start at once. Each is compiled once per
     version and machine; what is compiled already is only loaded."""
     from tqdm import tqdm
-    from . import builds, runner
+    from . import builds
+    from . import warm as warming
     t0 = time.perf_counter()
-    bar = tqdm(total=len(runner.WARM_PLAN), unit="build", file=sys.stderr, disable=quiet,
+    bar = tqdm(total=len(warming.PLAN), unit="build", file=sys.stderr, disable=quiet,
                desc="golfsim warm", dynamic_ncols=True)
 
     def done(name, seconds):
         bar.set_postfix_str(f"{builds.describe(name)}: {seconds:.1f} s")
         bar.update(1)
     try:
-        runner.warm(notify=None if quiet else lambda m: bar.write(f"golfsim: {m}", file=sys.stderr),
-                    done=done)
+        warming.warm(jobs=jobs or os.cpu_count() or 1, done=done,
+                     notify=None if quiet else
+                     (lambda m: bar.write(f"golfsim: {m}", file=sys.stderr)))
+    except RuntimeError as e:
+        raise GolfsimError(str(e)) from None
     finally:
         bar.close()
-    click.echo(f"golfsim: {len(runner.WARM_PLAN)} builds ready in {builds.CACHE_DIR} "
+    click.echo(f"golfsim: {len(warming.PLAN)} builds ready in {builds.CACHE_DIR} "
                f"({time.perf_counter() - t0:.0f} s)")
 
 

@@ -94,19 +94,19 @@ class State:
 
 
 # ---- small accessors -------------------------------------------------
-@hot
+@hot(inline="always")
 def known_at(obs, seat, p):
     return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
 
 
-@hot
+@hot(inline="always")
 def _unknown_nb(g, seat, p):
     """Is (seat, p) face down with a card its owner does not know (one it may look at)?"""
     return not g[ix(G_UP + seat * MAX_POS + p)] and g[ix(known_at(seat, seat, p))] < 0
 
 
 # ---- card movement: every place a card goes, with the knowledge it creates ---------------------
-@hot
+@hot(inline="always")
 def _push_discard_nb(g, rt, card):
     """The acting seat puts ``card`` on the discard pile (face up)."""
     n = g[ix(G_PUB + K.PUB_DISCARD_N)]
@@ -119,7 +119,7 @@ def _push_discard_nb(g, rt, card):
             g[ix(G_SKIP + (g[G_PUB + K.PUB_ACTOR] + 1) % rt[K.R_PLAYERS])] = 1
 
 
-@hot
+@hot(inline="always")
 def _turn_up_nb(g, rt, seat, p):
     """Turn (seat, p) face up: everyone now knows it."""
     i = seat * MAX_POS + p
@@ -177,7 +177,7 @@ def _reshuffle_nb(g, rt, rng):
     shuffle_nb(g, G_STOCK, n, rng, STREAM_DEAL)
 
 
-@hot
+@hot(inline="always")
 def policy_slot_nb(policy_id):
     """Where a built-in sits in a run's table of compiled policies (strategies.compiled):
     ids 0..7 in their own slots, lookahead in the last."""
@@ -186,9 +186,10 @@ def policy_slot_nb(policy_id):
 
 
 # ---- asking a policy ---------------------------------------------------------------------------
-# Nothing in the game flow is inlined at Numba's IR level (LLVM still inlines what it finds
-# worth it): inlining the turn into the round made the engine's first compile take minutes,
-# and the common rule sets run on the lean kernel anyway (docs/performance.md).
+# Only the small accessors are inlined at Numba's IR level, not the steps of the game flow
+# (LLVM still inlines what it finds worth it): inlining the turn into the round made the
+# engine's first compile take minutes, and the common rule sets run on the lean kernel anyway
+# (docs/performance.md).
 @hot
 def _ask_nb(g, rt, rng, par, log, user, policies, aux, point, seat, held):
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
@@ -223,7 +224,7 @@ def _ask_nb(g, rt, rng, par, log, user, policies, aux, point, seat, held):
     return a
 
 
-@hot
+@hot(inline="always")
 def _clear_nb(g):
     for a in range(K.N_ACTIONS):
         g[ix(G_LEGAL + a)] = 0
@@ -304,7 +305,7 @@ def _reveal_mask_nb(g, rt, seat, n_chosen):
     return any_legal
 
 
-@hot
+@hot(inline="always")
 def _reveal_nb(g, rt, seat, p):
     """Peek at or flip the chosen position (with whole_column: the whole column of p)."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:

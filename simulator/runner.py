@@ -496,28 +496,3 @@ def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto"
             play_match_chunk(job, 0, 1, holes, target)
     return time.perf_counter() - t0
 
-
-# what ``golfsim warm`` compiles: (build, preset, strategy, kernel, holes)
-WARM_PLAN = (
-    ("lean", "six_card", "greedy", "auto", 0),
-    ("engine", "six_card", "random", "general", 0),
-    ("matches", "six_card", "random", "general", 9),
-) + tuple((f"policy:{name}", "six_card", spec, "general", 0) for name, spec in (
-    ("greedy", "greedy"), ("knock-threshold", "knock-threshold"), ("heuristic", "heuristic"),
-    ("forgetful", "forgetful"), ("opponent-aware", "opponent-aware"), ("ev", "ev"),
-    ("guide", "guide"), ("lookahead", "lookahead:budget=1")))
-
-
-def warm(plan=WARM_PLAN, notify=None, done=None) -> list[tuple[str, float]]:
-    """Compile (or load) every build of ``plan`` ahead of the runs that need it; ``done(name,
-    seconds)`` after each. Returns (build, seconds) for each."""
-    from strategies import resolve_seats, seat_arrays
-    times = []
-    for name, preset, spec, kernel, holes in plan:
-        ids, params = seat_arrays(resolve_seats([spec], 4))
-        seconds = warm_up(Rules.preset(preset), 4, ids, params, kernel=kernel, notify=notify,
-                          holes=holes)
-        times.append((name, seconds))
-        if done is not None:
-            done(name, seconds)
-    return times

@@ -1,0 +1,94 @@
+"""``golfsim warm``: compile the common builds ahead, on several processes at once.
+
+Numba compiles on one core; the builds are independent (the general engine calls the built-in
+policies through pointers, strategies/compiled.py), so each process compiles a share of them
+into the shared on-disk cache, and a later run only loads them. The test suite does the same
+before its first test (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from . import builds
+
+ENGINE_PLAN = ("engine", "matches")
+POLICIES = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
+            "guide", "lookahead")
+PLAN = ("lean",) + ENGINE_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+
+
+def warm_one(name: str, notify=None) -> float:
+    """Compile (or load) build ``name`` of PLAN; returns the seconds it took."""
+    from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays
+    from .rules import Rules
+    from .runner import warm_up
+    t0 = time.perf_counter()
+    if name.startswith("policy:"):
+        compiled.entry(STRATEGIES[name.split(":", 1)[1]].policy_id, notify)
+    else:
+        strategy, kernel = ("greedy", "auto") if name == "lean" else ("random", "general")
+        ids, params = seat_arrays(resolve_seats([strategy], 4))
+        warm_up(Rules.preset("six_card"), 4, ids, params, kernel=kernel, notify=notify,
+                holes=9 if name == "matches" else 0)
+    return time.perf_counter() - t0
+
+
+def shares(plan, jobs: int) -> list[list[str]]:
+    """``plan`` cut into ``jobs`` lists of about equal estimated compile time; match play
+    stays with the engine it extends."""
+    groups = [[n for n in plan if n in ENGINE_PLAN]] if any(n in ENGINE_PLAN for n in plan) \
+        else []
+    groups += [[] for _ in range(max(1, jobs) - len(groups))]
+    cost = [sum(builds.estimate(n) for n in g) for g in groups]
+    for name in sorted((n for n in plan if n not in ENGINE_PLAN), key=builds.estimate,
+                       reverse=True):
+        i = cost.index(min(cost))
+        groups[i].append(name)
+        cost[i] += builds.estimate(name)
+    return [g for g in groups if g]
+
+
+def warm(plan=PLAN, jobs: int = 1, notify=None, done=None) -> None:
+    """Compile every build of ``plan``; ``done(name, seconds)`` after each. With ``jobs`` > 1
+    the builds are shared among that many processes."""
+    groups = shares(plan, jobs)
+    if len(groups) == 1:
+        for name in groups[0]:
+            seconds = warm_one(name, notify)
+            if done is not None:
+                done(name, seconds)
+        return
+    procs = [subprocess.Popen([sys.executable, "-m", "simulator.warm", *g],
+                              stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+             for g in groups]
+    lock = threading.Lock()
+
+    def follow(proc):   # each prints "<seconds> <name>" per build it compiled
+        for line in proc.stdout:
+            seconds, name = line.split(maxsplit=1)
+            if done is not None:
+                with lock:
+                    done(name.strip(), float(seconds))
+    readers = [threading.Thread(target=follow, args=(p,), daemon=True) for p in procs]
+    try:
+        for r in readers:
+            r.start()
+        failed = [p.wait() for p in procs]
+        for r in readers:
+            r.join()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    if any(failed):
+        raise RuntimeError("golfsim warm: a compiling process failed (its error is above)")
+
+
+if __name__ == "__main__":
+    for build in sys.argv[1:]:
+        print(f"{warm_one(build):.1f} {build}", flush=True)
