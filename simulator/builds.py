@@ -22,7 +22,8 @@ ESTIMATE_S = {
     "engine": 40,
     "matches": 15,
     "lean": 45,
-    "policy:lookahead": 60,
+    "policy:lookahead": 30,
+    "user": 90,
 }
 DEFAULT_ESTIMATE_S = 10
 
@@ -43,7 +44,8 @@ def is_compiled(name: str) -> bool:
 
 
 def estimate(name: str) -> float:
-    return ESTIMATE_S.get(name, DEFAULT_ESTIMATE_S)
+    return ESTIMATE_S.get(name.split(":")[0] if name.startswith("user:") else name,
+                          DEFAULT_ESTIMATE_S)
 
 
 def describe(name: str) -> str:

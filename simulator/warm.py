@@ -23,12 +23,18 @@ PLAN = ("lean",) + ENGINE_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) build ``name`` of PLAN; returns the seconds it took."""
-    from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays
+    """Compile (or load) build ``name`` (one of PLAN, or ``user:FILE:FUNCTION`` for a user
+    policy's own kernel); returns the seconds it took."""
+    from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays, user_policy
     from .rules import Rules
     from .runner import warm_up
     t0 = time.perf_counter()
-    if name.startswith("policy:"):
+    if name.startswith("user:"):   # user:FILE:FUNCTION, a user policy's own kernel
+        path, function = name[len("user:"):].rsplit(":", 1)
+        seats = resolve_seats([f"{path}:{function}"], 4)
+        ids, params = seat_arrays(seats)
+        warm_up(Rules.preset("six_card"), 4, ids, params, user=user_policy(seats), notify=notify)
+    elif name.startswith("policy:"):
         compiled.entry(STRATEGIES[name.split(":", 1)[1]].policy_id, notify)
     else:
         strategy, kernel = ("greedy", "auto") if name == "lean" else ("random", "general")
