@@ -142,6 +142,7 @@ def test_an_interrupted_guide_resumes_to_the_same_tables(tmp_path):
         gd.build(SIX, "six_card", 4, 6, out_dir=tmp_path / "cut", **SMALL)
 
 
+@pytest.mark.slow
 def test_the_guide_beats_greedy_and_says_by_how_much(tmp_path):
     result = gd.build(SIX, "six_card", 4, 3, deals=1000, out_dir=tmp_path, threads=2,
                       check_rounds=20_000, compare_rounds=0)
