@@ -37,6 +37,23 @@ sys.path.insert(0, str(ROOT))
 _RENAME = re.compile(r"\b(simulator|strategies)(?=[./ ])")
 
 
+def _extract(tar: tarfile.TarFile, dest: Path) -> None:
+    """Extract ``tar`` into ``dest`` with the "data" filter where this Python has it (3.11.4+);
+    on older ones only regular files and folders whose paths stay inside ``dest``."""
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(dest, filter="data")
+        return
+    dest = dest.resolve()
+    members = []
+    for member in tar.getmembers():
+        target = (dest / member.name).resolve()
+        if member.name.startswith("/") or not target.is_relative_to(dest):
+            sys.exit(f"ab_kernel: the archive names a path outside its folder: {member.name!r}")
+        if member.isfile() or member.isdir():
+            members.append(member)
+    tar.extractall(dest, members=members)
+
+
 def export_base(rev: str, into: Path) -> None:
     """The packages of commit ``rev`` as simulator_base/ and strategies_base/ under ``into``."""
     archive = into / "base.tar"
@@ -45,7 +62,7 @@ def export_base(rev: str, into: Path) -> None:
     if done.returncode != 0:
         sys.exit(f"ab_kernel: --base {rev!r}: git archive failed: {done.stderr.strip()}")
     with tarfile.open(archive) as tar:
-        tar.extractall(into / "src", filter="data")
+        _extract(tar, into / "src")
     for package in ("simulator", "strategies"):
         for path in (into / "src" / package).rglob("*.py"):
             text = _RENAME.sub(lambda m: m.group(1) + "_base", path.read_text())

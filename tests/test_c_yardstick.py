@@ -1,5 +1,6 @@
 """benchmarks/c_yardstick.py measures the engine against C programs of W1 and W2; they must
-play the same workloads, or the comparison means nothing. Skipped without a C compiler."""
+play the same workloads, or the comparison means nothing. The bench tier (-m bench); skipped
+without a C compiler or without the C sources."""
 
 import importlib.util
 import shutil
@@ -12,8 +13,15 @@ from simulator.runner import run
 from strategies import resolve_seats, seat_arrays
 from test_w1_statistics import REFERENCE
 
-pytestmark = pytest.mark.skipif(shutil.which("cc") is None,
-                                reason="no C compiler to build the yardsticks")
+CALIBRATION = Path(__file__).resolve().parents[1] / "benchmarks" / "calibration"
+_missing = [f.name for f in (CALIBRATION / "w1.c", CALIBRATION / "w2.c") if not f.exists()]
+pytestmark = [
+    pytest.mark.bench,
+    pytest.mark.skipif(shutil.which("cc") is None,
+                       reason="no C compiler (cc on PATH) to build the yardsticks"),
+    pytest.mark.skipif(bool(_missing), reason=f"the C sources of the yardsticks are missing: "
+                       f"{', '.join(_missing)} in {CALIBRATION}"),
+]
 ROUNDS = 300_000
 
 

@@ -339,7 +339,11 @@ def test_readme_quick_start_matches_ci():
     ci = (ROOT / ".ci" / "run").read_text().strip().splitlines()
     assert ci[0] == "#!/usr/bin/env bash"
     assert "set -euo pipefail" in ci
-    assert ci[-1] == commands[1]
+    # the README's test command (the default tier), then the slow and the bench tiers
+    assert commands[1] in ci
+    later = "\n".join(ci[ci.index(commands[1]) + 1:])
+    assert "tier slow" in later and "tier bench" in later
+    assert any('.venv/bin/python -m pytest -q -m "$1"' in line for line in ci)
 
 
 def test_knock_games_default_to_a_strategy_that_knocks(tmp_path):

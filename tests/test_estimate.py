@@ -11,6 +11,7 @@ from simulator import codes as K
 from simulator.engine import pack_rules
 from simulator.estimate import best_scan_nb, estimate_cards_nb
 from simulator.rules import Rules, flatten
+from tiers import sweep
 
 CASES = [("six_card", scope) for scope in K.PAIR_SCOPES] + [
     ("four_card", "row_or_column"), ("four_card", "row_column_diagonal"),
@@ -35,7 +36,9 @@ def _by_whole_estimates(cards, up, hide, rt, replaceable, card, n, S):
     return best
 
 
-@pytest.mark.parametrize("preset, scope", CASES)
+@pytest.mark.parametrize("preset, scope",
+                         sweep(CASES, keep={("six_card", "column"), ("four_card", "row_or_column"),
+                                            ("nine_card_moraco", "anywhere")}))
 def test_search_by_key_groups_equals_whole_estimates(preset, scope):
     rules = Rules.preset(preset, pair_scope=scope)
     rt = pack_rules(flatten(rules, 2))

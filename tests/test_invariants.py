@@ -18,6 +18,7 @@ from simulator import reference as R
 from simulator.runner import play_logged_round
 from simulator.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
+from tiers import sweep
 
 
 def engine_round(rules: Rules, players: int, strategies: list[str], seed: int,
@@ -72,7 +73,10 @@ ROUNDS = 120
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy", "knock-threshold:T=8"])
-@pytest.mark.parametrize("preset,options,players", [c[1:] for c in CASES],
+@pytest.mark.parametrize("preset,options,players",
+                         sweep([c[1:] for c in CASES], ids=[c[0] for c in CASES],
+                               keep={"six_card-4p", "quads_jokers", "four_card",
+                                     "eight_card_whitnack-4p"}),
                          ids=[c[0] for c in CASES])
 def test_round_invariants(preset, options, players, strategy):
     rules = Rules.preset(preset, **options)

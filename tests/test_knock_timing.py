@@ -15,6 +15,7 @@ from simulator.lean import rules_eligible
 from simulator.rules import Rules, flatten
 from strategies import STRATEGIES
 from test_reference_parity import assert_parity, engine_round
+from tiers import sweep
 
 W2_LIKE = dict(pair_scope="none", initial_reveal_constraint="nearest_row")
 KT = "knock-threshold:T=8"
@@ -58,7 +59,8 @@ def test_a_knock_after_the_turn_comes_with_the_turn():
                                                                 K.A_TAKE_DISCARD)
 
 
-@pytest.mark.parametrize("name", sorted(set(STRATEGIES) - {"lookahead"}))
+@pytest.mark.parametrize("name", sweep(sorted(set(STRATEGIES) - {"lookahead"}),
+                                       keep={"greedy", "knock-threshold"}))
 def test_every_builtin_answers_after_its_turn(name, tmp_path):
     rules = Rules.preset("four_card", knock_timing="end_of_own_turn", **W2_LIKE)
     assert not rules_eligible(flatten(rules, 4).ri)   # the lean kernel leaves it to the engine

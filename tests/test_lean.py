@@ -19,6 +19,7 @@ from simulator.runner import Totals, make_job, run
 from simulator.scoring import plain_hole_nb
 from strategies import builtin
 from test_random_rules import draw_rule_sets
+from tiers import sweep
 
 
 def _play(kind, rules, players, ids, params, start, count, seed=11):
@@ -118,7 +119,7 @@ def test_enough_random_rule_sets_are_eligible():
     assert len(LEAN_SETS) >= 40
 
 
-@pytest.mark.parametrize("i", range(len(LEAN_SETS)))
+@pytest.mark.parametrize("i", sweep(range(len(LEAN_SETS)), keep=set(range(20))))
 def test_random_rule_sets_identical(i):
     rules, players = LEAN_SETS[i]
     rng = random.Random(i)

@@ -15,6 +15,7 @@ from simulator import codes as K
 from simulator import reference as R
 from simulator.runner import play_logged_round
 from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
+from tiers import sweep
 
 # options not drawn: match play, the table-size limits and the turn cap; everything else is
 # drawn at random
@@ -102,7 +103,8 @@ ROW_LAYOUTS = [  # layout_mode = row (four cards side by side), every pair scope
     for scope in ("row_or_column", "orthogonal_adjacent", "anywhere", "none")]
 
 
-@pytest.mark.parametrize("rules", ROW_LAYOUTS, ids=[r.pair_scope for r in ROW_LAYOUTS])
+@pytest.mark.parametrize("rules", sweep(ROW_LAYOUTS, keep={0}),
+                         ids=[r.pair_scope for r in ROW_LAYOUTS])
 @pytest.mark.parametrize("spec", ["random", "greedy"])
 def test_row_layout_parity(rules, spec):
     arrays = flatten(rules, 3)

@@ -15,7 +15,8 @@ row_column_diagonal and orthogonal_adjacent (about 2,400 with seats playing knoc
 four_card_in_hand (RULES.md §2.6), first-turn reveals and eight_card_whitnack (§2.3), with a
 check that each of these options really changes play; then about 2,700 for pay_to_peek and
 jack_discard_skips_next (§3.3, AMB-16, AMB-19), with the TV-D18 turn-flow lines and checks read
-from the reference's logs.
+from the reference's logs. Those are the slow tier (``-m slow``); the default tier plays a few
+cases of each sweep.
 
 Scoring is also compared on generated layouts and holes, which reach the rare patterns (quads,
 blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. The cases
@@ -37,6 +38,7 @@ from simulator import scoring as S
 from simulator.runner import play_logged_round
 from simulator.rules import RuleError, Rules, card_keys, card_values, flatten
 from strategies import resolve_seats, seat_arrays
+from tiers import sweep
 
 
 # ---- helpers ------------------------------------------------------------------------------------
@@ -106,7 +108,7 @@ BASE_ROUNDS = {2: 350, 3: 350, 4: 600, 5: 350, 6: 350}
 
 
 @pytest.mark.parametrize("strategy", ["random", "greedy"])
-@pytest.mark.parametrize("players", sorted(BASE_ROUNDS))
+@pytest.mark.parametrize("players", sweep(sorted(BASE_ROUNDS), keep={1}))   # 3 players: default
 def test_six_card_parity(strategy, players):
     assert_parity(Rules.preset("six_card"), players, [strategy], seed=1000 + players,
                   rounds=BASE_ROUNDS[players])
@@ -121,7 +123,7 @@ MIXED = [
 ]
 
 
-@pytest.mark.parametrize("players,strategies,rounds", MIXED,
+@pytest.mark.parametrize("players,strategies,rounds", sweep(MIXED, keep={0}),
                          ids=[f"{p}p-{'-'.join(s[0] for s in st)}" for p, st, _ in MIXED])
 def test_mixed_seating_parity(players, strategies, rounds):
     assert_parity(Rules.preset("six_card"), players, strategies, seed=2000 + players,
@@ -209,7 +211,13 @@ def _variant_cases():
     return cases
 
 
-@pytest.mark.parametrize("preset,options,players,strategy,rounds,seed", _variant_cases())
+# the default tier plays a few variants; the slow tier all of them
+VARIANTS_DEFAULT = {"pair_anywhere-random", "jokers-greedy", "quad_block-greedy",
+                    "flip_all_to_end-random", "ten_card_anywhere-random"}
+
+
+@pytest.mark.parametrize("preset,options,players,strategy,rounds,seed",
+                         sweep(_variant_cases(), keep=VARIANTS_DEFAULT))
 def test_variant_parity(preset, options, players, strategy, rounds, seed):
     assert_parity(Rules.preset(preset, **options), players, [strategy], seed, rounds)
 
@@ -306,8 +314,10 @@ KNOCK_CASES = [
 
 
 @pytest.mark.parametrize("preset,options,players,strategies,rounds,seed",
-                         [pytest.param(*c[1:], 5000 + 10 * i, id=c[0])
-                          for i, c in enumerate(KNOCK_CASES)])
+                         sweep([pytest.param(*c[1:], 5000 + 10 * i, id=c[0])
+                                for i, c in enumerate(KNOCK_CASES)],
+                               keep={"four_card-4p-kt8", "four_card-4p-random", "w2-4p-kt12",
+                                     "four_card-adjacent-kt8", "six_card-knock-4p-kt8"}))
 def test_knock_and_scope_parity(preset, options, players, strategies, rounds, seed):
     assert_parity(Rules.preset(preset, **options), players, strategies, seed, rounds)
 
@@ -632,8 +642,12 @@ NEW_RULE_CASES = [
 
 
 @pytest.mark.parametrize("preset,options,players,strategies,rounds,seed",
-                         [pytest.param(*c[1:], 7000 + 10 * i, id=c[0])
-                          for i, c in enumerate(NEW_RULE_CASES)])
+                         sweep([pytest.param(*c[1:], 7000 + 10 * i, id=c[0])
+                                for i, c in enumerate(NEW_RULE_CASES)],
+                               keep={"min_laps2-3p-random", "reveal_trigger-four_card-4p-random",
+                                     "owner_all-four_card-3p-kt12", "in_hand-8p-kt8",
+                                     "first_turn_any-six_card-4p-random",
+                                     "whitnack-flip_all-4p-random"}))
 def test_new_rule_parity(preset, options, players, strategies, rounds, seed):
     assert_parity(Rules.preset(preset, **options), players, strategies, seed, rounds)
 
@@ -773,8 +787,10 @@ PEEK_JACK_CASES = [
 
 
 @pytest.mark.parametrize("preset,options,players,strategies,rounds,seed",
-                         [pytest.param(*c[1:], 9000 + 10 * i, id=c[0])
-                          for i, c in enumerate(PEEK_JACK_CASES)])
+                         sweep([pytest.param(*c[1:], 9000 + 10 * i, id=c[0])
+                                for i, c in enumerate(PEEK_JACK_CASES)],
+                               keep={"peek1-six_card-4p-random", "peek2-four_card-4p-random",
+                                     "jack-six_card-3p-random", "jack-four_card-4p-greedy-kt8"}))
 def test_peek_and_jack_parity(preset, options, players, strategies, rounds, seed):
     assert_parity(Rules.preset(preset, **options), players, strategies, seed, rounds)
 

@@ -10,13 +10,15 @@ from simulator.runner import play_logged_round
 from simulator.rules import PRESETS, Rules, flatten
 from strategies import STRATEGIES, resolve_seats, seat_arrays
 from test_random_rules import draw_rule_sets
+from tiers import sweep
 
 NEW = [name for name in STRATEGIES if name not in ("random", "greedy", "knock-threshold")]
 RULE_SETS = [(p, {}, Rules.preset(p), 4 if Rules.preset(p).players_max >= 4 else 2)
              for p in PRESETS] + draw_rule_sets(120, seed=7)
 
 
-@pytest.mark.parametrize("name", NEW)
+# lookahead (the slowest by far) only in the slow tier; test_lookahead.py covers it by default
+@pytest.mark.parametrize("name", sweep(NEW, keep=set(NEW) - {"lookahead"}))
 def test_plays_every_rule_set(name):
     for case, (preset, overrides, rules, players) in enumerate(RULE_SETS):
         arrays = flatten(rules, players)
