@@ -36,7 +36,8 @@ DESCRIPTION = {
 
 
 def _marker(name: str) -> Path:
-    return Path(CACHE_DIR) / "builds" / name.replace(":", "-")
+    safe = "".join(c if c.isalnum() or c in "-_." else "-" for c in name)
+    return Path(CACHE_DIR) / "builds" / safe[-120:]
 
 
 def is_compiled(name: str) -> bool:

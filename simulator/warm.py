@@ -33,7 +33,9 @@ def warm_one(name: str, notify=None) -> float:
         path, function = name[len("user:"):].rsplit(":", 1)
         seats = resolve_seats([f"{path}:{function}"], 4)
         ids, params = seat_arrays(seats)
-        warm_up(Rules.preset("six_card"), 4, ids, params, user=user_policy(seats), notify=notify)
+        with builds.compiling(name):   # (user_kernel itself says when it compiles one)
+            warm_up(Rules.preset("six_card"), 4, ids, params, user=user_policy(seats),
+                    notify=notify)
     elif name.startswith("policy:"):
         compiled.entry(STRATEGIES[name.split(":", 1)[1]].policy_id, notify)
     else:

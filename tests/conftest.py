@@ -1,26 +1,33 @@
-"""Test tiers: the ``slow`` marker.
+"""Before the first test: compile the builds the tests use, on every CPU at once.
 
-pyproject.toml may register ``slow`` itself and deselect it by default (``addopts``); then this
-file does nothing. Where it does not, the marker is registered here and slow tests are skipped
-unless a ``-m`` expression was given, so that the default run stays short either way."""
+Tests compile what they use on first use, one build after another on one core; from an empty
+cache that alone would take most of the default tier's time. ``simulator.warm`` compiles the
+same builds on one process per CPU into the shared on-disk cache, so the tests only load them.
+Nothing is done when everything is compiled already. The slow tier also plays the example user
+policy's own kernel, which is compiled alongside."""
 
 from __future__ import annotations
 
-import pytest
+import os
+from pathlib import Path
 
-_OWN = "_golfsim_registered_slow"
-
-
-def pytest_configure(config):
-    if not any(line.split(":")[0].strip() == "slow" for line in config.getini("markers")):
-        config.addinivalue_line("markers", "slow: long sweeps (run with -m slow)")
-        setattr(config, _OWN, True)
+EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples" / \
+    "greedy_policy.py"
 
 
-def pytest_collection_modifyitems(config, items):
-    if not getattr(config, _OWN, False) or config.option.markexpr:
+def pytest_sessionstart(session):
+    if os.environ.get("NUMBA_DISABLE_JIT"):
         return
-    skip = pytest.mark.skip(reason="slow tier: run with -m slow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    from simulator import builds, warm
+    plan = list(warm.PLAN)
+    markexpr = session.config.option.markexpr or ""
+    if "slow" in markexpr and "not slow" not in markexpr:
+        plan.append(f"user:{EXAMPLE_POLICY}:decide")
+    cold = [name for name in plan if not builds.is_compiled(name)]
+    if not cold:
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"compiling {len(cold)} builds on {os.cpu_count()} processes "
+                            "before the tests (once per version)")
+    warm.warm(cold, jobs=os.cpu_count() or 1)
