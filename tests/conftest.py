@@ -1,4 +1,4 @@
-"""Test tiers: the ``slow`` marker.
+"""Test tiers: the ``slow`` marker (and ``bench``, registered only).
 
 pyproject.toml may register ``slow`` itself and deselect it by default (``addopts``); then this
 file does nothing. Where it does not, the marker is registered here and slow tests are skipped
@@ -11,10 +11,16 @@ import pytest
 _OWN = "_golfsim_registered_slow"
 
 
+def _registered(config, name: str) -> bool:
+    return any(line.split(":")[0].strip() == name for line in config.getini("markers"))
+
+
 def pytest_configure(config):
-    if not any(line.split(":")[0].strip() == "slow" for line in config.getini("markers")):
+    if not _registered(config, "slow"):
         config.addinivalue_line("markers", "slow: long sweeps (run with -m slow)")
         setattr(config, _OWN, True)
+    if not _registered(config, "bench"):  # registered only: bench tests still run by default
+        config.addinivalue_line("markers", "bench: checks of the benchmarks' own programs")
 
 
 def pytest_collection_modifyitems(config, items):
