@@ -30,8 +30,9 @@ at each decision is checked by seats of tests/policies/view_check_policy.py, whi
 illegal action (an engine error) whenever their view contradicts itself: a card known at two
 positions, a known layout card also on the discard pile or in the hand, a face-up card unknown.
 
-The default tier plays three rounds per case (about 130 cases); ``-m slow`` plays 25 rounds
-per preset case and 8 on each of 420 more random rule sets.
+The default tier plays three rounds per case of the general and lean builds (the user kernel,
+compiled around a policy for minutes, is in the slow tier with its cases); ``-m slow`` plays
+25 rounds per preset case and 8 on each of 420 more random rule sets.
 """
 
 from __future__ import annotations
@@ -309,8 +310,14 @@ def play_case(build: str, rules: Rules, players: int, specs, seed: int, rounds: 
     check_same_rounds(rules, players, ids, params, seed, rounds, build, user, logged)
 
 
+def _tier(build: str):
+    """The user kernel is compiled around each user policy, for minutes: the slow tier."""
+    return pytest.mark.slow if build == "user" else ()
+
+
 @pytest.mark.parametrize("build,preset,players,specs",
-                         [pytest.param(*c[1:], id=c[0]) for c in PRESET_CASES])
+                         [pytest.param(*c[1:], id=c[0], marks=_tier(c[1]))
+                          for c in PRESET_CASES])
 def test_contract_presets(build, preset, players, specs):
     play_case(build, Rules.preset(preset), players, specs, seed=2500 + len(preset), rounds=ROUNDS)
 
@@ -343,8 +350,8 @@ def random_cases(n_general: int, n_kernel: int, seed: int):
 RANDOM_CASES = random_cases(25, 6, seed=2025)
 
 
-@pytest.mark.parametrize("case", range(len(RANDOM_CASES)),
-                         ids=[c[0] for c in RANDOM_CASES])
+@pytest.mark.parametrize("case", [pytest.param(i, id=c[0], marks=_tier(c[1]))
+                                  for i, c in enumerate(RANDOM_CASES)])
 def test_contract_random_rule_sets(case):
     _, build, rules, players, specs = RANDOM_CASES[case]
     play_case(build, rules, players, specs, seed=4000 + case, rounds=ROUNDS)

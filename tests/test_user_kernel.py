@@ -19,6 +19,9 @@ from simulator.runner import make_job, run
 from strategies import resolve, resolve_seats, seat_arrays, user_policy
 from test_random_rules import draw_rule_sets
 
+# each test compiles the user kernel around a policy, for minutes: the slow tier
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "strategies" / "examples" / "greedy_policy.py") + ":decide"
 CYCLING = str(ROOT / "tests" / "policies" / "cycling_policy.py") + ":decide"
