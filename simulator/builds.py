@@ -19,13 +19,21 @@ from .jit import CACHE_DIR
 
 # seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
 ESTIMATE_S = {
-    "engine": 40,
-    "matches": 15,
-    "lean": 45,
-    "policy:lookahead": 30,
-    "user": 90,
+    "engine": 50,
+    "matches": 8,
+    "lean": 55,
+    "policy:random": 1,
+    "policy:greedy": 3,
+    "policy:knock-threshold": 3,
+    "policy:forgetful": 4,
+    "policy:heuristic": 13,
+    "policy:opponent-aware": 7,
+    "policy:ev": 7,
+    "policy:guide": 7,
+    "policy:lookahead": 35,
+    "user": 180,
 }
-DEFAULT_ESTIMATE_S = 10
+DEFAULT_ESTIMATE_S = 5
 
 DESCRIPTION = {
     "engine": "the general engine",

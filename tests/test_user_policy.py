@@ -29,12 +29,14 @@ def _write(tmp_path, name, body):
     return str(path)
 
 
-def test_example_plays_exactly_like_builtin_greedy():
+# "auto" plays every seat on the policy's own kernel, compiled for minutes: the slow tier
+@pytest.mark.parametrize("kernel", ["general", pytest.param("auto", marks=pytest.mark.slow)])
+def test_example_plays_exactly_like_builtin_greedy(kernel):
     seats = resolve_seats([EXAMPLE], 4)
     ids, params = seat_arrays(seats)
     assert all(s.user is not None for s in seats)
     a = run(SIX, 4, ids, params, rounds=3000, seed=9, user=user_policy(seats), threads=2,
-            chunk_size=500)
+            chunk_size=500, kernel=kernel)
     b = run(SIX, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds=3000, seed=9,
             kernel="general")
     assert a.complete and a.totals.rounds == 3000
@@ -235,6 +237,7 @@ def test_an_illegal_action_is_described_at_every_decision_point(point):
         "arrange"
 
 
+@pytest.mark.slow   # a seating of four example seats compiles the policy's own kernel
 def test_user_policy_in_a_tournament(tmp_path):
     out = tmp_path / "tour"
     r = CliRunner().invoke(cli, ["tournament", "--preset", "six_card", "--strategy", EXAMPLE,
