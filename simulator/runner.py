@@ -481,14 +481,44 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     return result
 
 
+def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mode: bool,
+                   notify) -> None:
+    """When a run on the general engine needs more than one build that is not compiled yet
+    (the engine, its policies, match play), compile them on one process per CPU at once, as
+    ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
+    longest build, not for their sum."""
+    import os
+    from . import warm
+    cpus = os.cpu_count() or 1
+    if cpus < 2 or (kernel != "general" and eligible(flatten(rules, players).ri, policy_ids)):
+        return
+    needed = ["engine"] + (["matches"] if match_mode else []) + sorted(
+        {f"policy:{compiled.build_name(int(p))}" for p in policy_ids
+         if int(p) in compiled.ENTRIES})
+    cold = [name for name in needed if not builds.is_compiled(name)]
+    if len(cold) < 2:
+        return
+    if notify is not None:
+        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on "
+               f"{min(cpus, len(cold))} processes at once (once per version; about "
+               f"{max(builds.estimate(n) for n in cold)} s)")
+    try:
+        warm.warm(cold, jobs=min(cpus, len(cold)))
+    except (RuntimeError, OSError):
+        pass   # each build is then compiled here, one after another, as without this
+
+
 def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
             user=None, notify=None, holes: int = 0, target: int = 0) -> float:
     """Compile (or load from the cache) what a run of these rules and seats needs, telling
     ``notify`` what it compiles; returns the seconds it took."""
     t0 = time.perf_counter()
     match_mode = holes > 0 or target > 0
-    job = make_job(rules, players, policy_ids, params, 0,
-                   kernel="general" if match_mode else kernel, user=user, notify=notify)
+    kernel = "general" if match_mode else kernel
+    if user is None:
+        _compile_apart(rules, players, policy_ids, kernel, match_mode, notify)
+    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
+                   notify=notify)
     with builds.compiling(job.build, notify):
         play_chunk(job, 0, 2)
     if match_mode:

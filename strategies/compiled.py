@@ -65,11 +65,16 @@ def _compile(key, fn, notify):
         return _COMPILED[key]
 
 
+def build_name(policy_id: int) -> str:
+    """The built-in's name (as ``--strategy`` spells it): its build is ``policy:NAME``."""
+    return ENTRIES[int(policy_id)][1].removesuffix("_entry").replace("_", "-")
+
+
 def entry(policy_id: int, notify=None):
     """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use)."""
     module, name = ENTRIES[int(policy_id)]
-    return _compile(name.removesuffix("_entry").replace("_", "-"),
-                    getattr(importlib.import_module(module), name), notify)
+    return _compile(build_name(policy_id), getattr(importlib.import_module(module), name),
+                    notify)
 
 
 def table(policy_ids, notify=None) -> tuple:
