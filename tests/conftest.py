@@ -28,6 +28,6 @@ def pytest_sessionstart(session):
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"compiling {len(cold)} builds on {os.cpu_count()} processes "
+        reporter.write_line(f"compiling {', '.join(cold)} on {os.cpu_count()} processes "
                             "before the tests (once per version)")
     warm.warm(cold, jobs=os.cpu_count() or 1)
