@@ -84,16 +84,17 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     rt = pack_rules(flatten(rules, players))
     seats = resolve_seats(["lookahead:budget=3"] + ["greedy"] * 3, players)
     par = policy_table(*seat_arrays(seats))
+    table = compiled.table(par[:, 0])
     st = State(players)
     shuffler = np.random.default_rng(8)
     checked = 0
     for round_index in range(25):
         st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(st.g, rt, st.rng, 5, round_index)
-        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
+        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
         seat = 0
         for _ in range(int(shuffler.integers(0, 12))):
-            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) != 1:
+            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux, seat) != 1:
                 break
             seat = (seat + 1) % players
         if seat != 0 or turn_mask_nb(st.g, rt, 0) == 0:
@@ -147,6 +148,7 @@ def test_each_move_starts_from_the_same_deal():
         assert LN.rules_eligible(ri.ri), name
         rt = pack_rules(ri)
         par = policy_table(*seat_arrays(resolve_seats([model], players)))
+        table = compiled.table(par[:, 0])
         st = State(players)
         dealt = np.zeros(LN.W_SIZE, dtype=np.int32)
         fresh = np.zeros(LN.W_SIZE, dtype=np.int32)
@@ -154,10 +156,10 @@ def test_each_move_starts_from_the_same_deal():
         for round_index in range(12):
             st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
             _deal_nb(st.g, rt, st.rng, 9, round_index)
-            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
+            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
             seat, stopped = 0, False
             for _ in range(int(shuffler.integers(0, 6 * players))):
-                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux,
+                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux,
                                  seat) != 1:
                     stopped = True
                     break

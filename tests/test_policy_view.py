@@ -52,6 +52,7 @@ def test_decisions_ignore_hidden_cards(policy, options):
     arrays = flatten(rules, PLAYERS)
     rt = pack_rules(arrays)
     par = policy_table(*seat_arrays(resolve_seats([policy], PLAYERS)))
+    table = compiled.table(par[:, 0])
     npos = rules.n_positions
     st = State(PLAYERS)
     g, rng_streams, log = st.g, st.rng, st.log
@@ -60,10 +61,10 @@ def test_decisions_ignore_hidden_cards(policy, options):
     for round_index in range(60):
         g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(g, rt, rng_streams, 3, round_index)
-        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
+        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, table, st.aux)
         seat = 0
         for turn in range(int(shuffler.integers(0, 25))):
-            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) != 1:
+            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, table, st.aux, seat) != 1:
                 break
             seat = (seat + 1) % PLAYERS
         # decision at the start of a turn

@@ -60,16 +60,17 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
     rules = Rules.preset("four_card", reveal_on_trigger=reveal)
     rt = pack_rules(flatten(rules, 3))
     par = policy_table([2] * 3, np.full((3, 1), 8.0))
+    table = compiled.table(par[:, 0])
     st = State(3)
     g = st.g
     knocks = 0
     for r in range(40):
         g[K.G_PRIV + K.PRIV_LOG_N] = -1
         _deal_nb(g, rt, st.rng, 4, r)
-        assert _initial_reveal_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux)
+        assert _initial_reveal_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
         seat = 0
         while g[K.G_PUB + K.PUB_ENDER] < 0 and g[K.G_PUB + K.PUB_TURN] < 200:
-            assert _play_turn_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, compiled.table(par[:, 0]), st.aux, seat) == 1
+            assert _play_turn_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux, seat) == 1
             g[K.G_PUB + K.PUB_TURN] += 1
             seat = (seat + 1) % 3
         knocker = g[K.G_PUB + K.PUB_ENDER]
