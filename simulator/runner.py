@@ -7,6 +7,7 @@ totals are identical for any thread count or chunk size.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -17,7 +18,7 @@ import numpy as np
 from . import codes as K
 from strategies import compiled
 
-from . import builds
+from . import builds, warm
 from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
                      play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
 from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS, HIST_OFFSET,
@@ -271,9 +272,10 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
     """Refuse strategies that cannot play these rules (ValueError with the reason)."""
+    if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
+        return
     ri = flatten(rules, players).ri
-    if any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids) and \
-            not rules_eligible(ri, "lookahead_rollout"):
+    if not rules_eligible(ri, "lookahead_rollout"):
         lacks = lacking("lookahead_rollout", needed_from_ri(ri))
         raise ValueError(
             "strategy lookahead: its rollouts run on the lean kernel, which does not play "
@@ -487,8 +489,6 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
     (the engine, its policies, match play), compile them on one process per CPU at once, as
     ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
     longest build, not for their sum."""
-    import os
-    from . import warm
     cpus = os.cpu_count() or 1
     if cpus < 2 or (kernel != "general" and eligible(flatten(rules, players).ri, policy_ids)):
         return
