@@ -71,13 +71,26 @@ def export_base(rev: str, into: Path) -> None:
             target.write_text(text)
 
 
+def _module(package: str, *names: str):
+    """The first of ``package``'s modules ``names`` that exists: the modules live in
+    sub-packages (``game.rules``, ``experiments.runner``) since the layout change, and a base
+    commit from before it has them at the top (``rules``, ``runner``)."""
+    for name in names:
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as e:
+            if not f"{package}.{name}".startswith(f"{e.name}"):
+                raise
+    raise ModuleNotFoundError(f"{package} has none of the modules {', '.join(names)}")
+
+
 def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = None,
            sets: tuple[str, ...] = ()):
     """A function playing ``rounds`` rounds from ``start`` on one version, and its totals
     (``spec``, when given, replaces the workload's on every seat; ``sets``, option=value
     strings, change its rules)."""
-    rules_mod = importlib.import_module(f"{sim}.rules")
-    runner = importlib.import_module(f"{sim}.runner")
+    rules_mod = _module(sim, "game.rules", "rules")
+    runner = _module(sim, "experiments.runner", "runner")
     strategies = importlib.import_module(strat)
     if workload == "w1":
         rules, strategy = rules_mod.Rules.preset("six_card"), "greedy"

@@ -30,8 +30,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--only", default=None, help="comma-separated strategies (default: all)")
     args = ap.parse_args(argv)
 
-    from simulator.rules import Rules
-    from simulator.runner import run
+    from simulator.game.rules import Rules
+    from simulator.experiments.runner import run
     from strategies import STRATEGIES, resolve_seats, seat_arrays
 
     rules = Rules.preset(args.preset)

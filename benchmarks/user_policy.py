@@ -3,7 +3,7 @@ after warm-up, printed as ONE JSON line:
 
 - ``user``: the same logic as a user policy (strategies/examples/greedy_policy.py) as
   `golfsim run --strategy strategies/examples/greedy_policy.py:decide` plays it: compiled
-  into its own kernel (simulator/user_kernel.py),
+  into its own kernel (simulator/kernel/user_kernel.py),
 - ``builtin_lean``: the built-in ``greedy`` as `golfsim run --strategy greedy` plays it, on
   the lean kernel,
 - ``user_pointer``: the user policy called through a function pointer by the general engine
@@ -40,8 +40,8 @@ def main(argv=None) -> None:
 
     import numpy as np
 
-    from simulator.rules import Rules
-    from simulator.runner import run
+    from simulator.game.rules import Rules
+    from simulator.experiments.runner import run
     from strategies import resolve_seats, seat_arrays, user_policy
 
     rules = Rules.preset("six_card")

@@ -1,5 +1,5 @@
 """Shared driver of the BENCHMARK.md workloads: warm up, time one run through the same path
-as `golfsim run` (simulator.runner.run), print ONE JSON line."""
+as `golfsim run` (simulator.experiments.runner.run), print ONE JSON line."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 def workload(name: str, T: float = 8.0):
     """(rules, strategy) of BENCHMARK.md's workload ``name``: "w1" (six_card, greedy) or "w2"
     (four_card without pairs, peeking at the nearest row, knock-threshold with T)."""
-    from simulator.rules import Rules
+    from simulator.game.rules import Rules
     if name == "w1":
         return Rules.preset("six_card"), "greedy"
     if name == "w2":
@@ -47,7 +47,7 @@ def parse_args(description: str, argv=None, extra=None):
 
 def measure(name: str, rules, strategy: str, players: int, args) -> tuple[dict, object]:
     """Run the workload and return (the JSON fields common to every workload, totals)."""
-    from simulator.runner import DEFAULT_CHUNK, make_job, run, warm_up
+    from simulator.experiments.runner import DEFAULT_CHUNK, make_job, run, warm_up
     from strategies import resolve_seats, seat_arrays
 
     ids, params = seat_arrays(resolve_seats([strategy], players))

@@ -35,7 +35,7 @@ DECK_SUM = int(VALUES.sum())
 
 # _nrt=False and the scratch arrays passed in: with Numba's reference counting on, every
 # array handed to a helper costs an atomic incref/decref pair, which made this loop ten
-# times slower (see simulator/jit.py)
+# times slower (see simulator/kernel/jit.py)
 plain = njit(cache=True, _nrt=False)
 inline = njit(cache=True, _nrt=False, inline="always")
 
@@ -184,8 +184,8 @@ def main(argv=None) -> dict:
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
 
-    from simulator.rules import Rules
-    from simulator.runner import run, warm_up
+    from simulator.game.rules import Rules
+    from simulator.experiments.runner import run, warm_up
     from strategies import resolve_seats, seat_arrays
 
     rules = Rules.preset("six_card")

@@ -38,8 +38,8 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from workload import workload
 
-    from simulator import engine, lean
-    from simulator.runner import make_job, new_state, play_chunk
+    from simulator.kernel import engine, lean
+    from simulator.experiments.runner import make_job, new_state, play_chunk
     from strategies import resolve_seats, seat_arrays
 
     rules, strategy = workload(args.workload)

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import click
 
-from .cards import CardParseError
-from .rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
-                    option_text)
-from .rules import _allowed_text
+from .game.cards import CardParseError
+from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
+                         option_text)
+from .game.rules import _allowed_text
 
 DEFAULT_PRESET = "six_card"
 DEFAULT_PLAYERS = 4
@@ -71,7 +71,7 @@ def _command_line(ctx: click.Context) -> str:
 
 
 def _print_version(ctx: click.Context) -> None:
-    from .report import version
+    from .experiments.report import version
     click.echo(f"golfsim {version()}")
     ctx.exit(0)
 
@@ -86,7 +86,7 @@ class _ChunkSizeOption(click.Option):
     """Shows runner.DEFAULT_CHUNK in --help without importing the engine for every command."""
 
     def get_help_record(self, ctx):
-        from .runner import DEFAULT_CHUNK
+        from .experiments.runner import DEFAULT_CHUNK
         names, text = super().get_help_record(ctx)
         return names, text.replace("DEFAULT_CHUNK", str(DEFAULT_CHUNK))
 
@@ -228,7 +228,7 @@ def _bar(what: str, total: int, quiet: bool):
 def _resumable(what: str, out_dir: Path, bar, play):
     """``play()`` for a resumable command: a policy error is one line (exit status 2); an
     interruption says where the finished work is kept (exit status 130)."""
-    from . import runner
+    from .experiments import runner
     try:
         return play()
     except runner.PolicyError as e:
@@ -257,8 +257,8 @@ def _prepare_writers() -> threading.Thread:
     happens again, with its message, where they are used."""
     def work():
         try:
-            importlib.import_module(".report", __package__)
-            importlib.import_module(".plots", __package__).warm_up()
+            importlib.import_module(".experiments.report", __package__)
+            importlib.import_module(".output.plots", __package__).warm_up()
         except Exception:
             return
     thread = threading.Thread(target=work, name="golfsim-imports", daemon=True)
@@ -306,7 +306,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     every round."""
     from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
 
-    from . import runner
+    from .experiments import runner
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     try:
@@ -357,7 +357,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         bar.close()
 
     writers.join()
-    from . import plots, report
+    from .output import plots
+    from .experiments import report
     summary = report.summary_frame(result)
     meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)
     try:
@@ -414,8 +415,8 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     """
     from strategies import StrategyError, seat_arrays, user_policy
 
-    from . import runner
-    from . import tournament as tour
+    from .experiments import runner
+    from .experiments import tournament as tour
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     try:
@@ -459,7 +460,8 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     finally:
         bar.close()
 
-    from . import plots, report
+    from .output import plots
+    from .experiments import report
     ranking = tour.ranking_frame(result)
     h2h = tour.head_to_head_frame(result)
     meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
@@ -522,7 +524,7 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     """
     from strategies import StrategyError
 
-    from . import tune as tn
+    from .experiments import tune as tn
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     try:
@@ -542,7 +544,8 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     except tn.ShardError as e:
         raise GolfsimError(f"--out {out}: {e}") from None
 
-    from . import plots, report
+    from .output import plots
+    from .experiments import report
     frame = tn.result_frame(result)
     meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
     names = [p.name for p in result.params]
@@ -567,7 +570,7 @@ def score(ctx, preset, rules_file, assignments, as_json, layout):
       golfsim score KS 5H JC / KD 5C 2H
       golfsim score --set value_two=2 "KS 5H JC / KD 5C 2H"   (prints 12)
     """
-    from .layout_score import format_layout_score, score_layout
+    from .output.layout_score import format_layout_score, score_layout
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     text = " ".join(layout)
@@ -680,8 +683,8 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
     """
     from strategies import StrategyError, user_policy
 
-    from . import compare as cmp
-    from . import runner
+    from .experiments import compare as cmp
+    from .experiments import runner
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     if rounds is not None and until_width is not None:
@@ -741,7 +744,8 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
     for note in result.notes:
         click.echo(f"golfsim: {note}", err=True)
 
-    from . import plots, report
+    from .output import plots
+    from .experiments import report
     frame = cmp.frame(result)
     meta = cmp.metadata(result, _command_line(ctx), rules_file)
     try:
@@ -764,7 +768,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 
 
 def _canonical(name: str) -> str:
-    from .rules import canonical_option
+    from .game.rules import canonical_option
     return canonical_option(name)
 
 
@@ -804,9 +808,9 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
     Example:
       golfsim guide --preset six_card --players 4 --out results/guide
     """
-    from . import compare as cmp
-    from . import guide as gd
-    from . import guide_report as gr
+    from .experiments import compare as cmp
+    from .experiments import guide as gd
+    from .output import guide_report as gr
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     varies = list(varies) or list(gd.DEFAULT_VARIES)
@@ -843,8 +847,8 @@ def warm(jobs, quiet):
     every built-in policy), so that later runs start at once. Each is compiled once per
     version and machine; what is compiled already is only loaded."""
     from tqdm import tqdm
-    from . import builds
-    from . import warm as warming
+    from .kernel import builds
+    from .experiments import warm as warming
     t0 = time.perf_counter()
     bar = tqdm(total=len(warming.PLAN), unit="build", file=sys.stderr, disable=quiet,
                desc="golfsim warm", dynamic_ncols=True)
@@ -869,7 +873,7 @@ def warm(jobs, quiet):
 def plot(folder):
     """Redraw the figures of a results FOLDER (of run, tournament or compare) from its
     Parquet files."""
-    from . import plots
+    from .output import plots
 
     path = Path(folder)
     if not path.is_dir():

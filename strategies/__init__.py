@@ -161,7 +161,7 @@ def resolve(spec: str) -> Strategy:
 
 
 def _resolve_user(spec: str) -> Strategy:
-    from simulator.policy_api import POLICY_USER, UserPolicyError, load_function
+    from simulator.kernel.policy_api import POLICY_USER, UserPolicyError, load_function
     path, _, rest = spec.partition(".py")
     path += ".py"
     function, _, arg_text = rest.lstrip(":").partition(":")
@@ -180,7 +180,7 @@ def _resolve_user(spec: str) -> Strategy:
 def user_policy(strategies: list[Strategy]):
     """The compiled user policy the seats share (None if no seat plays one). One run plays at
     most one user function (its seats may differ in parameters)."""
-    from simulator.policy_api import UserPolicyError, compile_policy
+    from simulator.kernel.policy_api import UserPolicyError, compile_policy
     users = {s.user for s in strategies if s.user is not None}
     if not users:
         return None

@@ -25,19 +25,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator import codes as K
-from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
-                            MAX_PLAYERS, MAX_POS)
-from simulator.cards import CARDS_PER_DECK, RANK_JOKER
-from simulator.codes import RT_KEY, RT_VALUE
-from simulator.jit import hot, ix
-from simulator.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb, partner_nb
-from simulator.layout import can_replace_nb, rel_nb
-from simulator.rng import STREAM_SEAT0, below_nb
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
+                                  MAX_PLAYERS, MAX_POS)
+from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
+from simulator.game.codes import RT_KEY, RT_VALUE
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb, partner_nb
+from simulator.kernel.layout import can_replace_nb, rel_nb
+from simulator.kernel.rng import STREAM_SEAT0, below_nb
 
-from simulator.codes import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY,  # noqa: F401
-                             POLICY_GUIDE, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
-                             POLICY_OPPONENT_AWARE, POLICY_RANDOM)
+from simulator.game.codes import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY,  # noqa: F401
+                                  POLICY_GUIDE, POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD,
+                                  POLICY_OPPONENT_AWARE, POLICY_RANDOM)
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
 MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
 MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
@@ -125,7 +125,7 @@ def own_card_nb(g, seat, p, hide):
 
 @hot(inline="always")
 def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
-    """n times the estimated layout score (simulator.estimate.estimate_cards_nb, for pair
+    """n times the estimated layout score (simulator.kernel.estimate.estimate_cards_nb, for pair
     scopes other than 2-row columns) with ``card`` imagined at position ``at`` (at = -1: as it
     is)."""
     return estimate_cards_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,

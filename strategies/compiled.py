@@ -5,7 +5,7 @@ of ``POLICY_SIGNATURE``; a run passes the engine a table of ``N_POLICY_SLOTS`` o
 policies its seats do not play filled with a stand-in. The engine is therefore compiled once
 for every mix of seats, and a run compiles only the policies it uses: compiling every policy
 into the engine (as it once was) made the first run of any strategy take six minutes.
-Both are cached on disk like every kernel (simulator/jit.py).
+Both are cached on disk like every kernel (simulator/kernel/jit.py).
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ import threading
 import numpy as np
 from numba import cfunc, types
 
-from simulator import builds
-from simulator import codes as K
-from simulator.engine import policy_slot_nb
-from simulator.jit import hot
+from simulator.kernel import builds
+from simulator.game import codes as K
+from simulator.kernel.engine import policy_slot_nb
+from simulator.kernel.jit import hot
 
 POLICY_SIGNATURE = types.int64(
     types.int64, types.int64, types.int64,   # decision point, seat, held card

@@ -11,7 +11,8 @@ Every move is tried on the same ``budget`` deals (common random numbers), so the
 paired. Other decisions (initial reveal, optional flips) are greedy's.
 
 The rollouts run on the lean kernel, so the player needs rule sets the lean kernel plays
-(``simulator.lean.rules_eligible``); ``runner.make_job`` refuses others with a clear message.
+(``simulator.kernel.lean.rules_eligible``); ``runner.make_job`` refuses others with a clear
+message.
 Its randomness comes from its own stream: results are reproducible and independent of threads.
 Only what the seat may see is read: the set of unseen cards is the deck minus the discard pile,
 the face-up cards, the cards it knows and the card it holds.
@@ -21,15 +22,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator import codes as K
-from simulator import lean as LN
-from simulator.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PUB,
-                             G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_LOOKAHEAD,  # noqa: F401
-                             RT_DECK)
-from simulator.jit import hot
-from simulator.layout import can_replace_nb
-from simulator.rng import GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb, shuffle_nb
-from simulator.scoring import TMP_SIZE
+from simulator.game import codes as K
+from simulator.kernel import lean as LN
+from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
+                                  G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS,
+                                  POLICY_LOOKAHEAD,  # noqa: F401
+                                  RT_DECK)
+from simulator.kernel.jit import hot
+from simulator.kernel.layout import can_replace_nb
+from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb,
+                                  shuffle_nb)
+from simulator.kernel.scoring import TMP_SIZE
 from strategies.builtin import MEM_PLANNED_POS, _layout_estimate_nb, greedy_nb, lowest_legal_nb
 
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T

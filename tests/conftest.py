@@ -1,8 +1,9 @@
 """Before the first test: compile the builds the tests use, on every CPU at once.
 
 Tests compile what they use on first use, one build after another on one core; from an empty
-cache that alone would take most of the default tier's time. ``simulator.warm`` compiles the
-same builds on one process per CPU into the shared on-disk cache, so the tests only load them.
+cache that alone would take most of the default tier's time. ``simulator.experiments.warm``
+compiles the same builds on one process per CPU into the shared on-disk cache, so the tests only
+load them.
 Nothing is done when everything is compiled already. The slow tier also plays the example user
 policy's own kernel, which is compiled alongside."""
 
@@ -18,7 +19,8 @@ EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples"
 def pytest_sessionstart(session):
     if os.environ.get("NUMBA_DISABLE_JIT"):
         return
-    from simulator import builds, warm
+    from simulator.kernel import builds
+    from simulator.experiments import warm
     plan = list(warm.PLAN)
     markexpr = session.config.option.markexpr or ""
     if "slow" in markexpr and "not slow" not in markexpr:

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator import cards as C
-from simulator import codes as K
-from simulator.engine import State, pack_rules, policy_table
-from simulator.rules import Rules, flatten
+from simulator.game import cards as C
+from simulator.game import codes as K
+from simulator.kernel.engine import State, pack_rules, policy_table
+from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
 from strategies.compiled import decide
 
@@ -114,7 +114,7 @@ class Table:
         return int(decide(point, seat, held, self.g, self.rt, self.rng, self.par))
 
     def replaceable(self, seat: int) -> list[int]:
-        from simulator.layout import can_replace_nb
+        from simulator.kernel.layout import can_replace_nb
         return [p for p in range(self.rules.n_positions)
                 if can_replace_nb(self.g, self.rt, seat, p)]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.runner import run
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 from test_w1_statistics import REFERENCE
 

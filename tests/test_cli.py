@@ -14,10 +14,10 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from simulator import runner
+from simulator.experiments import runner
 from simulator.cli import cli
-from simulator.report import SUMMARY_COLUMNS
-from simulator.rules import Rules, load_toml
+from simulator.experiments.report import SUMMARY_COLUMNS
+from simulator.game.rules import Rules, load_toml
 from cli_errors import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parent.parent

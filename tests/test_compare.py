@@ -20,11 +20,11 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 from scipy import stats as st
 
-from simulator import compare as cmp
-from simulator import runner
+from simulator.experiments import compare as cmp
+from simulator.experiments import runner
 from simulator.cli import cli
-from simulator.rules import Rules
-from simulator.tournament import round_wins
+from simulator.game.rules import Rules
+from simulator.experiments.tournament import round_wins
 from strategies import resolve, seat_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -442,7 +442,7 @@ def test_plot_redraws_every_kind_of_results_folder(tmp_path):
 
 
 def test_compare_plot_has_a_panel_per_quantity(small):
-    from simulator.plots import compare_figure
+    from simulator.output.plots import compare_figure
     _, result = small
     fig = compare_figure(cmp.frame(result), cmp.title(result))
     titles = [ax.get_title() for ax in fig.axes if ax.get_visible()]

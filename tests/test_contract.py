@@ -14,7 +14,7 @@ same five checks, each a small function that can be pointed at any build's outpu
 * ``check_scores``: layout values and hole scores equal a recount from the final layouts by the
   reference's scoring;
 * ``check_log_parity``: the move log, scores, layouts, knowledge and flags equal the reference
-  engine's round (``simulator.reference.play_round``, which plays random, greedy and
+  engine's round (``simulator.kernel.reference.play_round``, which plays random, greedy and
   knock-threshold seats).
 
 Seats the reference cannot play (heuristic, ev, forgetful, ..., user policies, lookahead) are
@@ -43,13 +43,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import lean
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.policy_api import compile_policy
-from simulator.rules import PRESETS, Rules, flatten
-from simulator.runner import make_job, play_chunk
+from simulator.game import codes as K
+from simulator.kernel import lean
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.kernel.policy_api import compile_policy
+from simulator.game.rules import PRESETS, Rules, flatten
+from simulator.experiments.runner import make_job, play_chunk
 from strategies import resolve_seats, seat_arrays
 from test_random_rules import draw_rule_sets
 from test_reference_parity import differences

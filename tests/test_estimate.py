@@ -1,4 +1,4 @@
-"""simulator/estimate.py: the placement search by key groups finds exactly the position that
+"""simulator/kernel/estimate.py: the placement search by key groups finds exactly the position that
 estimating the whole layout before and after each placement finds (the rule as BENCHMARK W1
 states it), for every pair scope and layout shape, on layouts crowded with equal ranks."""
 
@@ -7,10 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator.engine import pack_rules
-from simulator.estimate import best_scan_nb, estimate_cards_nb
-from simulator.rules import Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel.engine import pack_rules
+from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb
+from simulator.game.rules import Rules, flatten
 from tiers import sweep
 
 CASES = [("six_card", scope) for scope in K.PAIR_SCOPES] + [

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator.rules import Rules
-from simulator.runner import run
+from simulator.game import codes as K
+from simulator.game.rules import Rules
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 from policy_states import Table
 

@@ -1,5 +1,5 @@
-"""Builds are chosen by the features a rule set needs (simulator/features.py): every option is
-classified, the lean kernel's allow list decides as its old deny list did, and every build
+"""Builds are chosen by the features a rule set needs (simulator/kernel/features.py): every option
+is classified, the lean kernel's allow list decides as its old deny list did, and every build
 refuses a rule set that needs a feature it lacks."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import features as F
-from simulator.codes import MAX_POS
-from simulator.lanes import GAIN_LIMIT
-from simulator.lean import rules_eligible
-from simulator.policy_api import NO_USER_POLICY, POLICY_USER
-from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
-from simulator.runner import make_job
+from simulator.game import codes as K
+from simulator.kernel import features as F
+from simulator.game.codes import MAX_POS
+from simulator.kernel.lanes import GAIN_LIMIT
+from simulator.kernel.lean import rules_eligible
+from simulator.kernel.policy_api import NO_USER_POLICY, POLICY_USER
+from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
+from simulator.experiments.runner import make_job
 from strategies import builtin
 from strategies.lookahead import POLICY_LOOKAHEAD
 from test_random_rules import _candidates, draw_rule_sets

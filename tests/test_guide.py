@@ -11,11 +11,11 @@ import numpy as np
 import polars as pl
 import pytest
 
-from simulator import codes as K
-from simulator import guide as gd
-from simulator import guide_report as gr
-from simulator.rules import Rules
-from simulator.runner import run
+from simulator.game import codes as K
+from simulator.experiments import guide as gd
+from simulator.output import guide_report as gr
+from simulator.game.rules import Rules
+from simulator.experiments.runner import run
 from strategies import ALL_RANKS, resolve_seats, seat_arrays
 from policy_states import Table
 

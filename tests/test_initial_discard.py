@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import reference as R
-from simulator.lean import rules_eligible
-from simulator.rules import Rules, flatten
-from simulator.runner import run
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.kernel.lean import rules_eligible
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 from test_reference_parity import assert_parity
 

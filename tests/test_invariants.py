@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import pytest
 
-from simulator import codes as K
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.rules import Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
 from tiers import sweep
 

@@ -15,10 +15,10 @@ from fractions import Fraction
 
 import pytest
 
-from simulator import cards as C
-from simulator import reference as R
-from simulator.reference import Action, Decision
-from simulator.rules import Rules
+from simulator.game import cards as C
+from simulator.kernel import reference as R
+from simulator.kernel.reference import Action, Decision
+from simulator.game.rules import Rules
 
 W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
 DECK_SUM = 300

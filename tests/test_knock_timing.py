@@ -8,11 +8,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from simulator import codes as K
-from simulator import reference as R
+from simulator.game import codes as K
+from simulator.kernel import reference as R
 from simulator.cli import cli
-from simulator.lean import rules_eligible
-from simulator.rules import Rules, flatten
+from simulator.kernel.lean import rules_eligible
+from simulator.game.rules import Rules, flatten
 from strategies import STRATEGIES
 from test_reference_parity import assert_parity, engine_round
 from tiers import sweep

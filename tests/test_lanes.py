@@ -1,4 +1,4 @@
-"""The vector placement search (simulator/lanes.py) picks exactly the position the plain loop
+"""The vector placement search (simulator/kernel/lanes.py) picks exactly the position the plain loop
 of the lean kernel's definition picks, at both widths, on random caches that exercise every
 branch: pairing and its negative-pairs exception, the known/unknown threshold, positions
 that may not be replaced, ties, and no eligible position at all."""
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import lean
-from simulator.jit import hot
-from simulator.lanes import GAIN_LIMIT, POS_MASK, best_key
-from simulator.rules import Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel import lean
+from simulator.kernel.jit import hot
+from simulator.kernel.lanes import GAIN_LIMIT, POS_MASK, best_key
+from simulator.game.rules import Rules, flatten
 from strategies import builtin
 
 FIELDS = 6  # xn, bn, kq, negq, u, uq: 16 lanes each from base

@@ -9,14 +9,14 @@ import random
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import lean
-from simulator.engine import State, pack_rules, play_chunk_nb, policy_table
-from simulator.policy_api import NO_USER_POLICY
+from simulator.game import codes as K
+from simulator.kernel import lean
+from simulator.kernel.engine import State, pack_rules, play_chunk_nb, policy_table
+from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
-from simulator.rules import Rules, flatten
-from simulator.runner import Totals, make_job, run
-from simulator.scoring import plain_hole_nb
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import Totals, make_job, run
+from simulator.kernel.scoring import plain_hole_nb
 from strategies import builtin
 from test_random_rules import draw_rule_sets
 from tiers import sweep

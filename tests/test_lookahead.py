@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 from click.testing import CliRunner
 
-from simulator import codes as K
-from simulator import lean as LN
+from simulator.game import codes as K
+from simulator.kernel import lean as LN
 from simulator.cli import cli
-from simulator.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
-from simulator.engine import policy_table, turn_mask_nb
-from simulator.layout import can_replace_nb
-from simulator.policy_api import NO_USER_POLICY
+from simulator.kernel.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
+from simulator.kernel.engine import policy_table, turn_mask_nb
+from simulator.kernel.layout import can_replace_nb
+from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
-from simulator.rules import Rules, flatten
-from simulator.runner import run
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 from strategies import lookahead as LA
 from strategies.lookahead import lookahead_nb

@@ -7,11 +7,11 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.tally import MAX_MATCH_HOLES
-from simulator.rules import Rules, flatten
-from simulator.runner import run
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.kernel.tally import MAX_MATCH_HOLES
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 
 SEATS = ["greedy", "random", "greedy", "random"]

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.rules import Rules, flatten
-from simulator.runner import run
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 from policy_states import Table
 

@@ -1,4 +1,4 @@
-"""simulator.policy_tools: the cached vector search gives the plain scan's answer on every
+"""simulator.kernel.policy_tools: the cached vector search gives the plain scan's answer on every
 two-row column layout, across random rule sets, layouts that change between calls (the cache
 must follow), face-up cards and locked columns; and the scan scores pairs, ties and negative
 pairs that keep their value as the built-ins do."""
@@ -10,10 +10,10 @@ import random
 import numpy as np
 from numba import njit
 
-from simulator import codes as K
-from simulator import policy_tools as T
-from simulator.engine import pack_rules
-from simulator.rules import Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel import policy_tools as T
+from simulator.kernel.engine import pack_rules
+from simulator.game.rules import Rules, flatten
 from test_random_rules import draw_rule_sets
 
 
@@ -130,8 +130,8 @@ def test_every_rule_set_the_options_allow_fits_the_lanes():
     jokers, and the largest |value| any option or value table can give a card."""
     import dataclasses
 
-    from simulator.lanes import GAIN_LIMIT
-    from simulator.rules import _SCHEME_TABLES
+    from simulator.kernel.lanes import GAIN_LIMIT
+    from simulator.game.rules import _SCHEME_TABLES
 
     fields = {f.name: f.metadata for f in dataclasses.fields(Rules)}
     values = [abs(v) for table in _SCHEME_TABLES.values() for v in table if v is not None]
@@ -148,8 +148,8 @@ def test_every_rule_set_the_options_allow_fits_the_lanes():
 def test_a_run_with_a_user_policy_refuses_rules_beyond_the_lanes(monkeypatch):
     import pytest
 
-    from simulator import runner
-    from simulator.policy_api import POLICY_USER
+    from simulator.experiments import runner
+    from simulator.kernel.policy_api import POLICY_USER
 
     real = runner.flatten
 
@@ -160,7 +160,7 @@ def test_a_run_with_a_user_policy_refuses_rules_beyond_the_lanes(monkeypatch):
 
     monkeypatch.setattr(runner, "flatten", huge)
     rules = Rules.preset("six_card")
-    with pytest.raises(ValueError, match="overflow simulator.policy_tools"):
+    with pytest.raises(ValueError, match="overflow simulator.kernel.policy_tools"):
         runner.make_job(rules, 2, [POLICY_USER] * 2, [[0.0]] * 2, 1, kernel="general",
                         user=object())
     # built-in strategies do not use the search: the same rules still play

@@ -5,12 +5,12 @@ its decision."""
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
-                              _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
-from simulator.policy_api import NO_USER_POLICY
+from simulator.game import codes as K
+from simulator.kernel.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
+                                     _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
+from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
-from simulator.rules import Rules, flatten
+from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
 from strategies.compiled import decide
 

@@ -11,10 +11,10 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 from tiers import sweep
 
 # options not drawn: match play, the table-size limits and the turn cap; everything else is

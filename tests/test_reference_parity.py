@@ -1,5 +1,5 @@
-"""Parity: the plain-Python reference engine (simulator/reference.py) and the compiled kernel
-(simulator/engine.py) play the same holes move for move.
+"""Parity: the plain-Python reference engine (simulator/kernel/reference.py) and the compiled kernel
+(simulator/kernel/engine.py) play the same holes move for move.
 
 Every round is played by both from the same (seed, round index); the full move log, the scores,
 layout values, final layouts, turns, ender, knock flag, capped flag and reshuffle count must be
@@ -31,12 +31,12 @@ import random
 import numpy as np
 import pytest
 
-from simulator import cards as C
-from simulator import codes as K
-from simulator import reference as R
-from simulator import scoring as S
-from simulator.runner import play_logged_round
-from simulator.rules import RuleError, Rules, card_keys, card_values, flatten
+from simulator.game import cards as C
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.kernel import scoring as S
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import RuleError, Rules, card_keys, card_values, flatten
 from strategies import resolve_seats, seat_arrays
 from tiers import sweep
 
@@ -496,7 +496,7 @@ def test_layout_scoring_parity(seed, preset, options):
 def test_plain_scoring_path_agrees_with_the_general_one():
     """Both kernels score simple rule sets with scoring.plain_layout_value_nb instead of
     layout_value_nb: wherever plain_layout_nb admits a rule set, both give the same value."""
-    from simulator.engine import pack_rules
+    from simulator.kernel.engine import pack_rules
     kinds = []
     for seed, (_, preset, options) in enumerate(SCORING_OPTIONS):
         rules = Rules.preset(preset, **options)

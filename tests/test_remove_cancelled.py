@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import reference as R
-from simulator.runner import play_logged_round
-from simulator.rules import RuleError, Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel import reference as R
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import RuleError, Rules, flatten
 from tiers import sweep
 
 SIX = Rules.preset("six_card", remove_cancelled="immediate")

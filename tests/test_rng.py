@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from simulator.jit import hot
-from simulator.rng import PyStream, below_nb, next_u64_nb, stream_state_nb
+from simulator.kernel.jit import hot
+from simulator.kernel.rng import PyStream, below_nb, next_u64_nb, stream_state_nb
 
 
 @hot

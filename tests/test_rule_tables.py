@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from simulator import codes as K
-from simulator.engine import pack_rules
-from simulator.layout import related_nb
-from simulator.rules import PRESETS, Rules, flatten
+from simulator.game import codes as K
+from simulator.kernel.engine import pack_rules
+from simulator.kernel.layout import related_nb
+from simulator.game.rules import PRESETS, Rules, flatten
 
 
 def _relation_cases():

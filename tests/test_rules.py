@@ -2,8 +2,8 @@
 
 import pytest
 
-from simulator import cards as C
-from simulator.rules import PRESETS, RuleError, Rules, card_values, flatten, load_toml
+from simulator.game import cards as C
+from simulator.game.rules import PRESETS, RuleError, Rules, card_values, flatten, load_toml
 
 
 def test_default_is_six_card():
@@ -112,11 +112,11 @@ def test_every_compiled_module_is_in_the_cache_key():
     missing from the list could leave a stale kernel in use after an edit."""
     from pathlib import Path
 
-    from simulator.jit import KERNEL_SOURCES
+    from simulator.kernel.jit import KERNEL_SOURCES
     root = Path(__file__).resolve().parents[1]
     compiled = {p.relative_to(root).as_posix()
                 for pkg in ("simulator", "strategies") for p in (root / pkg).rglob("*.py")
                 if "@hot" in p.read_text() or p.name in ("codes.py", "jit.py")}
     # the user-policy kernel's template is compiled only as copies named after a hash of its
     # text and of the cache folder (policy_api.kernel_file), so it needs no place in the key
-    assert compiled - {"simulator/user_kernel.py"} <= set(KERNEL_SOURCES)
+    assert compiled - {"simulator/kernel/user_kernel.py"} <= set(KERNEL_SOURCES)

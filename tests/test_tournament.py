@@ -12,10 +12,10 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from simulator import runner
-from simulator import tournament as tour
+from simulator.experiments import runner
+from simulator.experiments import tournament as tour
 from simulator.cli import cli
-from simulator.rules import Rules, load_toml
+from simulator.game.rules import Rules, load_toml
 from strategies import resolve, seat_arrays
 
 SIX = Rules.preset("six_card")

@@ -13,11 +13,12 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from simulator import plots, runner
-from simulator import tune as tn
+from simulator.output import plots
+from simulator.experiments import runner
+from simulator.experiments import tune as tn
 from simulator.cli import cli
-from simulator.rules import Rules, load_toml
-from simulator.tournament import round_wins
+from simulator.game.rules import Rules, load_toml
+from simulator.experiments.tournament import round_wins
 from cli_errors import assert_one_line_error
 from strategies import StrategyError, resolve, seat_arrays
 

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from simulator import codes as K
-from simulator import scoring as S
-from simulator.runner import play_logged_round
-from simulator.policy_api import NO_USER_POLICY
+from simulator.game import codes as K
+from simulator.kernel import scoring as S
+from simulator.experiments.runner import play_logged_round
+from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
-from simulator.rules import Rules, flatten
+from simulator.game.rules import Rules, flatten
 
 
 def test_pay_to_peek_vector():
@@ -55,8 +55,8 @@ def test_knock_min_laps_delays_the_knock():
 
 @pytest.mark.parametrize("reveal", [False, True])
 def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
-    from simulator.engine import (State, _deal_nb, _initial_reveal_nb, _play_turn_nb,
-                                  pack_rules, policy_table)
+    from simulator.kernel.engine import (State, _deal_nb, _initial_reveal_nb, _play_turn_nb,
+                                         pack_rules, policy_table)
     rules = Rules.preset("four_card", reveal_on_trigger=reveal)
     rt = pack_rules(flatten(rules, 3))
     par = policy_table([2] * 3, np.full((3, 1), 8.0))
@@ -87,7 +87,7 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
 # ---- replace_unseen_once and private_stock_draw (RULES.md §3.3) ----------------------------------
 def _both(rules, players, spec, seed, rnd):
     """One round through the kernel and the reference; asserts they agree, knowledge included."""
-    from simulator import reference as R
+    from simulator.kernel import reference as R
     policy = {"random": 0, "greedy": 1}[spec]
     k = play_logged_round(flatten(rules, players), [policy] * players,
                           np.zeros((players, 1)), seed, rnd)

@@ -1,4 +1,4 @@
-"""The user-policy kernel (simulator/user_kernel.py), compiled around a user's policy, plays
+"""The user-policy kernel (simulator/kernel/user_kernel.py), compiled around a user's policy, plays
 the very same rounds as the general engine calling that policy through a pointer: same
 deals, same views at every decision, same scores; and it reports an illegal action the same
 way. Two policies are compiled into it here (about a minute each, once per test run): the
@@ -12,10 +12,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import lean
-from simulator.policy_api import kernel_file
-from simulator.rules import Rules, flatten
-from simulator.runner import make_job, run
+from simulator.kernel import lean
+from simulator.kernel.policy_api import kernel_file
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import make_job, run
 from strategies import resolve, resolve_seats, seat_arrays, user_policy
 from test_random_rules import draw_rule_sets
 

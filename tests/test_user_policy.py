@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 from click.testing import CliRunner
 
-from simulator import codes as K
+from simulator.game import codes as K
 from simulator.cli import cli
-from simulator.runner import play_logged_round
-from simulator.rules import Rules, flatten
-from simulator.runner import run
+from simulator.experiments.runner import play_logged_round
+from simulator.game.rules import Rules, flatten
+from simulator.experiments.runner import run
 from strategies import StrategyError, resolve, resolve_seats, seat_arrays, user_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,8 +70,8 @@ def test_example_runs_through_the_cli(tmp_path):
 
 
 THRESHOLD = """
-    from simulator.codes import (A_DISCARD, A_DRAW_STOCK, A_TAKE_DISCARD, DP_TURN, N_ACTIONS,
-                                 PUB_DISCARD_N, RT_VALUE)
+    from simulator.game.codes import (A_DISCARD, A_DRAW_STOCK, A_TAKE_DISCARD, DP_TURN, N_ACTIONS,
+                                      PUB_DISCARD_N, RT_VALUE)
     PARAMS = (("take_at_most", 0.0, "take the discard when its value is at most this"),)
 
     def lowest(legal):
@@ -112,7 +112,7 @@ def test_parameters_reach_the_policy(tmp_path):
 
 ALLOCATING = """
     import numpy as np
-    from simulator.codes import N_ACTIONS
+    from simulator.game.codes import N_ACTIONS
 
     def legal_actions(legal):
         out = np.zeros(N_ACTIONS, dtype=np.int64)   # needs Numba's reference counting
@@ -129,7 +129,7 @@ ALLOCATING = """
 """
 
 LOWEST = """
-    from simulator.codes import N_ACTIONS
+    from simulator.game.codes import N_ACTIONS
 
     def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
                params):
@@ -193,8 +193,8 @@ def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
     # knocking is not legal in six-card Golf: this policy knocks when a round opens with the
     # card id 0 on the discard pile (about one round in 52), and otherwise fills its grid
     path = _write(tmp_path, "knocker.py", """
-        from simulator.codes import (A_DRAW_STOCK, A_KNOCK, DP_TURN, MAX_POS, N_ACTIONS,
-                                     PUB_DISCARD_N, PUB_TURN)
+        from simulator.game.codes import (A_DRAW_STOCK, A_KNOCK, DP_TURN, MAX_POS, N_ACTIONS,
+                                          PUB_DISCARD_N, PUB_TURN)
         def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules,
                    rng, params):
             if point == DP_TURN:
@@ -223,8 +223,8 @@ def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
 def test_an_illegal_action_is_described_at_every_decision_point(point):
     """The message names the decision point for every DP_* (remove_cancelled's DP_REMOVE
     and rearrange's DP_ARRANGE included), never failing on a point without a name."""
-    from simulator.engine import ERR_ILLEGAL_ACTION
-    from simulator.runner import describe_error
+    from simulator.kernel.engine import ERR_ILLEGAL_ACTION
+    from simulator.experiments.runner import describe_error
     out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
     out[K.OUT_ERROR] = ERR_ILLEGAL_ACTION
     out[K.OUT_ERR_SEAT] = 2

@@ -5,8 +5,8 @@ tolerance is 4.5 combined standard errors per figure (about one false alarm in 1
 import numpy as np
 import pytest
 
-from simulator.rules import Rules
-from simulator.runner import run
+from simulator.game.rules import Rules
+from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 
 # independent implementation of BENCHMARK.md W1, 8,000,000 rounds: (means, standard errors)

@@ -6,12 +6,13 @@ interface (docs/user_policies.md) instead of the engine's internals.
 On the six-card rules it plays move for move like the built-in ``greedy`` (tests/test_user_policy.py
 checks that), so it doubles as a template: copy it, change ``decide``, keep the signature.
 Numba compiles ``decide`` together with the helpers it calls from this file (plain functions
-here are compiled too); constants from ``simulator.codes`` name the slots of every array.
+here are compiled too); constants from ``simulator.game.codes`` name the slots of every array.
 
-Where to put a card is the built-in's own search, from ``simulator.policy_tools``: it keeps what
-each position is worth in ``memory`` (slots 16 and up) and scores them all at once, the built-in's
-speed. ``policy_tools.best_position_scan`` gives the same answer written as a plain loop over
-the columns (about 1.1x slower in a whole game): a starting point for a search of your own.
+Where to put a card is the built-in's own search, from ``simulator.kernel.policy_tools``: it keeps
+what each position is worth in ``memory`` (slots 16 and up) and scores them all at once, the
+built-in's speed. ``policy_tools.best_position_scan`` gives the same answer written as a plain
+loop over the columns (about 1.1x slower in a whole game): a starting point for a search of your
+own.
 It is written for two-row layouts whose columns pair (the six-card family); on other layouts it
 plays as if the first two rows paired by column, and falls back to a legal action wherever that
 search names a position the rules do not allow.
@@ -19,11 +20,11 @@ search names a position the rules do not allow.
 
 from numba import njit
 
-from simulator.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_REMOVE, A_TAKE_DISCARD,
-                             DP_FACE, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REMOVE, DP_TURN,
-                             N_ACTIONS, PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N,
-                             PUB_FACEUP_SUM, R_DECK_SUM, R_NCARDS, RT_VALUE)
-from simulator.policy_tools import best_position
+from simulator.game.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_REMOVE, A_TAKE_DISCARD,
+                                  DP_FACE, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REMOVE, DP_TURN,
+                                  N_ACTIONS, PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N,
+                                  PUB_FACEUP_SUM, R_DECK_SUM, R_NCARDS, RT_VALUE)
+from simulator.kernel.policy_tools import best_position
 
 # no parameters; a policy with parameters lists them as PARAMS = (("name", default, "doc"), ...)
 # and reads them from params[1], params[2], ... in that order

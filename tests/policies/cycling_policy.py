@@ -6,8 +6,8 @@ about one round in twenty."""
 
 from numba import njit
 
-from simulator.codes import (A_KNOCK, MAX_PLAYERS, MAX_POS, MEMORY_SLOTS, N_ACTIONS, N_PUB_SLOTS,
-                             PUB_DISCARD_N)
+from simulator.game.codes import (A_KNOCK, MAX_PLAYERS, MAX_POS, MEMORY_SLOTS, N_ACTIONS,
+                                  N_PUB_SLOTS, PUB_DISCARD_N)
 
 PARAMS = (("illegal_at", 0.0, "answer an illegal action at this decision of a round (0: never)"),)
 

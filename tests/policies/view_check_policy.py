@@ -9,8 +9,9 @@ the engine reports as an error. Otherwise it picks a legal action steered by wha
 
 from numba import njit
 
-from simulator.codes import (A_KNOCK, DP_PLACE_DRAWN, DP_PLACE_TAKEN, EMPTY0, MAX_POS,
-                             N_ACTIONS, N_PUB_SLOTS, PUB_DISCARD_N, PUB_TURN, R_NPOS, R_PLAYERS)
+from simulator.game.codes import (A_KNOCK, DP_PLACE_DRAWN, DP_PLACE_TAKEN, EMPTY0, MAX_POS,
+                                  N_ACTIONS, N_PUB_SLOTS, PUB_DISCARD_N, PUB_TURN, R_NPOS,
+                                  R_PLAYERS)
 
 PARAMS = ()
 

@@ -19,8 +19,8 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from . import codes as K
-from .codes import RT_KEY, RT_VALUE
+from ..game import codes as K
+from ..game.codes import RT_KEY, RT_VALUE
 from .jit import hot, ix
 
 

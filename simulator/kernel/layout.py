@@ -1,9 +1,9 @@
 """Layout geometry and the legality of touching a position, shared by the engine and policies
 so that both agree on what may be replaced."""
 
-from simulator.jit import hot, ix
+from simulator.kernel.jit import hot, ix
 
-from . import codes as K
+from ..game import codes as K
 
 
 @hot(inline="always")

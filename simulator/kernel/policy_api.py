@@ -12,8 +12,8 @@ It is compiled two ways, each cached on disk like the engine:
 - as a C-callable function of exactly ``SIGNATURE``, which the general engine calls through a
   function pointer at every decision of the seats that play it (any rules, any mix of seats;
   a new policy compiles only itself, in seconds);
-- into its own copy of the user-policy kernel (simulator/user_kernel.py) when every seat plays
-  it under rules that kernel plays: the policy is then compiled into the loop, which runs
+- into its own copy of the user-policy kernel (simulator/kernel/user_kernel.py) when every seat
+  plays it under rules that kernel plays: the policy is then compiled into the loop, which runs
   2 to 3 times as fast, after a compile of a minute or two the first time a version of the
   policy file is run (``user_kernel``).
 
@@ -33,7 +33,7 @@ from pathlib import Path
 
 from numba import cfunc, njit, types
 
-from .codes import POLICY_USER  # noqa: F401  (re-exported)
+from ..game.codes import POLICY_USER  # noqa: F401  (re-exported)
 from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
 
 
@@ -111,8 +111,8 @@ def compile_policy(path: str, name: str):
 
     It is compiled without Numba's reference counting first, as the engine is: with it, every
     call from ``decide`` to a helper that passes an array pays an atomic increment and
-    decrement (simulator/jit.py). Code that allocates arrays needs reference counting and does
-    not compile that way; it is then compiled again with it."""
+    decrement (simulator/kernel/jit.py). Code that allocates arrays needs reference counting and
+    does not compile that way; it is then compiled again with it."""
     key = (str(Path(path).resolve()), name)
     if key not in _COMPILED:
         error = None

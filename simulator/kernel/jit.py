@@ -27,12 +27,14 @@ import numpy as np
 from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-_ROOT = Path(__file__).resolve().parents[1]
+_ROOT = Path(__file__).resolve().parents[2]
 # every module with compiled code or constants folded into it
-KERNEL_SOURCES = ("simulator/jit.py", "simulator/codes.py", "simulator/rng.py",
-                  "simulator/layout.py", "simulator/estimate.py", "simulator/scoring.py",
-                  "simulator/tally.py", "simulator/engine.py", "simulator/lanes.py",
-                  "simulator/lean.py", "simulator/policy_api.py", "simulator/policy_tools.py",
+KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py",
+                  "simulator/kernel/rng.py", "simulator/kernel/layout.py",
+                  "simulator/kernel/estimate.py", "simulator/kernel/scoring.py",
+                  "simulator/kernel/tally.py", "simulator/kernel/engine.py",
+                  "simulator/kernel/lanes.py", "simulator/kernel/lean.py",
+                  "simulator/kernel/policy_api.py", "simulator/kernel/policy_tools.py",
                   "strategies/builtin.py", "strategies/lookahead.py", "strategies/compiled.py")
 
 

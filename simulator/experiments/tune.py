@@ -50,7 +50,7 @@ from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays
 
 from . import runner, stats
 from .report import _short, rules_metadata, save_npy_atomic, text_table
-from .rules import PRESETS, Rules
+from ..game.rules import PRESETS, Rules
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
@@ -146,7 +146,7 @@ def with_params(spec: str, assignment: dict[str, float]) -> str:
 def declared_parameters(strategy: Strategy) -> tuple[str, ...]:
     """Names of the strategy's numeric parameters."""
     if strategy.user is not None:
-        from .policy_api import load_function
+        from ..kernel.policy_api import load_function
         _, declared = load_function(*strategy.user)
         return tuple(p[0] for p in declared)
     for info in STRATEGIES.values():

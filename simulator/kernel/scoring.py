@@ -9,9 +9,9 @@ every rule set. The reference engine has its own plain-Python scoring; tests com
 from __future__ import annotations
 
 import numpy as np
-from simulator.jit import hot, ix
+from simulator.kernel.jit import hot, ix
 
-from . import codes as K
+from ..game import codes as K
 from .layout import line_mask_nb, related_nb
 
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
-from . import codes as K
-from .rules import flatten
+from ..game import codes as K
+from ..game.rules import flatten
 
 FEATURES = (
     # the common family, which every build plays
@@ -167,9 +167,9 @@ OPTION_FEATURES: dict[str, tuple] = {
 
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
-    "general": frozenset(FEATURES),                 # simulator/engine.py
-    "lean": _COMMON,                                # simulator/lean.py
-    "user_kernel": _COMMON,                         # simulator/user_kernel.py
+    "general": frozenset(FEATURES),                 # simulator/kernel/engine.py
+    "lean": _COMMON,                                # simulator/kernel/lean.py
+    "user_kernel": _COMMON,                         # simulator/kernel/user_kernel.py
     "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean kernel
 }
 

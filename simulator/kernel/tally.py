@@ -1,10 +1,10 @@
 """Adding played holes into integer sums: the accumulator columns and the one function that
 fills them, shared by the general engine and the lean kernel so both count alike."""
 
-from simulator.jit import hot
+from simulator.kernel.jit import hot
 
-from . import codes as K
-from .codes import MAX_PLAYERS
+from ..game import codes as K
+from ..game.codes import MAX_PLAYERS
 
 # accumulator columns per seat (int64, exact, so chunk sums do not depend on chunking)
 ACC_SCORE_SUM = 0

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from .rules import PRESETS, Rules
+from ..game.rules import PRESETS, Rules
 from .runner import RunResult
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -40,7 +40,7 @@ def version() -> str:
         return _importlib_metadata.version("golfsim")
     except _importlib_metadata.PackageNotFoundError:
         import tomllib
-        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
         try:
             return tomllib.loads(pyproject.read_text())["project"]["version"]
         except (OSError, KeyError, tomllib.TOMLDecodeError):

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import codes as K
-from .codes import (MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY, POLICY_KNOCK_THRESHOLD,
-                    POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
+from ..game import codes as K
+from ..game.codes import (MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY, POLICY_KNOCK_THRESHOLD,
+                          POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
 from .estimate import best_scan_nb, estimate_cards_nb
 from .features import lacking, needed_from_ri
 from .tally import _add_hole_nb

@@ -20,17 +20,16 @@ its own kernel, cached on disk like the others.
 
 from __future__ import annotations
 
-from simulator import codes as K
-from simulator.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV, G_PUB, G_UP,
-                             MAX_IDS, MAX_PLAYERS, MAX_POS, RT_VALUE)
-from simulator.engine import (ERR_ILLEGAL_ACTION, _clear_nb,
-                              _reshuffle_nb, _reveal_nb,
-                              _start_end_nb)
-from simulator.layout import can_replace_nb
-from simulator.jit import hot, ix
-from simulator.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
-from simulator.scoring import hole_scores_nb, layout_values_nb
-from simulator.tally import _add_hole_nb
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV, G_PUB, G_UP,
+                                  MAX_IDS, MAX_PLAYERS, MAX_POS, RT_VALUE)
+from simulator.kernel.engine import (ERR_ILLEGAL_ACTION, _clear_nb, _reshuffle_nb, _reveal_nb,
+                                     _start_end_nb)
+from simulator.kernel.layout import can_replace_nb
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
+from simulator.kernel.scoring import hole_scores_nb, layout_values_nb
+from simulator.kernel.tally import _add_hole_nb
 
 # ---- the policy: policy_api.user_kernel replaces these lines in each copy ----
 def _placeholder(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,

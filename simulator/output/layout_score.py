@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import cards as C
-from .rules import JOKER_PLUS15, RuleError, Rules, card_keys, card_values, flatten
+from ..game import cards as C
+from ..game.rules import JOKER_PLUS15, RuleError, Rules, card_keys, card_values, flatten
 
 
 @dataclass
@@ -84,7 +84,7 @@ def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int
     as RULES.md §3.6.1 (c), (d) choose them: the most natural pairs, then the lowest value."""
     from functools import lru_cache
 
-    from .reference import _RELATED, is_wild
+    from ..kernel.reference import _RELATED, is_wild
     related = _RELATED[r.pair_scope]
     n = len(cards)
 
@@ -125,7 +125,7 @@ def _group_total(cards, pairs, positions) -> int:
 def kernel_layout_value(rules: Rules, ids: list[int], values: np.ndarray,
                         keys: np.ndarray) -> int:
     """The compiled scoring of one layout (imported late: it may compile on first use)."""
-    from .scoring import TMP_SIZE, layout_value_nb
+    from ..kernel.scoring import TMP_SIZE, layout_value_nb
     try:
         ri = flatten(rules, rules.players_min).ri
     except RuleError:

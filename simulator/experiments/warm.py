@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 
-from . import builds
+from ..kernel import builds
 
 ENGINE_PLAN = ("engine", "matches")
 POLICIES = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
@@ -26,7 +26,7 @@ def warm_one(name: str, notify=None) -> float:
     """Compile (or load) build ``name`` (one of PLAN, or ``user:FILE:FUNCTION`` for a user
     policy's own kernel); returns the seconds it took."""
     from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays, user_policy
-    from .rules import Rules
+    from ..game.rules import Rules
     from .runner import warm_up
     t0 = time.perf_counter()
     if name.startswith("user:"):   # user:FILE:FUNCTION, a user policy's own kernel
@@ -71,7 +71,7 @@ def warm(plan=PLAN, jobs: int = 1, notify=None, done=None) -> None:
             if done is not None:
                 done(name, seconds)
         return
-    procs = [subprocess.Popen([sys.executable, "-m", "simulator.warm", *g],
+    procs = [subprocess.Popen([sys.executable, "-m", "simulator.experiments.warm", *g],
                               stdout=subprocess.PIPE, text=True, env=dict(os.environ))
              for g in groups]
     lock = threading.Lock()

@@ -48,13 +48,13 @@ import polars as pl
 
 from strategies import Strategy, StrategyError, resolve, seat_arrays
 
-from . import codes as K
+from ..game import codes as K
 from . import runner
 from . import stats
-from .tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
+from ..kernel.tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
 from .report import rules_metadata, text_table, version
-from .rules import (PRESETS, RuleError, Rules, canonical_option, option_text,
-                    parse_option_text)
+from ..game.rules import (PRESETS, RuleError, Rules, canonical_option, option_text,
+                          parse_option_text)
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
 

@@ -20,8 +20,8 @@ from matplotlib.figure import Figure  # noqa: E402
 import numpy as np  # noqa: E402
 import polars as pl  # noqa: E402
 
-from .report import Z95, atomic_path  # noqa: E402
-from .runner import Totals  # noqa: E402
+from ..experiments.report import Z95, atomic_path  # noqa: E402
+from ..experiments.runner import Totals  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "mean_score.png", "score_distribution.png")
 
@@ -368,8 +368,8 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
 
 
 def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
-    from .runner import Totals
-    from .tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS
+    from ..experiments.runner import Totals
+    from ..kernel.tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS
     summary = pl.read_parquet(folder / "summary.parquet")
     meta = pl.read_parquet_metadata(folder / "summary.parquet")
     rounds = int(summary["rounds"][0]) if summary.height else 0

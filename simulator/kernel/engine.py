@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.jit import hot, ix
+from simulator.kernel.jit import hot, ix
 
-from . import codes as K
-from .cards import CARDS_PER_DECK, RANK_JACK
-from .codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
-                    G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
-                    RT_DECK, RT_KEY, RT_VALUE)
+from ..game import codes as K
+from ..game.cards import CARDS_PER_DECK, RANK_JACK
+from ..game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
+                          G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, MAX_PLAYERS, MAX_POS,
+                          RT_DECK, RT_KEY, RT_VALUE)
 from .layout import BLOCKS_3X3, can_replace_nb, line_mask_nb, related_nb
 from .tally import (MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
                     MAX_MATCH_HOLES, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, _add_hole_nb,

@@ -3,7 +3,7 @@
 A card is a small integer ``id = copy * CARDS_PER_DECK + suit * 13 + rank`` for the 52 suited
 cards, and ``copy * CARDS_PER_DECK + 52 + j`` for the jokers of deck copy ``copy``. Cards from
 different decks are distinct objects (so conservation can be checked) but compare equal for
-pairing through the rule-dependent ``card_key`` table built by :mod:`simulator.rules`.
+pairing through the rule-dependent ``card_key`` table built by :mod:`simulator.game.rules`.
 """
 
 from __future__ import annotations

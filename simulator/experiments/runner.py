@@ -15,23 +15,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import codes as K
+from ..game import codes as K
 from strategies import compiled
 
-from . import builds, warm
-from .engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
-                     play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
-from .tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS, HIST_OFFSET,
-                    MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM, MACC_WIN_K0,
-                    MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC, N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED,
-                    TOT_KNOCKER_WIN_K0, TOT_KNOCKS, TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ,
-                    TOT_TURNS_SUM)
-from .lean import LeanState, eligible, lean_chunk_nb, rules_eligible
-from .policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
-from .lanes import GAIN_LIMIT
-from .policy_tools import cache_fits
-from .features import lacking, needed_from_ri
-from .rules import RuleArrays, Rules, flatten
+from ..kernel import builds
+from . import warm
+from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
+                             play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
+from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
+                            HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
+                            MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
+                            N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS,
+                            TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
+from ..kernel.lean import LeanState, eligible, lean_chunk_nb, rules_eligible
+from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
+from ..kernel.lanes import GAIN_LIMIT
+from ..kernel.policy_tools import cache_fits
+from ..kernel.features import lacking, needed_from_ri
+from ..game.rules import RuleArrays, Rules, flatten
 
 DEFAULT_CHUNK = 65536
 
@@ -219,14 +220,14 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
-    lean: bool = False  # rounds go through the lean kernel (simulator/lean.py)
+    lean: bool = False  # rounds go through the lean kernel (simulator/kernel/lean.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
 
     @property
     def build(self) -> str | None:
-        """The compiled build that plays this job's single holes (simulator/builds.py)."""
+        """The compiled build that plays this job's single holes (simulator/kernel/builds.py)."""
         if self.user_chunk is not None:
             return None   # policy_api.user_kernel says when it compiles a policy's own
         return "lean" if self.lean else "engine"
@@ -255,7 +256,7 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
         # cards silently, so the run refuses instead
         raise ValueError(
             f"rules: {int(arrays.ri[K.R_NCARDS])} cards with values up to "
-            f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.policy_tools' 32-bit "
+            f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
     user_chunk = None
@@ -361,7 +362,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
 
 
 def describe_error(out: np.ndarray, round_index: int) -> str:
-    from .codes import DECISION_NAMES, action_name
+    from ..game.codes import DECISION_NAMES, action_name
     code = int(out[K.OUT_ERROR])
     if code == ERR_ILLEGAL_ACTION:
         return (f"round {round_index}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "

@@ -38,9 +38,9 @@ from strategies import STRATEGIES, resolve
 from . import compare as cmp
 from . import stats
 from . import tournament as tour
-from .cards import RANK_JOKER, RANKS
+from ..game.cards import RANK_JOKER, RANKS
 from .report import atomic_path, save_npy_atomic
-from .rules import Rules
+from ..game.rules import Rules
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 

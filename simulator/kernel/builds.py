@@ -2,7 +2,7 @@
 
 A build is compiled code a run needs: the general engine, the lean kernel, each built-in
 policy (strategies.compiled), match play. Numba compiles each on first use and caches it
-(simulator/jit.py); a marker file in the same cache folder records that it was compiled, so
+(simulator/kernel/jit.py); a marker file in the same cache folder records that it was compiled, so
 the first run can say what it is compiling and about how long that takes, and later runs say
 nothing. The estimates are cold compiles measured on a 2-core machine
 (benchmarks/compile_time.py).

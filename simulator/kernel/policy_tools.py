@@ -1,7 +1,7 @@
 """Building blocks for user policies (docs/user_policies.md): the placement search of the
 built-in ``greedy``, for layouts of two rows whose columns pair (the six-card family).
 
-    from simulator.policy_tools import best_position
+    from simulator.kernel.policy_tools import best_position
 
     p = best_position(seat, card, known, faceup, memory, rules, n, S)
 
@@ -19,7 +19,7 @@ Two ways to the same answer:
 - ``best_position`` keeps, in the policy's ``memory``, what each position adds to the estimate
   (slots ``CACHE_FIRST`` and up), recomputed only for the columns whose known cards changed
   since its last call, and scores every position at once as vector arithmetic
-  (``simulator.lanes``, the built-in's own search), on rule sets whose gains stay exact in
+  (``simulator.kernel.lanes``, the built-in's own search), on rule sets whose gains stay exact in
   its 32-bit lanes (``cache_fits``: every preset).
 
 The cache is keyed by the cards it was computed from, so it is never stale and needs no reset:
@@ -30,9 +30,9 @@ own data in slots ``0 .. CACHE_FIRST - 1``.
 import numpy as np
 from numba import njit
 
-from .codes import (EMPTY0, MAX_POS, PAIR_COLUMN, R_COLS, R_LOCK_FACE_UP_COLUMNS, R_MAX_ABS_VALUE,
-                    R_NCARDS, R_NEG_PAIRS_KEEP, R_PAIR_SCOPE, R_REPLACE_FACE_UP, R_ROWS, RT_KEY,
-                    RT_VALUE)
+from ..game.codes import (EMPTY0, MAX_POS, PAIR_COLUMN, R_COLS, R_LOCK_FACE_UP_COLUMNS,
+                          R_MAX_ABS_VALUE, R_NCARDS, R_NEG_PAIRS_KEEP, R_PAIR_SCOPE,
+                          R_REPLACE_FACE_UP, R_ROWS, RT_KEY, RT_VALUE)
 from .jit import hot
 from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
 

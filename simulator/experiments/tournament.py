@@ -31,7 +31,7 @@ from strategies import Strategy, StrategyError, resolve, seat_arrays, user_polic
 
 from . import runner
 from .report import Z95, _short, rules_metadata, text_table
-from .rules import PRESETS, Rules
+from ..game.rules import PRESETS, Rules
 
 MIN_CHUNK = 1024
 

@@ -14,8 +14,8 @@ the reference engine; a test checks the two produce identical sequences.
 from __future__ import annotations
 
 import numpy as np
-from simulator.codes import MAX_PLAYERS
-from simulator.jit import hot, ix
+from simulator.game.codes import MAX_PLAYERS
+from simulator.kernel.jit import hot, ix
 
 STREAM_DEAL = 0
 STREAM_SEAT0 = 1

@@ -12,11 +12,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from . import compare as cmp
+from ..experiments import compare as cmp
 from . import plots
-from .guide import PLACE_SITUATION, SITUATION_HELP, SITUATIONS, TABLES, GuideResult
-from .report import atomic_path, rules_metadata, text_table, version, write_parquet_atomic
-from .rules import PRESETS
+from ..experiments.guide import PLACE_SITUATION, SITUATION_HELP, SITUATIONS, TABLES, GuideResult
+from ..experiments.report import (atomic_path, rules_metadata, text_table, version,
+                                  write_parquet_atomic)
+from ..game.rules import PRESETS
 
 DECISIONS_PLOT = "guide-decisions.png"
 THRESHOLDS_PLOT = "guide-thresholds.png"

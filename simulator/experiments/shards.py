@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import codes as K
+from ..game import codes as K
 from .report import atomic_path
 
 SHARD_DIR = "shards"

@@ -20,7 +20,7 @@ POLICY_OPPONENT_AWARE = 5
 POLICY_EV = 6
 POLICY_GUIDE = 7
 POLICY_LOOKAHEAD = 50
-POLICY_USER = 99      # the run's user policy (simulator/policy_api.py)
+POLICY_USER = 99      # the run's user policy (simulator/kernel/policy_api.py)
 # the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
 # lookahead
 N_POLICY_SLOTS = POLICY_GUIDE + 2

@@ -1,0 +1,1 @@
+"""Experiments: runs on threads, comparisons, tournaments, tuning, guides, warming builds."""
