@@ -1,0 +1,166 @@
+"""The layers of simulator/ import in one direction only (README.md, "Project layout").
+
+game          imports nothing of golfsim's but game
+kernel        game
+strategies    game, kernel
+experiments   game, kernel, strategies
+output        game, kernel, strategies, experiments
+cli           anything (simulator/cli.py and simulator/__init__.py)
+
+Every ``import`` and ``from ... import`` of every file under simulator/ and strategies/ is read
+with ``ast``, those inside functions included, relative ones resolved against the file's
+package. An import of a simulator module that is in no layer (a stale path such as the
+top-level ``codes`` of before the layers) fails too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+LAYERS = ("game", "kernel", "experiments", "output")
+ALLOWED = {
+    "game": {"game"},
+    "kernel": {"game", "kernel"},
+    "strategies": {"game", "kernel", "strategies"},
+    "experiments": {"game", "kernel", "strategies", "experiments"},
+    "output": {"game", "kernel", "strategies", "experiments", "output"},
+    "cli": {"game", "kernel", "strategies", "experiments", "output", "cli"},
+}
+
+
+def _rule(layer: str) -> str:
+    allowed = [name for name in ALLOWED if name in ALLOWED[layer] and name != layer]
+    return (f"{layer} may import only from {', '.join(allowed)} and itself" if allowed
+            else f"{layer} may import only from itself")
+
+
+def module_of(rel: str) -> str:
+    """``simulator/game/rules.py`` -> ``simulator.game.rules``; a package's __init__.py -> the
+    package."""
+    parts = rel[:-len(".py")].split("/")
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of_file(rel: str) -> str:
+    parts = rel.split("/")
+    if parts[0] == "strategies":
+        return "strategies"
+    assert parts[0] == "simulator", rel
+    return parts[1] if len(parts) > 2 else "cli"
+
+
+def layer_of_module(name: str) -> str | None:
+    """The layer of golfsim module ``name``; None for anything else (stdlib, numpy, ...);
+    "unknown" for a simulator module that is in no layer."""
+    parts = name.split(".")
+    if parts[0] == "strategies":
+        return "strategies"
+    if parts[0] != "simulator" or len(parts) == 1:
+        return None
+    if parts[1] in LAYERS:
+        return parts[1]
+    if parts[1] == "cli":
+        return "cli"
+    return "unknown"
+
+
+def imports(rel: str, source: str):
+    """(line, the import as written, the absolute module names it reaches) for every import in
+    ``source``, the file ``rel``."""
+    module = module_of(rel)
+    package = module if rel.endswith("__init__.py") else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source, rel)):
+        if isinstance(node, ast.Import):
+            yield (node.lineno, ast.unparse(node), [a.name for a in node.names])
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                if node.level - 1 >= len(parts):
+                    yield (node.lineno, ast.unparse(node), ["<beyond the top package>"])
+                    continue
+                parts = parts[:len(parts) - (node.level - 1)]
+                base = ".".join(parts + ([base] if base else []))
+            # ``from simulator import kernel`` reaches simulator.kernel: judge each name
+            yield (node.lineno, ast.unparse(node), [f"{base}.{a.name}" for a in node.names])
+
+
+def violations(rel: str, source: str) -> list[str]:
+    layer = layer_of_file(rel)
+    found = []
+    for line, text, names in imports(rel, source):
+        for name in names:
+            if name == "<beyond the top package>":
+                found.append(f"{rel}:{line}: `{text}` reaches beyond the package")
+                continue
+            target = layer_of_module(name)
+            if target == "unknown":
+                found.append(f"{rel}:{line}: `{text}`: {name} is in no layer "
+                             f"({', '.join(LAYERS)}, or simulator.cli)")
+            elif target is not None and target not in ALLOWED[layer]:
+                found.append(f"{rel}:{line}: `{text}` imports {target} ({name}) into {layer}: "
+                             f"{_rule(layer)}")
+    return found
+
+
+def _files() -> list[str]:
+    return sorted(p.relative_to(ROOT).as_posix()
+                  for package in ("simulator", "strategies")
+                  for p in (ROOT / package).rglob("*.py"))
+
+
+def test_every_module_is_in_a_layer():
+    top = {p.name for p in (ROOT / "simulator").glob("*.py")}
+    assert top <= {"__init__.py", "cli.py"}, \
+        f"simulator/ holds {sorted(top - {'__init__.py', 'cli.py'})}: put each in a layer"
+    folders = {p.name for p in (ROOT / "simulator").iterdir()
+               if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(LAYERS), f"simulator/'s sub-packages are {sorted(folders)}"
+    for layer in LAYERS:
+        assert (ROOT / "simulator" / layer / "__init__.py").is_file(), layer
+
+
+def test_imports_follow_the_layers():
+    files = _files()
+    assert len(files) > 30, files
+    found = [v for rel in files for v in violations(rel, (ROOT / rel).read_text())]
+    assert not found, "imports against the layers:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("rel, source, needle", [
+    ("simulator/game/rules.py", "from simulator.kernel.engine import State\n",
+     "imports kernel (simulator.kernel.engine.State) into game"),
+    ("simulator/game/rules.py", "def f():\n    from ..kernel import engine\n",
+     "imports kernel (simulator.kernel.engine) into game"),
+    ("simulator/game/cards.py", "import simulator.kernel.jit as j\n",
+     "imports kernel (simulator.kernel.jit) into game"),
+    ("simulator/kernel/engine.py", "from strategies import compiled\n",
+     "imports strategies (strategies.compiled) into kernel"),
+    ("simulator/kernel/lean.py", "from ..experiments import runner\n", "into kernel"),
+    ("strategies/builtin.py", "from simulator.experiments.runner import run\n",
+     "into strategies"),
+    ("simulator/experiments/runner.py", "from ..output import plots\n", "into experiments"),
+    ("simulator/output/plots.py", "from simulator import cli\n", "into output"),
+    ("simulator/experiments/runner.py", "from simulator import codes\n", "is in no layer"),
+    ("simulator/kernel/lean.py", "from .. import rules\n", "is in no layer"),
+    ("simulator/game/rules.py", "from .... import x\n", "beyond the package"),
+])
+def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
+    found = violations(rel, source)
+    assert len(found) == 1 and needle in found[0], found
+
+
+@pytest.mark.parametrize("rel, source", [
+    ("simulator/kernel/engine.py", "from ..game import codes as K\nfrom .tally import N_TOT\n"),
+    ("simulator/output/plots.py", "from ..experiments.report import Z95\nimport numpy\n"),
+    ("simulator/cli.py", "from .output import plots\nfrom strategies import resolve\n"),
+    ("strategies/lookahead.py",
+     "from simulator.kernel import lean\nfrom strategies.builtin import x\n"),
+    ("simulator/experiments/warm.py", "def f():\n    from strategies import STRATEGIES\n"),
+])
+def test_the_check_lets_downward_imports_pass(rel, source):
+    assert violations(rel, source) == []
