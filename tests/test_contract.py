@@ -14,7 +14,7 @@ same five checks, each a small function that can be pointed at any build's outpu
 * ``check_scores``: layout values and hole scores equal a recount from the final layouts by the
   reference's scoring;
 * ``check_log_parity``: the move log, scores, layouts, knowledge and flags equal the reference
-  engine's round (``simulator.kernel.reference.play_round``, which plays random, greedy and
+  engine's round (``simulator.game.reference.play_round``, which plays random, greedy and
   knock-threshold seats).
 
 Seats the reference cannot play (heuristic, ev, forgetful, ..., user policies, lookahead) are
@@ -45,7 +45,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.kernel import lean
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
 from simulator.game.rules import PRESETS, Rules, flatten

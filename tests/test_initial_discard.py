@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.kernel.lean import rules_eligible
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import run

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays

@@ -16,8 +16,8 @@ from fractions import Fraction
 import pytest
 
 from simulator.game import cards as C
-from simulator.kernel import reference as R
-from simulator.kernel.reference import Action, Decision
+from simulator.game import reference as R
+from simulator.game.reference import Action, Decision
 from simulator.game.rules import Rules
 
 W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.game import codes as K
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.cli import cli
 from simulator.kernel.lean import rules_eligible
 from simulator.game.rules import Rules, flatten

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.tally import MAX_MATCH_HOLES
 from simulator.game.rules import Rules, flatten

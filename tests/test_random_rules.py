@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 from tiers import sweep

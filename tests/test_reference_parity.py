@@ -1,4 +1,4 @@
-"""Parity: the plain-Python reference engine (simulator/kernel/reference.py) and the compiled kernel
+"""Parity: the plain-Python reference engine (simulator/game/reference.py) and the compiled kernel
 (simulator/kernel/engine.py) play the same holes move for move.
 
 Every round is played by both from the same (seed, round index); the full move log, the scores,
@@ -33,7 +33,7 @@ import pytest
 
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.kernel import scoring as S
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import RuleError, Rules, card_keys, card_values, flatten

@@ -3,7 +3,8 @@
 import numpy as np
 
 from simulator.kernel.jit import hot
-from simulator.kernel.rng import PyStream, below_nb, next_u64_nb, stream_state_nb
+from simulator.game.streams import PyStream
+from simulator.kernel.rng import below_nb, next_u64_nb, stream_state_nb
 
 
 @hot

@@ -87,7 +87,7 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
 # ---- replace_unseen_once and private_stock_draw (RULES.md §3.3) ----------------------------------
 def _both(rules, players, spec, seed, rnd):
     """One round through the kernel and the reference; asserts they agree, knowledge included."""
-    from simulator.kernel import reference as R
+    from simulator.game import reference as R
     policy = {"random": 0, "greedy": 1}[spec]
     k = play_logged_round(flatten(rules, players), [policy] * players,
                           np.zeros((players, 1)), seed, rnd)

@@ -1,7 +1,7 @@
 """The test vectors of RULES.md §6 (six-card, four-card, Whitnack TV-S2/TV-S3, TV-D9, the
 four_card_in_hand line of TV-D18), through both the compiled scoring
 (simulator/kernel/scoring.py) and the plain-Python reference scoring
-(simulator/kernel/reference.py).
+(simulator/game/reference.py).
 
 Each vector is one test id; each test asserts that both implementations give the value RULES.md
 states, and reports both when they do not.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from simulator.game import cards as C
-from simulator.kernel import reference as R
+from simulator.game import reference as R
 from simulator.kernel import scoring as S
 from simulator.game.rules import RuleError, Rules, flatten
 

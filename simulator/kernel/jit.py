@@ -29,7 +29,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 _ROOT = Path(__file__).resolve().parents[2]
 # every module with compiled code or constants folded into it
-KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py",
+KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulator/game/streams.py",
                   "simulator/kernel/rng.py", "simulator/kernel/layout.py",
                   "simulator/kernel/estimate.py", "simulator/kernel/scoring.py",
                   "simulator/kernel/tally.py", "simulator/kernel/engine.py",

@@ -84,7 +84,7 @@ def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int
     as RULES.md §3.6.1 (c), (d) choose them: the most natural pairs, then the lowest value."""
     from functools import lru_cache
 
-    from ..kernel.reference import _RELATED, is_wild
+    from ..game.reference import _RELATED, is_wild
     related = _RELATED[r.pair_scope]
     n = len(cards)
 

@@ -10,7 +10,7 @@ pair scope of §3.6.1, written again from the text rather than shared with
 
 The reference reproduces the compiled engine (:mod:`simulator.kernel.engine`) move for move:
 
-* the same random streams (:class:`simulator.kernel.rng.PyStream`): the deal and any reshuffle draw
+* the same random streams (:class:`simulator.game.streams.PyStream`): the deal and any reshuffle draw
   from ``STREAM_DEAL`` of (seed, round), seat ``s`` draws its random choices from
   ``STREAM_SEAT0 + s``;
 * the same deck order (decks in turn, each ``52 + jokers`` ids in id order), shuffled by
@@ -49,10 +49,10 @@ from enum import IntEnum
 from fractions import Fraction
 from functools import lru_cache
 
-from ..game import cards as C
-from ..game import codes as K
-from .rng import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from ..game.rules import JOKER_PLUS15, Rules
+from . import cards as C
+from . import codes as K
+from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
+from .rules import JOKER_PLUS15, Rules
 
 
 class Decision(IntEnum):
