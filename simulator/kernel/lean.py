@@ -69,7 +69,7 @@ def eligible(ri: np.ndarray, policy_ids) -> bool:
 def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
     """Does the lean kernel (or ``build``, one of the builds on its turn steps: the user
     kernel, lookahead's rollouts) play these rules? Only when it has every feature they need
-    (simulator/features.py), so an option it was never written for is refused, not ignored."""
+    (simulator/kernel/features.py), so an option it was never written for is refused, not ignored."""
     return (
         not lacking(build, needed_from_ri(ri))
         and int(ri[K.R_NPOS]) <= MAX_POS
