@@ -1,6 +1,6 @@
-"""BENCHMARK.md W1: six-card standard, 4 players, `greedy` in every seat.
+"""W1 (docs/benchmarks.md#w1): six-card standard, 4 players, `greedy` in every seat.
 
-Prints ONE JSON line with the statistics BENCHMARK.md asks for and the throughput after
+Prints ONE JSON line with the statistics docs/benchmarks.md lists and the throughput after
 warm-up (compilation excluded; ``compile_s`` is the time to compile the kernel or load it from
 the on-disk cache, and ``--cold`` compiles into an empty cache to report the cold compile).
 

@@ -1,4 +1,5 @@
-"""BENCHMARK.md W2: four-card knock, 4 players, `knock-threshold` (T = 8) in every seat.
+"""W2 (docs/benchmarks.md#w2): four-card knock, 4 players, `knock-threshold` (T = 8) in every
+seat.
 
 The rules are preset `four_card` with `pair_scope = none` and the initial peek at the nearest
 row. Prints ONE JSON line: W1's fields plus ``T``, ``knocks`` (rounds someone knocked),

@@ -1,5 +1,5 @@
-"""Shared driver of the BENCHMARK.md workloads: warm up, time one run through the same path
-as `golfsim run` (simulator.experiments.runner.run), print ONE JSON line."""
+"""Shared driver of the workloads of docs/benchmarks.md: warm up, time one run through the same
+path as `golfsim run` (simulator.experiments.runner.run), print ONE JSON line."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def workload(name: str, T: float = 8.0):
-    """(rules, strategy) of BENCHMARK.md's workload ``name``: "w1" (six_card, greedy) or "w2"
-    (four_card without pairs, peeking at the nearest row, knock-threshold with T)."""
+    """(rules, strategy) of workload ``name`` (docs/benchmarks.md): "w1" (six_card, greedy) or
+    "w2" (four_card without pairs, peeking at the nearest row, knock-threshold with T)."""
     from simulator.game.rules import Rules
     if name == "w1":
         return Rules.preset("six_card"), "greedy"

@@ -2,8 +2,9 @@
 
 Numba's machine code lives in anonymous memory, so perf shows bare addresses. This script
 compiles the kernel into a fresh cache (inspection is disabled for code loaded from a cache),
-writes /tmp/perf-<pid>.map naming every compiled function, then plays a BENCHMARK.md workload
-(W1 or W2) on the general engine or the lean kernel for a while so that perf can attach:
+writes /tmp/perf-<pid>.map naming every compiled function, then plays a workload of
+docs/benchmarks.md (W1 or W2) on the general engine or the lean kernel for a while so that perf
+can attach:
 
     python scripts/profile_kernel.py --seconds 20 [--workload w2] [--kernel lean] \
         [--strategy lookahead] &

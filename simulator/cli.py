@@ -22,7 +22,7 @@ import click
 
 from .game.cards import CardParseError
 from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
-                         option_text)
+                         option_text, preset_reference)
 from .game.rules import _allowed_text
 
 DEFAULT_PRESET = "six_card"
@@ -517,7 +517,7 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     from it, a table and a plot.
 
     \b
-    Example (BENCHMARK.md W2's rules):
+    Example (the rules of W2, docs/benchmarks.md#w2):
       golfsim tune --preset four_card --set pair_scope=none \\
           --set initial_reveal_constraint=nearest_row --strategy knock-threshold \\
           --param T=4..16 --opponent knock-threshold:T=8 --rounds 400000 --out results/tune
@@ -589,7 +589,8 @@ def presets():
     """List the named rule sets."""
     width = max(len(name) for name in PRESETS)
     for name in PRESETS:
-        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')}")
+        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')} "
+                   f"({preset_reference(name)})")
 
 
 @cli.command(name="rules")
@@ -611,7 +612,8 @@ def rules_command(preset, assignments, as_toml):
     nw = max(len(n) for n in OPTIONS)
     vw = min(24, max(len(v) for v in values.values()))
     base = Rules.preset(preset)
-    click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')}")
+    click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')} ({preset_reference(preset)}; "
+               f"every option: docs/rules.md#rule-options)")
     for name, f in OPTIONS.items():
         mark = "*" if getattr(rules, name) != getattr(base, name) else " "
         allowed = _allowed_text(f)

@@ -27,12 +27,12 @@ STRATEGIES = {
     "random": StrategyInfo("random", POLICY_RANDOM,
                            "uniform over the legal actions at every decision"),
     "greedy": StrategyInfo("greedy", POLICY_GREEDY,
-                           "BENCHMARK W1: counts unseen cards, takes the best one-step "
-                           "placement gain, otherwise draws"),
+                           "W1's policy (docs/benchmarks.md#w1): counts unseen cards, takes "
+                           "the best one-step placement gain, otherwise draws"),
     "knock-threshold": StrategyInfo(
         "knock-threshold", POLICY_KNOCK_THRESHOLD,
-        "BENCHMARK W2: knocks when its estimated score is at most T, otherwise plays greedy's "
-        "placement rule with the cards it has not seen",
+        "W2's policy (docs/benchmarks.md#w2): knocks when its estimated score is at most T, "
+        "otherwise plays greedy's placement rule with the cards it has not seen",
         params=(("T", 8.0, "knock when the estimated score is at most T"),)),
     "heuristic": StrategyInfo(
         "heuristic", POLICY_HEURISTIC,

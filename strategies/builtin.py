@@ -134,10 +134,10 @@ def _layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
 
 @hot
 def best_placement_nb(g, rt, seat, card, n, S, hide):
-    """BENCHMARK W1's placement rule generalised: the replaceable position with the largest
-    gain n*G(p) among eligible ones (G >= 1 over a known card, G >= 0 over an unknown one),
-    ties to the lowest position; -1 if none is eligible. Positions in ``hide`` count as
-    unknown."""
+    """W1's placement rule (docs/benchmarks.md#w1) generalised: the replaceable position with
+    the largest gain n*G(p) among eligible ones (G >= 1 over a known card, G >= 0 over an
+    unknown one), ties to the lowest position; -1 if none is eligible. Positions in ``hide``
+    count as unknown."""
     npos = rt[K.R_NPOS]
     best = -1
     best_gain = 0
@@ -215,8 +215,9 @@ def _place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
 
 @hot(inline="always")
 def greedy_nb(point, seat, held, g, rt, rng, par):
-    """BENCHMARK W1 ``greedy``: card-counting, one-step placement gain. Its pool U: cards
-    neither face up in a grid nor in the discard pile (nor the card just drawn)."""
+    """W1's ``greedy`` (docs/benchmarks.md#w1): card-counting, one-step placement gain. Its
+    pool U: cards neither face up in a grid nor in the discard pile (nor the card just
+    drawn)."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     return _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
@@ -224,10 +225,10 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
 
 @hot(inline="always")
 def knock_threshold_nb(point, seat, held, g, rt, rng, par):
-    """BENCHMARK W2 ``knock-threshold`` (parameter T): its pool U is every card but the
-    discard pile and its own known cards (what it has seen elsewhere is not subtracted); it
-    knocks at the start of a turn when its estimated score E <= T, else plays greedy's
-    placement rule with that pool."""
+    """W2's ``knock-threshold`` (docs/benchmarks.md#w2; parameter T): its pool U is every card
+    but the discard pile and its own known cards (what it has seen elsewhere is not
+    subtracted); it knocks at the start of a turn when its estimated score E <= T, else plays
+    greedy's placement rule with that pool."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
@@ -564,9 +565,9 @@ def _flip_nb(g, rt, seat):
 
 @hot
 def reveal_apart_nb(g, rt, seat):
-    """Initial reveal, RULES.md S-1: the lowest legal position in a column (more generally,
-    unrelated to any position) where the seat knows or picked no card yet, else the lowest
-    legal position. Its picks are remembered in MEM_PICKED."""
+    """Initial reveal, tip S-1 (docs/rules.md#s-1): the lowest legal position in a column
+    (more generally, unrelated to any position) where the seat knows or picked no card yet,
+    else the lowest legal position. Its picks are remembered in MEM_PICKED."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     npos = rt[K.R_NPOS]
@@ -727,11 +728,11 @@ def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
 
 @hot
 def opponent_aware_nb(point, seat, held, g, rt, rng, par):
-    """``opponent-aware`` (parameter care): greedy, but it watches the next seat (RULES.md §5
-    S-5). When the card greedy would leave on top of the discard pile -- the drawn card it
-    discards, or the known card it replaces -- is one the next seat collects, it places the
-    card elsewhere or discards instead, if that costs at most ``care`` points of greedy's
-    estimated gain. With care = 0 it plays exactly as greedy."""
+    """``opponent-aware`` (parameter care): greedy, but it watches the next seat (tip S-5,
+    docs/rules.md#s-5). When the card greedy would leave on top of the discard pile -- the
+    drawn card it discards, or the known card it replaces -- is one the next seat collects, it
+    places the card elsewhere or discards instead, if that costs at most ``care`` points of
+    greedy's estimated gain. With care = 0 it plays exactly as greedy."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     a = _place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
@@ -845,7 +846,7 @@ def ev_nb(point, seat, held, g, rt, rng, par):
     to (the mean over the pool of each card's best gain, or 0 if it would discard it); it
     places a drawn card where it gains most, if anything; and it ends the round (knock, flip
     all, or turn its last card up) only when its estimate is at most T and at least margin
-    below every opponent's (RULES.md §5 S-14)."""
+    below every opponent's (tip S-14, docs/rules.md#s-14)."""
     mem = G_MEMORY + seat * K.MEMORY_SLOTS
     final = g[ix(G_PUB + K.PUB_ENDER)] >= 0
     if point == K.DP_TURN:

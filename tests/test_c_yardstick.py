@@ -1,8 +1,9 @@
-"""benchmarks/c_yardstick.py measures the engine against the shared speed yardstick, C programs
-of W1 and W2 in ../shared/yardstick (or $GOLFSIM_YARDSTICK); they must play the same workloads,
-or the comparison means nothing. Their random streams are their own, so the agreement is
-statistical: every figure within 4 combined standard errors, using the standard errors the
-programs print. Skipped without a C compiler or without the yardstick folder."""
+"""benchmarks/c_yardstick.py measures the engine against the shared speed yardstick, C programs of
+W1 and W2, kept outside the repository (where benchmarks/c_yardstick.py looks for them, or
+$GOLFSIM_YARDSTICK); they must play the same workloads, or the comparison means nothing. Their
+random streams are their own, so the agreement is statistical: every figure within 4 combined
+standard errors, using the standard errors the programs print. Skipped without a C compiler or
+without the yardstick folder."""
 
 import importlib.util
 import shutil

@@ -1,5 +1,5 @@
 """simulator/kernel/estimate.py: the placement search by key groups finds exactly the position that
-estimating the whole layout before and after each placement finds (the rule as BENCHMARK W1
+estimating the whole layout before and after each placement finds (the rule as W1's greedy
 states it), for every pair scope and layout shape, on layouts crowded with equal ranks."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""initial_discard = none (RULES.md §3.1, Cactus): the discard pile starts empty, so the first
-player must draw from the stock and its discard starts the pile. Both engines play it alike,
-and so does the lean kernel."""
+"""initial_discard = none (docs/rules.md#initial_discard, Cactus): the discard pile starts empty, so
+the first player must draw from the stock and its discard starts the pile. Both engines play it
+alike, and so does the lean kernel."""
 
 from __future__ import annotations
 

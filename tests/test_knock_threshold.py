@@ -1,6 +1,6 @@
-"""BENCHMARK.md W2 ``knock-threshold`` in the reference engine, decision by decision, on hand-made
-observations whose numbers are worked out here from the W2 text (the parity tests then hold the
-compiled policy to the reference).
+"""W2's ``knock-threshold`` (docs/benchmarks.md#w2) in the reference engine, decision by decision,
+on hand-made observations whose numbers are worked out here from the W2 text (the parity tests then
+hold the compiled policy to the reference).
 
 W2 rules: four_card without pairs, one 52-card deck, basic values (A 1, 2..10 face, J Q 10,
 K 0), so the deck is worth 4 * (55 + 20) = 300. A seat's pool U is the deck minus the discard

@@ -1,5 +1,5 @@
-"""knock_timing (RULES.md §3.4, AMB-12): instead of a turn, right after one's own turn, or
-either. Both engines play it move for move alike; each timing offers the knock where it says;
+"""knock_timing (docs/rules.md#knock_timing, AMB-12): instead of a turn, right after one's own turn,
+or either. Both engines play it move for move alike; each timing offers the knock where it says;
 every built-in answers the after-turn question with its own knock rule."""
 
 from __future__ import annotations

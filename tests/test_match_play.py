@@ -1,5 +1,5 @@
 """Match play: holes with a rotating deal, running totals, match winners, ties and the pot
-(RULES.md §1.3, §1.10, §3.8, §3.9), against the reference's match logic."""
+(docs/rules.md#matches, docs/rules.md#match-play), against the reference's match logic."""
 
 import numpy as np
 import polars as pl
@@ -83,8 +83,8 @@ def test_extra_holes_are_played_exactly_after_a_tie():
 
 
 def test_pot_test_vector():
-    """RULES.md TV-D18: ante 5, 4 players: pot 20; the knocker lowest wins 20; not lowest pays
-    20 and the pot becomes 40. A cap limits both."""
+    """TV-D18 (docs/rules.md#test-vectors): ante 5, 4 players: pot 20; the knocker lowest wins
+    20; not lowest pays 20 and the pot becomes 40. A cap limits both."""
     rules = Rules.preset("four_card", pot_enabled=True, pot_ante=5)
     assert R.settle_pot(rules, 20, [3, 9, 8, 7], 0, True) == (20, 0)
     assert R.settle_pot(rules, 20, [9, 3, 8, 7], 0, True) == (-20, 40)

@@ -7,21 +7,20 @@ identical.
 The kernel runs with ``check=True`` (it verifies card conservation after every turn) and must
 report no error; the reference checks its own conservation after every turn.
 
-Rounds: 2,000 all-random and 2,000 all-greedy six_card rounds over 2-6 players, 650 mixed
-seatings, and about 4,500 more over option variants and the other presets; then about 4,700
-for the knock, four_card (RULES.md §2.1), BENCHMARK.md W2 and the pair scopes row_or_column,
-row_column_diagonal and orthogonal_adjacent (about 2,400 with seats playing knock-threshold,
-2,200 random, 500 greedy); then about 5,900 for knock_min_laps, reveal_on_trigger, owner_view,
-four_card_in_hand (RULES.md §2.6), first-turn reveals and eight_card_whitnack (§2.3), with a
-check that each of these options really changes play; then about 2,700 for pay_to_peek and
-jack_discard_skips_next (§3.3, AMB-16, AMB-19), with the TV-D18 turn-flow lines and checks read
-from the reference's logs. Those are the slow tier (``-m slow``); the default tier plays a few
-cases of each sweep.
+Rounds: 2,000 all-random and 2,000 all-greedy six_card rounds over 2-6 players, 650 mixed seatings,
+and about 4,500 more over option variants and the other presets; then about 4,700 for the knock,
+four_card (docs/rules.md#four_card), W2 (docs/benchmarks.md#w2) and the pair scopes row_or_column,
+row_column_diagonal and orthogonal_adjacent (about 2,400 with seats playing knock-threshold, 2,200
+random, 500 greedy); then about 5,900 for knock_min_laps, reveal_on_trigger, owner_view,
+four_card_in_hand, first-turn reveals and eight_card_whitnack, with a check that each of these
+options really changes play; then about 2,700 for pay_to_peek and jack_discard_skips_next (AMB-16,
+AMB-19), with the TV-D18 turn-flow lines and checks read from the reference's logs. Those are the
+slow tier (``-m slow``); the default tier plays a few cases of each sweep.
 
 Scoring is also compared on generated layouts and holes, which reach the rare patterns (quads,
 blocks, six of a kind, joker pairs, shoot the moon) far more often than play does. The cases
-where the kernel once disagreed with RULES.md are kept as regression tests with the value
-RULES.md gives.
+where the kernel once disagreed with the rules (docs/rules.md) are kept as regression tests
+with the value the rules give.
 """
 
 from __future__ import annotations
@@ -223,12 +222,13 @@ def test_variant_parity(preset, options, players, strategy, rounds, seed):
 
 
 # ---- the knock, four_card, the other pair scopes, knock-threshold ----------------------------------
-# BENCHMARK.md W2: four_card without pairs, peeking at the nearest row
+# W2 (docs/benchmarks.md#w2): four_card without pairs, peeking at the nearest row
 W2 = dict(pair_scope="none", initial_reveal_constraint="nearest_row")
 KT8, KT12 = "knock-threshold:T=8", "knock-threshold:T=12"
 # (id, preset, options, players, strategies (one for all seats, or one per seat), rounds)
 KNOCK_CASES = [
-    # four_card (RULES.md §2.1): row_or_column pairs, peek two, face-down memory play, knock
+    # four_card (docs/rules.md#four_card): row_or_column pairs, peek two, face-down memory
+    # play, knock
     ("four_card-2p-random", "four_card", {}, 2, ["random"], 120),
     ("four_card-3p-random", "four_card", {}, 3, ["random"], 120),
     ("four_card-4p-random", "four_card", {}, 4, ["random"], 150),
@@ -242,7 +242,7 @@ KNOCK_CASES = [
     ("four_card-4p-kt-fractional", "four_card", {}, 4, ["knock-threshold:T=7.5"], 60),
     ("four_card-4p-mixed", "four_card", {}, 4, [KT8, "random", "greedy", KT12], 120),
     ("four_card-3p-greedy", "four_card", {}, 3, ["greedy"], 12),     # never knocks: capped
-    # BENCHMARK.md W2
+    # W2 (docs/benchmarks.md#w2)
     ("w2-4p-kt8", "four_card", W2, 4, [KT8], 300),
     ("w2-4p-kt12", "four_card", W2, 4, [KT12], 100),
     ("w2-4p-random", "four_card", W2, 4, ["random"], 150),
@@ -432,7 +432,8 @@ SCORING_OPTIONS = [
     ("ten_quads", "ten_card", dict(quad_two_columns_value=-10, block_2x2_value=-25,
                                    quad_others_penalty=10)),
     ("ten_anywhere", "ten_card", dict(pair_scope="anywhere")),
-    # the pair scopes of RULES.md §3.6.1 (c): best maximum matching / Moraco adjacency
+    # the pair scopes of step (c) of docs/rules.md#how-a-layout-is-scored: best maximum
+    # matching / Moraco adjacency
     ("four_row_or_column", "four_card", dict(decks=2)),
     ("four_diagonal", "four_card", dict(decks=2, pair_scope="row_column_diagonal")),
     ("four_adjacent", "four_card", dict(decks=2, pair_scope="orthogonal_adjacent")),
@@ -547,7 +548,7 @@ def test_hole_scoring_parity(options):
             R.hole_scores(rules, L, ender, knocked, quads), (L, ender, knocked, quads)
 
 
-# ---- cases where the compiled scoring once disagreed with RULES.md (kept as regressions) ----
+# ---- cases where the compiled scoring once disagreed with the rules (kept as regressions) ---
 REGRESSIONS = [
     pytest.param(
         "layout", dict(pair_scope="none", block_2x2_value=-20, decks=2), "7S 7H 4D / 7D 7C 9C",
@@ -578,7 +579,7 @@ def test_scoring_regressions(kind, options, case, expected):
 WHITNACK_ANY2 = dict(initial_reveal_constraint="any")   # Whitnack variant: any two cards
 # (id, preset, options, players, strategies, rounds)
 NEW_RULE_CASES = [
-    # knock_min_laps (§3.4): no knock before 2 laps (2 * players turns)
+    # knock_min_laps: no knock before 2 laps (2 * players turns)
     ("min_laps2-4p-random", "four_card", dict(knock_min_laps=2), 4, ["random"], 240),
     ("min_laps2-3p-random", "four_card", dict(knock_min_laps=2), 3, ["random"], 160),
     ("min_laps2-4p-kt8", "four_card", dict(knock_min_laps=2), 4, [KT8], 240),
@@ -586,7 +587,7 @@ NEW_RULE_CASES = [
     ("min_laps1-six_card-knock-kt8", "six_card",
      dict(knock_min_laps=1, end_triggers=("knock", "all_face_up")), 4,
      [KT8, "random", KT8, "random"], 200),
-    # reveal_on_trigger (§3.4, AMB-21): going out, knocking and flipping all
+    # reveal_on_trigger (AMB-21): going out, knocking and flipping all
     ("reveal_trigger-six_card-4p-random", "six_card", dict(reveal_on_trigger=True), 4,
      ["random"], 200),
     ("reveal_trigger-six_card-3p-greedy", "six_card", dict(reveal_on_trigger=True), 3,
@@ -602,13 +603,13 @@ NEW_RULE_CASES = [
      200),
     ("reveal_trigger-four_card-complete_lap-kt12", "four_card",
      dict(reveal_on_trigger=True, final_turns="complete_lap"), 3, [KT12], 120),
-    # owner_view (§3.3): all = every own card known from the deal; initially_peeked = none
+    # owner_view: all = every own card known from the deal; initially_peeked = none
     ("owner_all-four_card-4p-kt8", "four_card", dict(owner_view="all"), 4, [KT8], 240),
     ("owner_all-four_card-3p-kt12", "four_card", dict(owner_view="all"), 3, [KT12], 160),
     ("owner_all-four_card-4p-random", "four_card", dict(owner_view="all"), 4, ["random"], 200),
     ("owner_peeked-four_card-4p-kt8", "four_card", dict(owner_view="initially_peeked"), 4,
      [KT8], 120),
-    # four_card_in_hand (§2.6)
+    # four_card_in_hand
     ("in_hand-2p-random", "four_card_in_hand", {}, 2, ["random"], 160),
     ("in_hand-4p-random", "four_card_in_hand", {}, 4, ["random"], 200),
     ("in_hand-4p-kt8", "four_card_in_hand", {}, 4, [KT8], 240),
@@ -624,7 +625,7 @@ NEW_RULE_CASES = [
      dict(initial_reveal_mode="flip_on_first_turn"), 3, ["greedy"], 200),
     ("first_turn_any-six_card-5p-greedy", "six_card",
      dict(initial_reveal_mode="flip_on_first_turn"), 5, ["greedy"], 120),
-    # eight_card_whitnack (§2.3): flip_on_first_turn with whole_column
+    # eight_card_whitnack: flip_on_first_turn with whole_column
     ("whitnack-2p-random", "eight_card_whitnack", {}, 2, ["random"], 160),
     ("whitnack-3p-random", "eight_card_whitnack", {}, 3, ["random"], 160),
     ("whitnack-4p-random", "eight_card_whitnack", {}, 4, ["random"], 160),
@@ -663,7 +664,7 @@ def _rows(record: R.RoundRecord, point: int) -> list[tuple]:
 
 
 def test_new_rules_are_exercised():
-    """The parity rounds above are not vacuous: each option changes play where RULES.md says it
+    """The parity rounds above are not vacuous: each option changes play where the rules say it
     should (read from the reference engine's logs and final state)."""
     # knock_min_laps = 2: knock-threshold seats would knock earlier; now never before turn 8
     knock_turns = []
@@ -722,9 +723,10 @@ def test_new_rules_are_exercised():
                 assert all(row[3] < rules.grid_cols for row in reveals)
 
 
-# ---- combinations RULES.md leaves without meaning are refused -------------------------------------
+# ---- combinations the rules leave without meaning are refused ------------------------------------
 def test_hand_has_no_blocks():
-    """A hand has no positions (RULES.md §2.6), so a 2x2 block cannot be scored in one."""
+    """A hand has no positions (docs/rules.md#layout_mode), so a 2x2 block cannot be scored in
+    one."""
     with pytest.raises(RuleError, match="layout_mode = hand has no 2x2 squares"):
         Rules.preset("four_card_in_hand", pair_scope="none", block_2x2_value=-20)
 
@@ -737,7 +739,7 @@ def test_owner_view_all_refuses_flip_reveals(preset):
         Rules.preset(preset, owner_view="all")
 
 
-# ---- pay_to_peek and jack_discard_skips_next (RULES.md §3.3, AMB-16, AMB-19, TV-D18) --------------
+# ---- pay_to_peek and jack_discard_skips_next (AMB-16, AMB-19, TV-D18) ----------------------------
 JACK20 = dict(jack_discard_skips_next=True, value_jack=20)
 # (id, preset, options, players, strategies, rounds)
 PEEK_JACK_CASES = [
@@ -760,7 +762,7 @@ PEEK_JACK_CASES = [
      80),
     ("peek1-six_card-first_turn-random", "six_card",
      dict(pay_to_peek=1, initial_reveal_mode="flip_on_first_turn"), 3, ["random"], 60),
-    # jack_discard_skips_next with jacks worth 20 (the usual pairing, RULES.md §3.5.2)
+    # jack_discard_skips_next with jacks worth 20 (the usual pairing, docs/rules.md#value_jack)
     ("jack-six_card-2p-random", "six_card", JACK20, 2, ["random"], 120),
     ("jack-six_card-3p-random", "six_card", JACK20, 3, ["random"], 120),
     ("jack-six_card-4p-greedy", "six_card", JACK20, 4, ["greedy"], 100),

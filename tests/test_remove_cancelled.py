@@ -1,6 +1,6 @@
-"""remove_cancelled (RULES.md §3.4, §3.6, AMB-24): completed groups leave the layout for the
-bottom of the discard pile, their value banked, their positions empty. Kernel and reference
-play the same moves and end with the same cards, scores and knowledge; the kernel checks card
+"""remove_cancelled (docs/rules.md#remove_cancelled, AMB-24): completed groups leave the layout for
+the bottom of the discard pile, their value banked, their positions empty. Kernel and reference play
+the same moves and end with the same cards, scores and knowledge; the kernel checks card
 conservation after every turn."""
 
 from __future__ import annotations

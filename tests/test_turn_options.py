@@ -1,4 +1,4 @@
-"""Turn options checked on the compiled engine's own move log (RULES.md §3.3, TV-D18)."""
+"""Turn options checked on the compiled engine's own move log (docs/rules.md#turns, TV-D18)."""
 
 import numpy as np
 import pytest
@@ -84,7 +84,7 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
     assert knocks == 40
 
 
-# ---- replace_unseen_once and private_stock_draw (RULES.md §3.3) ----------------------------------
+# ---- replace_unseen_once and private_stock_draw (docs/rules.md#turns) ----------------------------
 def _both(rules, players, spec, seed, rnd):
     """One round through the kernel and the reference; asserts they agree, knowledge included."""
     from simulator.game import reference as R

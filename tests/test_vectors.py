@@ -1,10 +1,9 @@
-"""The test vectors of RULES.md §6 (six-card, four-card, Whitnack TV-S2/TV-S3, TV-D9, the
-four_card_in_hand line of TV-D18), through both the compiled scoring
-(simulator/kernel/scoring.py) and the plain-Python reference scoring
-(simulator/game/reference.py).
+"""The test vectors (docs/rules.md#test-vectors: six-card, four-card, Whitnack TV-S2/TV-S3, TV-D9,
+the four_card_in_hand line of TV-D18), through both the compiled scoring (simulator/kernel/scoring.py) and
+the plain-Python reference scoring (simulator/game/reference.py).
 
-Each vector is one test id; each test asserts that both implementations give the value RULES.md
-states, and reports both when they do not.
+Each vector is one test id; each test asserts that both implementations give the expected value
+(worked out from the rules), and reports both when they do not.
 """
 
 from __future__ import annotations
@@ -96,7 +95,8 @@ LAYOUT_VECTORS = [
      "JK 4♣ 9♠ / JK 4♦ K♥", 4),
     ("TV-D14-single", dict(jokers_per_deck=2, value_joker="plus15_pair_minus5"),
      "JK 4♣ 9♠ / 3♥ 4♦ K♥", 27),
-    # [derived] wild one-eyed jacks in columns (§3.6.1 (d)): J♠ pairs with the 7♦ below it;
+    # [derived] wild one-eyed jacks in columns (step (d) of docs/rules.md#how-a-layout-is-scored):
+    # J♠ pairs with the 7♦ below it;
     # a wild pair is optional, so a jack worth 0 stays apart from a -2
     ("derived-wild-column", dict(one_eyed_jacks="wild"), "J♠ 5♥ 9♣ / 7♦ 5♣ 2♥", 7),
     ("derived-wild-column-normal", {}, "J♠ 5♥ 9♣ / 7♦ 5♣ 2♥", 24),
@@ -114,10 +114,10 @@ def test_layout_value(options, layout, expected):
     engine, _ = engine_layout(rules, layout)
     reference, _ = reference_layout(rules, layout)
     assert (engine, reference) == (expected, expected), \
-        f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+        f"{layout}: engine {engine}, reference {reference}, expected {expected}"
 
 
-# ---- four-card layouts (RULES.md §2.1, TV-S9, TV-D5) -------------------------------------------
+# ---- four-card layouts (docs/rules.md#four_card, TV-S9, TV-D5) -----------------------------------
 # (id, options for Rules.preset("four_card", ...), layout r0 / r1, expected layout value)
 FOUR_CARD_VECTORS = [
     # TV-S9: three of a kind, one pair cancels and the third nine counts; four of a kind, all 0
@@ -132,7 +132,7 @@ FOUR_CARD_VECTORS = [
     # TV-D5: nines in a row
     ("TV-D5-row-row_or_column", {}, "9♠ 9♥ / 4♣ K♦", 4),
     ("TV-D5-row-none", dict(pair_scope="none"), "9♠ 9♥ / 4♣ K♦", 22),
-    # [derived] the same layouts under the other scopes of §3.6.1 (a 2x2 square: every two cells
+    # [derived] the same layouts under the other pair scopes (a 2x2 square: every two cells
     # share a row, a column or a diagonal; only the diagonal cells are not orthogonal neighbours)
     ("derived-diagonal-orthogonal_adjacent", dict(pair_scope="orthogonal_adjacent"),
      "9♠ 4♥ / K♣ 9♦", 22),
@@ -169,7 +169,7 @@ def test_four_card_layout_value(options, layout, expected):
     engine, _ = engine_layout(rules, layout)
     reference, _ = reference_layout(rules, layout)
     assert (engine, reference) == (expected, expected), \
-        f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+        f"{layout}: engine {engine}, reference {reference}, expected {expected}"
 
 
 # TV-D9: Moraco adjacency on a 3x3 grid (pair_scope orthogonal_adjacent, no lines); the nine_card
@@ -182,7 +182,7 @@ def test_tv_d9_orthogonal_adjacent_3x3():
     layout = "6♠ 6♥ A♣ / 3♦ 9♣ 6♦ / 3♣ 9♦ 7♥"
     engine, _ = engine_layout(rules, layout)
     reference, _ = reference_layout(rules, layout)
-    assert (engine, reference) == (14, 14), f"engine {engine}, reference {reference}, RULES.md 14"
+    assert (engine, reference) == (14, 14), f"engine {engine}, reference {reference}, expected 14"
 
 
 # ---- TV-D2: who pays for a quad -----------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_quad_others_penalty(layout, others, expected):
     engine = engine_holes(rules, [e_value] + others, -1, quads=[e_quads, 0, 0])
     reference = reference_holes(rules, [r_value] + others, -1, quads=[r_couples, 0, 0])
     assert (engine, reference) == (expected, expected), \
-        f"engine {engine}, reference {reference}, RULES.md {expected}"
+        f"engine {engine}, reference {reference}, expected {expected}"
 
 
 # ---- hole scores --------------------------------------------------------------------------------
@@ -263,12 +263,12 @@ def test_hole_scores(options, L, ender, knocked, expected):
     engine = engine_holes(rules, L, ender, knocked)
     reference = reference_holes(rules, L, ender, knocked)
     assert (engine, reference) == (expected, expected), \
-        f"L {L}, ender {ender}: engine {engine}, reference {reference}, RULES.md {expected}"
+        f"L {L}, ender {ender}: engine {engine}, reference {reference}, expected {expected}"
 
 
 # ---- the four_card preset and the knock -------------------------------------------------------
-def test_four_card_preset_is_rules_md_2_1():
-    """Every option the YAML block of RULES.md §2.1 sets, as the preset gives it."""
+def test_four_card_preset_has_the_four_card_rules():
+    """Every option the four-card rules fix (docs/rules.md#four_card), as the preset gives it."""
     r = Rules.preset("four_card")
     assert (r.players_min, r.players_max) == (2, 8)
     assert [r.decks_for(p) for p in (2, 7, 8)] == [1, 1, 2]
@@ -299,10 +299,10 @@ def test_tv_d10_knock_only(knocked, expected):
     engine = engine_holes(rules, [12, 8, 15, 25], 0, knocked)
     reference = reference_holes(rules, [12, 8, 15, 25], 0, knocked)
     assert (engine, reference) == (expected, expected), \
-        f"engine {engine}, reference {reference}, RULES.md {expected}"
+        f"engine {engine}, reference {reference}, expected {expected}"
 
 
-# ---- eight_card_whitnack (RULES.md §2.3; TV-S2, TV-S3) ------------------------------------------
+# ---- eight_card_whitnack (docs/rules.md#eight_card_whitnack; TV-S2, TV-S3) -----------------------
 # (id, layout r0 / r1 (the seed's columns c0..c3 read top/bottom), expected layout value, couples)
 WHITNACK_VECTORS = [
     # TV-S2: [8 (6+2), 0 (pair), 1 (0+1), 0 (pair)]: 2 = +2; pairs of different ranks, no -10
@@ -329,11 +329,12 @@ def test_whitnack_layout_value(layout, expected, couples):
     engine = engine_layout(rules, layout, players=4)
     reference = reference_layout(rules, layout)
     assert (engine, reference) == ((expected, couples), (expected, couples)), \
-        f"{layout}: engine {engine}, reference {reference}, RULES.md {(expected, couples)}"
+        f"{layout}: engine {engine}, reference {reference}, expected {(expected, couples)}"
 
 
-def test_eight_card_whitnack_preset_is_rules_md_2_3():
-    """Every option the YAML block of RULES.md §2.3 sets, as the preset gives it."""
+def test_eight_card_whitnack_preset_has_whitnacks_rules():
+    """Every option Whitnack's eight-card rules fix (docs/rules.md#eight_card_whitnack), as the
+    preset gives it."""
     r = Rules.preset("eight_card_whitnack")
     assert (r.players_min, r.players_max) == (2, 4)
     assert [r.decks_for(p) for p in (2, 4)] == [2, 2] and r.jokers_per_deck == 2
@@ -354,12 +355,12 @@ def test_eight_card_whitnack_preset_is_rules_md_2_3():
     assert (r.match_end_mode, r.match_end_holes) == ("holes", 9)
 
 
-# ---- four_card_in_hand (RULES.md §2.6; TV-D18) --------------------------------------------------
+# ---- four_card_in_hand (docs/rules.md#four_card_in_hand; TV-D18) ---------------------------------
 # A hand is unordered: it is written as a 2x2 "grid" only because that is how cards are typed.
 HAND_VECTORS = [
     # TV-D18: one pair of sevens cancels, the third seven and the two (basic: +2) count
     ("TV-D18-four_card_in_hand", "7♣ 7♥ 7♠ 2♦", 9),
-    # [rec] of §2.6: four of a kind scores 0
+    # [rec] for a hand: four of a kind scores 0
     ("four-of-a-kind", "7♣ 7♥ 7♠ 7♦", 0),
     # [derived] any two equal cards cancel, wherever they were dealt (diagonal in a 2x2 grid)
     ("pair-anywhere", "9♠ 4♥ K♣ 9♦", 4),
@@ -371,7 +372,7 @@ HAND_VECTORS = [
 @pytest.mark.parametrize("hand,expected", [v[1:] for v in HAND_VECTORS],
                          ids=[v[0] for v in HAND_VECTORS])
 def test_four_card_in_hand_value(hand, expected):
-    """Both engines give RULES.md's value for every order of the four cards."""
+    """Both engines give the expected value for every order of the four cards."""
     rules = Rules.preset("four_card_in_hand")
     cards = hand.split()
     for order in sorted(set(itertools.permutations(cards))):
@@ -379,11 +380,11 @@ def test_four_card_in_hand_value(hand, expected):
         engine, _ = engine_layout(rules, layout)
         reference, _ = reference_layout(rules, layout)
         assert (engine, reference) == (expected, expected), \
-            f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+            f"{layout}: engine {engine}, reference {reference}, expected {expected}"
 
 
-def test_four_card_in_hand_preset_is_rules_md_2_6():
-    """four_card (§2.1) with the hand options of the YAML block of RULES.md §2.6."""
+def test_four_card_in_hand_preset_is_four_card_in_hand():
+    """four_card with the hand options (docs/rules.md#four_card_in_hand)."""
     hand, four = Rules.preset("four_card_in_hand"), Rules.preset("four_card")
     assert hand.diff(four) == {"layout_mode": "hand", "initial_reveal_mode": "none",
                                "owner_view": "all", "pair_scope": "anywhere"}
@@ -404,7 +405,7 @@ def test_hand_accepts_anywhere_and_none(scope):
     assert Rules.preset("four_card_in_hand", pair_scope=scope).layout_mode == "hand"
 
 
-# ---- nine-card lines and blocks (RULES.md §2.4, TV-D6 .. TV-D8) ---------------------------------
+# ---- nine-card lines and blocks (docs/rules.md#nine_card, TV-D6 .. TV-D8) ------------------------
 NINE_VECTORS = [
     ("TV-D6-columns", {}, "5♠ 5♥ 5♦ / 5♣ K♠ 2♥ / 5♥ Q♣ 2♠", 16),
     ("TV-D6-rows_and_columns", dict(line_sets="rows_and_columns"),
@@ -426,7 +427,7 @@ def test_nine_card_layout_value(options, layout, expected):
     engine, _ = engine_layout(rules, layout)
     reference, _ = reference_layout(rules, layout)
     assert (engine, reference) == (expected, expected), \
-        f"{layout}: engine {engine}, reference {reference}, RULES.md {expected}"
+        f"{layout}: engine {engine}, reference {reference}, expected {expected}"
 
 
 def test_two_disjoint_blocks_on_a_wide_three_row_grid():

@@ -1,5 +1,5 @@
-"""Every layout vector of tests/test_vectors.py (RULES.md §6) through the `golfsim score`
-command, with its options given as --set, exactly as a user would type them."""
+"""Every layout vector of tests/test_vectors.py (docs/rules.md#test-vectors) through the `golfsim
+score` command, with its options given as --set, exactly as a user would type them."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""W1 (BENCHMARK.md) agrees statistically with an independent implementation of the same
+"""W1 (docs/benchmarks.md#w1) agrees statistically with an independent implementation of the same
 workload. The reference figures come from 8,000,000 rounds of that implementation; the
 tolerance is 4.5 combined standard errors per figure (about one false alarm in 150,000)."""
 
@@ -9,7 +9,7 @@ from simulator.game.rules import Rules
 from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
 
-# independent implementation of BENCHMARK.md W1, 8,000,000 rounds: (means, standard errors)
+# independent implementation of W1, 8,000,000 rounds: (means, standard errors)
 REFERENCE = {
     "mean_score": ([8.492422, 9.129416, 9.781306, 10.325144],
                    [0.002555, 0.002701, 0.002816, 0.002878]),

@@ -74,7 +74,7 @@ def summary_frame(result: RunResult) -> pl.DataFrame:
         "ender_share_hi95": np.clip(ender + Z95 * se_ender, 0, 1),
         "mean_turns": np.full(seats, turns), "se_turns": np.full(seats, se_turns),
         "capped_share": np.full(seats, capped),
-        # hole-level knock figures (RULES.md §1.8): the same in every row
+        # hole-level knock figures (docs/rules.md#ending-a-hole): the same in every row
         "knock_share": np.full(seats, t.knocks / n if n else 0.0),
         "knocker_win_share": np.full(seats, t.knocker_win_share()),
         "se_knocker_win_share": np.full(seats, t.se_knocker_win_share()),

@@ -2,11 +2,12 @@
 
 Everything a hole needs is here in small, plain methods, without compiled code or arrays: a
 :class:`GameState` with one :class:`Cell` per layout position (its card, whether it is face up,
-and which seats know it), the piles, the turn structure (including the knock of RULES.md §1.8,
-instead of a turn or right after it, ``knock_timing``), the three built-in policies (``random``, BENCHMARK.md
-W1 ``greedy`` and W2 ``knock-threshold``) and the scoring of RULES.md §3.5-§3.8 with every
-pair scope of §3.6.1, written again from the text rather than shared with
-:mod:`simulator.kernel.scoring`.
+and which seats know it), the piles, the turn structure (including the knock of
+docs/rules.md#ending-a-hole, instead of a turn or right after it, ``knock_timing``), the three
+built-in policies (``random``, and ``greedy`` and ``knock-threshold`` of the workloads W1 and W2,
+docs/benchmarks.md) and the scoring of docs/rules.md#scoring-a-hole with every pair scope of
+docs/rules.md#how-a-layout-is-scored, written again from the text rather than shared with
+:mod:`simulator.kernel.scoring`. The rules reference is docs/rules.md.
 
 The reference reproduces the compiled engine (:mod:`simulator.kernel.engine`) move for move:
 
@@ -18,7 +19,7 @@ The reference reproduces the compiled engine (:mod:`simulator.kernel.engine`) mo
 * the same decision points and the same legal actions in the same (ascending) order, and a
   move log with the kernel's rows ``(turn, seat, decision point, action, held card)``.
 
-Options of §3.2-§3.4 beyond the base game, each in one place: ``knock_min_laps``
+Options of the deal, turns and ending beyond the base game, each in one place: ``knock_min_laps``
 (:meth:`Hole.turn_options`), ``reveal_on_trigger`` (:meth:`GameState.start_end`),
 ``owner_view = all`` (:meth:`GameState.deal`), ``initial_reveal.mode = flip_on_first_turn`` with
 constraint ``any`` or ``whole_column`` (:meth:`Hole.first_turn_reveal`), and ``layout_mode =
@@ -31,14 +32,17 @@ A policy never sees the GameState: at each decision it is handed an :class:`Obse
 from scratch with only what its seat may see (its own known cards, the face-up cards of every
 layout, the discard pile, the stock count and the card it holds).
 
-Where RULES.md leaves a choice open, the engine's choice is followed and named in a comment.
+Where the rules leave a choice open, the engine's choice is followed and named in a comment
+(the AMB ids of docs/rules.md#ambiguities-resolved).
 Rules the kernel once got wrong and that the parity tests now pin down:
 
-* ``stock_empty = end_hole``: the hole ends when the stock runs out (§1.6, §3.4);
-* ``block_2x2_value`` also scores with ``pair_scope = none`` (§3.6.1 (e), §3.7);
+* ``stock_empty = end_hole``: the hole ends when the stock runs out (docs/rules.md#stock_empty);
+* ``block_2x2_value`` also scores with ``pair_scope = none`` (step (e) of
+  docs/rules.md#how-a-layout-is-scored);
 * free pairing takes the owner's best maximum matching even when pair values differ
-  (§3.6.1 (c), e.g. red kings at -1 with ``negative_pairs_keep_value``);
-* a player who shoots the moon scores 0, whatever ender or quad adjustment it had (§3.7).
+  (step (c), e.g. red kings at -1 with ``negative_pairs_keep_value``);
+* a player who shoots the moon scores 0, whatever ender or quad adjustment it had
+  (docs/rules.md#shoot_the_moon, AMB-30).
 """
 
 from __future__ import annotations
@@ -96,10 +100,10 @@ class IllegalActionError(RuntimeError):
 
 
 # ================================================================================================
-# Card values and pairing keys (RULES.md §3.5, §3.6 match_key)
+# Card values and pairing keys (docs/rules.md#card-values, docs/rules.md#match_key)
 # ================================================================================================
-# Named value tables, RULES.md §3.5.1: A, 2, 3, ..., 10, J, Q, K, then the joker (None: the
-# table has no joker value; then jokers are worth -2, the generic rule of AMB-03).
+# Named value tables, docs/rules.md#value_scheme: A, 2, 3, ..., 10, J, Q, K, then the joker
+# (None: the table has no joker value; then jokers are worth -2, the generic rule of AMB-03).
 _VALUE_TABLES = {
     "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
     "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
@@ -117,7 +121,7 @@ PLUS15_JOKER_PAIR = -5     # ... and two jokers that pair, together
 
 
 def card_value(rules: Rules, card: int) -> int:
-    """Points of one card under the rule set: the named table, then the overrides of §3.5.2
+    """Points of one card under the rule set: the named table, then the value_* overrides
     (rank overrides first, then single-card overrides, in the order the rule loader applies
     them)."""
     rank, suit = C.rank_of(card), C.suit_of(card)
@@ -201,7 +205,7 @@ class CardTable:
 
 
 # ================================================================================================
-# Scoring (RULES.md §1.9, §3.6.1, §3.7, §3.8)
+# Scoring (docs/rules.md#scoring-a-hole, docs/rules.md#how-a-layout-is-scored)
 # ================================================================================================
 @dataclass(frozen=True)
 class LayoutScore:
@@ -215,7 +219,7 @@ def layout_value(rules: Rules, cards: list[int]) -> int:
 
 
 def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
-    """RULES.md §3.6.1, step by step."""
+    """docs/rules.md#how-a-layout-is-scored, step by step."""
     rows, cols = rules.grid_rows, rules.grid_cols
     if len(cards) != rows * cols:
         raise ValueError(f"a {rows}x{cols} layout has {rows * cols} cards, got {len(cards)}")
@@ -234,8 +238,8 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
     free = list(range(len(cards)))
     total = 0
     blocks = 0
-    # a hand (layout_mode = hand, §2.6) has no geometry: no blocks, and its pair scopes
-    # (anywhere, none) never ask where a card lies
+    # a hand (layout_mode = hand, four_card_in_hand) has no geometry: no blocks, and its pair
+    # scopes (anywhere, none) never ask where a card lies
     # (e) complete lines of three (3x3, line_sets): their cards score 0, union with blocks
     lines = _line_cells(rules, cards, keys) if rules.line_sets != "none" else set()
     if rules.block_2x2_value is not None and rows >= 2 and rules.layout_mode == "grid":
@@ -249,9 +253,10 @@ def score_layout(rules: Rules, cards: list[int]) -> LayoutScore:
         return LayoutScore(total + sum(values[cards[p]] for p in free), blocks)
     if rules.pair_scope == "orthogonal_adjacent":
         # Moraco: every card with an equal orthogonal neighbour scores 0, a card may be in
-        # several pairs. negative_pairs_keep_value does not apply (§3.6.1 names it only for
+        # several pairs. negative_pairs_keep_value does not apply (the rules name it only for
         # the matchings); neither, as in the kernel, does the -5 of two plus15 jokers, although
-        # §3.6.1 says "any scope" (open: which pairs a chain of three jokers would make)
+        # the rules give it for any scope (open: which pairs a chain of three jokers would
+        # make)
         zero = {p for p in free for q in free
                 if related("orthogonal_adjacent", p, q, cols) and
                 keys[cards[p]] == keys[cards[q]]}
@@ -278,7 +283,7 @@ def is_wild(rules: Rules, card: int) -> bool:
 
 
 def _best_with_wilds(free, cards, cols, relation, rules, values, keys) -> tuple[int, int]:
-    """(natural pairs, value) of the best way to pair the cells ``free`` (§3.6.1 (c), (d)):
+    """(natural pairs, value) of the best way to pair the cells ``free`` (steps (c), (d)):
     the most natural pairs, then the lowest value; a one-eyed jack may also pair with one
     related card of any rank (or another wild), that pair scoring 0, at its owner's choice."""
     if not free:
@@ -303,7 +308,8 @@ def _best_with_wilds(free, cards, cols, relation, rules, values, keys) -> tuple[
     return best
 
 
-_RELATED = {  # pair_scope -> may the cards at (r1, c1), (r2, c2) pair? (§3.6.1 related)
+# pair_scope -> may the cards at (r1, c1), (r2, c2) pair? (docs/rules.md#pair_scope)
+_RELATED = {
     "none": lambda r1, c1, r2, c2: False,
     "column": lambda r1, c1, r2, c2: c1 == c2,
     "row_or_column": lambda r1, c1, r2, c2: r1 == r2 or c1 == c2,
@@ -350,7 +356,8 @@ def _best_matching(group, cards, cols, relation, rules, values) -> tuple[int, in
 
 
 def _line_cells(rules: Rules, cards, keys) -> set[int]:
-    """Cells of the complete lines of three equal cards that line_sets counts (3x3, §2.4)."""
+    """Cells of the complete lines of three equal cards that line_sets counts (3x3,
+    docs/rules.md#line_sets)."""
     lines = {"none": [],
              "columns": [(0, 3, 6), (1, 4, 7), (2, 5, 8)],
              "rows_and_columns": [(0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 1, 2), (3, 4, 5), (6, 7, 8)],
@@ -386,7 +393,7 @@ def _best_blocks(cards, keys, rows, cols, values=None, zero=frozenset()) -> set[
 
 
 def _score_two_row_columns(rules, cards, values, keys) -> LayoutScore:
-    """§3.6.1 (b): a column of two equal cards scores its pair value (normally 0); pair-columns
+    """Step (b): a column of two equal cards scores its pair value (normally 0); pair-columns
     of one key are coupled into quads/blocks: as many disjoint couples as possible, and among
     those the lowest layout value (AMB-25)."""
     cols = rules.grid_cols
@@ -446,8 +453,8 @@ def _couple_value(rules, cards, ca, cb, values) -> int | None:
 
 
 def ender_score(rules: Rules, layout_values: list[int], ender: int) -> int:
-    """RULES.md §3.8: the ender's hole score from s = L[ender], clamped so that a penalty never
-    lowers and a bonus never raises the score."""
+    """docs/rules.md#ender-scoring: the ender's hole score from s = L[ender], clamped so that a
+    penalty never lowers and a bonus never raises the score."""
     L = layout_values
     s = L[ender]
     n = len(L)
@@ -472,8 +479,8 @@ def ender_score(rules: Rules, layout_values: list[int], ender: int) -> int:
 
 def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: bool = False,
                 couples: list[int] | None = None, extra: list[int] | None = None) -> list[int]:
-    """Hole scores from the layout values (RULES.md §1.9 steps 3-5). ``ender`` is -1 when the
-    hole had none; ``couples[p]`` counts the quads/blocks seat p scored (for
+    """Hole scores from the layout values (docs/rules.md#scoring-a-hole steps 3-5). ``ender``
+    is -1 when the hole had none; ``couples[p]`` counts the quads/blocks seat p scored (for
     quad_others_penalty); ``extra[p]`` is a per-seat penalty incurred during the hole."""
     L = list(layout_values)
     n = len(L)
@@ -521,13 +528,14 @@ class Cell:
     card: int
     face_up: bool = False
     known_to: set[int] = field(default_factory=set)  # seats that know the card
-    # replace_unseen_once (§3.3): "left" until its one replacement, then "spent"; "seen" when
+    # replace_unseen_once: "left" until its one replacement, then "spent"; "seen" when
     # the owner knew the card when play began (no limit)
     once: str = "left"
 
 
 def may_replace(rules: Rules, face_up: list[bool], p: int) -> bool:
-    """May a new card go to position p of a layout with these face-up flags (§3.3)?"""
+    """May a new card go to position p of a layout with these face-up flags
+    (docs/rules.md#turns)?"""
     if face_up[p] and not rules.replace_face_up_allowed:
         return False
     if face_up[p] and rules.lock_face_up_columns:      # 2-row grids only (validated)
@@ -581,7 +589,8 @@ class GameState:
     # ---- setup ----------------------------------------------------------------------------
     def deal(self) -> None:
         """Shuffle, deal one card at a time (position by position, seat by seat, from the top
-        of the stock) and turn up the next card to start the discard pile (§1.4)."""
+        of the stock) and turn up the next card to start the discard pile
+        (docs/rules.md#the-deal)."""
         self.stock = list(self.table.deck)
         self.deal_stream.shuffle(self.stock)
         dealt = [[NO_CARD] * self.npos for _ in range(self.players)]
@@ -596,8 +605,8 @@ class GameState:
         self.bank = [0] * self.players
         self.skip_next_turn = [False] * self.players
         if self.rules.owner_view == "all":
-            # §3.3 owner_view = all (cards held in hand, §2.6): every seat knows all of its
-            # own cards from the deal on, before any initial reveal. With perfect memory,
+            # owner_view = all (cards held in hand, four_card_in_hand): every seat knows all of
+            # its own cards from the deal on, before any initial reveal. With perfect memory,
             # ``initially_peeked`` adds nothing to ``none``: a seat never forgets what it
             # peeked at or placed.
             for seat, row in enumerate(self.layouts):
@@ -650,7 +659,7 @@ class GameState:
     def replace(self, seat: int, p: int, card: int, face_up: bool, public: bool) -> None:
         """Put ``card`` at (seat, p); the old card goes face up onto the discard pile. A card
         placed face down is known to its owner, and to everyone if it came from the discard
-        pile (§1.5.2)."""
+        pile (docs/rules.md#what-players-know)."""
         cell = self.layouts[seat][p]
         old = cell.card
         if self.rules.replace_unseen_once and cell.once == "left":
@@ -666,7 +675,7 @@ class GameState:
     def put_on_discard(self, seat: int, card: int) -> None:
         """The acting ``seat`` puts ``card`` face up on the discard pile: a drawn card it
         discards, or the card it replaced out of its layout. With ``jack_discard_skips_next``
-        (§3.3, AMB-19) a jack (any suit; jokers are not jacks) marks the next seat in order to
+        (AMB-19) a jack (any suit; jokers are not jacks) marks the next seat in order to
         lose its next turn, in the final lap too. The initial turn-up and reshuffles do not
         come through here."""
         self.discard.append(card)
@@ -682,7 +691,7 @@ class GameState:
 
     def remove(self, seat: int, cells: tuple[int, ...], value: int) -> None:
         """remove_cancelled: the group's cards go under the discard pile, lowest position at the
-        very bottom (§1.6: never the top); the positions stay empty (face up, known to all,
+        very bottom (never the top); the positions stay empty (face up, known to all,
         holding the pseudo-card K.EMPTY0 + p) and ``value`` is banked for the seat."""
         row = self.layouts[seat]
         self.discard[0:0] = [row[p].card for p in sorted(cells)]
@@ -710,7 +719,8 @@ class GameState:
 
     def reshuffle(self) -> None:
         """The discard pile except its top card, bottom to top, is shuffled into a new stock
-        with the deal stream (§1.6, when a player must draw from an empty stock)."""
+        with the deal stream (docs/rules.md#stock_empty: when a player must draw from an empty
+        stock)."""
         top = self.discard.pop()
         self.stock = self.discard
         self.discard = [top]
@@ -720,9 +730,9 @@ class GameState:
     # ---- the end of the hole ----------------------------------------------------------------
     def start_end(self, seat: int) -> None:
         """``seat`` triggered the end (went out, knocked or flipped all); set the number of
-        final turns (§1.8 step 2). With ``reveal_on_trigger`` ([000] step 11, AMB-21) every
-        other seat turns its face-down cards face up at this moment, before the final turns;
-        the ender's own face-down cards stay down until scoring."""
+        final turns (docs/rules.md#ending-a-hole step 2). With ``reveal_on_trigger`` (AMB-21)
+        every other seat turns its face-down cards face up at this moment, before the final
+        turns; the ender's own face-down cards stay down until scoring."""
         self.ender = seat
         ft = self.rules.final_turns
         if ft == "none":
@@ -789,8 +799,9 @@ class RandomPolicy:
 
 
 class UnseenPool:
-    """BENCHMARK W1's U: every card of the deck that is not face up in a layout, not in the
-    discard pile and not the card the seat has just drawn. n = |U|, S = sum of its values."""
+    """W1's U (docs/benchmarks.md#w1): every card of the deck that is not face up in a layout,
+    not in the discard pile and not the card the seat has just drawn. n = |U|, S = sum of its
+    values."""
 
     def __init__(self, obs: Observation, table: CardTable, drawn: int | None):
         seen = {card for row in obs.face_up for card in row if card is not None}
@@ -803,9 +814,9 @@ class UnseenPool:
 
 
 class MemoryPool(UnseenPool):
-    """BENCHMARK W2's U (the memory game): every card of the deck except the discard pile, the
-    seat's own known cards (peeked, placed by itself, or face up) and the card it holds. Other
-    players' cards stay in U even when face up or known to everybody."""
+    """W2's U (docs/benchmarks.md#w2, the memory game): every card of the deck except the
+    discard pile, the seat's own known cards (peeked, placed by itself, or face up) and the
+    card it holds. Other players' cards stay in U even when face up or known to everybody."""
 
     def __init__(self, obs: Observation, table: CardTable, held: int | None):
         seen = {card for card in obs.own if card is not None}
@@ -818,9 +829,9 @@ class MemoryPool(UnseenPool):
 
 
 class GreedyPolicy:
-    """BENCHMARK.md W1 ``greedy``, generalised as in strategies/builtin.py: a position the seat
-    knows (face up, peeked, or placed face down by itself) needs G >= 1, an unknown one G >= 0;
-    PASS when a flip may be skipped; FACE_UP when the face is a choice.
+    """``greedy`` of W1 (docs/benchmarks.md#w1), generalised as in strategies/builtin.py: a
+    position the seat knows (face up, peeked, or placed face down by itself) needs G >= 1, an
+    unknown one G >= 0; PASS when a flip may be skipped; FACE_UP when the face is a choice.
 
     Estimates are kept multiplied by n = |U| so that every comparison is exact integer
     arithmetic: an unknown card is worth S/n, i.e. S in these units."""
@@ -958,7 +969,7 @@ class GreedyPolicy:
         """Every pair scope but 2-row columns (builtin.py's generic estimate): unknown cards
         count S/n; each known card, in position order, pairs with the first later unpaired
         known card of the same key that the pair scope relates to it (the pair counts 0),
-        otherwise counts its value. A greedy approximation of §3.6.1, not the exact
+        otherwise counts its value. A greedy approximation of step (c), not the exact
         matching: it only has to be the same in both engines."""
         value, key = self.table.value, self.table.key
         scope = self.rules.pair_scope
@@ -987,7 +998,8 @@ class GreedyPolicy:
 
 
 class KnockThresholdPolicy(GreedyPolicy):
-    """BENCHMARK.md W2 ``knock-threshold`` with parameter T, generalised like greedy.
+    """``knock-threshold`` of W2 (docs/benchmarks.md#w2) with parameter T, generalised like
+    greedy.
 
     The seat counts only what it remembers: U is the deck minus the discard pile, its own
     known cards and the card it holds (:class:`MemoryPool`). At the start of a turn it knocks
@@ -1118,10 +1130,10 @@ class Hole:
         return r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
 
     def reveal_options(self, seat: int, chosen: list[int]) -> list[int]:
-        """Positions ``seat`` may still flip or peek, given the ones it chose (§3.2). A
-        position the seat already knows is not offered, as in the kernel, whatever the reveal
-        mode (so with owner_view = all, used by the four-card family only, a flip reveal with
-        these constraints flips nothing)."""
+        """Positions ``seat`` may still flip or peek, given the ones it chose
+        (docs/rules.md#initial_reveal_constraint). A position the seat already knows is not
+        offered, as in the kernel, whatever the reveal mode (so with owner_view = all, used by
+        the four-card family only, a flip reveal with these constraints flips nothing)."""
         st = self.state
         cols = st.cols
         centre = cols // 2
@@ -1147,9 +1159,9 @@ class Hole:
         return options
 
     def whole_column_options(self, seat: int) -> list[int]:
-        """constraint = whole_column (Whitnack, §2.3): the columns whose cards are all face
-        down, each named by its top-row position; whether the owner knows those cards does not
-        matter, the flip is public."""
+        """constraint = whole_column (docs/rules.md#eight_card_whitnack): the columns whose
+        cards are all face down, each named by its top-row position; whether the owner knows
+        those cards does not matter, the flip is public."""
         st = self.state
         return [c for c in range(st.cols)
                 if all(not st.layouts[seat][r * st.cols + c].face_up for r in range(st.rows))]
@@ -1240,7 +1252,7 @@ class Hole:
         return out
 
     def remove_groups(self, seat: int) -> None:
-        """remove_cancelled (§3.4, AMB-24): the seat's completed groups leave its layout, all
+        """remove_cancelled (AMB-24): the seat's completed groups leave its layout, all
         at once (immediate) or those it says (optional_to_discard_bottom: asked once per group
         each time; a group kept is offered again at the next check)."""
         mode = self.rules.remove_cancelled
@@ -1260,8 +1272,8 @@ class Hole:
             st.remove(seat, cells, value)
 
     def first_turn_reveal(self, seat: int) -> None:
-        """initial_reveal.mode = flip_on_first_turn (Whitnack, §2.3 "each player begins their
-        first turn by turning one column face up, then continues the turn normally"): at the
+        """initial_reveal.mode = flip_on_first_turn (docs/rules.md#eight_card_whitnack: each
+        player begins its first turn by turning one column face up, then plays the turn): at the
         start of the seat's first turn, before its turn decision, it flips, always sequentially
         (logged with that turn's number; the flips are part of the turn)."""
         if self.rules.initial_reveal_mode != "flip_on_first_turn" or seat in self.first_turn_done:
@@ -1278,7 +1290,7 @@ class Hole:
         if r.draw_from_discard and st.discard and not (final_lap and r.final_turn_stock_only) \
                 and st.replaceable_positions(seat):
             options.append(Action.TAKE_DISCARD)
-        # knock_min_laps (§3.4, AMB-13): no knock before that many laps of turns were played
+        # knock_min_laps (AMB-13): no knock before that many laps of turns were played
         if r.knock_timing != "end_of_own_turn" and self.may_knock():
             options.append(Action.KNOCK)
         if st.face_down_count(seat) > 0:
@@ -1286,7 +1298,7 @@ class Hole:
                 options.append(Action.FLIP)
             if r.flip_all_to_end:
                 options.append(Action.FLIP_ALL)
-        # pay_to_peek (§3.3, AMB-16): while some own face-down card is still unknown
+        # pay_to_peek (AMB-16): while some own face-down card is still unknown
         if r.pay_to_peek is not None and st.unknown_positions(seat):
             options.append(Action.PEEK)
         return options
@@ -1334,7 +1346,7 @@ class Hole:
 
     def may_knock(self) -> bool:
         """A knock game, nobody has ended the hole, and knock_min_laps laps have been played
-        (§3.4, AMB-13)."""
+        (AMB-13)."""
         st, r = self.state, self.rules
         return "knock" in r.end_triggers and st.ender is None and \
             st.turn >= r.knock_min_laps * self.players
@@ -1372,7 +1384,7 @@ class Hole:
 
     def ask_placement(self, seat: int, decision: Decision, card: int) -> int:
         """Where the held card goes: a position, or DISCARD for a stock card when allowed.
-        With blind_replacement = false (§3.3) the seat may first look at one of its unknown
+        With blind_replacement = false the seat may first look at one of its unknown
         face-down cards (PEEK, then which one, asked with the card held) and is asked again."""
         st = self.state
 
@@ -1443,7 +1455,7 @@ class Hole:
             if st.ender is not None and st.final_turns_left <= 0:
                 break
             if self.rules.stock_empty == "end_hole" and not st.stock:
-                break                             # §1.6: the hole ends when the stock runs out
+                break                             # end_hole: the hole ends when the stock runs out
             if st.turn >= self.rules.turn_cap:
                 st.capped = True
                 break
@@ -1470,7 +1482,7 @@ def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
     return Hole(rules, players, strategies, seed, round_index).play()
 
 
-# ---- match play (RULES.md §1.3, §1.10, §3.8 pot, §3.9) ----------------------------------
+# ---- match play (docs/rules.md#matches, docs/rules.md#match-play) ------------------------
 MATCH_STRIDE = 1000   # hole h of match m is round m * MATCH_STRIDE + h (tally.MAX_MATCH_HOLES)
 
 
@@ -1486,7 +1498,7 @@ def settle_pot(rules: Rules, pot: int, layout_values: list[int], ender: int,
                knocked: bool) -> tuple[int, int]:
     """(the ender's gain, the pot after): the ender takes the pot when its layout value is
     the lowest, else pays in as much as the pot holds, each at most ``pot_cap``; a tie follows
-    ender_tie, neutral moving nothing (§3.8, AMB-38)."""
+    ender_tie, neutral moving nothing (AMB-38)."""
     if ender < 0 or (rules.ender_rule_applies_to == "knock_only" and not knocked):
         return 0, pot
     s = layout_values[ender]

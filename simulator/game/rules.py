@@ -1,8 +1,9 @@
 """Rule sets: one frozen, validated object per rule set, named presets, TOML files, and the
 flattening into arrays that the compiled kernel reads at run time.
 
-Option names follow RULES.md §3 with dots replaced by underscores (``initial_reveal.mode`` is
-``initial_reveal_mode``; both spellings are accepted wherever a user types an option).
+Option names are those of docs/rules.md#rule-options, where dots became underscores
+(``initial_reveal.mode`` is ``initial_reveal_mode``; both spellings are accepted wherever a user
+types an option).
 """
 
 from __future__ import annotations
@@ -103,8 +104,8 @@ class Rules:
     flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
                                supported=("knock", "all_face_up", "all_players_face_up"))
-    knock_exclusive: bool = _opt(True, "nobody may knock once someone has knocked (RULES.md "
-                                 "gives a second knock no effect, so only true is played)",
+    knock_exclusive: bool = _opt(True, "nobody may knock once someone has knocked (the rules "
+                                 "give a second knock no effect, so only true is played)",
                                  supported=(True,))
     knock_min_laps: int = _opt(0, "laps to complete before anyone may knock", lo=0, hi=100)
     pay_to_peek: int | None = _opt(None, "points one look at an own face-down card costs "
@@ -154,7 +155,8 @@ class Rules:
                             allowed=(-2, -3, -4, -5, 0, 10, JOKER_PLUS15), nullable=True)
     one_eyed_jacks: str = _opt("normal", "treatment of J♠ and J♥ (wild: after the natural "
                                "pairs, each may pair with one unpaired related card, the pair "
-                               "scoring 0, when that lowers the layout, §3.6.1 (d))",
+                               "scoring 0, when that lowers the layout: step (d) of "
+                               "docs/rules.md#how-a-layout-is-scored)",
                                allowed=("normal", "wild", "zero", "bonus"))
     match_key: str = _opt("rank", "what makes two cards equal for pairing", allowed=K.MATCH_KEYS)
     pair_scope: str = _opt("column", "where equal cards cancel", allowed=K.PAIR_SCOPES)
@@ -185,7 +187,9 @@ class Rules:
                           allowed=K.ENDER_TIES)
     ender_rule_applies_to: str = _opt("any_ender", "who the ender rules apply to",
                                       allowed=K.ENDER_APPLIES)
-    match_end_mode: str = _opt("holes", "how a match ends", allowed=("holes", "target", "manual"))
+    match_end_mode: str = _opt("holes", "how a match ends (recorded only: a run takes the "
+                               "match length from --holes or --target)",
+                               allowed=("holes", "target", "manual"))
     match_end_holes: int = _opt(9, "holes in a match", lo=1, hi=1000)
     match_end_target: int = _opt(100, "total that ends a match in target mode", lo=1, hi=10000)
     four_of_kind_wins_match: bool = _opt(False, "match play: a layout holding four cards of one "
@@ -205,7 +209,7 @@ class Rules:
                              "tie)", allowed=("left_of_dealer", "previous_hole_winner"))
     pot_enabled: bool = _opt(False, "match play: a pot every player antes into whenever it is "
                              "empty at the start of a hole; the ender takes it when lowest, "
-                             "else pays in as much as it holds (RULES.md §3.8, AMB-38)")
+                             "else pays in as much as it holds (AMB-38)")
     pot_ante: int = _opt(5, "each player's ante into an empty pot", lo=1, hi=10000)
     pot_cap: int | None = _opt(None, "the most won from or paid into the pot at once (none: no "
                                "cap)", lo=1, hi=1000000, nullable=True)
@@ -293,7 +297,7 @@ class Rules:
                             f"{self.decks_for(players)} deck(s) hold {have}; set decks=N")
 
     def to_toml(self, preset: str | None = None) -> str:
-        lines = ["# golfsim rule set: every option with its value (RULES.md §3 names, dots as _)"]
+        lines = ["# golfsim rule set: every option with its value (docs/rules.md#rule-options)"]
         if preset:
             lines.append(f'preset = "{preset}"')
         for f in fields(self):
@@ -520,7 +524,7 @@ def _check_combination(r: Rules) -> None:
     if r.grid_rows == 3 and (r.line_sets != "none" or r.block_2x2_value is not None) and \
             r.pair_scope != "none":
         raise RuleError(f"lines and 2x2 blocks on a 3-row grid are scored with pair_scope = "
-                        f"none (RULES.md AMB-26), not {r.pair_scope}")
+                        f"none (docs/rules.md#amb-26), not {r.pair_scope}")
     if r.layout_mode == "hand" and r.block_2x2_value is not None:
         raise RuleError("block_2x2_value needs a grid: layout_mode = hand has no 2x2 squares")
     if r.owner_view == "all" and r.initial_reveal_mode in ("flip", "flip_on_first_turn"):
@@ -529,7 +533,7 @@ def _check_combination(r: Rules) -> None:
                         f"initial_reveal_mode = none or peek")
     if r.overlap_rule == "remove_immediately" and r.remove_cancelled != "immediate":
         raise RuleError(f"overlap_rule = remove_immediately is remove_cancelled = immediate "
-                        f"(RULES.md §3.6): set both (got remove_cancelled = "
+                        f"(docs/rules.md#overlap_rule): set both (got remove_cancelled = "
                         f"{r.remove_cancelled})")
     if r.remove_cancelled != "never":
         _check_removal(r)
@@ -630,7 +634,7 @@ PRESETS: dict[str, dict] = {
         "initial_reveal_count": 3, "pair_scope": "none", "line_sets": "columns",
     },
     "ten_card": {"grid_cols": 5, "decks": 2, "players_max": 8},
-    # named variants (RULES.md §2.1, §2.4)
+    # named variants of the four- and nine-card games (docs/rules.md#presets)
     "four_card_face_up": {
         "players_max": 8, "deck_thresholds": ((2, 1), (8, 2)), "grid_cols": 2,
         "initial_reveal_mode": "peek", "placement_face": "up", "end_triggers": ("all_face_up",),
@@ -652,30 +656,172 @@ PRESETS: dict[str, dict] = {
         "line_sets": "rows_and_columns", "remove_cancelled": "immediate",
     },
 }
-PRESET_DESCRIPTIONS = {
+PRESET_DESCRIPTIONS = {  # each preset's section in docs/rules.md is docs/rules.md#<name>
     "four_card": "4-card Golf: 2x2 grid, peek at two, face-down memory play, knock to end, "
-                 "pairs in a row or column cancel (RULES.md §2.1)",
+                 "pairs in a row or column cancel",
     "four_card_in_hand": "4 cards held in hand: the owner sees them all, any two equal cards "
-                         "cancel, knock to end (RULES.md §2.6)",
-    "six_card": "6-card Golf: 2x3 grid, flip two, face-up replacement, column pairs cancel "
-                "(RULES.md §2.2)",
+                         "cancel, knock to end",
+    "six_card": "6-card Golf: 2x3 grid, flip two, face-up replacement, column pairs cancel",
     "eight_card_whitnack": "8-card Golf (Bill Whitnack): 108 cards, a column flipped on the "
-                           "first turn, two equal pair-columns score -10 (RULES.md §2.3)",
-    "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks (RULES.md §2.3)",
+                           "first turn, two equal pair-columns score -10",
+    "eight_card_basic": "8-card Golf by the 6-card rules on a 2x4 grid, two decks",
     "nine_card": "9-card Golf: 3x3 grid, flip three, a column of three equal cards scores 0, "
-                 "single pairs do not cancel (RULES.md §2.4)",
-    "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks (RULES.md §2.5)",
+                 "single pairs do not cancel",
+    "ten_card": "10-card Golf by the 6-card rules on a 2x5 grid, two decks",
     "four_card_face_up": "4-card Golf in face-up mode: peek at two, replacements face up, the "
-                         "others get one more turn when a layout is all face up (RULES.md §2.1)",
+                         "others get one more turn when a layout is all face up",
     "four_card_strict": "4-card Golf, strict face-up mode: no peeking, face-up cards stay, a "
                         "discarded stock card forces a flip, the hole ends when every card is "
-                        "face up (RULES.md §2.1)",
+                        "face up",
     "nine_card_moraco": "9-card Golf, Stephen Moraco's version: every pair of equal cards side "
-                        "by side or one above the other scores 0 (RULES.md §2.4)",
+                        "by side or one above the other scores 0",
     "nine_card_fuchs": "9-card Golf, Jesse Fuchs's version: nothing turned up at the start, "
                        "queens 0, kings 10, jokers -2, rows and columns of three equal cards "
-                       "leave the layout as soon as they are formed "
-                       "(RULES.md §2.4)",
+                       "leave the layout as soon as they are formed",
+}
+
+
+def preset_reference(name: str) -> str:
+    """Where the project's rules reference describes preset ``name``."""
+    return f"docs/rules.md#{name}"
+
+
+# What each named value of an option means, where the option's own description does not say
+# (docs/rules.md lists them under the option; tests/test_docs.py keeps them complete).
+VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "bonus_card": {
+        "none": "no bonus cards",
+        "twos": "the twos are worth -2",
+        "one_eyed_jacks": "the one-eyed jacks (J♠, J♥) are worth -2",
+    },
+    "initial_reveal_mode": {
+        "none": "nobody sees a card of its layout before play",
+        "flip": "each player turns cards face up, for everyone to see",
+        "peek": "each player looks at cards privately and leaves them face down",
+        "flip_on_first_turn": "each player turns its cards face up at the start of its first "
+                              "turn, then plays the turn",
+    },
+    "initial_reveal_constraint": {
+        "any": "any positions",
+        "nearest_row": "positions in the row nearest the owner (the last row)",
+        "same_column": "positions in one column",
+        "different_columns": "positions in different columns",
+        "centre_and_outer": "one card of the centre column and one of an outer column (an odd "
+                            "number of columns)",
+        "whole_column": "every card of one column",
+    },
+    "initial_reveal_order": {
+        "turn_order": "seat by seat, starting with the first player, each seeing what the "
+                      "earlier seats revealed",
+        "simultaneous": "all seats at once",
+    },
+    "placement_face": {
+        "up": "face up, seen by everyone",
+        "down": "face down; its owner knows it (everyone does when it was the top discard)",
+        "player_choice": "the player chooses when it replaces a face-down card; a card that "
+                         "replaces a face-up card is always face up",
+    },
+    "flip_after_stock_discard": {
+        "none": "no flip",
+        "mandatory": "the player must turn one of its face-down cards face up",
+        "mandatory_unless_one_face_down": "the player must turn one face-down card up, except "
+                                          "that with one face-down card left the flip is "
+                                          "optional",
+    },
+    "end_triggers": {
+        "knock": "a player may knock (see knock_timing)",
+        "all_face_up": "a player whose whole layout is face up at the end of its turn ends "
+                       "the hole",
+        "all_players_face_up": "the hole ends, with no final turns, once every layout is "
+                               "entirely face up",
+        "stock_exhausted": "the hole ends when the stock is used up (named, not played yet)",
+    },
+    "owner_view": {
+        "none": "owners know only the cards they have seen",
+        "initially_peeked": "owners may look again at the positions they saw at the start and "
+                            "at the cards put there",
+        "all": "owners see every card of their own layout at all times (cards held in hand)",
+    },
+    "knock_timing": {
+        "instead_of_turn": "the knock is the whole turn",
+        "end_of_own_turn": "a player may knock right after playing its turn",
+        "any_time_in_turn": "either instead of a turn or right after it (knocking first and "
+                            "then playing the turn would gain nothing over knocking after it, "
+                            "AMB-12)",
+    },
+    "final_turns": {
+        "none": "the hole ends at once",
+        "each_other_player_once": "every other player plays one more turn; the ender does not "
+                                  "play again",
+        "complete_lap": "only the players after the ender up to the dealer (the last seat) "
+                        "play once more",
+    },
+    "stock_empty": {
+        "reshuffle_keep_top": "when a player must draw from an empty stock, the discard pile "
+                              "but its top card is shuffled into a new stock",
+        "end_hole": "the hole ends after the turn in which the stock runs out",
+    },
+    "value_joker": {
+        "plus15_pair_minus5": "an unpaired joker scores +15; two jokers that pair under "
+                              "pair_scope score -5 together",
+    },
+    "one_eyed_jacks": {
+        "normal": "ordinary jacks",
+        "wild": "wild for pairing, as the option's description says",
+        "zero": "worth 0",
+        "bonus": "worth -2",
+    },
+    "match_key": {
+        "rank": "equal rank (jokers pair with jokers)",
+        "point_value": "equal point value (a jack and a queen both worth 10 pair)",
+    },
+    "pair_scope": {
+        "none": "no two cards cancel",
+        "column": "two equal cards in the same column",
+        "row_or_column": "two equal cards in the same row or column",
+        "row_column_diagonal": "two equal cards in the same row, column or diagonal",
+        "anywhere": "any two equal cards of the layout",
+        "orthogonal_adjacent": "equal cards side by side or one above the other; a card may "
+                               "be part of several pairs",
+    },
+    "line_sets": {
+        "none": "no lines",
+        "columns": "columns of three",
+        "rows_and_columns": "rows and columns of three",
+        "rows_columns_diagonals": "rows, columns and both diagonals",
+    },
+    "ender_penalty": {
+        "none": "s (no penalty)",
+        "plus_10": "s + 10",
+        "plus_20": "s + 20",
+        "double_plus_5": "2s + 5",
+        "double": "2s",
+        "equal_highest": "the highest layout value of the hole, H",
+        "plus_twice_players": "s + 2N",
+        "plus_lowest_score": "s + m, the lowest layout value among the others",
+        "plus_highest_opponent": "s + the highest layout value among the others",
+    },
+    "ender_bonus": {
+        "none": "s (no bonus)",
+        "zero": "0",
+        "minus_players": "s - N",
+        "fixed_minus_10": "-10",
+    },
+    "ender_tie": {
+        "neutral": "neither penalty nor bonus",
+        "counts_as_lowest": "the ender counts as lowest (bonus)",
+        "counts_as_not_lowest": "the ender counts as not lowest (penalty)",
+    },
+    "ender_rule_applies_to": {
+        "knock_only": "only an ender who knocked",
+        "any_ender": "whoever ended the hole: by knocking, by turning its last card face up "
+                     "or by flipping all",
+    },
+    "match_end_mode": {
+        "holes": "a fixed number of holes (match_end_holes)",
+        "target": "after the hole in which some total reaches match_end_target",
+        "manual": "when the players stop",
+    },
 }
 
 

@@ -258,8 +258,9 @@ def _unknown_mask_nb(g, rt, seat):
 
 @hot
 def _reveal_mask_nb(g, rt, seat, n_chosen):
-    """Positions the seat may still reveal given the ones it chose (RULES.md §3.2); the picks
-    so far are g[G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1]."""
+    """Positions the seat may still reveal given the ones it chose
+    (docs/rules.md#initial_reveal_constraint); the picks so far are
+    g[G_CHOSEN + seat*MAX_POS + 0 .. n_chosen-1]."""
     _clear_nb(g)
     cols = rt[K.R_COLS]
     rows = rt[K.R_ROWS]
@@ -382,10 +383,10 @@ def _swap_positions_nb(g, rt, seat, p, q):
 
 @hot
 def _arrange_nb(g, rt, rng, par, log, user, policies, aux):
-    """rearrange_after_reveal (RULES.md §3.2, [001]): seat by seat from the first player, each
-    face-up card, lowest position first, is given a position not yet settled (DP_ARRANGE,
-    ``held`` = the card); the two cards there swap and the position is settled. Face-down
-    cards thus move blindly into the places face-up cards leave."""
+    """rearrange_after_reveal (docs/rules.md#rearrange_after_reveal): seat by seat from the
+    first player, each face-up card, lowest position first, is given a position not yet
+    settled (DP_ARRANGE, ``held`` = the card); the two cards there swap and the position is
+    settled. Face-down cards thus move blindly into the places face-up cards leave."""
     npos = rt[K.R_NPOS]
     for seat in range(rt[K.R_PLAYERS]):
         settled = 0
@@ -411,7 +412,7 @@ def _arrange_nb(g, rt, rng, par, log, user, policies, aux):
     return True
 
 
-# ---- remove_cancelled (RULES.md §3.4, §3.6, AMB-24) -------------------------------------------
+# ---- remove_cancelled (docs/rules.md#remove_cancelled, AMB-24) -------------------------------
 @hot
 def _group_mask_nb(rt, i):
     """Cells of group i of the layout, 0 when the rules do not count it: a 2-row grid's
@@ -547,7 +548,7 @@ def _start_end_nb(g, rt, seat):
         g[ix(G_PUB + K.PUB_FINAL_LEFT)] = players - 1
     else:  # complete the lap: the seats after the ender up to the dealer (the last seat)
         g[ix(G_PUB + K.PUB_FINAL_LEFT)] = players - 1 - seat
-    if rt[K.R_REVEAL_ON_TRIGGER] != 0:  # the others show their cards at once ([000] step 11)
+    if rt[K.R_REVEAL_ON_TRIGGER] != 0:  # the others show their cards at once (AMB-21)
         for s in range(players):
             if s != seat:
                 for p in range(rt[K.R_NPOS]):
@@ -923,7 +924,7 @@ def play_round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads
         if g[ix(G_PUB + K.PUB_ENDER)] >= 0 and g[ix(G_PUB + K.PUB_FINAL_LEFT)] <= 0:
             break
         if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
-            break  # RULES.md §1.6: with stock_empty = end_hole the hole ends with the stock
+            break  # docs/rules.md#stock_empty: with end_hole the hole ends with the stock
         if g[ix(G_PUB + K.PUB_TURN)] >= cap:
             g[ix(G_PRIV + K.PRIV_CAPPED)] = 1
             break
@@ -973,9 +974,9 @@ MATCH_SCRATCH = 2 * MAX_PLAYERS + 1
 
 @hot
 def _settle_pot_nb(rt, out, L, first, players, mt):
-    """After a hole (RULES.md §3.8, AMB-38): the ender takes the pot when lowest by layout
-    value, else pays in as much as it holds (each at most the cap); a tie follows ender_tie
-    (neutral: nothing changes hands)."""
+    """After a hole (docs/rules.md#pot_enabled, AMB-38): the ender takes the pot when lowest by
+    layout value, else pays in as much as it holds (each at most the cap); a tie follows
+    ender_tie (neutral: nothing changes hands)."""
     e = out[K.OUT_ENDER]
     if e < 0 or (rt[K.R_ENDER_APPLIES] == KNOCK_ONLY and out[K.OUT_KNOCKED] == 0):
         return
@@ -1008,7 +1009,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
                     scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
                     check, user, policies, aux):
     """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
-    some seat's running total reaches ``target`` (RULES.md §1.3, §1.10, §3.9). The first
+    some seat's running total reaches ``target`` (docs/rules.md#matches). The first
     dealer is drawn per match (dealer_selection = random; volunteer: seat 0 plays first) and
     the deal passes left after every hole, or the previous hole's lowest scorer plays first
     (first_player = previous_hole_winner). Hole statistics are added per physical seat;

@@ -1,5 +1,5 @@
-"""The card-counting estimate that ``greedy`` and ``knock-threshold`` (BENCHMARK W1 and W2)
-share, and their placement search, for every pair scope.
+"""The card-counting estimate that ``greedy`` and ``knock-threshold`` (W1 and W2,
+docs/benchmarks.md) share, and their placement search, for every pair scope.
 
 Both kernels play these two policies: the general engine (strategies/builtin.py), where a
 seat's knowledge of its own cards is a row of the state array ``g``, and the lean kernel
@@ -125,10 +125,10 @@ def _key_group_nb(cards, base, up, up_base, hide, rt, key):
 
 @hot
 def best_scan_nb(cards, base, up, up_base, hide, rt, replaceable, card, n, S):
-    """BENCHMARK W1's placement rule for any pair scope: among the positions whose bit is set
-    in ``replaceable``, the one with the largest gain n*G(p) = n*(E now - E with ``card`` at
-    p) (E as estimate_cards_nb), eligible when G >= 1 over a known card and G >= 0 over an
-    unknown one, ties to the lowest position; -1 if none is eligible.
+    """W1's placement rule (docs/benchmarks.md#w1) for any pair scope: among the positions
+    whose bit is set in ``replaceable``, the one with the largest gain n*G(p) = n*(E now - E
+    with ``card`` at p) (E as estimate_cards_nb), eligible when G >= 1 over a known card and
+    G >= 0 over an unknown one, ties to the lowest position; -1 if none is eligible.
 
     Cards pair only with cards of their own key, so E is a sum over key groups, and putting
     ``card`` at p changes two groups only: the card's (which gains p) and that of the card it

@@ -31,7 +31,7 @@ def can_replace_nb(g, rt, seat, p):
 
 @hot
 def related_nb(p, q, scope, cols):
-    """Do positions p and q pair under the pair scope (RULES.md §3.6.1)?"""
+    """Do positions p and q pair under the pair scope (docs/rules.md#pair_scope)?"""
     if scope == K.PAIR_ANYWHERE:
         return True
     if scope == K.PAIR_NONE:

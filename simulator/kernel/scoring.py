@@ -1,4 +1,5 @@
-"""Scoring of layouts and holes (RULES.md §1.9 and §3.6-§3.8), compiled.
+"""Scoring of layouts and holes (docs/rules.md#scoring-a-hole and
+docs/rules.md#how-a-layout-is-scored), compiled.
 
 ``layout_value_nb`` is the layout value L of one seat; ``hole_scores_nb`` turns the L of every
 seat into hole scores (pattern penalties on others, ender adjustment, lowest-scores-zero,
@@ -188,10 +189,10 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
 def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
     """Cards at the positions in bitmask ``members`` pair freely by key, compulsorily and
     maximally (floor(k/2) pairs per key), choosing among maximum matchings the one that is best
-    for the owner (RULES.md §3.6.1 (c)). A pair scores 0, except two negative cards with
-    negative_pairs_keep_value (their sum) and two plus15 jokers (-5); an odd card out scores
-    its value. Per key this reduces to a closed form over the negative cards N and the others P
-    (a negative card paired with a non-negative one cancels to 0):
+    for the owner (step (c) of docs/rules.md#how-a-layout-is-scored). A pair scores 0, except
+    two negative cards with negative_pairs_keep_value (their sum) and two plus15 jokers (-5);
+    an odd card out scores its value. Per key this reduces to a closed form over the negative
+    cards N and the others P (a negative card paired with a non-negative one cancels to 0):
     m even: sum(N), less max(N) when |N| is odd; m odd: sum(N) when |N| is odd, else
     sum(N) + min(min(P), -max(N))."""
     keep = ri[K.R_NEG_PAIRS_KEEP] != 0
@@ -240,11 +241,12 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
 
 @hot
 def _matching_value_nb(lay, seat, npos, ri, card_value, card_key, tmp):
-    """Best maximum matching over the pair-scope relation (RULES.md §3.6.1 (c)): the most
-    pairs, then the lowest layout value. Exact, by dynamic programming over the subsets of
-    cells (the lowest cell of a subset is either left alone or paired with a related equal
-    card), so layouts of up to MATCH_MAX_POS cells cost at most a few thousand steps. With
-    wild one-eyed jacks (§3.6.1 (d)) a wild card may also pair with a related card of any key
+    """Best maximum matching over the pair-scope relation (step (c) of
+    docs/rules.md#how-a-layout-is-scored): the most pairs, then the lowest layout value.
+    Exact, by dynamic programming over the subsets of cells (the lowest cell of a subset is
+    either left alone or paired with a related equal card), so layouts of up to MATCH_MAX_POS
+    cells cost at most a few thousand steps. With
+    wild one-eyed jacks (step (d)) a wild card may also pair with a related card of any key
     (or another wild), the pair scoring 0 and adding no natural pair: so the natural pairs
     stay as many as possible, and the wild ones are taken only where they lower the value."""
     scope = ri[K.R_PAIR_SCOPE]
@@ -301,7 +303,8 @@ def _adjacent_value_nb(lay, seat, npos, ri, card_value, card_key):
 
 @hot
 def _line_cells_nb(lay, seat, ri, card_key):
-    """Bitmask of the cells in complete lines of three equal cards (3x3, RULES.md §2.4)."""
+    """Bitmask of the cells in complete lines of three equal cards (3x3,
+    docs/rules.md#line_sets)."""
     zero = 0
     for i in range(8):
         m = line_mask_nb(ri, i)
@@ -444,7 +447,8 @@ def _layout_values_general_nb(cards, start, rt, players, L, quads, tmp):
 
 @hot
 def ender_adjusted_nb(s, m, high, high_opp, players, ri):
-    """Ender's hole score from its layout value s (RULES.md §3.8, clamped per the [rec])."""
+    """Ender's hole score from its layout value s (docs/rules.md#ender-scoring), clamped as
+    step 4 of docs/rules.md#scoring-a-hole says."""
     lowest = s < m
     if s == m:
         tie = ri[K.R_ENDER_TIE]

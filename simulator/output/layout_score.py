@@ -81,7 +81,8 @@ def _free_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, positions: l
 
 def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int):
     """The pairs of the best matching under a geometric pair scope (and wild one-eyed jacks),
-    as RULES.md §3.6.1 (c), (d) choose them: the most natural pairs, then the lowest value."""
+    as steps (c) and (d) of docs/rules.md#how-a-layout-is-scored choose them: the most natural
+    pairs, then the lowest value."""
     from functools import lru_cache
 
     from ..game.reference import _RELATED, is_wild

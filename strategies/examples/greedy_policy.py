@@ -1,5 +1,5 @@
-"""An example user policy: BENCHMARK.md W1's ``greedy``, written against the user-policy
-interface (docs/user_policies.md) instead of the engine's internals.
+"""An example user policy: W1's ``greedy`` (docs/benchmarks.md#w1), written against the
+user-policy interface (docs/user_policies.md) instead of the engine's internals.
 
     golfsim run --preset six_card --players 4 --strategy strategies/examples/greedy_policy.py:decide
 
