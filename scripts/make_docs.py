@@ -107,16 +107,6 @@ def option_link(name: str) -> str:
     return f"[`{name}`](#{name})"
 
 
-def allowed_values(f) -> list:
-    """The named values of an option in their order, 'none' last when it may be empty."""
-    m = f.metadata
-    if f.name == "end_triggers":
-        return list(K.END_TRIGGERS)
-    if m["allowed"] is None:
-        return []
-    return list(m["allowed"]) + ([None] if m["nullable"] else [])
-
-
 def values_text(f) -> str:
     """What an option accepts, in words."""
     m = f.metadata
@@ -127,7 +117,7 @@ def values_text(f) -> str:
         return "one or more of " + ", ".join(code(v) for v in K.END_TRIGGERS) + \
                ", separated by commas"
     if m["allowed"] is not None:
-        return "one of " + ", ".join(code(v) for v in allowed_values(f))
+        return "one of " + ", ".join(code(v) for v in R.allowed_values(f))
     if f.type in ("bool", bool):
         return "`true` or `false`"
     if m["lo"] is not None:
@@ -210,7 +200,7 @@ def option_entry(f, presets: dict[str, R.Rules]) -> list[str]:
             f"[`{p}`](#{p}) ({code(v)})" for p, v in changed) + ".")
     out += [" ".join(facts), ""]
     described = R.VALUE_DESCRIPTIONS.get(f.name, {})
-    allowed = allowed_values(f)
+    allowed = R.allowed_values(f)
     for v in described:
         if v not in allowed:
             raise DocError(f"VALUE_DESCRIPTIONS[{f.name!r}] describes {v!r}, which the option "

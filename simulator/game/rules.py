@@ -328,11 +328,19 @@ def canonical_option(name: str) -> str:
     return key
 
 
+def allowed_values(f) -> list:
+    """The named values option field ``f`` accepts, in order, with None last when it may be
+    empty; [] when it is a number or a flag."""
+    m = f.metadata
+    if m["allowed"] is None:
+        return []
+    return list(m["allowed"]) + ([None] if m["nullable"] else [])
+
+
 def _allowed_text(f) -> str:
     m = f.metadata
     if m["allowed"] is not None:
-        vals = list(m["allowed"]) + (["none"] if m["nullable"] else [])
-        return "one of " + ", ".join(str(v) for v in vals)
+        return "one of " + ", ".join("none" if v is None else str(v) for v in allowed_values(f))
     if f.type in ("bool", bool):
         return "true or false"
     if m["lo"] is not None:
