@@ -39,7 +39,7 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from workload import workload
 
-    from simulator.kernel import engine, lean
+    from simulator.kernel import engine, flow
     from simulator.experiments.runner import make_job, new_state, play_chunk
     from strategies import resolve_seats, seat_arrays
 
@@ -49,7 +49,7 @@ def main() -> None:
     job = make_job(rules, 4, ids, params, 1, kernel=args.kernel)
     state = new_state(job, 4)
     play_chunk(job, 0, 10, state)
-    compiled = lean.lean_chunk_nb if job.lean else engine.play_chunk_nb
+    compiled = flow.chunk_nb if job.lean else engine.play_chunk_nb
     symbols = {}
     for cres in compiled.overloads.values():
         library = cres.library

@@ -10,8 +10,8 @@ move whose rollouts end with the lowest mean margin (its score minus the best ot
 Every move is tried on the same ``budget`` deals (common random numbers), so the comparison is
 paired. Other decisions (initial reveal, optional flips) are greedy's.
 
-The rollouts run on the lean kernel, so the player needs rule sets the lean kernel plays
-(``simulator.kernel.lean.rules_eligible``); ``runner.make_job`` refuses others with a clear
+The rollouts run on the game flow's lean build, so the player needs rule sets that build plays
+(``simulator.kernel.flow.rules_eligible``); ``runner.make_job`` refuses others with a clear
 message.
 Its randomness comes from its own stream: results are reproducible and independent of threads.
 Only what the seat may see is read: the set of unseen cards is the deck minus the discard pile,
@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.kernel import lean as LN
+from simulator.kernel import flow as FL
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
                                   G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS,
                                   POLICY_LOOKAHEAD,  # noqa: F401
@@ -59,7 +59,7 @@ AUX_CAND_SUM = AUX_CAND_POS + MAX_CANDIDATES
 AUX_SIZE = AUX_CAND_SUM + MAX_CANDIDATES
 
 assert AUX_SIZE <= K.POLICY_SCRATCH
-assert 2 * LN.W_SIZE <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
+assert 2 * K.G_FLOW <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
 
 
 @hot
@@ -98,7 +98,7 @@ def _unseen_nb(g, rt, seat, held, aux):
 
 @hot
 def _load_nb(g, rt, seat, held, aux, hidden, w):
-    """The lean state of this deal: the true cards where the seat can see them, the sampled
+    """The flow state of this deal: the true cards where the seat can see them, the sampled
     ones elsewhere; every seat knows what it knew (of a resampled card: the sampled one).
     With ``held`` >= 0 (a drawn card in hand) it is put back on top of the stock, for the
     forced first move to draw it again. Returns the stock size."""
@@ -109,27 +109,27 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
         up = 0
         for p in range(npos):
             i = s * MAX_POS + p
-            w[LN.W_LAY + i] = g[G_LAY + i]
+            w[G_LAY + i] = g[G_LAY + i]
             if g[G_UP + i]:
                 up |= 1 << p
-        w[LN.W_UP + s] = up
-        w[LN.W_DOWN + s] = g[G_FACE_DOWN + s]
-        w[LN.W_PLANNED + s] = 0
-        LN.unknown_layout(w, rt, s)
+        w[K.G_UPMASK + s] = up
+        w[G_FACE_DOWN + s] = g[G_FACE_DOWN + s]
+        w[K.G_PLANNED + s] = 0
+        FL.unknown_layout(w, rt, s)
     for k in range(hidden):
         place = aux[AUX_PLACES + k]
         if place >= 0:
-            w[LN.W_LAY + place] = aux[AUX_SAMPLE + k]
+            w[G_LAY + place] = aux[AUX_SAMPLE + k]
         else:
-            w[LN.W_STOCK + (-1 - place)] = aux[AUX_SAMPLE + k]
+            w[K.G_STOCK + (-1 - place)] = aux[AUX_SAMPLE + k]
     for s in range(players):
         for p in range(npos):
             if g[G_KNOWN + (s * MAX_PLAYERS + s) * MAX_POS + p] >= 0:
-                LN._learn(w, rt, s, p, w[LN.W_LAY + s * MAX_POS + p])
+                FL.learn(w, rt, s, p, w[G_LAY + s * MAX_POS + p])
     for i in range(g[G_PUB + K.PUB_DISCARD_N]):
-        w[LN.W_DISCARD + i] = g[G_DISCARD + i]
+        w[G_DISCARD + i] = g[G_DISCARD + i]
     if held >= 0:
-        w[LN.W_STOCK + n_stock] = held
+        w[K.G_STOCK + n_stock] = held
         n_stock += 1
     return n_stock
 
@@ -137,7 +137,7 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
 @hot
 def _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, w):
     """Deal the ``hidden`` unseen cards (_unseen_nb) at random into the places the seat cannot
-    see, with stream ``roll``, and load that deal into the lean state ``w``; returns the
+    see, with stream ``roll``, and load that deal into the flow state ``w``; returns the
     stock size."""
     for k in range(hidden):
         aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
@@ -215,8 +215,8 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
         return greedy_nb(point, seat, held, g, rt, rng, par)
 
     players = rt[K.R_PLAYERS]
-    w = g[K.G_AUX:K.G_AUX + LN.W_SIZE]
-    dealt = g[K.G_AUX + LN.W_SIZE:K.G_AUX + 2 * LN.W_SIZE]
+    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
+    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
     roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
     base = next_u64_nb(rng, STREAM_SEAT0 + seat)
     budget = max(1, np.int64(par[seat, PAR_BUDGET]))
@@ -228,16 +228,16 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
         after_deal = roll[0]
         for c in range(n):
             roll[0] = after_deal  # the same reshuffles, too, for every move
-            LN.copy_state_nb(w, dealt, players, n_stock, n_disc)
+            FL.copy_state_nb(w, dealt, players, n_stock, n_disc)
             action = aux[AUX_CAND_ACTION + c]
-            turn, ender, knocked, capped, reshuffles = LN._lean_play(
+            turn, ender, knocked, capped, reshuffles = FL.play_nb(
                 w, rt, par, roll, seat, n_stock, n_disc,
                 g[G_PUB + K.PUB_DISCARD_SUM], g[G_PUB + K.PUB_FACEUP_N],
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
                 aux[AUX_CAND_POS + c])
             scores = aux[AUX_SCORES:AUX_SCORES + MAX_PLAYERS]
-            LN._lean_score(w, rt, ender, knocked, scores,
+            FL.score_nb(w, rt, ender, knocked, scores,
                            aux[AUX_L:AUX_L + MAX_PLAYERS],
                            aux[AUX_QUADS:AUX_QUADS + MAX_PLAYERS],
                            aux[AUX_EXTRA:AUX_EXTRA + MAX_PLAYERS],

@@ -45,7 +45,7 @@ def test_the_base_commit_imports_as_its_own_packages(tmp_path):
     # a fresh interpreter, so that the tree's own packages are not already imported
     probe = (
         "import sys; sys.path.insert(0, sys.argv[1]);"
-        "import simulator_base.game.rules as r, simulator_base.kernel.lean as l;"
+        "import simulator_base.game.rules as r, simulator_base.kernel.flow as l;"
         "import strategies_base as s, simulator_base.kernel.jit as j;"
         "assert 'simulator' not in sys.modules and 'strategies' not in sys.modules, "
         "sorted(m for m in sys.modules if m.split('.')[0] in ('simulator', 'strategies'));"

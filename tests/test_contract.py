@@ -44,7 +44,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import lean
+from simulator.kernel import flow
 from simulator.game import reference as R
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
@@ -270,10 +270,10 @@ def preset_cases():
             specs = seat_specs(mix_specs, players, shift=n)
             cases.append((f"general-{preset}-{mix}", "general", preset, players, specs))
             ids, _ = seat_arrays(resolve_seats(specs, players))
-            if lean.eligible(flatten(rules, players).ri, ids):
+            if flow.eligible(flatten(rules, players).ri, ids):
                 cases.append((f"lean-{preset}-{mix}", "lean", preset, players, specs))
         players = _players(rules, 2 + n % 4)
-        if lean.rules_eligible(flatten(rules, players).ri):
+        if flow.rules_eligible(flatten(rules, players).ri):
             cases.append((f"user-{preset}", "user", preset, players,
                           [EXAMPLE + ":decide"] * players))
     return cases
@@ -334,7 +334,7 @@ def random_cases(n_general: int, n_kernel: int, seed: int):
         if len([c for c in cases if c[1] == "general"]) < n_general:
             specs = [rng.choice(ALL_BUILTINS) for _ in range(players)]
             cases.append((f"general-{k}-{preset}", "general", rules, players, specs))
-        if lean.rules_eligible(ri):
+        if flow.rules_eligible(ri):
             for build in ("lean", "user"):
                 if kernel_counts[build] < n_kernel and rng.random() < 0.5:
                     kernel_counts[build] += 1

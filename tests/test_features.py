@@ -13,7 +13,7 @@ from simulator.game import codes as K
 from simulator.kernel import features as F
 from simulator.game.codes import MAX_POS
 from simulator.kernel.lanes import GAIN_LIMIT
-from simulator.kernel.lean import rules_eligible
+from simulator.kernel.flow import rules_eligible
 from simulator.kernel.policy_api import NO_USER_POLICY, POLICY_USER
 from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 from simulator.experiments.runner import make_job

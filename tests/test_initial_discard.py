@@ -9,7 +9,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.kernel.lean import rules_eligible
+from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays

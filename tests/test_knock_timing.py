@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from simulator.game import codes as K
 from simulator.game import reference as R
 from simulator.cli import cli
-from simulator.kernel.lean import rules_eligible
+from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten
 from strategies import STRATEGIES
 from test_reference_parity import assert_parity, engine_round

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import lean
+from simulator.kernel import flow
 from simulator.kernel.jit import hot
 from simulator.kernel.lanes import GAIN_LIMIT, POS_MASK, best_key
 from simulator.game.rules import Rules, flatten
@@ -73,7 +73,7 @@ def test_gains_near_the_limit_stay_exact():
     g = GAIN_LIMIT - 1
     w[0:2] = (g, g)          # xn: gains of g * n at lanes 0 and 1, with n = 1
     w[64:66] = (-1, -1)      # u: unknown cards, eligible from a gain of 0
-    w[32:48] = lean.NO_KEY   # kq: nothing pairs
+    w[32:48] = flow.NO_KEY   # kq: nothing pairs
     assert _search(w, 0, 4, 0b11, 0, 0, False, 1, 0) == 0        # tie to the lowest
     assert _search(w, 0, 8, 0b11, 0, 0, False, 1, 0) == 0
     w[1] = g - 1
@@ -82,9 +82,9 @@ def test_gains_near_the_limit_stay_exact():
 
 def test_values_that_could_overflow_the_lanes_go_to_the_general_engine():
     ri = flatten(Rules.preset("six_card"), 4).ri.copy()
-    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    assert flow.eligible(ri, [builtin.POLICY_GREEDY])
     ri[K.R_MAX_ABS_VALUE] = (GAIN_LIMIT - 1) // (5 * int(ri[K.R_NCARDS]))   # still exact
-    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    assert flow.eligible(ri, [builtin.POLICY_GREEDY])
     ri[K.R_MAX_ABS_VALUE] = -(-GAIN_LIMIT // (5 * int(ri[K.R_NCARDS])))  # just reaches it
     assert 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) >= GAIN_LIMIT
-    assert not lean.eligible(ri, [builtin.POLICY_GREEDY])
+    assert not flow.eligible(ri, [builtin.POLICY_GREEDY])

@@ -140,13 +140,13 @@ def test_imports_follow_the_layers():
      "imports kernel (simulator.kernel.jit) into game"),
     ("simulator/kernel/engine.py", "from strategies import compiled\n",
      "imports strategies (strategies.compiled) into kernel"),
-    ("simulator/kernel/lean.py", "from ..experiments import runner\n", "into kernel"),
+    ("simulator/kernel/flow.py", "from ..experiments import runner\n", "into kernel"),
     ("strategies/builtin.py", "from simulator.experiments.runner import run\n",
      "into strategies"),
     ("simulator/experiments/runner.py", "from ..output import plots\n", "into experiments"),
     ("simulator/output/plots.py", "from simulator import cli\n", "into output"),
     ("simulator/experiments/runner.py", "from simulator import codes\n", "is in no layer"),
-    ("simulator/kernel/lean.py", "from .. import rules\n", "is in no layer"),
+    ("simulator/kernel/flow.py", "from .. import rules\n", "is in no layer"),
     ("simulator/game/rules.py", "from .... import x\n", "beyond the package"),
 ])
 def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
@@ -159,7 +159,7 @@ def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
     ("simulator/output/plots.py", "from ..experiments.report import Z95\nimport numpy\n"),
     ("simulator/cli.py", "from .output import plots\nfrom strategies import resolve\n"),
     ("strategies/lookahead.py",
-     "from simulator.kernel import lean\nfrom strategies.builtin import x\n"),
+     "from simulator.kernel import flow\nfrom strategies.builtin import x\n"),
     ("simulator/experiments/warm.py", "def f():\n    from strategies import STRATEGIES\n"),
 ])
 def test_the_check_lets_downward_imports_pass(rel, source):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import lean
+from simulator.kernel import flow
 from simulator.kernel.engine import State, pack_rules, play_chunk_nb, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
@@ -30,7 +30,7 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
     turns = np.zeros(count, np.int64)
     layouts = np.zeros((count, players, K.MAX_POS), np.int16)
     if kind == "lean":
-        played = lean.lean_chunk_nb(seed, start, count, rt, par, *lean.LeanState(players).arrays(),
+        played = flow.chunk_nb(seed, start, count, rt, par, *flow.FlowState(players).arrays(),
                                     t.acc, t.tot, t.hist, scores, turns, layouts)
     else:
         st = State(players)
@@ -56,8 +56,8 @@ W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nea
 
 
 def test_policy_ids_match_the_builtins():
-    assert lean.POLICY_GREEDY == builtin.POLICY_GREEDY
-    assert lean.POLICY_KNOCK_THRESHOLD == builtin.POLICY_KNOCK_THRESHOLD
+    assert flow.POLICY_GREEDY == builtin.POLICY_GREEDY
+    assert flow.POLICY_KNOCK_THRESHOLD == builtin.POLICY_KNOCK_THRESHOLD
 
 
 @pytest.mark.parametrize("name, rules, policy, param", [
@@ -105,7 +105,7 @@ def _lean_rule_sets(n):
     out = []
     for _, _, rules, players in draw_rule_sets(400, seed=7):
         ri = flatten(rules, players).ri
-        if lean.eligible(ri, [builtin.POLICY_GREEDY]):
+        if flow.eligible(ri, [builtin.POLICY_GREEDY]):
             out.append((rules, players))
         if len(out) == n:
             break
@@ -138,7 +138,7 @@ def test_random_rule_sets_identical(i):
 ])
 def test_refuses_what_it_does_not_play(change, ids):
     rules = W1.with_options(**change)
-    assert not lean.eligible(flatten(rules, 4).ri, ids)
+    assert not flow.eligible(flatten(rules, 4).ri, ids)
     assert not make_job(rules, 4, ids, [[0.0]] * 4, 1).lean
 
 
@@ -184,7 +184,7 @@ def test_other_pair_scopes_identical(preset, change):
     # decisions estimate the layout from its known cards
     rules = Rules.preset(preset, **change)
     ri = flatten(rules, 4).ri
-    assert lean.eligible(ri, [builtin.POLICY_GREEDY])
+    assert flow.eligible(ri, [builtin.POLICY_GREEDY])
     ids = [builtin.POLICY_GREEDY, builtin.POLICY_KNOCK_THRESHOLD] * 2
     t, scores, *_ = _assert_same(rules, 4, ids, [[0.0], [10.0]] * 2, 0, 800)
     assert t.rounds == 800 and scores.std() > 0

@@ -7,7 +7,7 @@ import numpy as np
 from click.testing import CliRunner
 
 from simulator.game import codes as K
-from simulator.kernel import lean as LN
+from simulator.kernel import flow as FL
 from simulator.cli import cli
 from simulator.kernel.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
 from simulator.kernel.engine import policy_table, turn_mask_nb
@@ -130,8 +130,8 @@ def _rollout(w, rt, par, roll, seat, n_stock, g, action, pos):
     pub = [int(g[K.G_PUB + k]) for k in (K.PUB_DISCARD_N, K.PUB_DISCARD_SUM, K.PUB_FACEUP_N,
                                          K.PUB_FACEUP_SUM, K.PUB_TURN, K.PUB_ENDER,
                                          K.PUB_FINAL_LEFT, K.PUB_KNOCKED)]
-    out = LN._lean_play(w, rt, par, roll, seat, n_stock, *pub, 0, action, pos)
-    return tuple(int(v) for v in out), w[LN.W_LAY:LN.W_LAY + K.MAX_PLAYERS * K.MAX_POS].copy()
+    out = FL.play_nb(w, rt, par, roll, seat, n_stock, *pub, 0, action, pos)
+    return tuple(int(v) for v in out), w[K.G_LAY:K.G_LAY + K.MAX_PLAYERS * K.MAX_POS].copy()
 
 
 def test_each_move_starts_from_the_same_deal():
@@ -145,13 +145,13 @@ def test_each_move_starts_from_the_same_deal():
     checked = 0
     for name, rules, players, model in cases:
         ri = flatten(rules, players)
-        assert LN.rules_eligible(ri.ri), name
+        assert FL.rules_eligible(ri.ri), name
         rt = pack_rules(ri)
         par = policy_table(*seat_arrays(resolve_seats([model], players)))
         table = compiled.table(par[:, 0])
         st = State(players)
-        dealt = np.zeros(LN.W_SIZE, dtype=np.int32)
-        fresh = np.zeros(LN.W_SIZE, dtype=np.int32)
+        dealt = np.zeros(K.G_FLOW, dtype=np.int32)
+        fresh = np.zeros(K.G_FLOW, dtype=np.int32)
         shuffler = np.random.default_rng(11)
         for round_index in range(12):
             st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
@@ -180,7 +180,7 @@ def test_each_move_starts_from_the_same_deal():
             for action, pos in moves:
                 LA._load_nb(st.g, rt, seat, -1, st.aux, hidden, fresh)
                 want = _rollout(fresh, rt, par, roll.copy(), seat, n_stock, st.g, action, pos)
-                LN.copy_state_nb(w, dealt, players, n_stock, int(st.g[K.G_PUB + K.PUB_DISCARD_N]))
+                FL.copy_state_nb(w, dealt, players, n_stock, int(st.g[K.G_PUB + K.PUB_DISCARD_N]))
                 got = _rollout(w, rt, par, roll.copy(), seat, n_stock, st.g, action, pos)
                 assert got[0] == want[0], (name, players, action, pos)
                 assert np.array_equal(got[1], want[1]), (name, players, action, pos)

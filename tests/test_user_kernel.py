@@ -1,8 +1,9 @@
-"""The user-policy kernel (simulator/kernel/user_kernel.py), compiled around a user's policy, plays
-the very same rounds as the general engine calling that policy through a pointer: same
-deals, same views at every decision, same scores; and it reports an illegal action the same
-way. Two policies are compiled into it here (about a minute each, once per test run): the
-example greedy policy, and a test policy that visits every decision the kernel asks."""
+"""The user builds of the game flow (simulator/kernel/flow.py), compiled around a user's
+policy, play the very same rounds as the general engine calling that policy through a
+pointer: same deals, same views at every decision, same scores; and they report an illegal
+action the same way. Two policies are compiled into builds here (about a minute each, once
+per test run): the example greedy policy, and a test policy that visits every decision the
+build asks."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator.kernel import lean
+from simulator.kernel import flow
 from simulator.kernel.policy_api import kernel_file
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import make_job, run
@@ -60,7 +61,7 @@ def test_example_policy_plays_the_same_rounds(players):
 def _eligible_rule_sets(n):
     out = []
     for _, _, rules, players in draw_rule_sets(400, seed=31):
-        if lean.rules_eligible(flatten(rules, players).ri):
+        if flow.rules_eligible(flatten(rules, players).ri):
             out.append((rules, players))
         if len(out) == n:
             break

@@ -27,7 +27,7 @@ from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, 
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
                             N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS,
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
-from ..kernel.lean import LeanState, eligible, lean_chunk_nb, rules_eligible
+from ..kernel.flow import FlowState, chunk_nb, eligible, rules_eligible
 from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
@@ -220,7 +220,7 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
-    lean: bool = False  # rounds go through the lean kernel (simulator/kernel/lean.py)
+    lean: bool = False  # rounds go through the flow's lean build (simulator/kernel/flow.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
@@ -286,7 +286,7 @@ def check_policies(rules: Rules, players: int, policy_ids) -> None:
 
 def new_state(job: Job, players: int):
     """Scratch arrays for one thread playing ``job``."""
-    return LeanState(players) if job.lean else State(players)
+    return FlowState(players) if job.lean else State(players)
 
 
 def play_chunk(job: Job, start: int, count: int, state: State | None = None,
@@ -305,7 +305,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                                 quads, extra, tmp, t.acc, t.tot, t.hist, pr_scores, pr_turns,
                                 pr_lay)
     elif job.lean:
-        played = lean_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+        played = chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
                                t.tot, t.hist, pr_scores, pr_turns, pr_lay)
     else:
         played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,

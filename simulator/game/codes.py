@@ -248,10 +248,33 @@ G_ONCE = G_SKIP + MAX_PLAYERS                   # [seat * MAX_POS + pos]: replac
 ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / used; seen
                                                # before play, so no limit
 G_BANK = G_ONCE + MAX_PLAYERS * MAX_POS        # [seat]: value of its removed groups (banked)
-G_AUX = G_BANK + MAX_PLAYERS   # two lean-kernel states (lookahead): a deal as loaded, a rollout
-G_AUX_SIZE = 2 * 4608
-G_SCRATCH = G_AUX + G_AUX_SIZE     # [i]: one decision's working counts (a policy's, e.g. ev's)
-G_SIZE = G_SCRATCH + MAX_IDS
+G_SCRATCH = G_BANK + MAX_PLAYERS  # [i]: one decision's working counts (a policy's, e.g. ev's)
+# What a seat knows of its own layout, cached for greedy and knock-threshold as the flow plays
+# them inline (simulator/kernel/flow.py): one field of MAX_POS lanes a seat,
+# [field + seat * MAX_POS + p], so that a search loads a field for all positions at once.
+G_KV = G_SCRATCH + MAX_IDS          # value of the known card, or 0
+G_KK = G_KV + MAX_PLAYERS * MAX_POS  # key of the known card, or lanes.NO_KEY
+G_XN = G_KK + MAX_PLAYERS * MAX_POS  # then six fields at equal strides (lanes.set_column)
+G_BN = G_XN + MAX_PLAYERS * MAX_POS
+G_KQ = G_BN + MAX_PLAYERS * MAX_POS
+G_NEGQ = G_KQ + MAX_PLAYERS * MAX_POS
+G_U = G_NEGQ + MAX_PLAYERS * MAX_POS
+G_UQ = G_U + MAX_PLAYERS * MAX_POS
+G_EKN = G_UQ + MAX_PLAYERS * MAX_POS   # the position's share of knock-threshold's estimate
+G_EKS = G_EKN + MAX_PLAYERS * MAX_POS
+# [seat]
+G_UPMASK = G_EKS + MAX_PLAYERS * MAX_POS   # bit p set when position p is face up
+G_KNOWN_N = G_UPMASK + MAX_PLAYERS         # own positions known, and their value sum
+G_KNOWN_SUM = G_KNOWN_N + MAX_PLAYERS
+G_PLANNED = G_KNOWN_SUM + MAX_PLAYERS      # position chosen before taking the discard
+G_EN = G_PLANNED + MAX_PLAYERS             # knock-threshold's estimate E*n is
+G_ES = G_EN + MAX_PLAYERS                  # G_EN*n + G_ES*S
+G_POLICY = G_ES + MAX_PLAYERS              # the policy the seat plays in the flow
+G_KNOCK_T = G_POLICY + MAX_PLAYERS         # knock-threshold's T when whole, else NO_KEY
+G_FLOW = G_KNOCK_T + MAX_PLAYERS   # the flow reads and writes g[:G_FLOW] only
+G_AUX = G_FLOW                     # two flow states (lookahead): a deal as loaded, a rollout
+G_AUX_SIZE = 2 * G_FLOW
+G_SIZE = G_AUX + G_AUX_SIZE
 
 RT_RULES = 0                # the R_* slots
 RT_VALUE = N_RULE_SLOTS     # [card id]: value

@@ -1,16 +1,15 @@
 """The card-counting estimate that ``greedy`` and ``knock-threshold`` (W1 and W2,
 docs/benchmarks.md) share, and their placement search, for every pair scope.
 
-Both kernels play these two policies: the general engine (strategies/builtin.py), where a
-seat's knowledge of its own cards is a row of the state array ``g``, and the lean kernel
-(lean.py), where it is a row of ``w``. So the functions here read a seat's own cards from any
-array at any offset, ``cards[base + p]`` (-1 when the seat does not know the card), and both
-kernels call the very same code: their decisions cannot drift apart. The lean kernel keeps a
-vectorised search for its two commonest scopes (none, and two-row columns); every other scope
-comes here.
+Both the general engine (strategies/builtin.py, from what a seat may see) and the flow's
+lean build (flow.py, from its cache) play these two policies. So the functions here read a
+seat's own cards from any array at any offset, ``cards[base + p]`` (-1 when the seat does not
+know the card), and both call the very same code: their decisions cannot drift apart. The
+lean build keeps a vectorised search for its two commonest scopes (none, and two-row
+columns); every other scope comes here.
 
 ``hide`` (bit p set) makes the seat treat its face-down card at p as unknown, read from the
-face-up flags ``up[up_base + p]``; only ``forgetful`` forgets, so the lean kernel passes 0.
+face-up flags ``up[up_base + p]``; only ``forgetful`` forgets, so the lean build passes 0.
 """
 
 from __future__ import annotations

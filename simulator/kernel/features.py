@@ -9,7 +9,7 @@ needs. A new option is unclassified until someone decides, and tests/test_featur
 until then, so no build can silently play (and ignore) an option it was never written for.
 
 The classification reads the option's slot of the flat rule array (``flatten(...).ri``), not
-the ``Rules`` object, because the kernels are chosen from that array (``lean.rules_eligible``
+the ``Rules`` object, because the kernels are chosen from that array (``flow.rules_eligible``
 gets nothing else); ``needed(rules, players)`` flattens first, so both ways share this table.
 
 Match features are needed only when whole matches are played: single holes never reach the
@@ -168,9 +168,9 @@ OPTION_FEATURES: dict[str, tuple] = {
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
     "general": frozenset(FEATURES),                 # simulator/kernel/engine.py
-    "lean": _COMMON,                                # simulator/kernel/lean.py
-    "user_kernel": _COMMON,                         # simulator/kernel/user_kernel.py
-    "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean kernel
+    "lean": _COMMON,                                # simulator/kernel/flow.py, lean build
+    "user_kernel": _COMMON,                         # simulator/kernel/flow.py, user builds
+    "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build
 }
 
 
@@ -200,5 +200,5 @@ def lacking(build: str, needs: int) -> list[str]:
 
 def missing(build: str, rules, players: int, matches: bool = False) -> list[str]:
     """The features ``build`` lacks for this rule set (empty: it may play it; the lean-based
-    builds also bound the layout and the card values, see ``lean.rules_eligible``)."""
+    builds also bound the layout and the card values, see ``flow.rules_eligible``)."""
     return lacking(build, needed(rules, players, matches))

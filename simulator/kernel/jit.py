@@ -33,7 +33,7 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "simulator/kernel/rng.py", "simulator/kernel/layout.py",
                   "simulator/kernel/estimate.py", "simulator/kernel/scoring.py",
                   "simulator/kernel/tally.py", "simulator/kernel/engine.py",
-                  "simulator/kernel/lanes.py", "simulator/kernel/lean.py",
+                  "simulator/kernel/lanes.py", "simulator/kernel/flow.py",
                   "simulator/kernel/policy_api.py", "simulator/kernel/policy_tools.py",
                   "strategies/builtin.py", "strategies/lookahead.py", "strategies/compiled.py")
 

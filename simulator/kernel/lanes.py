@@ -1,4 +1,4 @@
-"""The lean kernel's placement search as vector code: every layout position at once.
+"""The lean build's placement search as vector code: every layout position at once.
 
 A decision of ``greedy`` or ``knock-threshold`` scores every position of the seat's layout and
 keeps the best eligible one. As a loop, the processor mispredicts the eligibility tests and the
@@ -12,7 +12,7 @@ any other compiled code.
 Three widths, the narrowest that holds the layout: 4 lanes (four-card games), 8 (six- and
 eight-card) and 16 (nine- and ten-card); each halving saves a step of the reduction, which is
 on the critical path of every turn. Lane arithmetic is 32-bit, exact while |gain| stays below
-GAIN_LIMIT: ``lean.rules_eligible`` refuses rule sets whose card values could overflow it.
+GAIN_LIMIT: ``flow.rules_eligible`` refuses rule sets whose card values could overflow it.
 """
 
 from __future__ import annotations

@@ -12,10 +12,10 @@ It is compiled two ways, each cached on disk like the engine:
 - as a C-callable function of exactly ``SIGNATURE``, which the general engine calls through a
   function pointer at every decision of the seats that play it (any rules, any mix of seats;
   a new policy compiles only itself, in seconds);
-- into its own copy of the user-policy kernel (simulator/kernel/user_kernel.py) when every seat
-  plays it under rules that kernel plays: the policy is then compiled into the loop, which runs
-  2 to 3 times as fast, after a compile of a minute or two the first time a version of the
-  policy file is run (``user_kernel``).
+- into its own build of the game flow (simulator/kernel/flow.py) when every seat plays it
+  under rules that build plays: the policy is then compiled into the loop, which runs 2 to 3
+  times as fast, after a compile of a minute or two the first time a version of the policy
+  file is run (``user_kernel``).
 
 Every array it receives is a view of what its seat may see (docs/user_policies.md lists the
 slots): nothing else of the game is reachable from it.
@@ -101,9 +101,9 @@ def load_function(path: str, name: str, nrt: bool = True):
 _COMPILED: dict = {}
 _SOURCES: dict = {}    # id(compiled policy) -> ((file, function), module name), or None
 _KERNELS: dict = {}
-_TEMPLATE = Path(__file__).with_name("user_kernel.py")
-_POLICY_START = "# ---- the policy: policy_api.user_kernel replaces these lines in each copy ----"
-_POLICY_END = "# ---- end of the policy ----"
+_TEMPLATE = Path(__file__).with_name("flow.py")
+_BUILD_START = "# ---- the build: policy_api.user_kernel replaces these lines in each copy ----"
+_BUILD_END = "# ---- end of the build ----"
 
 
 def compile_policy(path: str, name: str):
@@ -138,7 +138,7 @@ def compile_policy(path: str, name: str):
 
 
 def kernel_file(path: str, name: str) -> Path:
-    """Where the copy of the user-policy kernel for ``path``'s function ``name`` is written:
+    """Where the user build of the flow for ``path``'s function ``name`` is written:
     named after a hash of the template, the policy file and the engine's sources (the cache
     folder is named after those), so an edit to any of them makes a fresh kernel and a stale
     one is never loaded."""
@@ -150,11 +150,11 @@ def kernel_file(path: str, name: str) -> Path:
 
 
 def user_kernel(user, notify=None):
-    """The chunk function of the user-policy kernel compiled around ``user`` (a policy from
+    """The chunk function of the flow's user build compiled around ``user`` (a policy from
     ``compile_policy``), or None when the policy needs reference counting (it allocates).
 
-    The kernel's source is copied to ``kernel_file`` with the lines that name the policy
-    pointing at the user's function, and compiled and cached from there like any module.
+    The flow's source is copied to ``kernel_file`` with its build lines set for a user policy
+    (``USER = True``, the policy named), and compiled and cached from there like any module.
     ``notify(message)`` is called when that copy does not exist yet (the first call then
     compiles it, which takes a minute or two)."""
     source = _SOURCES.get(id(user))
@@ -169,8 +169,9 @@ def user_kernel(user, notify=None):
             notify(f"compiling {path}:{name} into its own kernel (once per version of the "
                    f"file; a minute or two)")
         template = _TEMPLATE.read_text()
-        start, end = template.index(_POLICY_START), template.index(_POLICY_END)
-        policy = (f"{_POLICY_START}\n"
+        start, end = template.index(_BUILD_START), template.index(_BUILD_END)
+        policy = (f"{_BUILD_START}\n"
+                  f"USER = True\n"
                   f"from {module_name} import {name} as _user\n"
                   f"_user = getattr(_user, 'py_func', _user)\n"
                   f"user_decide = hot(_user, inline='always', cache=False)\n"
@@ -181,5 +182,5 @@ def user_kernel(user, notify=None):
         partial.replace(file)   # whole or absent: another process may be importing it
     if str(file.parent) not in sys.path:
         sys.path.insert(0, str(file.parent))
-    _KERNELS[(path, name)] = importlib.import_module(file.stem).user_chunk_nb
+    _KERNELS[(path, name)] = importlib.import_module(file.stem).chunk_nb
     return _KERNELS[(path, name)]
