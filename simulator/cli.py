@@ -21,8 +21,8 @@ from pathlib import Path
 import click
 
 from .game.cards import CardParseError
-from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
-                         option_text, preset_reference)
+from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,
+                         card_values_text, load_toml, option_text, preset_reference)
 from .game.rules import _allowed_text
 
 DEFAULT_PRESET = "six_card"
@@ -600,7 +600,7 @@ def presets():
 @click.option("--toml", "as_toml", is_flag=True,
               help="Print a complete TOML rule file that --rules can load.")
 def rules_command(preset, assignments, as_toml):
-    """Print every rule option of PRESET with its value and meaning."""
+    """Print every rule option of PRESET with its value and meaning, and each card's value."""
     try:
         rules = _with_sets(Rules.preset(preset), assignments)
     except RuleError as e:
@@ -614,6 +614,7 @@ def rules_command(preset, assignments, as_toml):
     base = Rules.preset(preset)
     click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')} ({preset_reference(preset)}; "
                f"every option: docs/rules.md#rule-options)")
+    click.echo(f"# card values: {card_values_text(rules)}")
     for name, f in OPTIONS.items():
         mark = "*" if getattr(rules, name) != getattr(base, name) else " "
         allowed = _allowed_text(f)

@@ -244,6 +244,24 @@ def test_presets_and_rules(tmp_path):
         assert load_toml(f) == Rules.preset(preset)
 
 
+def test_rules_shows_each_cards_value():
+    def values_line(*args):
+        res = invoke("rules", *args)
+        assert res.exit_code == 0, res.output
+        (line,) = [l for l in res.stdout.splitlines() if l.startswith("# card values: ")]
+        return line.removeprefix("# card values: ").split(", ")
+
+    six = values_line("six_card")
+    assert six[:2] == ["A=1", "2=-2"] and six[-1] == "K=0" and len(six) == 13
+    assert values_line("six_card", "--set", "value_two=2")[1] == "2=2"
+    # a rank whose suits differ is split by suit; jokers only when the decks hold them
+    red = values_line("six_card", "--set", "value_red_king=-1")
+    assert red[-2:] == ["K♠♣=0", "K♥♦=-1"]
+    assert values_line("eight_card_whitnack")[-1] == "joker=-5"
+    fuchs = values_line("nine_card_fuchs")
+    assert "Q=0" in fuchs and "K=10" in fuchs and fuchs[-1] == "joker=-2"
+
+
 # ---- bad input ----------------------------------------------------------------------------
 def _bad_cases(tmp: Path):
     a_file = tmp / "a_file"
