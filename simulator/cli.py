@@ -367,8 +367,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
             written.append(report.write_parquet_atomic(report.rounds_frame(result),
                                                        out_dir / "rounds.parquet", meta))
         if result.totals.rounds:
-            title = f"{preset}, {players} players, {result.totals.rounds:,} rounds, seed {seed}"
-            written += plots.write_plots(summary, result.totals, out_dir, title)
+            written += plots.write_plots(summary, result.totals, out_dir, meta["title"])
     except OSError as e:
         raise GolfsimError(f"--out {out}: writing the results failed "
                            f"({e.strerror or e})") from None
@@ -467,13 +466,11 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
     h, h_se = result.head_to_head()
     order = result.order
-    title = (f"{preset}, {players} players, {result.rounds_per_pairing:,} rounds per pairing, "
-             f"seed {seed}")
     _write_and_report(out, lambda: [
         report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
         report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
         plots.write_tournament_plot(ranking, h[order][:, order], h_se[order][:, order],
-                                    out_dir, title)],
+                                    out_dir, meta["title"])],
         tour.format_tournament(result, preset, threads))
 
 

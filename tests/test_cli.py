@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from simulator.experiments import runner
+from simulator.output import plots
 from simulator.cli import cli
 from simulator.experiments.report import SUMMARY_COLUMNS
 from simulator.game.rules import Rules, load_toml
@@ -77,6 +78,19 @@ def test_run_writes_summary_metadata_and_plots(tmp_path):
     assert not (out / "rounds.parquet").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
     assert "mean score" in res.stdout and "win share" in res.stdout
+
+
+def test_titles_and_summary_name_the_changed_options(tmp_path):
+    out = tmp_path / "anywhere"
+    res = small_run(out, "--set", "pair_scope=anywhere")
+    meta = pl.read_parquet_metadata(out / "summary.parquet")
+    assert meta["rules_text"] == "six_card, pair_scope=anywhere"
+    assert meta["title"] == f"six_card, pair_scope=anywhere; 4 players, {ROUNDS:,} rounds, seed 7"
+    assert "rules: six_card, pair_scope=anywhere" in res.stdout
+    for figure in (plots.win_share_figure, plots.mean_score_figure):
+        heading = figure(summary(out), meta["title"]).axes[0].get_title()
+        assert heading.splitlines()[1:] == ["six_card, pair_scope=anywhere",
+                                            f"4 players, {ROUNDS:,} rounds, seed 7"]
 
 
 def test_same_seed_same_summary_for_any_threads_and_chunk_size(tmp_path):

@@ -273,7 +273,7 @@ def test_compare_command_writes_parquet_markdown_and_plot(tmp_path):
         Rules.preset("six_card")
     assert (out / "compare.png").read_bytes()[:8] == PNG_MAGIC
     md = (out / "compare.md").read_text()
-    assert md.startswith("# Rule effects: six_card, 4 players, greedy, 4,000 deals")
+    assert md.startswith("# Rule effects: six_card; 4 players, greedy, 4,000 deals")
     assert "| pair_scope=anywhere |" in md
     assert "mean score (points; lower is better)" in res.output
     assert "paired vs unpaired" in res.output

@@ -321,7 +321,14 @@ def test_cli_tunes_the_knock_threshold_on_w2(tmp_path):
     (out / "tune.png").unlink()
     assert plots.redraw_tune(out) == out / "tune.png"       # from the Parquet file alone
     assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
-    assert meta["title"].startswith("four_card, knock-threshold vs knock-threshold:T=8")
+    assert meta["title"].startswith("four_card, initial_reveal_constraint=nearest_row, "
+                                    "pair_scope=none; knock-threshold vs knock-threshold:T=8")
+    # the plot's title names the options changed from the preset
+    fig = plots.tune_figure(frame, ["T"], "win_share", meta["title"])
+    heading = fig.axes[0].get_title()
+    assert "pair_scope=none" in heading and "initial_reveal_constraint=nearest_row" in heading
+    assert "rules: four_card, initial_reveal_constraint=nearest_row, pair_scope=none" in \
+        res.stdout
     for text in ("best: T = ", "indistinguishable from the best", "stage 1:", "p (Holm)",
                  str(out / "tune.parquet")):
         assert text in res.stdout

@@ -52,8 +52,9 @@ from ..game import codes as K
 from . import runner
 from . import stats
 from ..kernel.tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
+from . import report
 from .report import rules_metadata, text_table, version
-from ..game.rules import (PRESETS, RuleError, Rules, canonical_option, option_text,
+from ..game.rules import (RuleError, Rules, canonical_option, describe, option_text,
                           parse_option_text)
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
@@ -690,9 +691,11 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
 
 
 def title(result: CompareResult) -> str:
+    """The baseline's rules, then what was played (report.title)."""
     plan = result.plan
-    return (f"{plan.preset}, {plan.players} players, {', '.join(plan.names)}, "
-            f"{result.rounds:,} deals per rule set, seed {plan.seed}")
+    return report.title(plan.baseline, plan.preset,
+                        f"{plan.players} players, {', '.join(plan.names)}, "
+                        f"{result.rounds:,} deals per rule set, seed {plan.seed}")
 
 
 def _cell(e: Effect, baseline: bool) -> str:
@@ -766,12 +769,9 @@ def sections(result: CompareResult) -> list[tuple[str, list[str], list[list[str]
 
 def _header_lines(result: CompareResult, threads: int | None = None) -> list[str]:
     plan = result.plan
-    preset_rules = Rules.preset(plan.preset) if plan.preset in PRESETS else Rules()
-    diff = plan.baseline.diff(preset_rules)
-    base = plan.preset + ("" if not diff else " with " + _settings_text(diff))
     k = len(plan.seats)
     lines = [
-        f"baseline: {base}",
+        f"baseline: {describe(plan.baseline, plan.preset)}",
         f"varied ({plan.design}, {len(plan.variants)} variant(s)): "
         + "; ".join(str(v) for v in plan.varies),
         f"{plan.players} players; " + (

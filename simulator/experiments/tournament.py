@@ -30,8 +30,9 @@ import polars as pl
 from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner
-from .report import Z95, _short, rules_metadata, text_table
-from ..game.rules import PRESETS, Rules
+from . import report
+from .report import Z95, rules_metadata, text_table
+from ..game.rules import Rules, describe
 
 MIN_CHUNK = 1024
 
@@ -310,22 +311,26 @@ def metadata(result: TournamentResult, preset: str, command: str,
         "rounds_per_pairing": str(result.rounds_per_pairing),
         "rounds_per_seating": str(result.rounds_per_seating),
         "seatings": json.dumps([seating_text(s) for s in result.seatings]),
+        "title": title(result, preset),
         "complete": "true",
     }
+
+
+def title(result: TournamentResult, preset: str) -> str:
+    return report.title(result.rules, preset,
+                        f"{result.players} players, {result.rounds_per_pairing:,} rounds per "
+                        f"pairing, seed {result.seed}")
 
 
 # ---- text ----------------------------------------------------------------------------------
 def format_tournament(result: TournamentResult, preset: str, threads: int) -> str:
     """The ranking table and the head-to-head matrix, intervals as ± half-widths."""
-    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
-    rules_text = preset + ("" if not diff else " with " + ", ".join(
-        f"{k}={_short(v)}" for k, v in diff.items()))
     k = len(result.strategies)
     n_pair = len(result.pairings)
     total = n_pair * result.rounds_per_pairing
     rate = total / result.seconds if result.seconds > 0 else float("nan")
     lines = [
-        f"rules: {rules_text}",
+        f"rules: {describe(result.rules, preset)}",
         f"{result.players} players, {k} strategies, {n_pair} pairing(s) x "
         f"{len(result.seatings)} seatings ({', '.join(map(seating_text, result.seatings))}) x "
         f"{result.rounds_per_seating:,} rounds, seed {result.seed}",
@@ -357,4 +362,5 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
 
 __all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",
            "StrategyError", "format_tournament", "head_to_head_frame", "metadata", "play",
+           "title",
            "ranking_frame", "resolve_strategies", "round_wins", "seating_text", "seatings"]

@@ -49,8 +49,9 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, rules_metadata, save_npy_atomic, text_table
-from ..game.rules import PRESETS, Rules
+from . import report
+from .report import rules_metadata, save_npy_atomic, text_table
+from ..game.rules import Rules, describe
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
@@ -676,8 +677,10 @@ def metadata(result: TuneResult, preset: str, command: str,
 
 
 def plot_title(result: TuneResult, preset: str) -> str:
-    return (f"{preset}, {result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
-            f"{result.players} players, {result.rounds:,} rounds, seed {result.seed}")
+    return report.title(result.rules, preset,
+                        f"{result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
+                        f"{result.players} players, {result.rounds:,} rounds, seed "
+                        f"{result.seed}")
 
 
 # ---- text ----------------------------------------------------------------------------------
@@ -715,9 +718,6 @@ def _stage_text(st: Stage, i: int, players: int) -> str:
 
 def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     """The search, the candidate table and the verdict, intervals as ± half-widths."""
-    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
-    rules_text = preset + ("" if not diff else " with " + ", ".join(
-        f"{k}={_short(v)}" for k, v in diff.items()))
     s, cmp = result.search, result.comparison
     rate = result.rounds / result.seconds if result.seconds > 0 else float("nan")
     opp = result.opponents
@@ -729,7 +729,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
                  "higher is better)" if result.objective == "win_share"
                  else "mean hole score (lower is better)")
     lines = [
-        f"rules: {rules_text}",
+        f"rules: {describe(result.rules, preset)}",
         f"tuning {result.strategy}: {grid_text} ({len(result.grid)} candidates), "
         f"{result.players} players, against {field_text}",
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
