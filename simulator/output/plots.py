@@ -24,6 +24,7 @@ from ..experiments.report import Z95, atomic_path  # noqa: E402
 from ..experiments.runner import Totals  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "mean_score.png", "score_distribution.png")
+MATCH_PLOT = "match_win_share.png"   # match play (run --holes / --target) only
 
 
 def title_lines(title: str) -> str:
@@ -47,6 +48,24 @@ def win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
     ax.set_xticks(seats, _seat_labels(summary))
     ax.set_ylabel("share of rounds won (%)")
     ax.set_title(f"Win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def match_win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
+    """Each seat's share of whole matches won (ties split), with the summary's 95% interval;
+    seats take turns to play first, so a seat's figure is not its first-player share."""
+    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    seats = np.arange(summary.height)
+    share = 100 * summary["match_win_share"].to_numpy()
+    err = np.vstack([share - 100 * summary["match_win_share_lo95"].to_numpy(),
+                     100 * summary["match_win_share_hi95"].to_numpy() - share])
+    ax.bar(seats, share, yerr=np.maximum(err, 0), capsize=4, color="tab:green", alpha=0.8)
+    ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
+    ax.set_xticks(seats, _seat_labels(summary))
+    ax.set_ylabel("share of matches won (%)")
+    ax.set_title(f"Match win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     return fig
 
@@ -99,11 +118,15 @@ def _save_atomic(fig: Figure, path: Path) -> Path:
 
 
 def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: str) -> list[Path]:
-    """Write the three figures into ``out`` and return their paths."""
+    """Write the three figures into ``out`` (and, after match play, the match win share) and
+    return their paths."""
     out = Path(out)
     figures = (win_share_figure(summary, title), mean_score_figure(summary, title),
                score_distribution_figure(totals, summary, title))
-    return [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
+    written = [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
+    if "match_win_share" in summary.columns:
+        written.append(_save_atomic(match_win_share_figure(summary, title), out / MATCH_PLOT))
+    return written
 
 
 # ---- tournaments ---------------------------------------------------------------------------
@@ -384,6 +407,9 @@ def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
         f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
     written = [_save_atomic(win_share_figure(summary, title), folder / PLOT_FILES[0]),
                _save_atomic(mean_score_figure(summary, title), folder / PLOT_FILES[1])]
+    if "match_win_share" in summary.columns:
+        written.append(_save_atomic(match_win_share_figure(summary, title),
+                                    folder / MATCH_PLOT))
     if (folder / "rounds.parquet").exists():
         per_round = pl.read_parquet(folder / "rounds.parquet")
         totals = Totals(summary.height)
