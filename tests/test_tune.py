@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from simulator.output import plots
 from simulator.experiments import runner
 from simulator.experiments import tune as tn
+from simulator.experiments.stats import verdict
 from simulator.cli import cli
 from simulator.game.rules import Rules, load_toml
 from simulator.experiments.tournament import round_wins
@@ -332,6 +333,14 @@ def test_cli_tunes_the_knock_threshold_on_w2(tmp_path):
     for text in ("best: T = ", "indistinguishable from the best", "stage 1:", "p (Holm)",
                  str(out / "tune.parquet")):
         assert text in res.stdout
+    # a verdict on each candidate's difference to the best, printed for the closest ones
+    assert frame.filter(pl.col("best"))["verdict"].to_list() == ["best"]
+    for row in frame.filter(~pl.col("best")).iter_rows(named=True):
+        v = verdict(row["win_diff"], row["se_win_diff"], row["deals"], tn.RESOLUTION["win_share"])
+        assert (row["verdict"], row["deals_needed"]) == (v.kind, v.needed)
+    lines = res.stdout.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("verdicts against the best")))
+    assert lines[at + 1].startswith("  T = ") and " deals" in lines[at + 1]
 
 
 def test_cli_two_parameters_and_the_score_objective(tmp_path):

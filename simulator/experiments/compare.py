@@ -74,8 +74,9 @@ QUANTITIES = {   # name: (title, unit shown, scale to the shown unit)
 TABLE_QUANTITIES = ("first_player_advantage", "round_length", "knocker_success")
 # The smallest change worth telling from none, in the quantity's own unit (shares as
 # fractions): the interval a verdict asks for when the effect is nearer zero (stats.verdict).
-RESOLUTION = {"mean_score": 0.1, "win_share": 0.002, "first_player_advantage": 0.002,
-              "knocker_success": 0.002, "round_length": 0.1}
+RESOLUTION = {"mean_score": stats.RESOLUTION_POINTS, "win_share": stats.RESOLUTION_SHARE,
+              "first_player_advantage": stats.RESOLUTION_SHARE,
+              "knocker_success": stats.RESOLUTION_SHARE, "round_length": stats.RESOLUTION_TURNS}
 
 FRAME_COLUMNS = (
     "variant_index", "variant", "quantity", "group", "group_kind",
@@ -798,8 +799,9 @@ def verdict_lines(result: CompareResult) -> list[str]:
 
 def _verdict_heading(result: CompareResult) -> str:
     return (f"verdicts: is each change clear at {result.rounds:,} deals, and if not, about how "
-            "many deals would settle it (to within its own size, or to within 0.1 points, "
-            "0.2 pp, 0.1 turns when nearer zero)")
+            "many deals would settle it (to within its own size, or when nearer zero to within "
+            f"{stats.RESOLUTION_POINTS:g} points, {100 * stats.RESOLUTION_SHARE:g} pp, "
+            f"{stats.RESOLUTION_TURNS:g} turns)")
 
 
 def _header_lines(result: CompareResult, threads: int | None = None) -> list[str]:

@@ -21,6 +21,12 @@ from scipy import stats
 
 LEVEL = 0.95
 Z = float(stats.norm.ppf(0.5 + LEVEL / 2))   # 1.959963984540054
+# The smallest effects worth telling from none (a verdict's ``resolution``): of a share
+# (win share, first-player advantage) 0.2 percentage points, of a score 0.1 points, of a
+# round's length 0.1 turns.
+RESOLUTION_SHARE = 0.002
+RESOLUTION_POINTS = 0.1
+RESOLUTION_TURNS = 0.1
 
 
 @dataclass(frozen=True)

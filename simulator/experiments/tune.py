@@ -62,6 +62,8 @@ OBJECTIVES = {          # name: (observation column, higher is better)
     "win_share": (0, True),
     "mean_score": (1, False),
 }
+RESOLUTION = {"win_share": stats.RESOLUTION_SHARE, "mean_score": stats.RESOLUTION_POINTS}
+SHOWN_VERDICTS = 8      # verdict lines printed; every candidate's is in tune.parquet
 
 
 class TuneError(ValueError):
@@ -610,9 +612,21 @@ def param_column(name: str) -> str:
     return f"param_{name}"
 
 
+def verdicts(result: TuneResult) -> list[stats.Verdict | None]:
+    """Per candidate: is its difference to the best in the objective clear on the deals both
+    played (each comparison alone, not Holm-corrected), and if not, about how many deals
+    would settle it (stats.verdict); None for the best."""
+    s, d = result.search, result.comparison.diff
+    return [None if c == s.best else
+            stats.verdict(d.mean[c, s.column], d.se[c, s.column], int(s.obs[c].shape[0]),
+                          RESOLUTION[result.objective])
+            for c in range(len(result.grid))]
+
+
 def result_frame(result: TuneResult) -> pl.DataFrame:
     """One row per candidate, in grid order."""
     s, cmp = result.search, result.comparison
+    judged = verdicts(result)
     rows = []
     e, d = cmp.estimate, cmp.diff
     for c, cand in enumerate(result.grid):
@@ -632,15 +646,17 @@ def result_frame(result: TuneResult) -> pl.DataFrame:
             "p_value": cmp.p[c], "p_holm": cmp.p_holm[c],
             "indistinguishable": bool(cmp.indistinguishable[c]),
             "best": c == s.best,
+            "verdict": "best" if judged[c] is None else judged[c].kind,
+            "deals_needed": None if judged[c] is None else judged[c].needed,
         })
         rows.append(row)
     return pl.DataFrame(rows, schema={k: _dtype(k) for k in rows[0]})
 
 
 def _dtype(column: str):
-    if column == "strategy":
+    if column in ("strategy", "verdict"):
         return pl.String
-    if column in ("candidate", "deals", "rounds", "dropped_after_stage"):
+    if column in ("candidate", "deals", "rounds", "dropped_after_stage", "deals_needed"):
         return pl.Int64
     if column in ("indistinguishable", "best"):
         return pl.Boolean
@@ -785,11 +801,35 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
         for i, name in enumerate(names):
             vals = [g.values[i] for g in same]
             lines.append(f"  {name} in [{number_text(min(vals))}, {number_text(max(vals))}]")
+    lines += verdict_lines(result)
     for p in edge_params(result):
         lines.append(f"note: the best {p.name} is at the edge of its grid "
                      f"({p.name} = {values_text(list(p.values), p.values)}); the optimum may lie "
                      f"beyond it: widen --param {p.name}")
     return "\n".join(lines)
+
+
+def verdict_lines(result: TuneResult) -> list[str]:
+    """A line per candidate indistinguishable from the best (or, when none is, for the
+    closest), the closest first: is its difference clear taken alone, and if not, about how
+    many deals would settle it."""
+    names = [p.name for p in result.params]
+    judged = verdicts(result)
+    scale, unit, digits = (100.0, " pp", 2) if result.objective == "win_share" else \
+        (1.0, " points", 3)
+    others = sorted((c for c, v in enumerate(judged) if v is not None),
+                    key=lambda c: -result.comparison.p[c])
+    if not others:
+        return []
+    open_ = [c for c in others if result.comparison.indistinguishable[c]] or others[:1]
+    lines = [f"verdicts against the best, each alone (not Holm-corrected; to within "
+             f"{scale * RESOLUTION[result.objective]:g}{unit} when nearer zero):"]
+    lines += [f"  {_assignment(names, result.grid[c].values)}: "
+              f"{judged[c].text(scale, unit, digits)}" for c in open_[:SHOWN_VERDICTS]]
+    if len(open_) > SHOWN_VERDICTS:
+        lines.append(f"  ... {len(open_) - SHOWN_VERDICTS} more in tune.parquet (verdict, "
+                     "deals_needed)")
+    return lines
 
 
 def edge_params(result: TuneResult) -> list[ParamValues]:
@@ -809,4 +849,4 @@ __all__ = ["ALPHA", "Candidate", "Comparison", "MIN_DEALS", "OBJECTIVES", "Param
            "candidates", "compare_to_best", "format_tune", "holm", "metadata",
            "minimum_budget", "opponent_seats", "parse_param", "plan", "plot_title", "result_frame",
            "rotations", "schedule", "successive_halving", "tune", "paired_p",
-           "values_text", "warm_up", "with_params"]
+           "values_text", "verdict_lines", "verdicts", "warm_up", "with_params"]
