@@ -29,8 +29,7 @@ import polars as pl
 
 from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
-from . import runner
-from . import report
+from . import report, runner, stats
 from .report import Z95, rules_metadata, text_table
 from ..game.rules import Rules, describe
 
@@ -46,6 +45,7 @@ HEAD_TO_HEAD_COLUMNS = (
     "win_share", "se_win", "win_share_lo95", "win_share_hi95",
     "mean_score", "se_score", "mean_score_lo95", "mean_score_hi95",
     "opponent_mean_score", "score_diff", "se_score_diff", "score_diff_lo95", "score_diff_hi95",
+    "verdict", "rounds_needed",
 )
 
 
@@ -238,6 +238,24 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
 
 
 # ---- tables --------------------------------------------------------------------------------
+def pairing_verdict(share: Estimate, rounds: int) -> stats.Verdict:
+    """Is a strategy's share of a pairing's ``rounds`` clearly off even (50%), and if not,
+    about how many rounds per pairing would settle it (stats.verdict)."""
+    return stats.verdict(share.mean - 0.5, share.se, rounds, stats.RESOLUTION_SHARE)
+
+
+def verdict_lines(result: TournamentResult) -> list[str]:
+    """One line per pairing, the strategy with the larger share named first."""
+    lines = []
+    for p in result.pairings:
+        first = 0 if p.win[0].mean >= p.win[1].mean else 1
+        a, b = (p.a, p.b) if first == 0 else (p.b, p.a)
+        v = pairing_verdict(p.win[first], p.rounds)
+        lines.append(f"{result.strategies[a]} vs {result.strategies[b]}: "
+                     f"{v.text(100, ' pp', 2, 'rounds per pairing')}")
+    return lines
+
+
 def _win_interval(e: Estimate) -> tuple[float, float]:
     return max(0.0, e.lo95), min(1.0, e.hi95)
 
@@ -276,6 +294,7 @@ def head_to_head_frame(result: TournamentResult) -> pl.DataFrame:
                 continue
             w, s, so, d, n = by_pair[(i, j)]
             lo, hi = _win_interval(w)
+            v = pairing_verdict(w, n)
             rows.append({
                 "strategy": result.strategies[i], "opponent": result.strategies[j],
                 "rounds": n, "win_share": w.mean, "se_win": w.se,
@@ -284,14 +303,15 @@ def head_to_head_frame(result: TournamentResult) -> pl.DataFrame:
                 "mean_score_lo95": s.lo95, "mean_score_hi95": s.hi95,
                 "opponent_mean_score": so.mean, "score_diff": d.mean, "se_score_diff": d.se,
                 "score_diff_lo95": d.lo95, "score_diff_hi95": d.hi95,
+                "verdict": v.kind, "rounds_needed": v.needed,
             })
     return pl.DataFrame(rows, schema={c: _dtype(c) for c in HEAD_TO_HEAD_COLUMNS})
 
 
 def _dtype(column: str):
-    if column in ("strategy", "opponent"):
+    if column in ("strategy", "opponent", "verdict"):
         return pl.String
-    if column in ("rank", "pairings", "rounds"):
+    if column in ("rank", "pairings", "rounds", "rounds_needed"):
         return pl.Int64
     return pl.Float64
 
@@ -356,11 +376,15 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
                          f"{100 * h[i, j]:.2f}% ± {100 * Z95 * se[i, j]:.2f}%")
         rows.append(tuple(cells))
     lines += text_table(("", *names), rows, left={0})
+    lines += ["", "verdicts: is the first strategy's share of each pairing's rounds clearly off "
+              "even (50%), and if not, about how many rounds per pairing would settle it (to "
+              f"within its own size, or {100 * stats.RESOLUTION_SHARE:g} pp when nearer even)"]
+    lines += [f"  {line}" for line in verdict_lines(result)]
     return "\n".join(lines)
 
 
 
 __all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",
            "StrategyError", "format_tournament", "head_to_head_frame", "metadata", "play",
-           "title",
+           "title", "verdict_lines", "pairing_verdict",
            "ranking_frame", "resolve_strategies", "round_wins", "seating_text", "seatings"]
