@@ -206,6 +206,13 @@ def _write_and_report(out: str, write, text: str) -> None:
         click.echo(f"  {p}")
 
 
+def _warn(warnings) -> None:
+    """Results that are not what they seem (e.g. most rounds stopped by the turn cap): on
+    stderr, even with --quiet; the metadata written with the results holds them too."""
+    for w in warnings:
+        click.echo(f"golfsim: warning: {w}", err=True)
+
+
 def _say_loading(quiet: bool) -> None:
     if not quiet:
         click.echo("golfsim: loading the compiled kernel (the first run on a machine "
@@ -361,6 +368,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     from .experiments import report
     summary = report.summary_frame(result)
     meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     try:
         written = [report.write_parquet_atomic(summary, out_dir / "summary.parquet", meta)]
         if per_round:
@@ -464,6 +472,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     ranking = tour.ranking_frame(result)
     h2h = tour.head_to_head_frame(result)
     meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     h, h_se = result.head_to_head()
     order = result.order
     _write_and_report(out, lambda: [
@@ -545,6 +554,7 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     from .experiments import report
     frame = tn.result_frame(result)
     meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     names = [p.name for p in result.params]
     title = tn.plot_title(result, preset)
     _write_and_report(out, lambda: [
@@ -748,6 +758,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
     from .experiments import report
     frame = cmp.frame(result)
     meta = cmp.metadata(result, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     try:
         written = [report.write_parquet_atomic(frame, out_dir / "compare.parquet", meta)]
         md = out_dir / "compare.md"
@@ -834,6 +845,7 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
             fresh=fresh, progress=progress))
     except gd.GuideError as e:
         raise GolfsimError(str(e)) from None
+    _warn(result.warnings)
     _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
                       gr.format_guide(result, threads))
 

@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 from simulator.experiments import runner
 from simulator.output import plots
 from simulator.cli import cli
-from simulator.experiments.report import SUMMARY_COLUMNS
+from simulator.experiments.report import SUMMARY_COLUMNS, capped_warning
 from simulator.game.rules import Rules, load_toml
 from cli_errors import assert_one_line_error
 
@@ -66,6 +66,7 @@ def test_run_writes_summary_metadata_and_plots(tmp_path):
     assert meta["seed"] == "7" and meta["players"] == "4" and meta["preset"] == "six_card"
     assert meta["complete"] == "true" and meta["rounds"] == str(ROUNDS)
     assert json.loads(meta["rules_diff"]) == {}
+    assert json.loads(meta["warnings"]) == [] and "warning" not in res.stderr   # holes end
     assert meta["command"].startswith("golfsim run ") and "--seed 7" in meta["command"]
     rules_file = tmp_path / "rules.toml"
     rules_file.write_text(meta["rules"])
@@ -78,6 +79,32 @@ def test_run_writes_summary_metadata_and_plots(tmp_path):
     assert not (out / "rounds.parquet").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
     assert "mean score" in res.stdout and "win share" in res.stdout
+
+
+def test_a_run_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("run", "--preset", "four_card", "--strategy", "greedy", "--rounds", 2000,
+                 "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert summary(out)["capped_share"][0] == 1.0     # greedy never knocks: no hole ends
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "summary.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds hit the turn cap (turn_cap=400): greedy never "
+                              "knocks, and only a knock ends a hole here")
+    assert warning.endswith("their scores are not those of finished holes")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+
+
+def test_capped_warning_threshold_and_cause():
+    four = Rules.preset("four_card")
+    assert capped_warning(10, 1000, four, ["greedy"]) is None          # 1% is tolerated
+    w = capped_warning(123, 1000, four, ["knock-threshold", "greedy"], " of the baseline")
+    assert w.startswith("12.3% of rounds of the baseline hit the turn cap (turn_cap=400): "
+                        "greedy never knocks")
+    # with other strategies, or where another trigger also ends the hole, no cause is named
+    for rules, specs in ((four, ["random", "guide:knock=5"]), (Rules(), ["greedy"])):
+        assert "a strategy here rarely ends a hole under these rules" in \
+            capped_warning(11, 1000, rules, specs)
+    assert capped_warning(0, 0, four) is None
 
 
 def test_titles_and_summary_name_the_changed_options(tmp_path):

@@ -301,6 +301,19 @@ def test_compare_command_writes_parquet_markdown_and_plot(tmp_path):
         ["manifest.json"] + [f"shard-0000{j}.npz" for j in range(4)]
 
 
+def test_a_rule_set_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("compare", "--vary", "end_triggers=all_face_up,knock", "--strategy", "greedy",
+                 "--rounds", 300, "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    meta = pl.read_parquet_metadata(out / "compare.parquet")
+    assert json.loads(meta["capped_rounds"]) == [0, 300]   # greedy never knocks
+    (warning,) = json.loads(meta["warnings"])                   # the baseline's holes end
+    assert warning.startswith("100.0% of rounds of the variant end_triggers=knock hit the turn "
+                              "cap (turn_cap=400): greedy never knocks")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+
+
 def test_same_result_for_any_thread_count(tmp_path):
     compare_cli(tmp_path / "one", threads=1)
     compare_cli(tmp_path / "two", threads=2)

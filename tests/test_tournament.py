@@ -184,6 +184,19 @@ def test_cli_writes_ranking_head_to_head_and_plot(tmp_path):
     assert greedy_random[0].startswith("greedy vs random: clear at 2,000 rounds per pairing")
 
 
+def test_a_pairing_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("tournament", "--preset", "four_card", "--strategy", "greedy", "--strategy",
+                 "opponent-aware", "--strategy", "knock-threshold", "--rounds", 200,
+                 "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    # only the pairing without a strategy that knocks never ends a hole
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "ranking.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds of greedy vs opponent-aware hit the turn cap "
+                              "(turn_cap=400): greedy and opponent-aware never knock")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+
+
 @pytest.mark.parametrize("strategies, message", [
     (["greedy"], "at least 2 different strategies"),
     ([], "at least 2 different strategies"),

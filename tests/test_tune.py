@@ -410,6 +410,23 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
     assert not (tmp_path / "out" / "tune.parquet").exists()
 
 
+def test_candidates_stuck_at_the_turn_cap_are_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    args = ("tune", "--preset", "four_card", "--strategy", "guide", "--param", "knock=-1000,8",
+            "--opponent", "greedy", "--rounds", 800, "--threads", 2, "--out", out, "--quiet")
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    # with knock = -1000 nobody at the table knocks; with 8 the guided player does
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "tune.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds of guide:knock=-1000 hit the turn cap")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+    # resumed from the kept evaluations, the counts come back with them
+    (out / "tune.parquet").unlink()
+    again = invoke(*args)
+    assert again.exit_code == 0 and again.stderr == res.stderr
+    assert json.loads(pl.read_parquet_metadata(out / "tune.parquet")["warnings"]) == [warning]
+
+
 def test_cli_resumes_an_interrupted_search(tmp_path):
     out = tmp_path / "t"
     args = ("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=4..11",

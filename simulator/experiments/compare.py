@@ -697,9 +697,24 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
         "shard_size": str(plan.shard_size),
         "shards": str(result.shards),
         "capped_rounds": json.dumps([int(x) for x in result.sums.capped]),
+        "warnings": json.dumps(warnings(result)),
         "title": title(result),
         "complete": "true",
     }
+
+
+def warnings(result: CompareResult) -> list[str]:
+    """A warning for every rule set in which more than 1% of the rounds (all seatings) hit the
+    turn cap (report.capped_warning)."""
+    plan = result.plan
+    out = []
+    for r, rules in enumerate(plan.rule_sets):
+        where = " of the baseline" if r == 0 else f" of the variant {plan.variants[r - 1].label}"
+        w = report.capped_warning(int(result.sums.capped[r]), result.rounds * len(plan.seats),
+                                  rules, plan.names, where)
+        if w:
+            out.append(w)
+    return out
 
 
 def title(result: CompareResult) -> str:
@@ -880,6 +895,6 @@ def markdown(result: CompareResult) -> str:
 
 __all__ = ["CompareError", "CompareResult", "DESIGNS", "Plan", "SHARD_DIR", "ShardStore",
            "ShardSums", "StrategyError", "Variant", "Vary", "build_variants", "effect_verdict",
-           "effects", "verdict_lines",
+           "effects", "verdict_lines", "warnings",
            "format_compare", "frame", "make_plan", "markdown", "metadata", "observe", "sections",
            "parse_vary", "run", "seatings", "split_strategies", "warm_up", "widest_half_width"]

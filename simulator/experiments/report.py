@@ -20,6 +20,9 @@ from .runner import RunResult
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 TITLE_WIDTH = 80         # characters of the rule set a plot title shows on its line
+CAPPED_WARN_SHARE = 0.01  # above this share of rounds stopped by the turn cap, a run is degenerate
+_NEVER_KNOCK = ("greedy", "opponent-aware")   # built-ins without a knock rule (and guide
+                                              # without a knock threshold)
 
 SUMMARY_COLUMNS = (
     "seat", "strategy", "rounds",
@@ -113,6 +116,39 @@ def rounds_frame(result: RunResult) -> pl.DataFrame:
     return pl.DataFrame(cols)
 
 
+def capped_warning(capped: int, rounds: int, rules: Rules, strategies=(),
+                   where: str = "") -> str | None:
+    """A warning when more than CAPPED_WARN_SHARE of ``rounds`` (of what ``where`` names,
+    e.g. " of the baseline") hit the turn cap, naming the likely cause: the scores of such
+    rounds are those of the cap's moment, not of finished holes, so every figure built on
+    them describes a game nobody plays. None when the share is at most that."""
+    if rounds <= 0 or capped <= CAPPED_WARN_SHARE * rounds:
+        return None
+    return (f"{100 * capped / rounds:.1f}% of rounds{where} hit the turn cap "
+            f"(turn_cap={rules.turn_cap}): {_capped_cause(rules, strategies)}; their scores "
+            "are not those of finished holes")
+
+
+def _capped_cause(rules: Rules, strategies) -> str:
+    heads = sorted({str(s).split(":", 1)[0] for s in strategies if _never_knocks(str(s))})
+    if set(rules.end_triggers) == {"knock"} and heads:
+        return (f"{' and '.join(heads)} never knock{'s' if len(heads) == 1 else ''}, and only a "
+                "knock ends a hole here (end_triggers=knock); play knock-threshold or another "
+                "strategy that knocks")
+    return "a strategy here rarely ends a hole under these rules"
+
+
+def _never_knocks(spec: str) -> bool:
+    head, _, args = spec.partition(":")
+    return head in _NEVER_KNOCK or (head == "guide" and "knock=" not in args)
+
+
+def run_warnings(result: RunResult) -> list[str]:
+    w = capped_warning(result.totals.capped, result.totals.rounds, result.rules,
+                       result.strategies)
+    return [w] if w else []
+
+
 def rules_metadata(what: str, rules: Rules, preset: str, command: str,
                    rules_file: str | None) -> dict[str, str]:
     """The metadata every results file starts with: what it is, the version, the command and
@@ -170,6 +206,7 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "match_target": str(result.target),
         "matches": str(result.match_totals.matches if result.match_totals else 0),
         "title": run_title(result, preset),
+        "warnings": json.dumps(run_warnings(result)),
     }
 
 

@@ -140,6 +140,7 @@ class PairingResult:
     win: tuple[Estimate, Estimate]
     score: tuple[Estimate, Estimate]
     score_diff: Estimate
+    capped: int = 0                  # of its rounds, those stopped by the turn cap
 
 
 @dataclass
@@ -200,6 +201,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
         win = np.zeros((2, n))           # team win share summed over seatings
         score = np.zeros((2, n), dtype=np.int64)   # scores summed over seats and seatings
         seat_count = np.zeros(2, dtype=np.int64)
+        capped = 0
         for seating in seats_list:
             seat_strategies = [resolved[(a, b)[x]] for x in seating]
             ids, params = seat_arrays(seat_strategies)
@@ -211,6 +213,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
                     raise KeyboardInterrupt
                 raise runner.PolicyError(f"{names[a]} vs {names[b]}, seating "
                                          f"{seating_text(seating)}: {res.error}")
+            capped += res.totals.capped
             scores = res.per_round.scores
             wins = round_wins(scores)
             for side in (0, 1):
@@ -227,7 +230,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             a, b, n * len(seats_list),
             (Estimate.of(win[0]), Estimate.of(win[1])),
             (Estimate.of(mean_score[0]), Estimate.of(mean_score[1])),
-            Estimate.of(mean_score[0] - mean_score[1])))
+            Estimate.of(mean_score[0] - mean_score[1]), capped))
     seconds = time.perf_counter() - t0
     win_est = [Estimate.of(w / (k - 1)) for w in win_sum]
     score_est = [Estimate.of(s / (k - 1)) for s in score_sum]
@@ -332,8 +335,21 @@ def metadata(result: TournamentResult, preset: str, command: str,
         "rounds_per_seating": str(result.rounds_per_seating),
         "seatings": json.dumps([seating_text(s) for s in result.seatings]),
         "title": title(result, preset),
+        "warnings": json.dumps(warnings(result)),
         "complete": "true",
     }
+
+
+def warnings(result: TournamentResult) -> list[str]:
+    """A warning for every pairing in which more than 1% of the rounds hit the turn cap
+    (report.capped_warning)."""
+    out = []
+    for p in result.pairings:
+        a, b = result.strategies[p.a], result.strategies[p.b]
+        w = report.capped_warning(p.capped, p.rounds, result.rules, [a, b], f" of {a} vs {b}")
+        if w:
+            out.append(w)
+    return out
 
 
 def title(result: TournamentResult, preset: str) -> str:
@@ -386,5 +402,5 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
 
 __all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",
            "StrategyError", "format_tournament", "head_to_head_frame", "metadata", "play",
-           "title", "verdict_lines", "pairing_verdict",
+           "title", "verdict_lines", "pairing_verdict", "warnings",
            "ranking_frame", "resolve_strategies", "round_wins", "seating_text", "seatings"]

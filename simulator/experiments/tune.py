@@ -411,6 +411,8 @@ class TableObjective:
         self._local = threading.local()
         self._pool: ThreadPoolExecutor | None = None
         self.rounds_played = 0
+        self.capped: dict[int, list[int]] = {}   # candidate: [rounds at the turn cap, rounds]
+        self._lock = threading.Lock()
 
     def __enter__(self):
         self._pool = ThreadPoolExecutor(max_workers=self.threads)
@@ -448,10 +450,14 @@ class TableObjective:
                     max(self.MIN_CHUNK, -(-count // (2 * self.threads))))
 
         def work(q, job, seat, a, n):
-            _, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
+            t, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
                                                      per_round=True)
             win[q, a - start:a - start + n] = round_wins(scores)[:, seat]
             score[q, a - start:a - start + n] = scores[:, seat]
+            with self._lock:
+                tally = self.capped.setdefault(c, [0, 0])
+                tally[0] += t.capped
+                tally[1] += n
             if self.progress is not None:
                 self.progress(n)
 
@@ -487,6 +493,9 @@ class TuneResult:
     seconds: float
     alpha: float = ALPHA
     notes: list[str] = field(default_factory=list)
+    # candidate: [rounds at the turn cap, rounds], of the rounds whose count is known (played
+    # now, or loaded with its count; evaluations kept by older versions have none)
+    capped: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def best(self) -> Candidate:
@@ -548,19 +557,37 @@ class Resumable:
         self.evaluate = evaluate
         self.store = store
         self.loaded = 0
+        self.capped: dict[int, list[int]] = {}   # as TableObjective.capped, loaded ones too
 
     def __call__(self, c: int, start: int, count: int) -> np.ndarray:
         path = self.store.dir / f"eval-{c:05d}-{start}-{count}.npy"
+        # beside it, [rounds at the turn cap, rounds], written first: an evaluation is never
+        # kept without its count
+        capped_path = path.with_name(f"capped-{path.name}")
         if path.exists():
             try:
                 o = np.load(path, allow_pickle=False)
                 self.loaded += 1
+                if capped_path.exists():
+                    self._add(c, np.load(capped_path, allow_pickle=False))
                 return o
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
+        before = np.array(self._played(c))
         o = np.asarray(self.evaluate(c, start, count), dtype=np.float64)
+        counts = np.array(self._played(c)) - before
+        save_npy_atomic(capped_path, counts)
         save_npy_atomic(path, o)
+        self._add(c, counts)
         return o
+
+    def _played(self, c: int) -> list[int]:
+        return getattr(self.evaluate, "capped", {}).get(c, [0, 0])
+
+    def _add(self, c: int, counts) -> None:
+        tally = self.capped.setdefault(c, [0, 0])
+        tally[0] += int(counts[0])
+        tally[1] += int(counts[1])
 
 
 def manifest(p: Plan, seed: int) -> dict:
@@ -581,20 +608,22 @@ def tune(p: Plan, seed: int, threads: int = 1, progress=None,
     t0 = time.perf_counter()
     with TableObjective(p.rules, p.players, p.grid, p.opponents, seed, threads, p.user,
                         progress) as objective:
-        evaluate = objective
+        evaluate = counted = objective
         if out_dir is not None:
             store = ShardStore(out_dir)
             if fresh:
-                for old in store.dir.glob("eval-*.npy"):
-                    old.unlink()
+                for pattern in ("eval-*.npy", "capped-eval-*.npy"):
+                    for old in store.dir.glob(pattern):
+                        old.unlink()
             store.open(manifest(p, seed), fresh=fresh)
-            evaluate = Resumable(objective, store)
+            evaluate = counted = Resumable(objective, store)
         search = successive_halving(len(p.grid), evaluate, p.budget_deals, column=column,
                                     maximize=maximize, min_deals=min_deals)
     seconds = time.perf_counter() - t0
     return TuneResult(p.rules, p.players, p.strategy, p.params,
                       [o.spec for o in p.opponents], p.objective, int(seed), p.rounds, p.grid,
-                      search, compare_to_best(search), objective.rounds_played, seconds)
+                      search, compare_to_best(search), objective.rounds_played, seconds,
+                      capped=counted.capped)
 
 
 def warm_up(p: Plan) -> None:
@@ -688,8 +717,25 @@ def metadata(result: TuneResult, preset: str, command: str,
         "test": f"two-sided paired t-test of each candidate against the best on the deals "
                 f"both played, Holm-corrected, familywise alpha {result.alpha}",
         "title": plot_title(result, preset),
+        "warnings": json.dumps(warnings(result)),
         "complete": "true",
     }
+
+
+def warnings(result: TuneResult) -> list[str]:
+    """A warning when more than 1% of the rounds of some candidates hit the turn cap
+    (report.capped_warning), naming the first few of them."""
+    bad = [c for c, (k, n) in sorted(result.capped.items())
+           if report.capped_warning(k, n, result.rules) is not None]
+    if not bad:
+        return []
+    k = sum(result.capped[c][0] for c in bad)
+    n = sum(result.capped[c][1] for c in bad)
+    specs = [result.grid[c].spec for c in bad]
+    where = " of " + (f"every candidate ({len(bad)})" if len(bad) == len(result.grid) else
+                      ", ".join(specs[:3]) + (f" and {len(bad) - 3} more candidate(s)"
+                                              if len(bad) > 3 else ""))
+    return [report.capped_warning(k, n, result.rules, specs + result.opponents, where)]
 
 
 def plot_title(result: TuneResult, preset: str) -> str:
@@ -849,4 +895,4 @@ __all__ = ["ALPHA", "Candidate", "Comparison", "MIN_DEALS", "OBJECTIVES", "Param
            "candidates", "compare_to_best", "format_tune", "holm", "metadata",
            "minimum_budget", "opponent_seats", "parse_param", "plan", "plot_title", "result_frame",
            "rotations", "schedule", "successive_halving", "tune", "paired_p",
-           "values_text", "verdict_lines", "verdicts", "warm_up", "with_params"]
+           "values_text", "verdict_lines", "verdicts", "warm_up", "warnings", "with_params"]

@@ -98,6 +98,7 @@ def metadata(result: GuideResult, command: str, rules_file: str | None = None) -
             "players": str(result.players), "seed": str(result.seed),
             "deals": str(result.deals), "guide_strategy": result.spec,
             "check": json.dumps(check_summary(result)),
+            "warnings": json.dumps(result.warnings),
             "title": title(result)}
 
 
