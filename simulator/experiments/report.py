@@ -19,7 +19,7 @@ from ..game.rules import PRESETS, Rules, describe
 from .runner import RunResult
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
-TITLE_WIDTH = 80         # characters of the rule set a plot title shows on its line
+TITLE_WIDTH = 72         # characters of the rule set a plot title shows on its line
 CAPPED_WARN_SHARE = 0.01  # above this share of rounds stopped by the turn cap, a run is degenerate
 _NEVER_KNOCK = ("greedy", "opponent-aware")   # built-ins without a knock rule (and guide
                                               # without a knock threshold)
