@@ -21,8 +21,8 @@ from pathlib import Path
 import click
 
 from .game.cards import CardParseError
-from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules, load_toml,
-                         option_text, preset_reference)
+from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,
+                         card_values_text, load_toml, option_text, preset_reference)
 from .game.rules import _allowed_text
 
 DEFAULT_PRESET = "six_card"
@@ -206,6 +206,13 @@ def _write_and_report(out: str, write, text: str) -> None:
         click.echo(f"  {p}")
 
 
+def _warn(warnings) -> None:
+    """Results that are not what they seem (e.g. most rounds stopped by the turn cap): on
+    stderr, even with --quiet; the metadata written with the results holds them too."""
+    for w in warnings:
+        click.echo(f"golfsim: warning: {w}", err=True)
+
+
 def _say_loading(quiet: bool) -> None:
     if not quiet:
         click.echo("golfsim: loading the compiled kernel (the first run on a machine "
@@ -361,14 +368,14 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     from .experiments import report
     summary = report.summary_frame(result)
     meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     try:
         written = [report.write_parquet_atomic(summary, out_dir / "summary.parquet", meta)]
         if per_round:
             written.append(report.write_parquet_atomic(report.rounds_frame(result),
                                                        out_dir / "rounds.parquet", meta))
         if result.totals.rounds:
-            title = f"{preset}, {players} players, {result.totals.rounds:,} rounds, seed {seed}"
-            written += plots.write_plots(summary, result.totals, out_dir, title)
+            written += plots.write_plots(summary, result.totals, out_dir, meta["title"])
     except OSError as e:
         raise GolfsimError(f"--out {out}: writing the results failed "
                            f"({e.strerror or e})") from None
@@ -465,15 +472,14 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     ranking = tour.ranking_frame(result)
     h2h = tour.head_to_head_frame(result)
     meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     h, h_se = result.head_to_head()
     order = result.order
-    title = (f"{preset}, {players} players, {result.rounds_per_pairing:,} rounds per pairing, "
-             f"seed {seed}")
     _write_and_report(out, lambda: [
         report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
         report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
         plots.write_tournament_plot(ranking, h[order][:, order], h_se[order][:, order],
-                                    out_dir, title)],
+                                    out_dir, meta["title"])],
         tour.format_tournament(result, preset, threads))
 
 
@@ -548,6 +554,7 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     from .experiments import report
     frame = tn.result_frame(result)
     meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     names = [p.name for p in result.params]
     title = tn.plot_title(result, preset)
     _write_and_report(out, lambda: [
@@ -600,7 +607,7 @@ def presets():
 @click.option("--toml", "as_toml", is_flag=True,
               help="Print a complete TOML rule file that --rules can load.")
 def rules_command(preset, assignments, as_toml):
-    """Print every rule option of PRESET with its value and meaning."""
+    """Print every rule option of PRESET with its value and meaning, and each card's value."""
     try:
         rules = _with_sets(Rules.preset(preset), assignments)
     except RuleError as e:
@@ -614,6 +621,7 @@ def rules_command(preset, assignments, as_toml):
     base = Rules.preset(preset)
     click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')} ({preset_reference(preset)}; "
                f"every option: docs/rules.md#rule-options)")
+    click.echo(f"# card values: {card_values_text(rules)}")
     for name, f in OPTIONS.items():
         mark = "*" if getattr(rules, name) != getattr(base, name) else " "
         allowed = _allowed_text(f)
@@ -750,6 +758,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
     from .experiments import report
     frame = cmp.frame(result)
     meta = cmp.metadata(result, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
     try:
         written = [report.write_parquet_atomic(frame, out_dir / "compare.parquet", meta)]
         md = out_dir / "compare.md"
@@ -836,6 +845,7 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
             fresh=fresh, progress=progress))
     except gd.GuideError as e:
         raise GolfsimError(str(e)) from None
+    _warn(result.warnings)
     _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
                       gr.format_guide(result, threads))
 

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from simulator.experiments import runner
+from simulator.output import plots
 from simulator.cli import cli
-from simulator.experiments.report import SUMMARY_COLUMNS
+from simulator.experiments.report import SUMMARY_COLUMNS, capped_warning
 from simulator.game.rules import Rules, load_toml
 from cli_errors import assert_one_line_error
 
@@ -65,6 +66,7 @@ def test_run_writes_summary_metadata_and_plots(tmp_path):
     assert meta["seed"] == "7" and meta["players"] == "4" and meta["preset"] == "six_card"
     assert meta["complete"] == "true" and meta["rounds"] == str(ROUNDS)
     assert json.loads(meta["rules_diff"]) == {}
+    assert json.loads(meta["warnings"]) == [] and "warning" not in res.stderr   # holes end
     assert meta["command"].startswith("golfsim run ") and "--seed 7" in meta["command"]
     rules_file = tmp_path / "rules.toml"
     rules_file.write_text(meta["rules"])
@@ -77,6 +79,45 @@ def test_run_writes_summary_metadata_and_plots(tmp_path):
     assert not (out / "rounds.parquet").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
     assert "mean score" in res.stdout and "win share" in res.stdout
+
+
+def test_a_run_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("run", "--preset", "four_card", "--strategy", "greedy", "--rounds", 2000,
+                 "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert summary(out)["capped_share"][0] == 1.0     # greedy never knocks: no hole ends
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "summary.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds hit the turn cap (turn_cap=400): greedy never "
+                              "knocks, and only a knock ends a hole here")
+    assert warning.endswith("their scores are not those of finished holes")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+
+
+def test_capped_warning_threshold_and_cause():
+    four = Rules.preset("four_card")
+    assert capped_warning(10, 1000, four, ["greedy"]) is None          # 1% is tolerated
+    w = capped_warning(123, 1000, four, ["knock-threshold", "greedy"], " of the baseline")
+    assert w.startswith("12.3% of rounds of the baseline hit the turn cap (turn_cap=400): "
+                        "greedy never knocks")
+    # with other strategies, or where another trigger also ends the hole, no cause is named
+    for rules, specs in ((four, ["random", "guide:knock=5"]), (Rules(), ["greedy"])):
+        assert "a strategy here rarely ends a hole under these rules" in \
+            capped_warning(11, 1000, rules, specs)
+    assert capped_warning(0, 0, four) is None
+
+
+def test_titles_and_summary_name_the_changed_options(tmp_path):
+    out = tmp_path / "anywhere"
+    res = small_run(out, "--set", "pair_scope=anywhere")
+    meta = pl.read_parquet_metadata(out / "summary.parquet")
+    assert meta["rules_text"] == "six_card, pair_scope=anywhere"
+    assert meta["title"] == f"six_card, pair_scope=anywhere; 4 players, {ROUNDS:,} rounds, seed 7"
+    assert "rules: six_card, pair_scope=anywhere" in res.stdout
+    for figure in (plots.win_share_figure, plots.mean_score_figure):
+        heading = figure(summary(out), meta["title"]).axes[0].get_title()
+        assert heading.splitlines()[1:] == ["six_card, pair_scope=anywhere",
+                                            f"4 players, {ROUNDS:,} rounds, seed 7"]
 
 
 def test_same_seed_same_summary_for_any_threads_and_chunk_size(tmp_path):
@@ -242,6 +283,24 @@ def test_presets_and_rules(tmp_path):
         f = tmp_path / f"{preset}.toml"
         f.write_text(res.stdout)
         assert load_toml(f) == Rules.preset(preset)
+
+
+def test_rules_shows_each_cards_value():
+    def values_line(*args):
+        res = invoke("rules", *args)
+        assert res.exit_code == 0, res.output
+        (line,) = [l for l in res.stdout.splitlines() if l.startswith("# card values: ")]
+        return line.removeprefix("# card values: ").split(", ")
+
+    six = values_line("six_card")
+    assert six[:2] == ["A=1", "2=-2"] and six[-1] == "K=0" and len(six) == 13
+    assert values_line("six_card", "--set", "value_two=2")[1] == "2=2"
+    # a rank whose suits differ is split by suit; jokers only when the decks hold them
+    red = values_line("six_card", "--set", "value_red_king=-1")
+    assert red[-2:] == ["K♠♣=0", "K♥♦=-1"]
+    assert values_line("eight_card_whitnack")[-1] == "joker=-5"
+    fuchs = values_line("nine_card_fuchs")
+    assert "Q=0" in fuchs and "K=10" in fuchs and fuchs[-1] == "joker=-2"
 
 
 # ---- bad input ----------------------------------------------------------------------------

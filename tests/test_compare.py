@@ -22,6 +22,7 @@ from scipy import stats as st
 
 from simulator.experiments import compare as cmp
 from simulator.experiments import runner
+from simulator.experiments.stats import verdict
 from simulator.cli import cli
 from simulator.game.rules import Rules
 from simulator.experiments.tournament import round_wins
@@ -273,12 +274,44 @@ def test_compare_command_writes_parquet_markdown_and_plot(tmp_path):
         Rules.preset("six_card")
     assert (out / "compare.png").read_bytes()[:8] == PNG_MAGIC
     md = (out / "compare.md").read_text()
-    assert md.startswith("# Rule effects: six_card, 4 players, greedy, 4,000 deals")
+    assert md.startswith("# Rule effects: six_card; 4 players, greedy, 4,000 deals")
     assert "| pair_scope=anywhere |" in md
     assert "mean score (points; lower is better)" in res.output
     assert "paired vs unpaired" in res.output
+    # one verdict line per change of a strategy's or the table's figures, in the frame too
+    lines = [line.strip() for line in res.stdout.splitlines()]
+    assert "verdicts: is each change clear at 4,000 deals" in res.stdout
+    pair_greedy = [line for line in lines
+                   if line.startswith("pair_scope=anywhere, mean score of greedy: ")]
+    assert len(pair_greedy) == 1
+    row = df.filter((pl.col("variant") == "pair_scope=anywhere") &
+                    (pl.col("quantity") == "mean_score") & (pl.col("group") == "greedy"))
+    v = verdict(row["diff"][0], row["se_diff"][0], 4000, cmp.RESOLUTION["mean_score"])
+    assert row["verdict"][0] == v.kind
+    assert pair_greedy[0].endswith(v.text(1.0, " points", 3))
+    # greedy does not react to the ender penalty, so nothing but the scores changes
+    assert "ender_penalty=plus_10, round length: no difference on any of the 4,000 deals" in lines
+    assert set(df.filter(pl.col("variant") == "ender_penalty=plus_10",
+                         pl.col("quantity") == "round_length")["verdict"]) == {"identical"}
+    assert (df.filter(pl.col("verdict") == "open")["deals_needed"] > 4000).all()
+    assert df.filter(pl.col("verdict") != "open")["deals_needed"].null_count() == \
+        df.filter(pl.col("verdict") != "open").height
+    assert "## Verdicts: is each change clear" in md
     assert sorted(p.name for p in (out / "shards").iterdir()) == \
         ["manifest.json"] + [f"shard-0000{j}.npz" for j in range(4)]
+
+
+def test_a_rule_set_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("compare", "--vary", "end_triggers=all_face_up,knock", "--strategy", "greedy",
+                 "--rounds", 300, "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    meta = pl.read_parquet_metadata(out / "compare.parquet")
+    assert json.loads(meta["capped_rounds"]) == [0, 300]   # greedy never knocks
+    (warning,) = json.loads(meta["warnings"])                   # the baseline's holes end
+    assert warning.startswith("100.0% of rounds of the variant end_triggers=knock hit the turn "
+                              "cap (turn_cap=400): greedy never knocks")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
 
 
 def test_same_result_for_any_thread_count(tmp_path):

@@ -149,6 +149,28 @@ def test_cli_match_play(tmp_path):
     assert pl.read_parquet_metadata(out / "summary.parquet")["match_holes"] == "9"
 
 
+def test_cli_match_play_draws_the_match_win_share(tmp_path):
+    from simulator.output import plots
+    out = tmp_path / "m3"
+    result = CliRunner().invoke(cli, ["run", "--holes", "3", "--rounds", "200", "--threads", "1",
+                                      "--quiet", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    path = out / plots.MATCH_PLOT
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert str(path) in result.stdout
+    for name in plots.PLOT_FILES:   # beside the per-hole figures
+        assert (out / name).exists()
+    summary = pl.read_parquet(out / "summary.parquet")
+    title = pl.read_parquet_metadata(out / "summary.parquet")["title"]
+    assert "200 matches (3 holes), 600 holes" in title
+    heading = plots.match_win_share_figure(summary, title).axes[0].get_title()
+    assert heading.splitlines() == ["Match win share per seat, 95% intervals", "six_card",
+                                    "4 players, 200 matches (3 holes), 600 holes, seed 1"]
+    path.unlink()
+    written, _ = plots.redraw(out)        # `golfsim plot` draws it again from the Parquet
+    assert path in written and path.exists()
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["--holes", "9", "--target", "100"], "give one"),
     (["--holes", "9", "--per-round"], "cannot be combined"),

@@ -3,7 +3,8 @@
 import pytest
 
 from simulator.game import cards as C
-from simulator.game.rules import PRESETS, RuleError, Rules, card_values, flatten, load_toml
+from simulator.game.rules import (PRESETS, RuleError, Rules, card_values, describe, flatten,
+                                  load_toml)
 
 
 def test_default_is_six_card():
@@ -17,6 +18,22 @@ def test_toml_round_trip(preset, tmp_path):
     path = tmp_path / "r.toml"
     path.write_text(rules.to_toml(preset))
     assert load_toml(path) == rules
+
+
+def test_describe_names_the_preset_and_every_changed_option():
+    assert describe(Rules(), "six_card") == "six_card"
+    r = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row",
+                     end_triggers=("knock", "all_face_up"))
+    full = ("four_card, initial_reveal_constraint=nearest_row, end_triggers=knock,all_face_up, "
+            "pair_scope=none")
+    assert describe(r, "four_card") == full
+    assert describe(r, "four_card", width=len(full)) == full
+    # too long for the width: the options that do not fit are counted
+    assert describe(r, "four_card", width=70) == \
+        "four_card, initial_reveal_constraint=nearest_row, +2 more options"
+    assert describe(r, "four_card", width=10) == "four_card, +3 more options"
+    # a name that is not a preset (an old rules file) is compared with the defaults
+    assert describe(Rules(grid_cols=4), "house") == "house, grid_cols=4"
 
 
 def test_text_options_and_aliases():

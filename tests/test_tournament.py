@@ -14,6 +14,7 @@ from polars.testing import assert_frame_equal
 
 from simulator.experiments import runner
 from simulator.experiments import tournament as tour
+from simulator.experiments.stats import RESOLUTION_SHARE, verdict
 from simulator.cli import cli
 from simulator.game.rules import Rules, load_toml
 from strategies import resolve, seat_arrays
@@ -169,6 +170,31 @@ def test_cli_writes_ranking_head_to_head_and_plot(tmp_path):
     assert not [p for p in out.iterdir() if p.name.startswith(".")]  # no temp files left
     for text in ("ranking", "head-to-head", "greedy", str(out / "ranking.parquet")):
         assert text in res.stdout
+    # a verdict per pairing: is its share clearly off even, else how many rounds would settle it
+    for row in h2h.iter_rows(named=True):
+        v = verdict(row["win_share"] - 0.5, row["se_win"], 2000, RESOLUTION_SHARE)
+        assert (row["verdict"], row["rounds_needed"]) == (v.kind, v.needed)
+    lines = [line.strip() for line in res.stdout.splitlines()]
+    assert sum(line.startswith("verdicts: ") for line in lines) == 1
+    greedy_random = [line for line in lines if line.startswith("greedy vs random: ")]
+    assert greedy_random == ["greedy vs random: " + verdict(
+        h2h.filter(strategy="greedy", opponent="random")["win_share"][0] - 0.5,
+        h2h.filter(strategy="greedy", opponent="random")["se_win"][0], 2000,
+        RESOLUTION_SHARE).text(100, " pp", 2, "rounds per pairing")]
+    assert greedy_random[0].startswith("greedy vs random: clear at 2,000 rounds per pairing")
+
+
+def test_a_pairing_stuck_at_the_turn_cap_is_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    res = invoke("tournament", "--preset", "four_card", "--strategy", "greedy", "--strategy",
+                 "opponent-aware", "--strategy", "knock-threshold", "--rounds", 200,
+                 "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    # only the pairing without a strategy that knocks never ends a hole
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "ranking.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds of greedy vs opponent-aware hit the turn cap "
+                              "(turn_cap=400): greedy and opponent-aware never knock")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
 
 
 @pytest.mark.parametrize("strategies, message", [

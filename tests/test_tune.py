@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from simulator.output import plots
 from simulator.experiments import runner
 from simulator.experiments import tune as tn
+from simulator.experiments.stats import verdict
 from simulator.cli import cli
 from simulator.game.rules import Rules, load_toml
 from simulator.experiments.tournament import round_wins
@@ -321,10 +322,25 @@ def test_cli_tunes_the_knock_threshold_on_w2(tmp_path):
     (out / "tune.png").unlink()
     assert plots.redraw_tune(out) == out / "tune.png"       # from the Parquet file alone
     assert (out / "tune.png").read_bytes()[:8] == PNG_MAGIC
-    assert meta["title"].startswith("four_card, knock-threshold vs knock-threshold:T=8")
+    assert meta["title"].startswith("four_card, initial_reveal_constraint=nearest_row, "
+                                    "pair_scope=none; knock-threshold vs knock-threshold:T=8")
+    # the plot's title names the options changed from the preset
+    fig = plots.tune_figure(frame, ["T"], "win_share", meta["title"])
+    heading = fig.axes[0].get_title()
+    assert "pair_scope=none" in heading and "initial_reveal_constraint=nearest_row" in heading
+    assert "rules: four_card, initial_reveal_constraint=nearest_row, pair_scope=none" in \
+        res.stdout
     for text in ("best: T = ", "indistinguishable from the best", "stage 1:", "p (Holm)",
                  str(out / "tune.parquet")):
         assert text in res.stdout
+    # a verdict on each candidate's difference to the best, printed for the closest ones
+    assert frame.filter(pl.col("best"))["verdict"].to_list() == ["best"]
+    for row in frame.filter(~pl.col("best")).iter_rows(named=True):
+        v = verdict(row["win_diff"], row["se_win_diff"], row["deals"], tn.RESOLUTION["win_share"])
+        assert (row["verdict"], row["deals_needed"]) == (v.kind, v.needed)
+    lines = res.stdout.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("verdicts against the best")))
+    assert lines[at + 1].startswith("  T = ") and " deals" in lines[at + 1]
 
 
 def test_cli_two_parameters_and_the_score_objective(tmp_path):
@@ -392,6 +408,23 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
     for args, needles in _bad_tune_cases(tmp_path):
         assert_one_line_error(invoke(*args), args, needles)
     assert not (tmp_path / "out" / "tune.parquet").exists()
+
+
+def test_candidates_stuck_at_the_turn_cap_are_flagged(tmp_path):
+    out = tmp_path / "stuck"
+    args = ("tune", "--preset", "four_card", "--strategy", "guide", "--param", "knock=-1000,8",
+            "--opponent", "greedy", "--rounds", 800, "--threads", 2, "--out", out, "--quiet")
+    res = invoke(*args)
+    assert res.exit_code == 0, res.output
+    # with knock = -1000 nobody at the table knocks; with 8 the guided player does
+    (warning,) = json.loads(pl.read_parquet_metadata(out / "tune.parquet")["warnings"])
+    assert warning.startswith("100.0% of rounds of guide:knock=-1000 hit the turn cap")
+    assert res.stderr.splitlines() == [f"golfsim: warning: {warning}"]
+    # resumed from the kept evaluations, the counts come back with them
+    (out / "tune.parquet").unlink()
+    again = invoke(*args)
+    assert again.exit_code == 0 and again.stderr == res.stderr
+    assert json.loads(pl.read_parquet_metadata(out / "tune.parquet")["warnings"]) == [warning]
 
 
 def test_cli_resumes_an_interrupted_search(tmp_path):

@@ -52,8 +52,9 @@ from ..game import codes as K
 from . import runner
 from . import stats
 from ..kernel.tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
+from . import report
 from .report import rules_metadata, text_table, version
-from ..game.rules import (PRESETS, RuleError, Rules, canonical_option, option_text,
+from ..game.rules import (RuleError, Rules, canonical_option, describe, option_text,
                           parse_option_text)
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
@@ -71,6 +72,11 @@ QUANTITIES = {   # name: (title, unit shown, scale to the shown unit)
     "round_length": ("round length", "turns", 1.0),
 }
 TABLE_QUANTITIES = ("first_player_advantage", "round_length", "knocker_success")
+# The smallest change worth telling from none, in the quantity's own unit (shares as
+# fractions): the interval a verdict asks for when the effect is nearer zero (stats.verdict).
+RESOLUTION = {"mean_score": stats.RESOLUTION_POINTS, "win_share": stats.RESOLUTION_SHARE,
+              "first_player_advantage": stats.RESOLUTION_SHARE,
+              "knocker_success": stats.RESOLUTION_SHARE, "round_length": stats.RESOLUTION_TURNS}
 
 FRAME_COLUMNS = (
     "variant_index", "variant", "quantity", "group", "group_kind",
@@ -78,7 +84,7 @@ FRAME_COLUMNS = (
     "baseline", "baseline_lo95", "baseline_hi95",
     "variant_value", "variant_lo95", "variant_hi95",
     "diff", "paired", "se_diff", "diff_lo95", "diff_hi95",
-    "se_unpaired", "unpaired_lo95", "unpaired_hi95", "width_ratio",
+    "se_unpaired", "unpaired_lo95", "unpaired_hi95", "width_ratio", "verdict", "deals_needed",
 )
 
 
@@ -606,6 +612,11 @@ def _pick(iv: stats.Interval, c: int) -> stats.Interval:
     return stats.Interval(float(iv.mean[c]), float(iv.se[c]), float(iv.lo[c]), float(iv.hi[c]))
 
 
+def effect_verdict(e: Effect, rounds: int) -> stats.Verdict:
+    """Is the change clear at ``rounds`` deals, and if not, about how many would settle it."""
+    return stats.verdict(e.diff.mean, e.diff.se, rounds, RESOLUTION[e.quantity])
+
+
 def widest_half_width(plan: Plan, sums: ShardSums) -> float:
     """The largest half-width of the 95% interval of any change, in the unit the report shows
     it (score points, turns, percentage points for shares): the paired interval where there
@@ -633,6 +644,7 @@ def frame(result: CompareResult) -> pl.DataFrame:
         paired_w = e.diff.hi - e.diff.lo
         ratio = (e.unpaired.hi - e.unpaired.lo) / paired_w if e.paired and paired_w > 0 \
             else math.nan
+        v = effect_verdict(e, result.rounds)
         row = {"variant_index": e.variant.index, "variant": e.variant.label}
         row.update({v.option: option_text(val) for v, val in zip(plan.varies, e.variant.values)})
         row.update({
@@ -646,16 +658,17 @@ def frame(result: CompareResult) -> pl.DataFrame:
             "diff_lo95": e.diff.lo, "diff_hi95": e.diff.hi,
             "se_unpaired": e.unpaired.se, "unpaired_lo95": e.unpaired.lo,
             "unpaired_hi95": e.unpaired.hi, "width_ratio": ratio,
+            "verdict": v.kind, "deals_needed": v.needed,
         })
         rows.append(row)
     options = [v.option for v in plan.varies]
     schema = {}
     for c in FRAME_COLUMNS[:2] + tuple(options) + FRAME_COLUMNS[2:]:
-        if c in ("variant_index", "rounds", "baseline_n", "variant_n"):
+        if c in ("variant_index", "rounds", "baseline_n", "variant_n", "deals_needed"):
             schema[c] = pl.Int64
         elif c == "paired":
             schema[c] = pl.Boolean
-        elif c in options or c in ("variant", "quantity", "group", "group_kind"):
+        elif c in options or c in ("variant", "quantity", "group", "group_kind", "verdict"):
             schema[c] = pl.String
         else:
             schema[c] = pl.Float64
@@ -684,15 +697,32 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
         "shard_size": str(plan.shard_size),
         "shards": str(result.shards),
         "capped_rounds": json.dumps([int(x) for x in result.sums.capped]),
+        "warnings": json.dumps(warnings(result)),
         "title": title(result),
         "complete": "true",
     }
 
 
-def title(result: CompareResult) -> str:
+def warnings(result: CompareResult) -> list[str]:
+    """A warning for every rule set in which more than 1% of the rounds (all seatings) hit the
+    turn cap (report.capped_warning)."""
     plan = result.plan
-    return (f"{plan.preset}, {plan.players} players, {', '.join(plan.names)}, "
-            f"{result.rounds:,} deals per rule set, seed {plan.seed}")
+    out = []
+    for r, rules in enumerate(plan.rule_sets):
+        where = " of the baseline" if r == 0 else f" of the variant {plan.variants[r - 1].label}"
+        w = report.capped_warning(int(result.sums.capped[r]), result.rounds * len(plan.seats),
+                                  rules, plan.names, where)
+        if w:
+            out.append(w)
+    return out
+
+
+def title(result: CompareResult) -> str:
+    """The baseline's rules, then what was played (report.title)."""
+    plan = result.plan
+    return report.title(plan.baseline, plan.preset,
+                        f"{plan.players} players, {', '.join(plan.names)}, "
+                        f"{result.rounds:,} deals per rule set, seed {plan.seed}")
 
 
 def _cell(e: Effect, baseline: bool) -> str:
@@ -764,14 +794,36 @@ def sections(result: CompareResult) -> list[tuple[str, list[str], list[list[str]
     return sections
 
 
+_SHOWN = {"mean_score": (1.0, " points", 3), "round_length": (1.0, " turns", 3)}
+
+
+def verdict_lines(result: CompareResult) -> list[str]:
+    """One line per change of a strategy's or the table's figures: is it clear at the deals
+    played, and if not, about how many deals would settle it (stats.verdict; the frame's
+    ``verdict`` and ``deals_needed`` columns hold every row's, the seats' too)."""
+    lines = []
+    for e in effects(result.plan, result.sums):
+        if e.kind == "seat":
+            continue
+        scale, unit, digits = _SHOWN.get(e.quantity, (100.0, " pp", 2))
+        what = QUANTITIES[e.quantity][0] + (f" of {e.group}" if e.kind == "strategy" else "")
+        text = effect_verdict(e, result.rounds).text(scale, unit, digits)
+        lines.append(f"{e.variant.label}, {what}: {text}")
+    return lines
+
+
+def _verdict_heading(result: CompareResult) -> str:
+    return (f"verdicts: is each change clear at {result.rounds:,} deals, and if not, about how "
+            "many deals would settle it (to within its own size, or when nearer zero to within "
+            f"{stats.RESOLUTION_POINTS:g} points, {100 * stats.RESOLUTION_SHARE:g} pp, "
+            f"{stats.RESOLUTION_TURNS:g} turns)")
+
+
 def _header_lines(result: CompareResult, threads: int | None = None) -> list[str]:
     plan = result.plan
-    preset_rules = Rules.preset(plan.preset) if plan.preset in PRESETS else Rules()
-    diff = plan.baseline.diff(preset_rules)
-    base = plan.preset + ("" if not diff else " with " + _settings_text(diff))
     k = len(plan.seats)
     lines = [
-        f"baseline: {base}",
+        f"baseline: {describe(plan.baseline, plan.preset)}",
         f"varied ({plan.design}, {len(plan.variants)} variant(s)): "
         + "; ".join(str(v) for v in plan.varies),
         f"{plan.players} players; " + (
@@ -812,6 +864,7 @@ def format_compare(result: CompareResult, threads: int) -> str:
         lines += ["", heading]
         lines += text_table(tuple(header), [tuple(r) for r in rows], left={0, 1}
                         if header[1] == "strategy" else {0})
+    lines += ["", _verdict_heading(result)] + [f"  {v}" for v in verdict_lines(result)]
     return "\n".join(lines)
 
 
@@ -830,6 +883,8 @@ def markdown(result: CompareResult) -> str:
         lines.append("|" + "|".join("---" if i in (0, 1) and header[1] == "strategy" or i == 0
                                     else "---:" for i in range(len(header))) + "|")
         lines += ["| " + " | ".join(r) + " |" for r in rows]
+    lines += ["", f"## {_verdict_heading(result)[0].upper()}{_verdict_heading(result)[1:]}",
+              ""] + [f"- {v}" for v in verdict_lines(result)]
     letters = "ABCDEFGHIJKLMNOP"
     legend = ", ".join(f"{letters[j]} = {n}" for j, n in enumerate(plan.names))
     lines += ["", "Seatings (seat 0 first): "
@@ -839,6 +894,7 @@ def markdown(result: CompareResult) -> str:
 
 
 __all__ = ["CompareError", "CompareResult", "DESIGNS", "Plan", "SHARD_DIR", "ShardStore",
-           "ShardSums", "StrategyError", "Variant", "Vary", "build_variants", "effects",
+           "ShardSums", "StrategyError", "Variant", "Vary", "build_variants", "effect_verdict",
+           "effects", "verdict_lines", "warnings",
            "format_compare", "frame", "make_plan", "markdown", "metadata", "observe", "sections",
            "parse_vary", "run", "seatings", "split_strategies", "warm_up", "widest_half_width"]

@@ -38,6 +38,7 @@ from strategies import STRATEGIES, resolve
 from . import compare as cmp
 from . import stats
 from . import tournament as tour
+from .report import capped_warning
 from ..game.cards import RANK_JOKER, RANKS
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules
@@ -122,6 +123,7 @@ class GuideResult:
     compare: cmp.CompareResult | None
     seconds: float
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)   # degenerate measurements (turn cap)
 
 
 # ---- the tables as strategy parameters --------------------------------------------------------
@@ -166,6 +168,7 @@ class _Measurer:
                                         progress=progress)
         self.loaded = 0
         self.progress = progress
+        self.capped = [0, 0]   # rounds at the turn cap, rounds: of those whose count is known
 
     def __enter__(self):
         self.objective.__enter__()
@@ -178,6 +181,7 @@ class _Measurer:
         """(deals, 2): the guided player's win share and score per deal, over the seatings."""
         key = hashlib.sha256(f"{spec}|0|{self.deals}".encode()).hexdigest()[:20]
         path = self.store.dir / f"measure-{key}.npy"
+        capped_path = path.with_name(f"capped-{path.name}")   # written first, as in tune
         if path.exists():
             try:
                 o = np.load(path, allow_pickle=False)
@@ -185,13 +189,23 @@ class _Measurer:
                     self.loaded += 1
                     if self.progress is not None:
                         self.progress(self.deals * self.players)
+                    if capped_path.exists():
+                        self._add(np.load(capped_path, allow_pickle=False))
                     return o
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
         self.objective.grid = [Candidate((), resolve(spec))]
+        self.objective.capped.clear()
         o = np.asarray(self.objective(0, 0, self.deals), dtype=np.float64)
+        counts = np.array(self.objective.capped.get(0, [0, 0]))
+        save_npy_atomic(capped_path, counts)
         save_npy_atomic(path, o)
+        self._add(counts)
         return o
+
+    def _add(self, counts) -> None:
+        self.capped[0] += int(counts[0])
+        self.capped[1] += int(counts[1])
 
 
 def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
@@ -300,8 +314,9 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     except ShardError as e:
         raise GuideError(str(e).replace("comparison", "guide")) from None
     if fresh:
-        for old in store.dir.glob("measure-*.npy"):
-            old.unlink()
+        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
+            for old in store.dir.glob(pattern):
+                old.unlink()
     params = default_params(rules)
     field = field_strategy(rules)
     entries: list[Entry] = []
@@ -334,6 +349,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                 th = _threshold(m, params, "knock", KNOCK_GRID, NEVER_KNOCK)
                 params["knock"] = th.best
                 thresholds.append(th)
+        measured = m.capped
     spec = spec_of(params)
     check = None
     if check_rounds > 0:
@@ -343,8 +359,13 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     if compare_rounds > 0 and varies:
         comparison = _house_rules(rules, preset, players, spec, field, varies, compare_rounds,
                                   seed, threads, out_dir, fresh, progress, store.notes)
+    warnings = [w for w in [capped_warning(*measured, rules, ["guide", field],
+                                           " while measuring the decisions")] if w]
+    warnings += tour.warnings(check) if check is not None else []
+    warnings += cmp.warnings(comparison) if comparison is not None else []
     return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
-                       field, check, comparison, time.perf_counter() - t0, store.notes)
+                       field, check, comparison, time.perf_counter() - t0, store.notes,
+                       warnings)
 
 
 CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements
@@ -379,14 +400,16 @@ def _tournament_json(r: tour.TournamentResult) -> dict:
             "pairings": [{"a": p.a, "b": p.b, "rounds": p.rounds,
                           "win": [_est(e) for e in p.win],
                           "score": [_est(e) for e in p.score],
-                          "score_diff": _est(p.score_diff)} for p in r.pairings]}
+                          "score_diff": _est(p.score_diff), "capped": p.capped}
+                         for p in r.pairings]}
 
 
 def _tournament_from_json(d: dict, rules: Rules) -> tour.TournamentResult:
     E = tour.Estimate
     pairings = [tour.PairingResult(p["a"], p["b"], p["rounds"],
                                    tuple(E(*e) for e in p["win"]),
-                                   tuple(E(*e) for e in p["score"]), E(*p["score_diff"]))
+                                   tuple(E(*e) for e in p["score"]), E(*p["score_diff"]),
+                                   p.get("capped", 0))   # not kept by older versions
                 for p in d["pairings"]]
     return tour.TournamentResult(rules, d["players"], d["strategies"], d["seed"],
                                  d["rounds_requested"], d["rounds_per_seating"],

@@ -15,10 +15,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from ..game.rules import PRESETS, Rules
+from ..game.rules import PRESETS, Rules, describe
 from .runner import RunResult
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+TITLE_WIDTH = 72         # characters of the rule set a plot title shows on its line
+CAPPED_WARN_SHARE = 0.01  # above this share of rounds stopped by the turn cap, a run is degenerate
+_NEVER_KNOCK = ("greedy", "opponent-aware")   # built-ins without a knock rule (and guide
+                                              # without a knock threshold)
 
 SUMMARY_COLUMNS = (
     "seat", "strategy", "rounds",
@@ -112,6 +116,39 @@ def rounds_frame(result: RunResult) -> pl.DataFrame:
     return pl.DataFrame(cols)
 
 
+def capped_warning(capped: int, rounds: int, rules: Rules, strategies=(),
+                   where: str = "") -> str | None:
+    """A warning when more than CAPPED_WARN_SHARE of ``rounds`` (of what ``where`` names,
+    e.g. " of the baseline") hit the turn cap, naming the likely cause: the scores of such
+    rounds are those of the cap's moment, not of finished holes, so every figure built on
+    them describes a game nobody plays. None when the share is at most that."""
+    if rounds <= 0 or capped <= CAPPED_WARN_SHARE * rounds:
+        return None
+    return (f"{100 * capped / rounds:.1f}% of rounds{where} hit the turn cap "
+            f"(turn_cap={rules.turn_cap}): {_capped_cause(rules, strategies)}; their scores "
+            "are not those of finished holes")
+
+
+def _capped_cause(rules: Rules, strategies) -> str:
+    heads = sorted({str(s).split(":", 1)[0] for s in strategies if _never_knocks(str(s))})
+    if set(rules.end_triggers) == {"knock"} and heads:
+        return (f"{' and '.join(heads)} never knock{'s' if len(heads) == 1 else ''}, and only a "
+                "knock ends a hole here (end_triggers=knock); play knock-threshold or another "
+                "strategy that knocks")
+    return "a strategy here rarely ends a hole under these rules"
+
+
+def _never_knocks(spec: str) -> bool:
+    head, _, args = spec.partition(":")
+    return head in _NEVER_KNOCK or (head == "guide" and "knock=" not in args)
+
+
+def run_warnings(result: RunResult) -> list[str]:
+    w = capped_warning(result.totals.capped, result.totals.rounds, result.rules,
+                       result.strategies)
+    return [w] if w else []
+
+
 def rules_metadata(what: str, rules: Rules, preset: str, command: str,
                    rules_file: str | None) -> dict[str, str]:
     """The metadata every results file starts with: what it is, the version, the command and
@@ -127,7 +164,26 @@ def rules_metadata(what: str, rules: Rules, preset: str, command: str,
         "rules": rules.to_toml(preset),
         "rules_diff": json.dumps(rules.diff(), default=list),
         "rules_diff_from_preset": json.dumps(rules.diff(preset_rules), default=list),
+        "rules_text": describe(rules, preset),
     }
+
+
+def title(rules: Rules, preset: str, details: str) -> str:
+    """The title of a command's results: the rule set in brief (``rules.describe``, cut to
+    TITLE_WIDTH characters), then ``details`` (what was played), joined by "; ". The figures
+    put each part on its own line (plots.title_lines); text uses it as one line."""
+    return f"{describe(rules, preset, TITLE_WIDTH)}; {details}"
+
+
+def run_title(result: RunResult, preset: str) -> str:
+    n = result.totals.rounds
+    if result.match_totals is not None:
+        kind = f"{result.holes} holes" if result.holes else f"to {result.target} points"
+        played = f"{result.match_totals.matches:,} matches ({kind}), {n:,} holes"
+    else:
+        played = f"{n:,} rounds"
+    return title(result.rules, preset,
+                 f"{result.players} players, {played}, seed {result.seed}")
 
 
 def run_metadata(result: RunResult, preset: str, rounds_requested: int, command: str,
@@ -149,6 +205,8 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "match_holes": str(result.holes),
         "match_target": str(result.target),
         "matches": str(result.match_totals.matches if result.match_totals else 0),
+        "title": run_title(result, preset),
+        "warnings": json.dumps(run_warnings(result)),
     }
 
 
@@ -202,11 +260,8 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
     t = result.totals
     n = t.rounds
     rate = n / result.seconds if result.seconds > 0 else float("nan")
-    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
-    rules_text = preset + ("" if not diff else " with " + ", ".join(
-        f"{k}={_short(v)}" for k, v in diff.items()))
     lines = [
-        f"rules: {rules_text}",
+        f"rules: {describe(result.rules, preset)}",
         f"{result.players} players, {n:,} rounds, seed {result.seed}, "
         f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)",
         "",
@@ -247,8 +302,3 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
                      f"{100 * Z95 * t.se_knocker_win_share():.2f}% of them")
     return "\n".join(lines)
 
-
-def _short(v) -> str:
-    if isinstance(v, tuple):
-        return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else _short(x) for x in v)
-    return "none" if v is None else str(v)

@@ -29,9 +29,9 @@ import polars as pl
 
 from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
 
-from . import runner
-from .report import Z95, _short, rules_metadata, text_table
-from ..game.rules import PRESETS, Rules
+from . import report, runner, stats
+from .report import Z95, rules_metadata, text_table
+from ..game.rules import Rules, describe
 
 MIN_CHUNK = 1024
 
@@ -45,6 +45,7 @@ HEAD_TO_HEAD_COLUMNS = (
     "win_share", "se_win", "win_share_lo95", "win_share_hi95",
     "mean_score", "se_score", "mean_score_lo95", "mean_score_hi95",
     "opponent_mean_score", "score_diff", "se_score_diff", "score_diff_lo95", "score_diff_hi95",
+    "verdict", "rounds_needed",
 )
 
 
@@ -139,6 +140,7 @@ class PairingResult:
     win: tuple[Estimate, Estimate]
     score: tuple[Estimate, Estimate]
     score_diff: Estimate
+    capped: int = 0                  # of its rounds, those stopped by the turn cap
 
 
 @dataclass
@@ -199,6 +201,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
         win = np.zeros((2, n))           # team win share summed over seatings
         score = np.zeros((2, n), dtype=np.int64)   # scores summed over seats and seatings
         seat_count = np.zeros(2, dtype=np.int64)
+        capped = 0
         for seating in seats_list:
             seat_strategies = [resolved[(a, b)[x]] for x in seating]
             ids, params = seat_arrays(seat_strategies)
@@ -210,6 +213,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
                     raise KeyboardInterrupt
                 raise runner.PolicyError(f"{names[a]} vs {names[b]}, seating "
                                          f"{seating_text(seating)}: {res.error}")
+            capped += res.totals.capped
             scores = res.per_round.scores
             wins = round_wins(scores)
             for side in (0, 1):
@@ -226,7 +230,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             a, b, n * len(seats_list),
             (Estimate.of(win[0]), Estimate.of(win[1])),
             (Estimate.of(mean_score[0]), Estimate.of(mean_score[1])),
-            Estimate.of(mean_score[0] - mean_score[1])))
+            Estimate.of(mean_score[0] - mean_score[1]), capped))
     seconds = time.perf_counter() - t0
     win_est = [Estimate.of(w / (k - 1)) for w in win_sum]
     score_est = [Estimate.of(s / (k - 1)) for s in score_sum]
@@ -237,6 +241,24 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
 
 
 # ---- tables --------------------------------------------------------------------------------
+def pairing_verdict(share: Estimate, rounds: int) -> stats.Verdict:
+    """Is a strategy's share of a pairing's ``rounds`` clearly off even (50%), and if not,
+    about how many rounds per pairing would settle it (stats.verdict)."""
+    return stats.verdict(share.mean - 0.5, share.se, rounds, stats.RESOLUTION_SHARE)
+
+
+def verdict_lines(result: TournamentResult) -> list[str]:
+    """One line per pairing, the strategy with the larger share named first."""
+    lines = []
+    for p in result.pairings:
+        first = 0 if p.win[0].mean >= p.win[1].mean else 1
+        a, b = (p.a, p.b) if first == 0 else (p.b, p.a)
+        v = pairing_verdict(p.win[first], p.rounds)
+        lines.append(f"{result.strategies[a]} vs {result.strategies[b]}: "
+                     f"{v.text(100, ' pp', 2, 'rounds per pairing')}")
+    return lines
+
+
 def _win_interval(e: Estimate) -> tuple[float, float]:
     return max(0.0, e.lo95), min(1.0, e.hi95)
 
@@ -275,6 +297,7 @@ def head_to_head_frame(result: TournamentResult) -> pl.DataFrame:
                 continue
             w, s, so, d, n = by_pair[(i, j)]
             lo, hi = _win_interval(w)
+            v = pairing_verdict(w, n)
             rows.append({
                 "strategy": result.strategies[i], "opponent": result.strategies[j],
                 "rounds": n, "win_share": w.mean, "se_win": w.se,
@@ -283,14 +306,15 @@ def head_to_head_frame(result: TournamentResult) -> pl.DataFrame:
                 "mean_score_lo95": s.lo95, "mean_score_hi95": s.hi95,
                 "opponent_mean_score": so.mean, "score_diff": d.mean, "se_score_diff": d.se,
                 "score_diff_lo95": d.lo95, "score_diff_hi95": d.hi95,
+                "verdict": v.kind, "rounds_needed": v.needed,
             })
     return pl.DataFrame(rows, schema={c: _dtype(c) for c in HEAD_TO_HEAD_COLUMNS})
 
 
 def _dtype(column: str):
-    if column in ("strategy", "opponent"):
+    if column in ("strategy", "opponent", "verdict"):
         return pl.String
-    if column in ("rank", "pairings", "rounds"):
+    if column in ("rank", "pairings", "rounds", "rounds_needed"):
         return pl.Int64
     return pl.Float64
 
@@ -310,22 +334,39 @@ def metadata(result: TournamentResult, preset: str, command: str,
         "rounds_per_pairing": str(result.rounds_per_pairing),
         "rounds_per_seating": str(result.rounds_per_seating),
         "seatings": json.dumps([seating_text(s) for s in result.seatings]),
+        "title": title(result, preset),
+        "warnings": json.dumps(warnings(result)),
         "complete": "true",
     }
+
+
+def warnings(result: TournamentResult) -> list[str]:
+    """A warning for every pairing in which more than 1% of the rounds hit the turn cap
+    (report.capped_warning)."""
+    out = []
+    for p in result.pairings:
+        a, b = result.strategies[p.a], result.strategies[p.b]
+        w = report.capped_warning(p.capped, p.rounds, result.rules, [a, b], f" of {a} vs {b}")
+        if w:
+            out.append(w)
+    return out
+
+
+def title(result: TournamentResult, preset: str) -> str:
+    return report.title(result.rules, preset,
+                        f"{result.players} players, {result.rounds_per_pairing:,} rounds per "
+                        f"pairing, seed {result.seed}")
 
 
 # ---- text ----------------------------------------------------------------------------------
 def format_tournament(result: TournamentResult, preset: str, threads: int) -> str:
     """The ranking table and the head-to-head matrix, intervals as ± half-widths."""
-    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
-    rules_text = preset + ("" if not diff else " with " + ", ".join(
-        f"{k}={_short(v)}" for k, v in diff.items()))
     k = len(result.strategies)
     n_pair = len(result.pairings)
     total = n_pair * result.rounds_per_pairing
     rate = total / result.seconds if result.seconds > 0 else float("nan")
     lines = [
-        f"rules: {rules_text}",
+        f"rules: {describe(result.rules, preset)}",
         f"{result.players} players, {k} strategies, {n_pair} pairing(s) x "
         f"{len(result.seatings)} seatings ({', '.join(map(seating_text, result.seatings))}) x "
         f"{result.rounds_per_seating:,} rounds, seed {result.seed}",
@@ -351,10 +392,15 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
                          f"{100 * h[i, j]:.2f}% ± {100 * Z95 * se[i, j]:.2f}%")
         rows.append(tuple(cells))
     lines += text_table(("", *names), rows, left={0})
+    lines += ["", "verdicts: is the first strategy's share of each pairing's rounds clearly off "
+              "even (50%), and if not, about how many rounds per pairing would settle it (to "
+              f"within its own size, or {100 * stats.RESOLUTION_SHARE:g} pp when nearer even)"]
+    lines += [f"  {line}" for line in verdict_lines(result)]
     return "\n".join(lines)
 
 
 
 __all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",
            "StrategyError", "format_tournament", "head_to_head_frame", "metadata", "play",
+           "title", "verdict_lines", "pairing_verdict", "warnings",
            "ranking_frame", "resolve_strategies", "round_wins", "seating_text", "seatings"]

@@ -49,8 +49,9 @@ from scipy.stats import t as student_t
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
 from . import runner, stats
-from .report import _short, rules_metadata, save_npy_atomic, text_table
-from ..game.rules import PRESETS, Rules
+from . import report
+from .report import rules_metadata, save_npy_atomic, text_table
+from ..game.rules import Rules, describe
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
@@ -61,6 +62,8 @@ OBJECTIVES = {          # name: (observation column, higher is better)
     "win_share": (0, True),
     "mean_score": (1, False),
 }
+RESOLUTION = {"win_share": stats.RESOLUTION_SHARE, "mean_score": stats.RESOLUTION_POINTS}
+SHOWN_VERDICTS = 8      # verdict lines printed; every candidate's is in tune.parquet
 
 
 class TuneError(ValueError):
@@ -408,6 +411,8 @@ class TableObjective:
         self._local = threading.local()
         self._pool: ThreadPoolExecutor | None = None
         self.rounds_played = 0
+        self.capped: dict[int, list[int]] = {}   # candidate: [rounds at the turn cap, rounds]
+        self._lock = threading.Lock()
 
     def __enter__(self):
         self._pool = ThreadPoolExecutor(max_workers=self.threads)
@@ -445,10 +450,14 @@ class TableObjective:
                     max(self.MIN_CHUNK, -(-count // (2 * self.threads))))
 
         def work(q, job, seat, a, n):
-            _, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
+            t, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
                                                      per_round=True)
             win[q, a - start:a - start + n] = round_wins(scores)[:, seat]
             score[q, a - start:a - start + n] = scores[:, seat]
+            with self._lock:
+                tally = self.capped.setdefault(c, [0, 0])
+                tally[0] += t.capped
+                tally[1] += n
             if self.progress is not None:
                 self.progress(n)
 
@@ -484,6 +493,9 @@ class TuneResult:
     seconds: float
     alpha: float = ALPHA
     notes: list[str] = field(default_factory=list)
+    # candidate: [rounds at the turn cap, rounds], of the rounds whose count is known (played
+    # now, or loaded with its count; evaluations kept by older versions have none)
+    capped: dict[int, list[int]] = field(default_factory=dict)
 
     @property
     def best(self) -> Candidate:
@@ -545,19 +557,37 @@ class Resumable:
         self.evaluate = evaluate
         self.store = store
         self.loaded = 0
+        self.capped: dict[int, list[int]] = {}   # as TableObjective.capped, loaded ones too
 
     def __call__(self, c: int, start: int, count: int) -> np.ndarray:
         path = self.store.dir / f"eval-{c:05d}-{start}-{count}.npy"
+        # beside it, [rounds at the turn cap, rounds], written first: an evaluation is never
+        # kept without its count
+        capped_path = path.with_name(f"capped-{path.name}")
         if path.exists():
             try:
                 o = np.load(path, allow_pickle=False)
                 self.loaded += 1
+                if capped_path.exists():
+                    self._add(c, np.load(capped_path, allow_pickle=False))
                 return o
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
+        before = np.array(self._played(c))
         o = np.asarray(self.evaluate(c, start, count), dtype=np.float64)
+        counts = np.array(self._played(c)) - before
+        save_npy_atomic(capped_path, counts)
         save_npy_atomic(path, o)
+        self._add(c, counts)
         return o
+
+    def _played(self, c: int) -> list[int]:
+        return getattr(self.evaluate, "capped", {}).get(c, [0, 0])
+
+    def _add(self, c: int, counts) -> None:
+        tally = self.capped.setdefault(c, [0, 0])
+        tally[0] += int(counts[0])
+        tally[1] += int(counts[1])
 
 
 def manifest(p: Plan, seed: int) -> dict:
@@ -578,20 +608,22 @@ def tune(p: Plan, seed: int, threads: int = 1, progress=None,
     t0 = time.perf_counter()
     with TableObjective(p.rules, p.players, p.grid, p.opponents, seed, threads, p.user,
                         progress) as objective:
-        evaluate = objective
+        evaluate = counted = objective
         if out_dir is not None:
             store = ShardStore(out_dir)
             if fresh:
-                for old in store.dir.glob("eval-*.npy"):
-                    old.unlink()
+                for pattern in ("eval-*.npy", "capped-eval-*.npy"):
+                    for old in store.dir.glob(pattern):
+                        old.unlink()
             store.open(manifest(p, seed), fresh=fresh)
-            evaluate = Resumable(objective, store)
+            evaluate = counted = Resumable(objective, store)
         search = successive_halving(len(p.grid), evaluate, p.budget_deals, column=column,
                                     maximize=maximize, min_deals=min_deals)
     seconds = time.perf_counter() - t0
     return TuneResult(p.rules, p.players, p.strategy, p.params,
                       [o.spec for o in p.opponents], p.objective, int(seed), p.rounds, p.grid,
-                      search, compare_to_best(search), objective.rounds_played, seconds)
+                      search, compare_to_best(search), objective.rounds_played, seconds,
+                      capped=counted.capped)
 
 
 def warm_up(p: Plan) -> None:
@@ -609,9 +641,21 @@ def param_column(name: str) -> str:
     return f"param_{name}"
 
 
+def verdicts(result: TuneResult) -> list[stats.Verdict | None]:
+    """Per candidate: is its difference to the best in the objective clear on the deals both
+    played (each comparison alone, not Holm-corrected), and if not, about how many deals
+    would settle it (stats.verdict); None for the best."""
+    s, d = result.search, result.comparison.diff
+    return [None if c == s.best else
+            stats.verdict(d.mean[c, s.column], d.se[c, s.column], int(s.obs[c].shape[0]),
+                          RESOLUTION[result.objective])
+            for c in range(len(result.grid))]
+
+
 def result_frame(result: TuneResult) -> pl.DataFrame:
     """One row per candidate, in grid order."""
     s, cmp = result.search, result.comparison
+    judged = verdicts(result)
     rows = []
     e, d = cmp.estimate, cmp.diff
     for c, cand in enumerate(result.grid):
@@ -631,15 +675,17 @@ def result_frame(result: TuneResult) -> pl.DataFrame:
             "p_value": cmp.p[c], "p_holm": cmp.p_holm[c],
             "indistinguishable": bool(cmp.indistinguishable[c]),
             "best": c == s.best,
+            "verdict": "best" if judged[c] is None else judged[c].kind,
+            "deals_needed": None if judged[c] is None else judged[c].needed,
         })
         rows.append(row)
     return pl.DataFrame(rows, schema={k: _dtype(k) for k in rows[0]})
 
 
 def _dtype(column: str):
-    if column == "strategy":
+    if column in ("strategy", "verdict"):
         return pl.String
-    if column in ("candidate", "deals", "rounds", "dropped_after_stage"):
+    if column in ("candidate", "deals", "rounds", "dropped_after_stage", "deals_needed"):
         return pl.Int64
     if column in ("indistinguishable", "best"):
         return pl.Boolean
@@ -671,13 +717,32 @@ def metadata(result: TuneResult, preset: str, command: str,
         "test": f"two-sided paired t-test of each candidate against the best on the deals "
                 f"both played, Holm-corrected, familywise alpha {result.alpha}",
         "title": plot_title(result, preset),
+        "warnings": json.dumps(warnings(result)),
         "complete": "true",
     }
 
 
+def warnings(result: TuneResult) -> list[str]:
+    """A warning when more than 1% of the rounds of some candidates hit the turn cap
+    (report.capped_warning), naming the first few of them."""
+    bad = [c for c, (k, n) in sorted(result.capped.items())
+           if report.capped_warning(k, n, result.rules) is not None]
+    if not bad:
+        return []
+    k = sum(result.capped[c][0] for c in bad)
+    n = sum(result.capped[c][1] for c in bad)
+    specs = [result.grid[c].spec for c in bad]
+    where = " of " + (f"every candidate ({len(bad)})" if len(bad) == len(result.grid) else
+                      ", ".join(specs[:3]) + (f" and {len(bad) - 3} more candidate(s)"
+                                              if len(bad) > 3 else ""))
+    return [report.capped_warning(k, n, result.rules, specs + result.opponents, where)]
+
+
 def plot_title(result: TuneResult, preset: str) -> str:
-    return (f"{preset}, {result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
-            f"{result.players} players, {result.rounds:,} rounds, seed {result.seed}")
+    return report.title(result.rules, preset,
+                        f"{result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
+                        f"{result.players} players, {result.rounds:,} rounds, seed "
+                        f"{result.seed}")
 
 
 # ---- text ----------------------------------------------------------------------------------
@@ -715,9 +780,6 @@ def _stage_text(st: Stage, i: int, players: int) -> str:
 
 def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     """The search, the candidate table and the verdict, intervals as ± half-widths."""
-    diff = result.rules.diff(Rules.preset(preset) if preset in PRESETS else Rules())
-    rules_text = preset + ("" if not diff else " with " + ", ".join(
-        f"{k}={_short(v)}" for k, v in diff.items()))
     s, cmp = result.search, result.comparison
     rate = result.rounds / result.seconds if result.seconds > 0 else float("nan")
     opp = result.opponents
@@ -729,7 +791,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
                  "higher is better)" if result.objective == "win_share"
                  else "mean hole score (lower is better)")
     lines = [
-        f"rules: {rules_text}",
+        f"rules: {describe(result.rules, preset)}",
         f"tuning {result.strategy}: {grid_text} ({len(result.grid)} candidates), "
         f"{result.players} players, against {field_text}",
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
@@ -785,11 +847,35 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
         for i, name in enumerate(names):
             vals = [g.values[i] for g in same]
             lines.append(f"  {name} in [{number_text(min(vals))}, {number_text(max(vals))}]")
+    lines += verdict_lines(result)
     for p in edge_params(result):
         lines.append(f"note: the best {p.name} is at the edge of its grid "
                      f"({p.name} = {values_text(list(p.values), p.values)}); the optimum may lie "
                      f"beyond it: widen --param {p.name}")
     return "\n".join(lines)
+
+
+def verdict_lines(result: TuneResult) -> list[str]:
+    """A line per candidate indistinguishable from the best (or, when none is, for the
+    closest), the closest first: is its difference clear taken alone, and if not, about how
+    many deals would settle it."""
+    names = [p.name for p in result.params]
+    judged = verdicts(result)
+    scale, unit, digits = (100.0, " pp", 2) if result.objective == "win_share" else \
+        (1.0, " points", 3)
+    others = sorted((c for c, v in enumerate(judged) if v is not None),
+                    key=lambda c: -result.comparison.p[c])
+    if not others:
+        return []
+    open_ = [c for c in others if result.comparison.indistinguishable[c]] or others[:1]
+    lines = [f"verdicts against the best, each alone (not Holm-corrected; to within "
+             f"{scale * RESOLUTION[result.objective]:g}{unit} when nearer zero):"]
+    lines += [f"  {_assignment(names, result.grid[c].values)}: "
+              f"{judged[c].text(scale, unit, digits)}" for c in open_[:SHOWN_VERDICTS]]
+    if len(open_) > SHOWN_VERDICTS:
+        lines.append(f"  ... {len(open_) - SHOWN_VERDICTS} more in tune.parquet (verdict, "
+                     "deals_needed)")
+    return lines
 
 
 def edge_params(result: TuneResult) -> list[ParamValues]:
@@ -809,4 +895,4 @@ __all__ = ["ALPHA", "Candidate", "Comparison", "MIN_DEALS", "OBJECTIVES", "Param
            "candidates", "compare_to_best", "format_tune", "holm", "metadata",
            "minimum_budget", "opponent_seats", "parse_param", "plan", "plot_title", "result_frame",
            "rotations", "schedule", "successive_halving", "tune", "paired_p",
-           "values_text", "warm_up", "with_params"]
+           "values_text", "verdict_lines", "verdicts", "warm_up", "warnings", "with_params"]

@@ -694,6 +694,25 @@ def preset_reference(name: str) -> str:
     return f"docs/rules.md#{name}"
 
 
+def describe(rules: Rules, preset: str, width: int | None = None) -> str:
+    """The rule set in brief, for titles and printed summaries: the preset, then every option
+    that differs from it as typed after --set ("six_card, pair_scope=anywhere"). A name that
+    is not a preset is compared with the defaults. With ``width``, the options that would make
+    the text longer are counted instead ("six_card, a=1, +3 more options"): a plot title has
+    room for one line, and the metadata written with the results keeps every option."""
+    base = Rules.preset(preset) if preset in PRESETS else Rules()
+    items = [preset] + [f"{k}={option_text(v)}" for k, v in rules.diff(base).items()]
+    text = ", ".join(items)
+    if width is None or len(text) <= width:
+        return text
+    for keep in range(len(items) - 1, 0, -1):
+        more = len(items) - keep
+        short = ", ".join(items[:keep]) + f", +{more} more option{'s' if more > 1 else ''}"
+        if len(short) <= width or keep == 1:
+            return short
+    return text
+
+
 # What each named value of an option means, where the option's own description does not say
 # (docs/rules.md lists them under the option; tests/test_docs.py keeps them complete).
 VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -905,6 +924,29 @@ def card_keys(r: Rules, values: np.ndarray) -> np.ndarray:
     if r.match_key == "point_value":
         return values.copy()
     return np.array([C.rank_of(c) for c in range(values.size)], dtype=np.int64)
+
+
+def card_values_text(r: Rules) -> str:
+    """Every card's value under ``r`` on one line, rank by rank ("A=1, 2=-2, ..., K=0"). A
+    rank whose suits differ is split by suit ("K♠♣=0, K♥♦=-1"); jokers appear only when the
+    decks hold them."""
+    values = card_values(r)
+    parts = []
+    for rank, name in enumerate(C.RANKS):
+        by_value: dict[int, str] = {}
+        for suit, symbol in enumerate(C.SUIT_SYMBOLS):
+            v = int(values[C.card_id(rank, suit)])
+            by_value[v] = by_value.get(v, "") + symbol
+        if len(by_value) == 1:
+            parts.append(f"{name}={next(iter(by_value))}")
+        else:
+            parts += [f"{name}{suits}={v}" for v, suits in by_value.items()]
+    if r.jokers_per_deck:
+        joker = f"joker={int(values[C.card_id(C.RANK_JOKER, 0)])}"
+        if r.value_joker == JOKER_PLUS15:
+            joker += " (two that pair: -5)"
+        parts.append(joker)
+    return ", ".join(parts)
 
 
 class RuleArrays(NamedTuple):

@@ -17,6 +17,7 @@ from . import plots
 from ..experiments.guide import PLACE_SITUATION, SITUATION_HELP, SITUATIONS, TABLES, GuideResult
 from ..experiments.report import (atomic_path, rules_metadata, text_table, version,
                                   write_parquet_atomic)
+from ..experiments.report import title as report_title
 from ..game.rules import PRESETS
 
 DECISIONS_PLOT = "guide-decisions.png"
@@ -97,11 +98,12 @@ def metadata(result: GuideResult, command: str, rules_file: str | None = None) -
             "players": str(result.players), "seed": str(result.seed),
             "deals": str(result.deals), "guide_strategy": result.spec,
             "check": json.dumps(check_summary(result)),
+            "warnings": json.dumps(result.warnings),
             "title": title(result)}
 
 
 def title(result: GuideResult) -> str:
-    return f"{result.preset}, {result.players} players"
+    return report_title(result.rules, result.preset, f"{result.players} players")
 
 
 # ---- figures ----------------------------------------------------------------------------------
@@ -187,6 +189,7 @@ def check_figure(check: dict, players: int, heading: str):
 def _draw(df: pl.DataFrame, heading: str, check: dict | None, players: int,
           out: Path) -> list[Path]:
     """The decision, threshold and check figures that the data calls for."""
+    heading = plots.title_lines(heading)
     written = []
     if df.filter(pl.col("table").is_in(list(TABLES))).height:
         written.append(plots._save_atomic(decisions_figure(df, heading), out / DECISIONS_PLOT))

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import cards as C
-from ..game.rules import JOKER_PLUS15, RuleError, Rules, card_keys, card_values, flatten
+from ..game.rules import (JOKER_PLUS15, RuleError, Rules, card_keys, card_values, describe,
+                          flatten)
 
 
 @dataclass
@@ -174,9 +175,7 @@ def format_layout_score(ls: LayoutScore, preset: str) -> str:
     r = ls.rules
     names = [C.card_name(c.card) for c in ls.cards]
     width = max(3, *(len(n) for n in names))
-    diff = r.diff(Rules.preset(preset)) if preset else {}
-    extra = "".join(f", {k}={v}" for k, v in diff.items())
-    lines = [f"rules: {preset}{extra} ({r.grid_rows}x{r.grid_cols} grid, "
+    lines = [f"rules: {describe(r, preset)} ({r.grid_rows}x{r.grid_cols} grid, "
              f"pairs cancel: {r.pair_scope})", ""]
     lines.append("      " + " ".join(f"c{c}".rjust(width) for c in range(r.grid_cols)))
     for row in range(r.grid_rows):

@@ -24,6 +24,13 @@ from ..experiments.report import Z95, atomic_path  # noqa: E402
 from ..experiments.runner import Totals  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "mean_score.png", "score_distribution.png")
+MATCH_PLOT = "match_win_share.png"   # match play (run --holes / --target) only
+
+
+def title_lines(title: str) -> str:
+    """A results title (report.title: the rules; what was played) with each part on its own
+    line, so that a long rule set does not push the rest off the figure."""
+    return title.replace("; ", "\n")
 
 
 def _seat_labels(summary: pl.DataFrame) -> list[str]:
@@ -40,7 +47,25 @@ def win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
     ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
     ax.set_xticks(seats, _seat_labels(summary))
     ax.set_ylabel("share of rounds won (%)")
-    ax.set_title(f"Win share per seat, 95% intervals\n{title}", fontsize=10)
+    ax.set_title(f"Win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
+    ax.legend(loc="lower right", fontsize=8)
+    return fig
+
+
+def match_win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
+    """Each seat's share of whole matches won (ties split), with the summary's 95% interval;
+    seats take turns to play first, so a seat's figure is not its first-player share."""
+    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
+    ax = fig.add_subplot()
+    seats = np.arange(summary.height)
+    share = 100 * summary["match_win_share"].to_numpy()
+    err = np.vstack([share - 100 * summary["match_win_share_lo95"].to_numpy(),
+                     100 * summary["match_win_share_hi95"].to_numpy() - share])
+    ax.bar(seats, share, yerr=np.maximum(err, 0), capsize=4, color="tab:green", alpha=0.8)
+    ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
+    ax.set_xticks(seats, _seat_labels(summary))
+    ax.set_ylabel("share of matches won (%)")
+    ax.set_title(f"Match win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     return fig
 
@@ -54,7 +79,7 @@ def mean_score_figure(summary: pl.DataFrame, title: str) -> Figure:
     ax.set_xticks(seats, _seat_labels(summary))
     ax.set_xlim(-0.5, summary.height - 0.5)
     ax.set_ylabel("mean hole score (lower is better)")
-    ax.set_title(f"Mean score per seat, 95% intervals\n{title}", fontsize=10)
+    ax.set_title(f"Mean score per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -69,7 +94,7 @@ def score_distribution_figure(totals: Totals, summary: pl.DataFrame, title: str)
         ax.step(scores, 100 * counts[seat] / n, where="mid", label=f"seat {seat} ({name})")
     ax.set_xlabel("hole score")
     ax.set_ylabel("share of rounds (%)")
-    ax.set_title(f"Score distribution per seat\n{title}", fontsize=10)
+    ax.set_title(f"Score distribution per seat\n{title_lines(title)}", fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)
     return fig
@@ -93,11 +118,15 @@ def _save_atomic(fig: Figure, path: Path) -> Path:
 
 
 def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: str) -> list[Path]:
-    """Write the three figures into ``out`` and return their paths."""
+    """Write the three figures into ``out`` (and, after match play, the match win share) and
+    return their paths."""
     out = Path(out)
     figures = (win_share_figure(summary, title), mean_score_figure(summary, title),
                score_distribution_figure(totals, summary, title))
-    return [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
+    written = [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
+    if "match_win_share" in summary.columns:
+        written.append(_save_atomic(match_win_share_figure(summary, title), out / MATCH_PLOT))
+    return written
 
 
 # ---- tournaments ---------------------------------------------------------------------------
@@ -140,7 +169,7 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     hm.set_ylabel("strategy")
     hm.set_title("Head to head: strategy's share of the pairing's rounds", fontsize=10)
     fig.colorbar(image, ax=hm, label="share of rounds won (%)")
-    fig.suptitle(f"Tournament\n{title}", fontsize=10)
+    fig.suptitle(f"Tournament\n{title_lines(title)}", fontsize=10)
     return fig
 
 
@@ -211,8 +240,8 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
         nx.bar(x, part["deals"].to_numpy(), width=width, color=colour, alpha=0.7)
     what = "win share (%)" if win else "mean hole score"
     ax.set_ylabel(what)
-    ax.set_title(f"Tuning: {what} against the parameter, 95% intervals\n{title}",
-                 fontsize=10)
+    ax.set_title(f"Tuning: {what} against the parameter, 95% intervals\n"
+                 f"{title_lines(title)}", fontsize=10)
     ax.grid(alpha=0.3)
     if len(groups) > 1:
         ax.legend(fontsize=8, ncol=2)
@@ -324,7 +353,7 @@ def compare_figure(df: pl.DataFrame, title: str) -> Figure:
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     fig.suptitle("Rule effects: variant minus baseline, bars with paired 95% intervals\n"
-                 + title, fontsize=10)
+                 + title_lines(title), fontsize=10)
     return fig
 
 
@@ -373,10 +402,14 @@ def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
     summary = pl.read_parquet(folder / "summary.parquet")
     meta = pl.read_parquet_metadata(folder / "summary.parquet")
     rounds = int(summary["rounds"][0]) if summary.height else 0
-    title = (f"{meta.get('preset', '?')}, {meta.get('players', summary.height)} players, "
-             f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
+    title = meta.get("title") or (   # results written before the metadata kept the title
+        f"{meta.get('preset', '?')}, {meta.get('players', summary.height)} players, "
+        f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
     written = [_save_atomic(win_share_figure(summary, title), folder / PLOT_FILES[0]),
                _save_atomic(mean_score_figure(summary, title), folder / PLOT_FILES[1])]
+    if "match_win_share" in summary.columns:
+        written.append(_save_atomic(match_win_share_figure(summary, title),
+                                    folder / MATCH_PLOT))
     if (folder / "rounds.parquet").exists():
         per_round = pl.read_parquet(folder / "rounds.parquet")
         totals = Totals(summary.height)
@@ -405,6 +438,7 @@ def _redraw_tournament(folder: Path) -> Path:
         h[pos[r["strategy"]], pos[r["opponent"]]] = r["win_share"]
         se[pos[r["strategy"]], pos[r["opponent"]]] = r["se_win"]
     per_pairing = int(meta.get("rounds_per_pairing", "0") or 0)
-    title = (f"{meta.get('preset', '?')}, {meta.get('players', '?')} players, "
-             f"{per_pairing:,} rounds per pairing, seed {meta.get('seed', '?')}")
+    title = meta.get("title") or (   # results written before the metadata kept the title
+        f"{meta.get('preset', '?')}, {meta.get('players', '?')} players, "
+        f"{per_pairing:,} rounds per pairing, seed {meta.get('seed', '?')}")
     return write_tournament_plot(ranking, h, se, folder, title)
