@@ -570,13 +570,13 @@ def score(ctx, preset, rules_file, assignments, as_json, layout):
       golfsim score KS 5H JC / KD 5C 2H
       golfsim score --set value_two=2 "KS 5H JC / KD 5C 2H"   (prints 12)
     """
-    from .output.layout_score import format_layout_score, score_layout
+    from .output.layout_score import LayoutError, format_layout_score, score_layout
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     text = " ".join(layout)
     try:
         result = score_layout(rules, text)
-    except CardParseError as e:
+    except (CardParseError, LayoutError) as e:
         raise GolfsimError(str(e)) from None
     if as_json:
         click.echo(json.dumps(result.as_json(preset), ensure_ascii=False))

@@ -227,6 +227,31 @@ def test_score_quads_in_eight_card(tmp_path):
     assert data["columns"] == [1, 0, 10, 0] and data["pattern_adjustment"] == -10
 
 
+@pytest.mark.parametrize("args, needles", [
+    (["KS KS KS / KS 5C 2H"], ["4 copies of K♠", "decks hold 2"]),   # six_card: 2 decks at most
+    (["--set", "decks=1", "KS KS 5H / 2D 5C 2H"], ["2 copies of K♠", "decks hold 1", "1 deck"]),
+    (["--set", "decks=1", "K K K / K K 2H"], ["5 cards of rank K", "decks hold 4"]),
+    (["JK 5H JC / KD 5C 2H"], ["1 joker", "no jokers", "jokers_per_deck = 0"]),
+    (["--preset", "eight_card_whitnack", "JK JK JK JK / JK 5C 2H 3H"],
+     ["5 jokers", "decks hold 4"]),
+])
+def test_score_refuses_layouts_the_decks_cannot_hold(args, needles):
+    """More copies of a card than the rule set's decks hold, or a joker where it has none,
+    is one line (issue 27); before, such a layout was scored as if the decks held it."""
+    assert_one_line_error(invoke("score", *args), ["score", *args], needles)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["KS KS 5H / 2D 5C 2H"], 6),                 # six_card has 2 decks with 5 or 6 players
+    (["--set", "decks=1", "K K K / K 5 2H"], 3),  # cards without a suit take any suit
+    (["--preset", "eight_card_whitnack", "JK JK JK JK / 5D 5C 2H 3H"], -5),
+])
+def test_score_accepts_what_the_decks_hold(args, expected):
+    res = invoke("score", *args)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
+
+
 # ---- presets and rules --------------------------------------------------------------------
 def test_presets_and_rules(tmp_path):
     res = invoke("presets")
