@@ -252,6 +252,73 @@ def test_score_accepts_what_the_decks_hold(args, expected):
     assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
 
 
+# ---- strategy parameters ------------------------------------------------------------------
+@pytest.mark.parametrize("spec, needles", [
+    ("knock-threshold:T=nan", ["strategy knock-threshold", "parameter T = nan",
+                               "expected a finite number"]),
+    ("knock-threshold:T=inf", ["strategy knock-threshold", "parameter T = inf",
+                               "expected a finite number"]),
+    ("forgetful:decay=2", ["strategy forgetful", "parameter decay = 2",
+                           "expected a number from 0 to 1"]),
+    ("lookahead:budget=0", ["strategy lookahead", "parameter budget = 0",
+                            "expected an integer from 1 to 1000000"]),
+    ("lookahead:width=2.5", ["strategy lookahead", "parameter width = 2.5",
+                             "expected an integer from 1 to 16"]),
+    ("heuristic:hold=-1", ["strategy heuristic", "parameter hold = -1",
+                           "expected an integer from 0 to 100000"]),
+    ("heuristic:aggression=1.5", ["strategy heuristic", "parameter aggression = 1.5",
+                                  "expected a number from 0 to 1"]),
+    ("opponent-aware:care=-1", ["strategy opponent-aware", "parameter care = -1",
+                                "expected a finite number >= 0"]),
+    ("ev:margin=-inf", ["strategy ev", "parameter margin = -inf", "expected a finite number"]),
+    ("guide:reveal=3", ["strategy guide", "parameter reveal = 3",
+                        "expected an integer from 0 to 2"]),
+    ("guide:take_pair=16384", ["strategy guide", "parameter take_pair = 16384",
+                               "expected an integer from 0 to 16383"]),
+    ("forgetful:decay=x", ["strategy forgetful", "decay = 'x' is not a number",
+                           "expected a number from 0 to 1"]),
+])
+def test_strategy_parameters_are_range_checked(tmp_path, monkeypatch, spec, needles):
+    """A strategy parameter outside its range (strategies.Param) is one line naming the
+    strategy, the parameter, the value and what is allowed, before anything is played or
+    written (issue 27); before, NaN, infinities and out-of-range values were played."""
+    def must_not_play(*args, **kw):
+        raise AssertionError("a bad parameter must be refused before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    out = tmp_path / "out"
+    args = ["run", "--strategy", spec, "--rounds", 10, "--out", out, "-q"]
+    assert_one_line_error(invoke(*args), args, needles)
+    assert not out.exists()
+
+
+def test_strategy_parameters_are_range_checked_in_every_command(tmp_path):
+    out = ["--out", tmp_path / "out", "-q"]
+    cases = [
+        (["tournament", "--strategy", "greedy", "--strategy", "forgetful:decay=2",
+          "--rounds", 10, *out], ["strategy forgetful", "decay = 2", "from 0 to 1"]),
+        (["compare", "--vary", "pair_scope=column,anywhere", "--strategy",
+          "lookahead:budget=0", "--rounds", 10, *out], ["strategy lookahead", "budget = 0"]),
+        (["tune", "--strategy", "forgetful", "--param", "decay=0..2", "--opponent", "greedy",
+          "--rounds", 1000, *out], ["strategy forgetful", "decay = 2", "from 0 to 1"]),
+        (["tune", "--strategy", "forgetful", "--param", "decay=0,0.5", "--opponent",
+          "knock-threshold:T=nan", "--rounds", 1000, *out],
+         ["strategy knock-threshold", "T = nan", "a finite number"]),
+    ]
+    for args, needles in cases:
+        assert_one_line_error(invoke(*args), args, needles)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_strategy_default_lies_in_its_range():
+    from strategies import STRATEGIES, resolve
+    for info in STRATEGIES.values():
+        for p in info.params:
+            assert p.allows(p.default), (info.name, p)
+        assert resolve(info.name).params == tuple(p.default for p in info.params)
+
+
 # ---- presets and rules --------------------------------------------------------------------
 def test_presets_and_rules(tmp_path):
     res = invoke("presets")

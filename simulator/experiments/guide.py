@@ -128,7 +128,7 @@ class GuideResult:
 def default_params(rules: Rules | None = None) -> dict[str, float]:
     """The tables that play as greedy; in a game only a knock can end they start out knocking
     as the field does (knock-threshold's T = 8), so that rounds end."""
-    params = {name: default for name, default, _ in STRATEGIES["guide"].params}
+    params = {p.name: p.default for p in STRATEGIES["guide"].params}
     if rules is not None and field_strategy(rules) == "knock-threshold":
         params["knock"] = 8.0
     return params
