@@ -883,6 +883,8 @@ def plot(folder):
                            "tournament or compare")
     try:
         written, notes = plots.redraw(path)
+    except plots.ResultsFileError as e:
+        raise GolfsimError(str(e)) from None
     except ValueError as e:
         raise GolfsimError(f"{folder}: {e}") from None
     except OSError as e:

@@ -319,6 +319,43 @@ def test_every_strategy_default_lies_in_its_range():
         assert resolve(info.name).params == tuple(p.default for p in info.params)
 
 
+# ---- plot ---------------------------------------------------------------------------------
+def test_plot_reports_a_corrupt_or_missing_results_file(tmp_path):
+    """golfsim plot on a results file that is random bytes, truncated, empty, a folder,
+    another table, or missing its partner is one line naming the file and why, and draws
+    nothing (issue 27); before, polars' exception ended in a traceback."""
+    good = tmp_path / "good"
+    res = invoke("run", "--rounds", 500, "--threads", 1, "--out", good, "-q", "--per-round")
+    assert res.exit_code == 0, res.output
+    summary_bytes = (good / "summary.parquet").read_bytes()
+    rounds_bytes = (good / "rounds.parquet").read_bytes()
+    cases = {   # folder: ({file: bytes, or None for a folder in its place}, needles)
+        "random": ({"summary.parquet": os.urandom(4096)},
+                   ["summary.parquet", "not a readable Parquet file"]),
+        "truncated": ({"summary.parquet": summary_bytes[:len(summary_bytes) // 2]},
+                      ["summary.parquet", "not a readable Parquet file"]),
+        "empty": ({"summary.parquet": b""}, ["summary.parquet", "not a readable Parquet file"]),
+        "rounds_cut": ({"summary.parquet": summary_bytes, "rounds.parquet": rounds_bytes[:-20]},
+                       ["rounds.parquet", "not a readable Parquet file"]),
+        "a_folder": ({"summary.parquet": None}, ["summary.parquet", "is a folder"]),
+        "other_table": ({"summary.parquet": rounds_bytes},
+                        ["summary.parquet", "not what golfsim writes there", "rounds"]),
+        "half_tournament": ({"ranking.parquet": summary_bytes},
+                            ["head_to_head.parquet", "no such file"]),
+    }
+    for name, (files, needles) in cases.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        for f, data in files.items():
+            if data is None:
+                (folder / f).mkdir()
+            else:
+                (folder / f).write_bytes(data)
+        args = ["plot", folder]
+        assert_one_line_error(invoke(*args), args, [str(folder), *needles])
+        assert not list(folder.glob("*.png")), name
+
+
 # ---- presets and rules --------------------------------------------------------------------
 def test_presets_and_rules(tmp_path):
     res = invoke("presets")
