@@ -252,6 +252,67 @@ def test_score_accepts_what_the_decks_hold(args, expected):
     assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
 
 
+# ---- the largest counts -------------------------------------------------------------------
+VARY = ["--vary", "pair_scope=column,anywhere"]
+TUNE = ["--strategy", "knock-threshold", "--param", "T=4..8", "--opponent", "greedy"]
+TOUR = ["--strategy", "greedy", "--strategy", "random"]
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["run", "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^11"]),
+    (["run", "--rounds", str(2**63)], ["--rounds", str(2**63), "from 1 to 10^11"]),
+    (["run", "--rounds", str(10**11 + 1)], ["--rounds", str(10**11 + 1), "from 1 to 10^11"]),
+    (["run", "--rounds", "2.5"], ["--rounds", "'2.5' is not a whole number"]),
+    (["run", "--chunk-size", "1e12"], ["--chunk-size", "1e12", "from 1 to 10^11"]),
+    (["run", "--rounds", "100000001", "--per-round"],
+     ["--rounds 100000001 with --per-round", "at most 10^8"]),
+    (["run", "--holes", "1001"], ["--holes", "1001", "from 1 to 1000"]),
+    (["run", "--rounds", "1e9", "--holes", "1000"],
+     ["--rounds 1000000000 with --holes 1000", "at most 100000000 matches"]),
+    (["run", "--rounds", "2e8", "--target", "100"],
+     ["--rounds 200000000 with --target 100", "at most 100000000 matches"]),
+    (["run", "--target", "100001"], ["--target", "100001", "from 1 to 100000"]),
+    (["tournament", *TOUR, "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^8"]),
+    (["tune", *TUNE, "--rounds", str(10**20)], ["--rounds", str(10**20), "from 1 to 10^8"]),
+    (["compare", *VARY, "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^11"]),
+    (["compare", *VARY, "--rounds", str(10**20)], ["--rounds", str(10**20), "to 10^11"]),
+    (["compare", *VARY, "--until-width", "0.1", "--max-rounds", str(2**63)],
+     ["--max-rounds", str(2**63), "from 1 to 10^11"]),
+    (["compare", *VARY, "--shard-size", "1e9"], ["--shard-size", "1e9", "from 1 to 10^8"]),
+    (["guide", "--deals", "1e20"], ["--deals", "1e20", "from 100 to 10^8"]),
+    (["guide", "--deals", "50"], ["--deals", "50", "from 100 to 10^8"]),
+    (["guide", "--check-rounds", "1e9"], ["--check-rounds", "1e9", "from 0 to 10^8"]),
+    (["guide", "--compare-rounds", "1e12"], ["--compare-rounds", "1e12", "from 0 to 10^11"]),
+])
+def test_huge_counts_are_refused_before_anything_is_written(tmp_path, monkeypatch, args,
+                                                            needles):
+    """A count beyond what golfsim can sum exactly, hold or finish (cli.MAX_ROUNDS,
+    MAX_HELD_ROUNDS, MAX_HOLES) is one line naming the option, the value and the range,
+    before the output folder is created (issue 27); before, 2**63 rounds ended in a
+    MemoryError and a compare of 10**20 rounds ran until killed."""
+    def must_not_play(*a, **kw):
+        raise AssertionError("a bad count must be refused before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(runner, "play_chunk", must_not_play)
+    out = tmp_path / "out"
+    args = [*args, "--out", str(out), "-q"]
+    assert_one_line_error(invoke(*args), args, needles)
+    assert not out.exists()
+
+
+def test_counts_may_be_written_with_an_exponent(tmp_path):
+    from simulator.cli import Count
+    count = Count(1, 10**11)
+    for text, n in (("1e3", 1000), ("2.5e3", 2500), ("1_000", 1000), (" 7 ", 7),
+                    ("1E11", 10**11)):
+        assert count.convert(text, None, None) == n
+    res = invoke("run", "--rounds", "1.5e3", "--threads", 1, "--out", tmp_path / "r", "-q")
+    assert res.exit_code == 0, res.output
+    assert summary(tmp_path / "r")["rounds"].to_list() == [1500] * 4
+
+
 # ---- strategy parameters ------------------------------------------------------------------
 @pytest.mark.parametrize("spec, needles", [
     ("knock-threshold:T=nan", ["strategy knock-threshold", "parameter T = nan",
@@ -398,10 +459,10 @@ def _bad_cases(tmp: Path):
         (["run", "--seed", 2**64, *out], ["--seed", str(2**64)]),
         (["run", "--preset", "ten_card", "--players", 8, "--set", "decks=1", *out],
          ["--players 8", "82 cards", "decks"]),
-        (["run", "--rounds", 0, *out], ["--rounds", "0", ">= 1"]),
+        (["run", "--rounds", 0, *out], ["--rounds", "0", "from 1 to 10^11"]),
         (["run", "--rounds", "many", *out], ["--rounds", "many"]),
         (["run", "--threads", 0, *out], ["--threads", "0", ">= 1"]),
-        (["run", "--chunk-size", 0, *out], ["--chunk-size", "0", ">= 1"]),
+        (["run", "--chunk-size", 0, *out], ["--chunk-size", "0", "from 1 to 10^11"]),
         (["run", "--out", a_file, "-q"], ["--out", str(a_file), "folder"]),
         (["run", "--out", a_file / "sub", "-q"], ["--out", str(a_file / "sub"), "cannot write"]),
         (["run", "--rules", tmp / "missing.toml", *out], ["--rules", "missing.toml", "no such"]),
@@ -454,7 +515,7 @@ def test_python_m_entry_point():
     assert bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
         "golfsim: error: Invalid value for '--rounds': 0 is not allowed; expected a whole "
-        "number >= 1"]
+        "number from 1 to 10^11"]
 
 
 # ---- README quick start and CI ------------------------------------------------------------

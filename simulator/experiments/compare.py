@@ -488,8 +488,9 @@ class CompareResult:
             widest_half_width(self.plan, self.sums) < self.until_width
 
 
-def shard_ranges(shard_size: int, rounds: int) -> list[tuple[int, int]]:
-    return [(a, min(shard_size, rounds - a)) for a in range(0, rounds, shard_size)]
+def shard_ranges(shard_size: int, rounds: int):
+    """(start, count) of every shard, made as they are needed (a long comparison has many)."""
+    return ((a, min(shard_size, rounds - a)) for a in range(0, rounds, shard_size))
 
 
 def run(plan: Plan, out_dir: str | Path, rounds: int | None = None,

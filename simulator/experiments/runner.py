@@ -409,7 +409,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     job = make_job(rules, players, policy_ids, params, seed, check,
                    "general" if match_mode else kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
-    starts = list(range(0, rounds, chunk_size))
+    starts = range(0, rounds, chunk_size)   # a range, not a list: a long run has many chunks
     totals = Totals(players)
     match_totals = MatchTotals(players) if match_mode else None
     pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
