@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -19,6 +20,7 @@ from simulator.cli import cli
 from simulator.experiments.report import SUMMARY_COLUMNS
 from simulator.game.rules import Rules, load_toml
 from cli_errors import assert_one_line_error
+from strategies import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 3000
@@ -179,6 +181,56 @@ def test_policy_error_keeps_partial_results(tmp_path, monkeypatch):
     meta = pl.read_parquet_metadata(out / "summary.parquet")
     assert meta["complete"] == "false" and "round 1234" in meta["error"]
     assert (out / "rounds.parquet").exists()
+
+
+def _illegal(round_index: int):
+    return runner.PolicyError(f"round {round_index}: the policy of seat 1 chose pos9, which is "
+                              "not legal at decision point 'turn'", round_index)
+
+
+def test_a_policy_error_names_the_first_failing_round_by_number(monkeypatch):
+    """Two chunks meet a policy error, rounds 905 and 1005, the later one first: the run
+    reports round 905 (issue 27). Before, the messages were sorted as strings, and
+    "round 1005" comes before "round 905"."""
+    import time
+    from simulator.kernel.tally import TOT_ROUNDS
+
+    def fake_chunk(job, start, count, state=None, per_round=False, layouts=False):
+        if start >= 900:
+            if start == 900:
+                time.sleep(0.5)   # the chunk of round 1005 fails first
+            raise _illegal(start + 5)
+        t = runner.Totals(4)
+        t.tot[TOT_ROUNDS] = count
+        return t, (np.zeros((0, 4), dtype=np.int64), np.zeros(0, dtype=np.int64), None), count
+
+    monkeypatch.setattr(runner, "play_chunk", fake_chunk)
+    ids = np.zeros(4, dtype=np.int64) + resolve("greedy").policy_id
+    params = np.zeros((4, 12))
+    result = runner.run(Rules.preset("six_card"), 4, ids, params, 1200, 1, threads=2,
+                        chunk_size=100)
+    assert not result.complete
+    assert result.error.startswith("round 905:"), result.error
+    assert result.played == [(a, 100) for a in range(0, 900, 100)]
+
+
+def test_wait_all_raises_the_error_of_the_earliest_submitted_future():
+    """compare and tune play the pieces of a shard through runner.wait_all: of two pieces
+    that fail, the error of the one submitted first is raised, whichever failed first."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    def piece(round_index, delay):
+        time.sleep(delay)
+        if round_index is not None:
+            raise _illegal(round_index)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = [pool.submit(piece, None, 0.0), pool.submit(piece, 20, 0.5),
+                   pool.submit(piece, 40, 0.0), pool.submit(piece, None, 0.0)]
+        with pytest.raises(runner.PolicyError, match="round 20:") as e:
+            runner.wait_all(futures)
+    assert e.value.round_index == 20
 
 
 # ---- score --------------------------------------------------------------------------------

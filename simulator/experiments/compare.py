@@ -436,7 +436,8 @@ class _Player:
                                                      per_round=True)
             except runner.PolicyError as e:
                 where = "baseline" if r == 0 else plan.variants[r - 1].label
-                raise runner.PolicyError(f"{where}, seating {q}: {e}") from None
+                raise runner.PolicyError(f"{where}, seating {q}: {e}", e.round_index) \
+                    from None
             scores[q, a:a + n] = s
             turns[q, a:a + n] = tr
             with lock:
