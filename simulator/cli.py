@@ -102,7 +102,7 @@ MAX_TARGET = 100_000
 
 
 def _power_text(n: int) -> str:
-    """10^11 for powers of ten from 10^6 up, else the number as digits."""
+    """``10^k`` for a power of ten from 10^6 up, else the number's digits."""
     k = len(str(n)) - 1
     return f"10^{k}" if k >= 6 and n == 10**k else str(n)
 
@@ -128,10 +128,14 @@ class Count(click.ParamType):
             text = str(value).strip().replace("_", "")
             try:
                 d = Decimal(text)
-                ok = d.is_finite() and d == d.to_integral_value()
             except InvalidOperation:
-                ok = False
-            if not ok:
+                d = None
+            if d is None or not d.is_finite():
+                self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
+                          ctx)
+            if not self.lo <= d <= self.hi:   # before int(): 1e999999999 has a billion digits
+                self.fail(f"{value} is not allowed; expected {self.allowed()}", param, ctx)
+            if d != d.to_integral_value():
                 self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
                           ctx)
             n = int(d)
