@@ -82,6 +82,68 @@ def _at_least_one(ctx, param, value):
     return value
 
 
+# ---- the largest counts a command accepts ------------------------------------------------
+# Rounds that are only summed (run, compare): 10^11, so that every sum stays an exact int64.
+# A hole scores well under 2000 points in absolute value under any rule set (at most 15 cards
+# of the 15 highest values the decks hold, 460 points, an ender penalty that at most doubles
+# that plus 5, the quads of 15 others and the moon on top), and 10^11 squared scores stay below
+# 2^63 while the mean |score| is below 9600: a margin of five. Turn counts squared too, while
+# rounds average fewer than 9600 turns (only a turn_cap above that allows more). Round
+# indices (1000 per match in match play) and seeds stay far from 2^63, and 10^11 rounds are
+# hours to days of computing.
+MAX_ROUNDS = 10**11
+# Rounds that are kept one by one in memory (run --per-round, tournament, tune, the measured
+# deals of a guide and its check, a compare shard): 10^8, a few gigabytes.
+MAX_HELD_ROUNDS = 10**8
+# Holes of a match (--holes): hole h of match m is round m * 1000 + h (tally.MAX_MATCH_HOLES),
+# so a longer match would replay the next one's deals.
+MAX_HOLES = 1000
+MAX_TARGET = 100_000
+
+
+def _power_text(n: int) -> str:
+    """``10^k`` for a power of ten from 10^6 up, else the number's digits."""
+    k = len(str(n)) - 1
+    return f"10^{k}" if k >= 6 and n == 10**k else str(n)
+
+
+class Count(click.ParamType):
+    """A whole number from ``lo`` to ``hi``, typed as digits (``1000000``, ``1_000_000``) or
+    in exponent notation (``1e6``, ``2.5e5``) when that is a whole number. A value outside
+    the range is refused while the command line is parsed: before any folder is created or
+    round is played."""
+    name = "integer"
+
+    def __init__(self, lo: int, hi: int):
+        self.lo, self.hi = lo, hi
+
+    def allowed(self) -> str:
+        return f"a whole number from {self.lo} to {_power_text(self.hi)}"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            n = value
+        else:
+            from decimal import Decimal, InvalidOperation
+            text = str(value).strip().replace("_", "")
+            try:
+                d = Decimal(text)
+            except InvalidOperation:
+                d = None
+            if d is None or not d.is_finite():
+                self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
+                          ctx)
+            if not self.lo <= d <= self.hi:   # before int(): 1e999999999 has a billion digits
+                self.fail(f"{value} is not allowed; expected {self.allowed()}", param, ctx)
+            if d != d.to_integral_value():
+                self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
+                          ctx)
+            n = int(d)
+        if not self.lo <= n <= self.hi:
+            self.fail(f"{value} is not allowed; expected {self.allowed()}", param, ctx)
+        return n
+
+
 class _ChunkSizeOption(click.Option):
     """Shows runner.DEFAULT_CHUNK in --help without importing the engine for every command."""
 
@@ -280,23 +342,25 @@ def _prepare_writers() -> threading.Thread:
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help=f"Strategy for all seats (give once) or for each seat (give once per seat); "
                    f"default {DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
-@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True, type=int,
-              callback=_at_least_one, help="Rounds (holes) to play.")
+@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
+              type=Count(1, MAX_ROUNDS),
+              help="Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
+                   "--holes or --target, matches times holes at most 10^11).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; round i of a seed is always the same deal and choices.")
 @_threads_option
-@click.option("--chunk-size", type=int, default=None, callback=_at_least_one,
+@click.option("--chunk-size", type=Count(1, MAX_ROUNDS), default=None,
               cls=_ChunkSizeOption, help="Rounds per chunk (the unit of work and progress)  "
                                          "[default: DEFAULT_CHUNK]")
 @click.option("--out", default=DEFAULT_OUT, show_default=True, metavar="FOLDER",
               help="Folder for summary.parquet, rounds.parquet and the plots.")
 @click.option("--per-round", is_flag=True, help="Also write rounds.parquet (every round's "
                                                 "per-seat scores and turn count).")
-@click.option("--holes", type=int, default=None, callback=_at_least_one,
-              help="Play whole matches of this many holes (the deal rotates); --rounds then "
-                   "counts matches.")
-@click.option("--target", type=int, default=None, callback=_at_least_one,
+@click.option("--holes", type=Count(1, MAX_HOLES), default=None,
+              help="Play whole matches of this many holes (the deal rotates, at most 1000); "
+                   "--rounds then counts matches.")
+@click.option("--target", type=Count(1, MAX_TARGET), default=None,
               help="Play whole matches until some total reaches this; --rounds then counts "
                    "matches.")
 @_quiet_option
@@ -329,8 +393,18 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
     if (holes or target) and per_round:
         raise GolfsimError("--per-round writes single holes; it cannot be combined with "
                            "--holes or --target (match play)")
-    if target and target > 100_000:
-        raise GolfsimError(f"--target {target}: expected at most 100000")
+    if per_round and rounds > MAX_HELD_ROUNDS:
+        raise GolfsimError(f"--rounds {rounds} with --per-round: expected at most "
+                           f"{_power_text(MAX_HELD_ROUNDS)} (every round is kept in memory); "
+                           "give fewer rounds or leave out --per-round")
+    if holes or target:
+        most = holes or MAX_HOLES    # a --target match lasts at most 1000 holes
+        if rounds * most > MAX_ROUNDS:
+            what = f"--holes {holes}" if holes else f"--target {target} (up to {MAX_HOLES} " \
+                                                      "holes a match)"
+            raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
+                               f"{MAX_ROUNDS // most} matches, {_power_text(MAX_ROUNDS)} "
+                               "holes in all")
     threads = threads or os.cpu_count() or 1
     chunk_size = chunk_size or runner.DEFAULT_CHUNK
     out_dir = _check_out_dir(out)
@@ -399,9 +473,10 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
               help="Players at the table.")
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help="A strategy in the tournament; give once per strategy (at least two).")
-@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True, type=int,
-              callback=_at_least_one,
-              help="Rounds per pairing, split evenly over its seatings (rounded up).")
+@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
+              type=Count(1, MAX_HELD_ROUNDS),
+              help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
+                   "10^8).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every seating and pairing replays the same deals.")
@@ -501,9 +576,9 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
               default="win_share", show_default=True,
               help="What is optimised: the tuned strategy's win share (ties split) or its "
                    "mean hole score (lower is better).")
-@click.option("--rounds", default=200_000, show_default=True, type=int,
-              callback=_at_least_one,
-              help="Budget: rounds the whole search may play (all candidates and seatings).")
+@click.option("--rounds", default=200_000, show_default=True, type=Count(1, MAX_HELD_ROUNDS),
+              help="Budget: rounds the whole search may play (all candidates and seatings; "
+                   "at most 10^8).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every candidate and seating replays the same deals.")
@@ -577,13 +652,13 @@ def score(ctx, preset, rules_file, assignments, as_json, layout):
       golfsim score KS 5H JC / KD 5C 2H
       golfsim score --set value_two=2 "KS 5H JC / KD 5C 2H"   (prints 12)
     """
-    from .output.layout_score import format_layout_score, score_layout
+    from .output.layout_score import LayoutError, format_layout_score, score_layout
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     text = " ".join(layout)
     try:
         result = score_layout(rules, text)
-    except CardParseError as e:
+    except (CardParseError, LayoutError) as e:
         raise GolfsimError(str(e)) from None
     if as_json:
         click.echo(json.dumps(result.as_json(preset), ensure_ascii=False))
@@ -659,21 +734,23 @@ def _positive_float(ctx, param, value):
               help="Strategies at the table (comma-separated or repeated, at most one per "
                    f"seat); with several they rotate through the seats. Default "
                    f"{DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
-@click.option("--rounds", type=int, default=None, callback=_at_least_one,
-              help=f"Deals every rule set plays  [default: {DEFAULT_COMPARE_ROUNDS:,}]")
+@click.option("--rounds", type=Count(1, MAX_ROUNDS), default=None,
+              help=f"Deals every rule set plays (at most 10^11)  "
+                   f"[default: {DEFAULT_COMPARE_ROUNDS:,}]")
 @click.option("--until-width", type=float, default=None, callback=_positive_float,
               metavar="X",
               help="Instead of --rounds: add shards until the 95% half-width (the ± shown) "
                    "of every change is below X, in the unit shown (points, turns, "
                    "percentage points).")
-@click.option("--max-rounds", type=int, default=None, callback=_at_least_one,
+@click.option("--max-rounds", type=Count(1, MAX_ROUNDS), default=None,
               help="With --until-width: stop at this many deals  [default: 10,000,000]")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every rule set and seating replays the same deals.")
 @_threads_option
-@click.option("--shard-size", type=int, default=None, callback=_at_least_one,
-              help="Deals per shard, the unit saved for resuming  [default: 20,000]")
+@click.option("--shard-size", type=Count(1, MAX_HELD_ROUNDS), default=None,
+              help="Deals per shard, the unit saved for resuming (at most 10^8)  "
+                   "[default: 20,000]")
 @click.option("--out", default=DEFAULT_COMPARE_OUT, show_default=True, metavar="FOLDER",
               help="Folder for compare.parquet, compare.md, compare.png and shards/.")
 @click.option("--fresh", is_flag=True,
@@ -787,14 +864,16 @@ def _canonical(name: str) -> str:
 @_rule_options
 @click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
               help="Players at the table.")
-@click.option("--deals", default=20_000, show_default=True, type=int, callback=_at_least_one,
+@click.option("--deals", default=20_000, show_default=True, type=Count(100, MAX_HELD_ROUNDS),
               help="Deals each decision is measured on (each deal is played in every "
-                   "seating, by both versions of the tables).")
-@click.option("--check-rounds", default=100_000, show_default=True, type=click.IntRange(0),
+                   "seating, by both versions of the tables; 100 to 10^8).")
+@click.option("--check-rounds", default=100_000, show_default=True,
+              type=Count(0, MAX_HELD_ROUNDS),
               help="Rounds of the tournament that checks the finished guide against greedy "
-                   "(0: no check).")
-@click.option("--compare-rounds", default=20_000, show_default=True, type=click.IntRange(0),
-              help="Deals per rule set for the house-rule effects (0: none).")
+                   "(0: no check; at most 10^8).")
+@click.option("--compare-rounds", default=20_000, show_default=True,
+              type=Count(0, MAX_ROUNDS),
+              help="Deals per rule set for the house-rule effects (0: none; at most 10^11).")
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
               help="House rules whose effects the guide shows, the baseline value first "
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
@@ -893,6 +972,8 @@ def plot(folder):
                            "tournament or compare")
     try:
         written, notes = plots.redraw(path)
+    except plots.ResultsFileError as e:
+        raise GolfsimError(str(e)) from None
     except ValueError as e:
         raise GolfsimError(f"{folder}: {e}") from None
     except OSError as e:

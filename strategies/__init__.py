@@ -3,6 +3,7 @@ integer id and parameter row the compiled engine reads."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -13,6 +14,48 @@ from .builtin import (ALL_RANKS, POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POL
 from .lookahead import POLICY_LOOKAHEAD
 
 N_PARAMS = 12
+RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
+MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
+MAX_BUDGET = 1_000_000     # lookahead's deals per move (its cost grows linearly)
+MAX_WIDTH = 16             # lookahead's positions per card: every one of the largest layout
+
+
+@dataclass(frozen=True)
+class Param:
+    """A strategy parameter: its name, default, meaning and the values it accepts: a finite
+    number in [lo, hi] (None: no bound on that side), a whole one when ``integer``. The one
+    place the ranges live: ``allows`` (every --strategy, tune candidate and opponent goes
+    through ``resolve``) and ``allowed_text`` (the error messages) read them."""
+    name: str
+    default: float
+    doc: str
+    lo: float | None = None
+    hi: float | None = None
+    integer: bool = False
+
+    def allowed_text(self) -> str:
+        if self.lo is not None and self.hi is not None:
+            kind = "an integer" if self.integer else "a number"
+            return f"{kind} from {_num(self.lo)} to {_num(self.hi)}"
+        kind = "an integer" if self.integer else "a finite number"
+        if self.lo is not None:
+            return f"{kind} >= {_num(self.lo)}"
+        if self.hi is not None:
+            return f"{kind} <= {_num(self.hi)}"
+        return kind
+
+    def allows(self, value: float) -> bool:
+        return (math.isfinite(value) and (self.lo is None or value >= self.lo) and
+                (self.hi is None or value <= self.hi) and
+                (not self.integer or float(value).is_integer()))
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def _rank_set(name, doc):
+    return Param(name, float(ALL_RANKS), doc, 0, RANK_SET_MAX, integer=True)
 
 
 @dataclass(frozen=True)
@@ -20,7 +63,7 @@ class StrategyInfo:
     name: str
     policy_id: int
     summary: str
-    params: tuple = ()  # (name, default, doc)
+    params: tuple = ()  # Param, in the order of the policy's parameter row
 
 
 STRATEGIES = {
@@ -33,80 +76,83 @@ STRATEGIES = {
         "knock-threshold", POLICY_KNOCK_THRESHOLD,
         "W2's policy (docs/benchmarks.md#w2): knocks when its estimated score is at most T, "
         "otherwise plays greedy's placement rule with the cards it has not seen",
-        params=(("T", 8.0, "knock when the estimated score is at most T"),)),
+        params=(Param("T", 8.0, "knock when the estimated score is at most T"),)),
     "heuristic": StrategyInfo(
         "heuristic", POLICY_HEURISTIC,
         "a parametric rule-of-thumb player: takes low or pairing discards, replaces known "
         "cards only for a clear gain, keeps a card a while for its pair, ends the round only "
         "when its estimate is low enough",
-        params=(("take_max", 4.0, "take the discard when its value is at most this (or it "
-                 "makes a pair) and it has a placement"),
-                ("replace_min", 1.0, "replace a known card only when the estimated score "
-                 "drops by at least this"),
-                ("hold", 3.0, "own turns a known unpaired card is kept waiting for its pair"),
-                ("knock_at", 10.0, "knock, flip all, or turn up its last face-down card only "
-                 "when its estimated score is at most this"),
-                ("aggression", 0.0, "0..1: an unknown card counts (1 + aggression) times the "
-                 "mean unseen value when it decides whether to replace it"))),
+        params=(Param("take_max", 4.0, "take the discard when its value is at most this (or "
+                      "it makes a pair) and it has a placement"),
+                Param("replace_min", 1.0, "replace a known card only when the estimated score "
+                      "drops by at least this"),
+                Param("hold", 3.0, "own turns a known unpaired card is kept waiting for its "
+                      "pair", 0, MAX_TURNS, integer=True),
+                Param("knock_at", 10.0, "knock, flip all, or turn up its last face-down card "
+                      "only when its estimated score is at most this"),
+                Param("aggression", 0.0, "0..1: an unknown card counts (1 + aggression) times "
+                      "the mean unseen value when it decides whether to replace it", 0, 1))),
     "forgetful": StrategyInfo(
         "forgetful", POLICY_FORGETFUL,
         "knock-threshold with an imperfect memory: each own face-down card it knows is "
         "forgotten with probability decay per own turn (decay = 0: knock-threshold exactly)",
-        params=(("T", 8.0, "knock when the estimated score is at most T"),
-                ("decay", 0.1, "probability per own turn of forgetting each remembered "
-                 "face-down card of its own"))),
+        params=(Param("T", 8.0, "knock when the estimated score is at most T"),
+                Param("decay", 0.1, "probability per own turn of forgetting each remembered "
+                      "face-down card of its own", 0, 1))),
     "opponent-aware": StrategyInfo(
         "opponent-aware", POLICY_OPPONENT_AWARE,
         "greedy that watches the next seat: it does not leave on the discard pile a card of a "
         "rank that seat is collecting when placing it otherwise costs at most care points "
         "(care = 0: greedy exactly)",
-        params=(("care", 3.0, "points of estimated gain it gives up rather than feed the "
-                 "next seat"),)),
+        params=(Param("care", 3.0, "points of estimated gain it gives up rather than feed "
+                      "the next seat", 0),)),
     "lookahead": StrategyInfo(
         "lookahead", POLICY_LOOKAHEAD,
         "determinised Monte Carlo: tries knocking, drawing and the `width` best placements "
         "on `budget` random deals of the cards it has not seen (consistent with what it "
         "knows), plays each round out with built-in models of every seat, and keeps the move "
         "with the best mean margin",
-        params=(("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
-                 "estimated score of at most T"),
-                ("budget", 24.0, "deals tried per candidate move (cost grows linearly)"),
-                ("width", 3.0, "positions tried for a card: the best ones by greedy's "
-                 "estimate"))),
+        params=(Param("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
+                      "estimated score of at most T"),
+                Param("budget", 24.0, "deals tried per candidate move (cost grows linearly)",
+                      1, MAX_BUDGET, integer=True),
+                Param("width", 3.0, "positions tried for a card: the best ones by greedy's "
+                      "estimate", 1, MAX_WIDTH, integer=True))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "
         "least what drawing is expected to gain, ends the round only when well placed",
-        params=(("T", 6.0, "end the round (knock, flip all, go out) only with an estimated "
-                 "score of at most T"),
-                ("margin", 2.0, "... and at least this far below every opponent's "
-                 "estimated score"))),
+        params=(Param("T", 6.0, "end the round (knock, flip all, go out) only with an "
+                      "estimated score of at most T"),
+                Param("margin", 2.0, "... and at least this far below every opponent's "
+                      "estimated score"))),
     "guide": StrategyInfo(
         "guide", POLICY_GUIDE,
         "follows a strategy guide's tables (`golfsim guide` writes them): greedy's counting "
         "and placement, with which discards to take and which drawn cards to keep looked up "
         "by rank and situation (pairs a card it knows; else early, late, last turn), and "
         "thresholds for going out and knocking; the defaults play exactly as greedy",
-        params=(("take_pair", float(ALL_RANKS), "ranks (bit r: A=0 .. K=12, joker=13) of a "
-                 "discard it takes (when it has a placement) that pairs a card it knows"),
-                ("take_early", float(ALL_RANKS), "... that pairs none, early in the round "
-                 "(more than a third of its cards face down)"),
-                ("take_late", float(ALL_RANKS), "... that pairs none, later"),
-                ("take_last", float(ALL_RANKS), "... that pairs none, on its last turn "
-                 "(someone has gone out)"),
-                ("keep_pair", float(ALL_RANKS), "ranks of a drawn card it keeps (else "
-                 "discards) when it pairs a card it knows"),
-                ("keep_early", float(ALL_RANKS), "... pairing none, early"),
-                ("keep_late", float(ALL_RANKS), "... pairing none, later"),
-                ("keep_last", float(ALL_RANKS), "... pairing none, on its last turn"),
-                ("out", 1000.0, "the highest estimated score it goes out with (turning its "
-                 "last face-down card up)"),
-                ("knock", -1000.0, "knock when its estimated score is at most this"),
-                ("reveal", 0.0, "initial reveal: 0 as greedy (lowest positions), 1 in "
-                 "different columns, 2 in the same column"),
-                ("down", 0.0, "ranks of a kept card pairing nothing that it puts over its "
-                 "first unknown face-down card (when below the mean of the unseen) rather "
-                 "than where greedy's estimate gains most"))),
+        params=(_rank_set("take_pair", "ranks (bit r: A=0 .. K=12, joker=13) of a discard "
+                          "it takes (when it has a placement) that pairs a card it knows"),
+                _rank_set("take_early", "... that pairs none, early in the round (more than "
+                          "a third of its cards face down)"),
+                _rank_set("take_late", "... that pairs none, later"),
+                _rank_set("take_last", "... that pairs none, on its last turn (someone has "
+                          "gone out)"),
+                _rank_set("keep_pair", "ranks of a drawn card it keeps (else discards) when "
+                          "it pairs a card it knows"),
+                _rank_set("keep_early", "... pairing none, early"),
+                _rank_set("keep_late", "... pairing none, later"),
+                _rank_set("keep_last", "... pairing none, on its last turn"),
+                Param("out", 1000.0, "the highest estimated score it goes out with (turning "
+                      "its last face-down card up)"),
+                Param("knock", -1000.0, "knock when its estimated score is at most this"),
+                Param("reveal", 0.0, "initial reveal: 0 as greedy (lowest positions), 1 in "
+                      "different columns, 2 in the same column", 0, 2, integer=True),
+                Param("down", 0.0, "ranks of a kept card pairing nothing that it puts over its "
+                      "first unknown face-down card (when below the mean of the unseen) "
+                      "rather than where greedy's estimate gains most", 0, RANK_SET_MAX,
+                      integer=True))),
 }
 
 
@@ -129,21 +175,48 @@ class Strategy:
 
 
 def _parse_params(name: str, declared, arg_text: str) -> tuple:
-    """``k=v,k2=v2`` against the declared (name, default, doc) parameters, in declared order."""
-    values = {p[0]: p[1] for p in declared}
+    """``k=v,k2=v2`` against the declared parameters (``Param``, or a user policy's (name,
+    default, doc) tuples), in declared order. A built-in's value must lie in its parameter's
+    range; a user policy's may be anything but NaN."""
+    specs = {p.name: p for p in (_as_param(d) for d in declared)}
+    values = {k: p.default for k, p in specs.items()}
     if arg_text:
         for item in arg_text.split(","):
             k, eq, v = item.partition("=")
             if not eq or k not in values:
-                allowed = ", ".join(values) or "none"
+                allowed = ", ".join(f"{k} ({p.allowed_text()})"
+                                    for k, p in specs.items()) or "none"
                 raise StrategyError(f"strategy {name}: unknown parameter {item!r} "
                                     f"(parameters: {allowed})")
+            spec = specs[k]
             try:
-                values[k] = float(v)
+                x = float(v)
             except ValueError:
-                raise StrategyError(f"strategy {name}: parameter {k} = {v!r} is not a number") \
-                    from None
-    return tuple(values[p[0]] for p in declared)
+                raise StrategyError(f"strategy {name}: parameter {k} = {v!r} is not a number; "
+                                    f"expected {spec.allowed_text()}") from None
+            if not spec.allows(x):
+                raise StrategyError(f"strategy {name}: parameter {k} = {v.strip()}: expected "
+                                    f"{spec.allowed_text()}")
+            values[k] = x
+    return tuple(values[k] for k in specs)
+
+
+def _as_param(declared) -> Param:
+    """A user policy's (name, default, doc) declaration as a Param: any number but NaN."""
+    if isinstance(declared, Param):
+        return declared
+    return _UserParam(declared[0], declared[1], declared[2] if len(declared) > 2 else "")
+
+
+class _UserParam(Param):
+    """A user policy's parameter: the policy decides what its values mean, so only NaN
+    (which no comparison can use) is refused; infinities are allowed."""
+
+    def allowed_text(self) -> str:
+        return "any number but NaN"
+
+    def allows(self, value: float) -> bool:
+        return not math.isnan(value)
 
 
 def resolve(spec: str) -> Strategy:

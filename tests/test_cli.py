@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 from click.testing import CliRunner
@@ -20,6 +21,7 @@ from simulator.cli import cli
 from simulator.experiments.report import SUMMARY_COLUMNS, capped_warning
 from simulator.game.rules import Rules, load_toml
 from cli_errors import assert_one_line_error
+from strategies import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 ROUNDS = 3000
@@ -222,6 +224,56 @@ def test_policy_error_keeps_partial_results(tmp_path, monkeypatch):
     assert (out / "rounds.parquet").exists()
 
 
+def _illegal(round_index: int):
+    return runner.PolicyError(f"round {round_index}: the policy of seat 1 chose pos9, which is "
+                              "not legal at decision point 'turn'", round_index)
+
+
+def test_a_policy_error_names_the_first_failing_round_by_number(monkeypatch):
+    """Two chunks meet a policy error, rounds 905 and 1005, the later one first: the run
+    reports round 905 (issue 27). Before, the messages were sorted as strings, and
+    "round 1005" comes before "round 905"."""
+    import time
+    from simulator.kernel.tally import TOT_ROUNDS
+
+    def fake_chunk(job, start, count, state=None, per_round=False, layouts=False):
+        if start >= 900:
+            if start == 900:
+                time.sleep(0.5)   # the chunk of round 1005 fails first
+            raise _illegal(start + 5)
+        t = runner.Totals(4)
+        t.tot[TOT_ROUNDS] = count
+        return t, (np.zeros((0, 4), dtype=np.int64), np.zeros(0, dtype=np.int64), None), count
+
+    monkeypatch.setattr(runner, "play_chunk", fake_chunk)
+    ids = np.zeros(4, dtype=np.int64) + resolve("greedy").policy_id
+    params = np.zeros((4, 12))
+    result = runner.run(Rules.preset("six_card"), 4, ids, params, 1200, 1, threads=2,
+                        chunk_size=100)
+    assert not result.complete
+    assert result.error.startswith("round 905:"), result.error
+    assert result.played == [(a, 100) for a in range(0, 900, 100)]
+
+
+def test_wait_all_raises_the_error_of_the_earliest_submitted_future():
+    """compare and tune play the pieces of a shard through runner.wait_all: of two pieces
+    that fail, the error of the one submitted first is raised, whichever failed first."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    def piece(round_index, delay):
+        time.sleep(delay)
+        if round_index is not None:
+            raise _illegal(round_index)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = [pool.submit(piece, None, 0.0), pool.submit(piece, 20, 0.5),
+                   pool.submit(piece, 40, 0.0), pool.submit(piece, None, 0.0)]
+        with pytest.raises(runner.PolicyError, match="round 20:") as e:
+            runner.wait_all(futures)
+    assert e.value.round_index == 20
+
+
 # ---- score --------------------------------------------------------------------------------
 @pytest.mark.parametrize("layout, options, expected", [
     (TV_S1_UNICODE, [], 8),
@@ -266,6 +318,196 @@ def test_score_quads_in_eight_card(tmp_path):
     data = json.loads(res.stdout)
     assert data["score"] == 1
     assert data["columns"] == [1, 0, 10, 0] and data["pattern_adjustment"] == -10
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["KS KS KS / KS 5C 2H"], ["4 copies of K♠", "decks hold 2"]),   # six_card: 2 decks at most
+    (["--set", "decks=1", "KS KS 5H / 2D 5C 2H"], ["2 copies of K♠", "decks hold 1", "1 deck"]),
+    (["--set", "decks=1", "K K K / K K 2H"], ["5 cards of rank K", "decks hold 4"]),
+    (["JK 5H JC / KD 5C 2H"], ["1 joker", "no jokers", "jokers_per_deck = 0"]),
+    (["--preset", "eight_card_whitnack", "JK JK JK JK / JK 5C 2H 3H"],
+     ["5 jokers", "decks hold 4"]),
+])
+def test_score_refuses_layouts_the_decks_cannot_hold(args, needles):
+    """More copies of a card than the rule set's decks hold, or a joker where it has none,
+    is one line (issue 27); before, such a layout was scored as if the decks held it."""
+    assert_one_line_error(invoke("score", *args), ["score", *args], needles)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["KS KS 5H / 2D 5C 2H"], 6),                 # six_card has 2 decks with 5 or 6 players
+    (["--set", "decks=1", "K K K / K 5 2H"], 3),  # cards without a suit take any suit
+    (["--preset", "eight_card_whitnack", "JK JK JK JK / 5D 5C 2H 3H"], -5),
+])
+def test_score_accepts_what_the_decks_hold(args, expected):
+    res = invoke("score", *args)
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
+
+
+# ---- the largest counts -------------------------------------------------------------------
+VARY = ["--vary", "pair_scope=column,anywhere"]
+TUNE = ["--strategy", "knock-threshold", "--param", "T=4..8", "--opponent", "greedy"]
+TOUR = ["--strategy", "greedy", "--strategy", "random"]
+
+
+@pytest.mark.parametrize("args, needles", [
+    (["run", "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^11"]),
+    (["run", "--rounds", str(2**63)], ["--rounds", str(2**63), "from 1 to 10^11"]),
+    (["run", "--rounds", str(10**11 + 1)], ["--rounds", str(10**11 + 1), "from 1 to 10^11"]),
+    (["run", "--rounds", "2.5"], ["--rounds", "'2.5' is not a whole number"]),
+    (["run", "--chunk-size", "1e12"], ["--chunk-size", "1e12", "from 1 to 10^11"]),
+    (["run", "--rounds", "100000001", "--per-round"],
+     ["--rounds 100000001 with --per-round", "at most 10^8"]),
+    (["run", "--holes", "1001"], ["--holes", "1001", "from 1 to 1000"]),
+    (["run", "--rounds", "1e9", "--holes", "1000"],
+     ["--rounds 1000000000 with --holes 1000", "at most 100000000 matches"]),
+    (["run", "--rounds", "2e8", "--target", "100"],
+     ["--rounds 200000000 with --target 100", "at most 100000000 matches"]),
+    (["run", "--target", "100001"], ["--target", "100001", "from 1 to 100000"]),
+    (["tournament", *TOUR, "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^8"]),
+    (["tune", *TUNE, "--rounds", str(10**20)], ["--rounds", str(10**20), "from 1 to 10^8"]),
+    (["compare", *VARY, "--rounds", "1e20"], ["--rounds", "1e20", "from 1 to 10^11"]),
+    (["compare", *VARY, "--rounds", str(10**20)], ["--rounds", str(10**20), "to 10^11"]),
+    (["compare", *VARY, "--until-width", "0.1", "--max-rounds", str(2**63)],
+     ["--max-rounds", str(2**63), "from 1 to 10^11"]),
+    (["compare", *VARY, "--shard-size", "1e9"], ["--shard-size", "1e9", "from 1 to 10^8"]),
+    (["guide", "--deals", "1e20"], ["--deals", "1e20", "from 100 to 10^8"]),
+    (["guide", "--deals", "50"], ["--deals", "50", "from 100 to 10^8"]),
+    (["guide", "--check-rounds", "1e9"], ["--check-rounds", "1e9", "from 0 to 10^8"]),
+    (["guide", "--compare-rounds", "1e12"], ["--compare-rounds", "1e12", "from 0 to 10^11"]),
+])
+def test_huge_counts_are_refused_before_anything_is_written(tmp_path, monkeypatch, args,
+                                                            needles):
+    """A count beyond what golfsim can sum exactly, hold or finish (cli.MAX_ROUNDS,
+    MAX_HELD_ROUNDS, MAX_HOLES) is one line naming the option, the value and the range,
+    before the output folder is created (issue 27); before, 2**63 rounds ended in a
+    MemoryError and a compare of 10**20 rounds ran until killed."""
+    def must_not_play(*a, **kw):
+        raise AssertionError("a bad count must be refused before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(runner, "play_chunk", must_not_play)
+    out = tmp_path / "out"
+    args = [*args, "--out", str(out), "-q"]
+    assert_one_line_error(invoke(*args), args, needles)
+    assert not out.exists()
+
+
+def test_counts_may_be_written_with_an_exponent(tmp_path):
+    from simulator.cli import Count
+    count = Count(1, 10**11)
+    for text, n in (("1e3", 1000), ("2.5e3", 2500), ("1_000", 1000), (" 7 ", 7),
+                    ("1E11", 10**11)):
+        assert count.convert(text, None, None) == n
+    res = invoke("run", "--rounds", "1.5e3", "--threads", 1, "--out", tmp_path / "r", "-q")
+    assert res.exit_code == 0, res.output
+    assert summary(tmp_path / "r")["rounds"].to_list() == [1500] * 4
+
+
+# ---- strategy parameters ------------------------------------------------------------------
+@pytest.mark.parametrize("spec, needles", [
+    ("knock-threshold:T=nan", ["strategy knock-threshold", "parameter T = nan",
+                               "expected a finite number"]),
+    ("knock-threshold:T=inf", ["strategy knock-threshold", "parameter T = inf",
+                               "expected a finite number"]),
+    ("forgetful:decay=2", ["strategy forgetful", "parameter decay = 2",
+                           "expected a number from 0 to 1"]),
+    ("lookahead:budget=0", ["strategy lookahead", "parameter budget = 0",
+                            "expected an integer from 1 to 1000000"]),
+    ("lookahead:width=2.5", ["strategy lookahead", "parameter width = 2.5",
+                             "expected an integer from 1 to 16"]),
+    ("heuristic:hold=-1", ["strategy heuristic", "parameter hold = -1",
+                           "expected an integer from 0 to 100000"]),
+    ("heuristic:aggression=1.5", ["strategy heuristic", "parameter aggression = 1.5",
+                                  "expected a number from 0 to 1"]),
+    ("opponent-aware:care=-1", ["strategy opponent-aware", "parameter care = -1",
+                                "expected a finite number >= 0"]),
+    ("ev:margin=-inf", ["strategy ev", "parameter margin = -inf", "expected a finite number"]),
+    ("guide:reveal=3", ["strategy guide", "parameter reveal = 3",
+                        "expected an integer from 0 to 2"]),
+    ("guide:take_pair=16384", ["strategy guide", "parameter take_pair = 16384",
+                               "expected an integer from 0 to 16383"]),
+    ("forgetful:decay=x", ["strategy forgetful", "decay = 'x' is not a number",
+                           "expected a number from 0 to 1"]),
+])
+def test_strategy_parameters_are_range_checked(tmp_path, monkeypatch, spec, needles):
+    """A strategy parameter outside its range (strategies.Param) is one line naming the
+    strategy, the parameter, the value and what is allowed, before anything is played or
+    written (issue 27); before, NaN, infinities and out-of-range values were played."""
+    def must_not_play(*args, **kw):
+        raise AssertionError("a bad parameter must be refused before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    out = tmp_path / "out"
+    args = ["run", "--strategy", spec, "--rounds", 10, "--out", out, "-q"]
+    assert_one_line_error(invoke(*args), args, needles)
+    assert not out.exists()
+
+
+def test_strategy_parameters_are_range_checked_in_every_command(tmp_path):
+    out = ["--out", tmp_path / "out", "-q"]
+    cases = [
+        (["tournament", "--strategy", "greedy", "--strategy", "forgetful:decay=2",
+          "--rounds", 10, *out], ["strategy forgetful", "decay = 2", "from 0 to 1"]),
+        (["compare", "--vary", "pair_scope=column,anywhere", "--strategy",
+          "lookahead:budget=0", "--rounds", 10, *out], ["strategy lookahead", "budget = 0"]),
+        (["tune", "--strategy", "forgetful", "--param", "decay=0..2", "--opponent", "greedy",
+          "--rounds", 1000, *out], ["strategy forgetful", "decay = 2", "from 0 to 1"]),
+        (["tune", "--strategy", "forgetful", "--param", "decay=0,0.5", "--opponent",
+          "knock-threshold:T=nan", "--rounds", 1000, *out],
+         ["strategy knock-threshold", "T = nan", "a finite number"]),
+    ]
+    for args, needles in cases:
+        assert_one_line_error(invoke(*args), args, needles)
+    assert not (tmp_path / "out").exists()
+
+
+def test_every_strategy_default_lies_in_its_range():
+    from strategies import STRATEGIES, resolve
+    for info in STRATEGIES.values():
+        for p in info.params:
+            assert p.allows(p.default), (info.name, p)
+        assert resolve(info.name).params == tuple(p.default for p in info.params)
+
+
+# ---- plot ---------------------------------------------------------------------------------
+def test_plot_reports_a_corrupt_or_missing_results_file(tmp_path):
+    """golfsim plot on a results file that is random bytes, truncated, empty, a folder,
+    another table, or missing its partner is one line naming the file and why, and draws
+    nothing (issue 27); before, polars' exception ended in a traceback."""
+    good = tmp_path / "good"
+    res = invoke("run", "--rounds", 500, "--threads", 1, "--out", good, "-q", "--per-round")
+    assert res.exit_code == 0, res.output
+    summary_bytes = (good / "summary.parquet").read_bytes()
+    rounds_bytes = (good / "rounds.parquet").read_bytes()
+    cases = {   # folder: ({file: bytes, or None for a folder in its place}, needles)
+        "random": ({"summary.parquet": os.urandom(4096)},
+                   ["summary.parquet", "not a readable Parquet file"]),
+        "truncated": ({"summary.parquet": summary_bytes[:len(summary_bytes) // 2]},
+                      ["summary.parquet", "not a readable Parquet file"]),
+        "empty": ({"summary.parquet": b""}, ["summary.parquet", "not a readable Parquet file"]),
+        "rounds_cut": ({"summary.parquet": summary_bytes, "rounds.parquet": rounds_bytes[:-20]},
+                       ["rounds.parquet", "not a readable Parquet file"]),
+        "a_folder": ({"summary.parquet": None}, ["summary.parquet", "is a folder"]),
+        "other_table": ({"summary.parquet": rounds_bytes},
+                        ["summary.parquet", "not what golfsim writes there", "rounds"]),
+        "half_tournament": ({"ranking.parquet": summary_bytes},
+                            ["head_to_head.parquet", "no such file"]),
+    }
+    for name, (files, needles) in cases.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        for f, data in files.items():
+            if data is None:
+                (folder / f).mkdir()
+            else:
+                (folder / f).write_bytes(data)
+        args = ["plot", folder]
+        assert_one_line_error(invoke(*args), args, [str(folder), *needles])
+        assert not list(folder.glob("*.png")), name
 
 
 # ---- presets and rules --------------------------------------------------------------------
@@ -328,10 +570,10 @@ def _bad_cases(tmp: Path):
         (["run", "--seed", 2**64, *out], ["--seed", str(2**64)]),
         (["run", "--preset", "ten_card", "--players", 8, "--set", "decks=1", *out],
          ["--players 8", "82 cards", "decks"]),
-        (["run", "--rounds", 0, *out], ["--rounds", "0", ">= 1"]),
+        (["run", "--rounds", 0, *out], ["--rounds", "0", "from 1 to 10^11"]),
         (["run", "--rounds", "many", *out], ["--rounds", "many"]),
         (["run", "--threads", 0, *out], ["--threads", "0", ">= 1"]),
-        (["run", "--chunk-size", 0, *out], ["--chunk-size", "0", ">= 1"]),
+        (["run", "--chunk-size", 0, *out], ["--chunk-size", "0", "from 1 to 10^11"]),
         (["run", "--out", a_file, "-q"], ["--out", str(a_file), "folder"]),
         (["run", "--out", a_file / "sub", "-q"], ["--out", str(a_file / "sub"), "cannot write"]),
         (["run", "--rules", tmp / "missing.toml", *out], ["--rules", "missing.toml", "no such"]),
@@ -384,7 +626,7 @@ def test_python_m_entry_point():
     assert bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
         "golfsim: error: Invalid value for '--rounds': 0 is not allowed; expected a whole "
-        "number >= 1"]
+        "number from 1 to 10^11"]
 
 
 # ---- README quick start and CI ------------------------------------------------------------

@@ -244,3 +244,15 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
     assert f"{100 * check['guide_win']:.2f}%" in verdict and "greedy" in verdict
     assert shot.stat().st_size > 20_000
+
+
+def test_the_check_and_house_rule_seeds_stay_seeds():
+    """The guide's other deals (check, house rules) are played on seed + k * 1,000,003, which
+    for the largest seeds --seed allows must wrap rather than leave the int64 range the
+    kernels take (issue 27)."""
+    assert gd.other_seed(1, 1) == 1 + gd.CHECK_SEED_OFFSET
+    assert gd.other_seed(7, 2) == 7 + 2 * gd.CHECK_SEED_OFFSET
+    for seed in (2**63 - 1, 2**63 - gd.CHECK_SEED_OFFSET):
+        for k in (1, 2):
+            s = gd.other_seed(seed, k)
+            assert 0 <= s < 2**63 and s != seed

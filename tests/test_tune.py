@@ -390,7 +390,7 @@ def _bad_tune_cases(tmp):
         ([*base, *kt, "--param", "T=4..20", "--rounds", 5000],
          ["--rounds 5,000", "too few", "give --rounds 34,000 or more"]),
         ([*base, *kt, "--param", "T=4..8", "--players", 9], ["--players 9"]),
-        ([*base, *kt, "--param", "T=4..8", "--rounds", 0], ["--rounds", ">= 1"]),
+        ([*base, *kt, "--param", "T=4..8", "--rounds", 0], ["--rounds", "from 1 to 10^8"]),
         ([*base, *kt, "--param", "T=4..8", "--objective", "fun"], ["--objective", "fun"]),
         (["tune", *kt, "--param", "T=4..8", "--opponent", "greedy", "--out", tmp / "f", "-q"],
          ["--out", "not a folder"]),

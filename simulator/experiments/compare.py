@@ -442,7 +442,8 @@ class _Player:
                                                      per_round=True)
             except runner.PolicyError as e:
                 where = "baseline" if r == 0 else plan.variants[r - 1].label
-                raise runner.PolicyError(f"{where}, seating {q}: {e}") from None
+                raise runner.PolicyError(f"{where}, seating {q}: {e}", e.round_index) \
+                    from None
             scores[q, a:a + n] = s
             turns[q, a:a + n] = tr
             with lock:
@@ -494,8 +495,9 @@ class CompareResult:
             widest_half_width(self.plan, self.sums) < self.until_width
 
 
-def shard_ranges(shard_size: int, rounds: int) -> list[tuple[int, int]]:
-    return [(a, min(shard_size, rounds - a)) for a in range(0, rounds, shard_size)]
+def shard_ranges(shard_size: int, rounds: int):
+    """(start, count) of every shard, made as they are needed (a long comparison has many)."""
+    return ((a, min(shard_size, rounds - a)) for a in range(0, rounds, shard_size))
 
 
 def run(plan: Plan, out_dir: str | Path, rounds: int | None = None,

@@ -130,7 +130,7 @@ class GuideResult:
 def default_params(rules: Rules | None = None) -> dict[str, float]:
     """The tables that play as greedy; in a game only a knock can end they start out knocking
     as the field does (knock-threshold's T = 8), so that rounds end."""
-    params = {name: default for name, default, _ in STRATEGIES["guide"].params}
+    params = {p.name: p.default for p in STRATEGIES["guide"].params}
     if rules is not None and field_strategy(rules) == "knock-threshold":
         params["knock"] = 8.0
     return params
@@ -371,6 +371,12 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
 CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements
 
 
+def other_seed(seed: int, k: int) -> int:
+    """The seed of the guide's k-th other set of deals (1: the check, 2: the house rules):
+    ``seed + k * CHECK_SEED_OFFSET``, wrapped to stay a seed (0 .. 2^63 - 1) for any seed."""
+    return (int(seed) + k * CHECK_SEED_OFFSET) % 2**63
+
+
 def _cached_check(store, rules, players, spec, field, rounds, seed, threads, progress):
     """The tournament of the finished guide against greedy on other deals; its estimates are
     kept in ``shards/check-<key>.json`` so that a rerun does not play it again."""
@@ -381,7 +387,7 @@ def _cached_check(store, rules, players, spec, field, rounds, seed, threads, pro
             return _tournament_from_json(json.loads(path.read_text()), rules)
         except (OSError, ValueError, KeyError, TypeError):
             store.notes.append(f"{path.name} is unreadable; playing the check again")
-    result = tour.play(rules, players, [spec, field], rounds, seed + CHECK_SEED_OFFSET,
+    result = tour.play(rules, players, [spec, field], rounds, other_seed(seed, 1),
                        threads=threads, progress=progress)
     with atomic_path(path) as tmp:
         tmp.write_text(json.dumps(_tournament_json(result)))
@@ -430,6 +436,6 @@ def _house_rules(rules, preset, players, spec, field, varies, rounds, seed, thre
     if not usable:
         return None
     plan = cmp.make_plan(rules, preset, usable, "one-at-a-time", [spec, field], players,
-                         seed + 2 * CHECK_SEED_OFFSET)
+                         other_seed(seed, 2))
     return cmp.run(plan, out_dir / "compare", rounds=rounds, threads=threads, fresh=fresh,
                    progress=progress)

@@ -38,7 +38,12 @@ DEFAULT_CHUNK = 65536
 
 
 class PolicyError(RuntimeError):
-    """A policy returned an action that is not legal at that decision point."""
+    """A policy returned an action that is not legal at that decision point. ``round_index``
+    is the round (the match, in match play) where it happened, when known."""
+
+    def __init__(self, message: str, round_index: int | None = None):
+        super().__init__(message)
+        self.round_index = round_index
 
 
 @dataclass
@@ -313,7 +318,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                                job.policies, st.aux)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played))
+        raise PolicyError(describe_error(st.out, start + played), start + played)
     return t, extra, played
 
 
@@ -330,7 +335,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
                              mt.mtot, job.check, job.user, job.policies, st.aux)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played))
+        raise PolicyError(describe_error(st.out, start + played, "match"), start + played)
     return t, mt, played
 
 
@@ -361,35 +366,48 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
             "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR])}
 
 
-def describe_error(out: np.ndarray, round_index: int) -> str:
+def describe_error(out: np.ndarray, round_index: int, unit: str = "round") -> str:
+    """The kernel's error in ``out`` at round (or, with unit "match", match) ``round_index``."""
     from ..game.codes import DECISION_NAMES, action_name
     code = int(out[K.OUT_ERROR])
+    where = f"{unit} {round_index}"
     if code == ERR_ILLEGAL_ACTION:
-        return (f"round {round_index}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "
+        return (f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "
                 f"{action_name(int(out[K.OUT_ERR_ACTION]))}, which is not legal at decision "
                 f"point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}'")
     if code == ERR_CONSERVATION:
-        return f"round {round_index}: card conservation or counter invariant broken"
-    return f"round {round_index}: engine error {code}"
+        return f"{where}: card conservation or counter invariant broken"
+    return f"{where}: engine error {code}"
 
 
 def wait_all(futures) -> None:
-    """Wait for every future, raising the first exception one of them ends with. The wait
+    """Wait for every future; if any ends with an exception, cancel those not yet started,
+    wait for the running ones, and raise the exception of the earliest submitted future that
+    ended with one. A pool starts its futures in the order they were submitted, so every
+    future submitted before that one has been played: the error raised (a policy error's
+    round, say) is the first in submission order whichever thread met it first. The wait
     wakes every quarter second so that the main thread stays responsive to Ctrl-C; on an
-    exception or an interruption the futures not yet started are cancelled and the running
-    ones waited for before it propagates."""
+    interruption the futures not yet started are cancelled and the running ones waited for
+    before it propagates."""
+    futures = list(futures)
     pending = set(futures)
+    failed = False
     try:
-        while pending:
+        while pending and not failed:
             done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-            for f in done:
-                if f.exception() is not None:
-                    raise f.exception()
+            failed = any(f.exception() is not None for f in done)
     except BaseException:
         for f in pending:
             f.cancel()
         wait(pending)
         raise
+    if failed:
+        for f in pending:
+            f.cancel()
+        wait(pending)
+        for f in futures:
+            if not f.cancelled() and f.exception() is not None:
+                raise f.exception()
 
 
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
@@ -409,14 +427,14 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     job = make_job(rules, players, policy_ids, params, seed, check,
                    "general" if match_mode else kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
-    starts = list(range(0, rounds, chunk_size))
+    starts = range(0, rounds, chunk_size)   # a range, not a list: a long run has many chunks
     totals = Totals(players)
     match_totals = MatchTotals(players) if match_mode else None
     pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
     local = threading.local()
     lock = threading.Lock()
-    errors: list[str] = []
+    errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
     played: list[tuple[int, int]] = []
 
     def work(start: int):
@@ -431,7 +449,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                 t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
         except PolicyError as e:
             with lock:
-                errors.append(str(e))
+                errors.append((start if e.round_index is None else e.round_index, str(e)))
             return
         with lock:
             totals.add(t)
@@ -463,8 +481,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                 done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
                 for f in done:
                     if f.exception() is not None:  # a crash, not a policy error: never hide it
-                        errors.append(f"{type(f.exception()).__name__}: {f.exception()}")
                         crash = crash or f.exception()
+                if crash is not None:
+                    break
         except KeyboardInterrupt:
             interrupted = True
             wait(pending)
@@ -480,7 +499,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         result.per_round = PerRound(idx, pr_scores[idx], pr_turns[idx])
     if errors or interrupted:
         result.complete = False
-        result.error = sorted(errors)[0] if errors else "interrupted (Ctrl-C)"
+        # the first round that failed, by number: chunks are handed out in order and every
+        # one handed out is finished, so no earlier round can have failed unseen
+        result.error = min(errors)[1] if errors else "interrupted (Ctrl-C)"
     return result
 
 

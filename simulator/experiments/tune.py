@@ -154,7 +154,7 @@ def declared_parameters(strategy: Strategy) -> tuple[str, ...]:
         return tuple(p[0] for p in declared)
     for info in STRATEGIES.values():
         if info.policy_id == strategy.policy_id:
-            return tuple(p[0] for p in info.params)
+            return tuple(p.name for p in info.params)
     return ()
 
 

@@ -84,12 +84,9 @@ def parse_card(text: str) -> tuple[int, int]:
     return rank, suit
 
 
-def parse_layout(text: str, rows: int, cols: int) -> list[int]:
-    """Parse a grid written row by row, rows separated by '/', into card ids (row-major).
-
-    Repeated physical cards (e.g. two K♠ with two decks, or cards without a suit) are given
-    successive deck copies so that every card id is distinct.
-    """
+def parse_layout_cards(text: str, rows: int, cols: int) -> list[tuple[int, int]]:
+    """Parse a grid written row by row, rows separated by '/', into (rank, suit) pairs
+    (row-major); suit is -1 where none was written (and 0 for a joker)."""
     row_texts = [r for r in text.replace("|", "/").split("/")]
     cells = [tok for r in row_texts for tok in r.replace(",", " ").split()]
     row_lens = [len(r.replace(",", " ").split()) for r in row_texts]
@@ -97,10 +94,18 @@ def parse_layout(text: str, rows: int, cols: int) -> list[int]:
         raise CardParseError(
             f"layout {text!r} has rows of {row_lens} cards; this rule set needs {rows} rows "
             f"of {cols} cards separated by '/'")
+    return [parse_card(tok) for tok in cells]
+
+
+def parse_layout(text: str, rows: int, cols: int) -> list[int]:
+    """Parse a grid written row by row, rows separated by '/', into card ids (row-major).
+
+    Repeated physical cards (e.g. two K♠ with two decks, or cards without a suit) are given
+    successive deck copies so that every card id is distinct.
+    """
     used: dict[tuple[int, int], int] = {}
     ids = []
-    for tok in cells:
-        rank, suit = parse_card(tok)
+    for rank, suit in parse_layout_cards(text, rows, cols):
         if suit < 0:
             suit = 0
         copy = used.get((rank, suit), 0)

@@ -214,10 +214,11 @@ def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path
 def redraw(folder: Path) -> list[Path]:
     """``golfsim plot`` of a guide folder: the decision and threshold figures from
     guide.parquet, the check from its metadata (the house-rule figure: compare/)."""
-    meta = pl.read_parquet_metadata(folder / PARQUET)
-    check = json.loads(meta.get("check", "null") or "null")
-    return _draw(pl.read_parquet(folder / PARQUET), meta.get("title", ""), check,
-                 int(meta.get("players", "0")), folder)
+    frame, meta = plots.read_results(folder / PARQUET)
+    with plots.results_content(folder / PARQUET):
+        check = json.loads(meta.get("check", "null") or "null")
+        return _draw(frame, meta.get("title", ""), check, int(meta.get("players", "0")),
+                     folder)
 
 
 # ---- the guide's content, shared by HTML and Markdown ------------------------------------------

@@ -138,10 +138,55 @@ def kernel_layout_value(rules: Rules, ids: list[int], values: np.ndarray,
     return int(layout_value_nb(lay, 0, ri, values, keys, quads, tmp))
 
 
+class LayoutError(ValueError):
+    """A layout the rule set's decks cannot deal; the message is one user-facing line."""
+
+
+def most_decks(rules: Rules) -> int:
+    """The most decks the rule set shuffles together, at any table size it allows."""
+    return max(rules.decks_for(p) for p in range(rules.players_min, rules.players_max + 1))
+
+
+def check_decks_hold(rules: Rules, cards: list[tuple[int, int]]) -> None:
+    """Refuse (LayoutError) ``cards``, (rank, suit) pairs with suit -1 where none was written,
+    when the rule set's decks (the most it uses, ``most_decks``) cannot hold them all: more
+    copies of a card than there are decks, more cards of a rank (suits left open count
+    there) than 4 per deck, or a joker where the decks have none, or more than they hold."""
+    decks = most_decks(rules)
+    where = f"{decks} deck{'s' if decks > 1 else ''}" + (
+        "" if rules.decks else f" at most, with up to {rules.players_max} players")
+    jokers = sum(1 for r, _ in cards if r == C.RANK_JOKER)
+    have = decks * rules.jokers_per_deck
+    if jokers > have:
+        if not have:
+            raise LayoutError(f"layout: {jokers} joker{'s' if jokers > 1 else ''} given, but "
+                              "this rule set has no jokers (jokers_per_deck = 0)")
+        raise LayoutError(f"layout: {jokers} jokers given, but this rule set's decks hold "
+                          f"{have} ({where}, {rules.jokers_per_deck} jokers each)")
+    suited: dict[tuple[int, int], int] = {}
+    by_rank: dict[int, int] = {}
+    for rank, suit in cards:
+        if rank == C.RANK_JOKER:
+            continue
+        by_rank[rank] = by_rank.get(rank, 0) + 1
+        if suit >= 0:
+            suited[(rank, suit)] = suited.get((rank, suit), 0) + 1
+    for (rank, suit), n in suited.items():
+        if n > decks:
+            raise LayoutError(f"layout: {n} copies of {C.card_name(C.card_id(rank, suit))} "
+                              f"given, but this rule set's decks hold {decks} ({where})")
+    for rank, n in by_rank.items():
+        if n > 4 * decks:
+            raise LayoutError(f"layout: {n} cards of rank {C.RANKS[rank]} given, but this rule "
+                              f"set's decks hold {4 * decks} ({where})")
+
+
 def score_layout(rules: Rules, text: str) -> LayoutScore:
     """Parse ``text`` (rows separated by '/') for the rule set's grid and score it.
-    Raises CardParseError for a malformed layout."""
+    Raises CardParseError for a malformed layout and LayoutError for one the rule set's
+    decks cannot hold."""
     rows, cols = rules.grid_rows, rules.grid_cols
+    check_decks_hold(rules, C.parse_layout_cards(text, rows, cols))
     ids = C.parse_layout(text, rows, cols)
     n_decks = max(c // C.CARDS_PER_DECK for c in ids) + 1
     values = card_values(rules, n_decks)

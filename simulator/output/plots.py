@@ -271,10 +271,11 @@ def redraw_tune(folder: str | Path) -> Path:
     """Redraw ``tune.png`` from the folder's ``tune.parquet`` and its metadata."""
     import json
     path = Path(folder) / "tune.parquet"
-    meta = pl.read_parquet_metadata(path)
-    names = list(json.loads(meta["params"]))
-    return write_tune_plot(pl.read_parquet(path), names, meta.get("objective", "win_share"),
-                           folder, meta.get("title", ""))
+    frame, meta = read_results(path)
+    with results_content(path):
+        names = list(json.loads(meta["params"]))
+        return write_tune_plot(frame, names, meta.get("objective", "win_share"), folder,
+                               meta.get("title", ""))
 
 
 # ---- rule comparisons ----------------------------------------------------------------------
@@ -363,10 +364,58 @@ def write_compare_plot(df: pl.DataFrame, out: str | Path, title: str) -> Path:
 
 
 # ---- redrawing a results folder (`golfsim plot`) ----------------------------------------------
+class ResultsFileError(ValueError):
+    """A results file that cannot be read, or does not hold what golfsim writes there; the
+    message, one line, names the file."""
+
+
+def _reason(e: BaseException) -> str:
+    text = " ".join(str(e).split()) or type(e).__name__
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
+def read_results(path: Path) -> tuple[pl.DataFrame, dict]:
+    """The frame and the metadata of the Parquet file ``path``; ResultsFileError when it is
+    missing, unreadable or not Parquet (random bytes, a truncated file)."""
+    if path.is_dir():
+        raise ResultsFileError(f"{path}: is a folder, expected a Parquet file")
+    try:
+        return pl.read_parquet(path), pl.read_parquet_metadata(path)
+    except FileNotFoundError:
+        raise ResultsFileError(f"{path}: no such file") from None
+    except OSError as e:
+        raise ResultsFileError(f"{path}: cannot read it ({e.strerror or _reason(e)})") from None
+    except (pl.exceptions.PolarsError, ValueError, RuntimeError) as e:
+        raise ResultsFileError(f"{path}: not a readable Parquet file ({_reason(e)})") from None
+
+
+class results_content:
+    """``with results_content(path): ...`` draws from what was read from ``path``: a file
+    that is valid Parquet but lacks a column or a metadata key golfsim writes there (another
+    program's file, or one of an older layout) is a ResultsFileError naming it."""
+
+    def __init__(self, *paths: Path):
+        self.paths = paths
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if e is None or isinstance(e, (ResultsFileError, OSError)):
+            return False
+        if isinstance(e, (pl.exceptions.PolarsError, KeyError, IndexError, TypeError,
+                          ValueError, AttributeError)):
+            names = " and ".join(str(p) for p in self.paths)
+            raise ResultsFileError(f"{names}: not what golfsim writes there "
+                                   f"({type(e).__name__}: {_reason(e)})") from None
+        return False
+
+
 def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
     """Redraw the figures of a results folder of `golfsim run`, `tournament`, `tune` or
-    `compare` from its Parquet files; returns (written paths, notes). Raises ValueError when
-    the folder holds no results."""
+    `compare` from its Parquet files; returns (written paths, notes). Raises
+    ResultsFileError (a ValueError) naming a file that cannot be read or does not hold what
+    golfsim writes, and ValueError when the folder holds no results."""
     folder = Path(folder)
     written: list[Path] = []
     notes: list[str] = []
@@ -374,7 +423,8 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
     if (folder / "summary.parquet").exists():
         found = True
         written += _redraw_run(folder, notes)
-    if (folder / "ranking.parquet").exists() and (folder / "head_to_head.parquet").exists():
+    if (folder / "ranking.parquet").exists() or (folder / "head_to_head.parquet").exists():
+        # a tournament's two files: a missing one is named
         found = True
         written.append(_redraw_tournament(folder))
     if (folder / "tune.parquet").exists():
@@ -382,9 +432,9 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
         written.append(redraw_tune(folder))
     if (folder / "compare.parquet").exists():
         found = True
-        meta = pl.read_parquet_metadata(folder / "compare.parquet")
-        written.append(write_compare_plot(pl.read_parquet(folder / "compare.parquet"), folder,
-                                          meta.get("title", "")))
+        frame, meta = read_results(folder / "compare.parquet")
+        with results_content(folder / "compare.parquet"):
+            written.append(write_compare_plot(frame, folder, meta.get("title", "")))
     if (folder / "guide.parquet").exists():
         from .guide_report import redraw as redraw_guide
         found = True
@@ -399,36 +449,43 @@ def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
 def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
     from ..experiments.runner import Totals
     from ..kernel.tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS
-    summary = pl.read_parquet(folder / "summary.parquet")
-    meta = pl.read_parquet_metadata(folder / "summary.parquet")
-    rounds = int(summary["rounds"][0]) if summary.height else 0
-    title = meta.get("title") or (   # results written before the metadata kept the title
-        f"{meta.get('preset', '?')}, {meta.get('players', summary.height)} players, "
-        f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
-    written = [_save_atomic(win_share_figure(summary, title), folder / PLOT_FILES[0]),
-               _save_atomic(mean_score_figure(summary, title), folder / PLOT_FILES[1])]
-    if "match_win_share" in summary.columns:
-        written.append(_save_atomic(match_win_share_figure(summary, title),
-                                    folder / MATCH_PLOT))
-    if (folder / "rounds.parquet").exists():
-        per_round = pl.read_parquet(folder / "rounds.parquet")
-        totals = Totals(summary.height)
-        totals.tot[TOT_ROUNDS] = per_round.height
-        for seat in range(summary.height):
-            bins = np.clip(per_round[f"score_{seat}"].to_numpy() + HIST_OFFSET, 0, HIST_BINS - 1)
-            totals.hist[seat] = np.bincount(bins, minlength=HIST_BINS)
-        written.append(_save_atomic(score_distribution_figure(totals, summary, title),
-                                    folder / PLOT_FILES[2]))
+    summary, meta = read_results(folder / "summary.parquet")
+    has_rounds = (folder / "rounds.parquet").exists()
+    per_round = read_results(folder / "rounds.parquet")[0] if has_rounds else None
+    with results_content(folder / "summary.parquet"):
+        rounds = int(summary["rounds"][0]) if summary.height else 0
+        title = meta.get("title") or (   # results written before the metadata kept the title
+            f"{meta.get('preset', '?')}, {meta.get('players', summary.height)} players, "
+            f"{rounds:,} rounds, seed {meta.get('seed', '?')}")
+        figures = [(win_share_figure(summary, title), PLOT_FILES[0]),
+                   (mean_score_figure(summary, title), PLOT_FILES[1])]
+        if "match_win_share" in summary.columns:
+            figures.append((match_win_share_figure(summary, title), MATCH_PLOT))
+    if has_rounds:
+        with results_content(folder / "summary.parquet", folder / "rounds.parquet"):
+            totals = Totals(summary.height)
+            totals.tot[TOT_ROUNDS] = per_round.height
+            for seat in range(summary.height):
+                bins = np.clip(per_round[f"score_{seat}"].to_numpy() + HIST_OFFSET, 0,
+                               HIST_BINS - 1)
+                totals.hist[seat] = np.bincount(bins, minlength=HIST_BINS)
+            figures.append((score_distribution_figure(totals, summary, title), PLOT_FILES[2]))
     else:
         notes.append(f"{PLOT_FILES[2]} needs every round's scores (rounds.parquet, written by "
                      "golfsim run --per-round); left as it is")
-    return written
+    # drawn from files read whole: nothing is written when one of them is unreadable
+    return [_save_atomic(fig, folder / name) for fig, name in figures]
 
 
 def _redraw_tournament(folder: Path) -> Path:
-    ranking = pl.read_parquet(folder / "ranking.parquet")
-    h2h = pl.read_parquet(folder / "head_to_head.parquet")
-    meta = pl.read_parquet_metadata(folder / "ranking.parquet")
+    ranking, meta = read_results(folder / "ranking.parquet")
+    h2h, _ = read_results(folder / "head_to_head.parquet")
+    with results_content(folder / "ranking.parquet", folder / "head_to_head.parquet"):
+        return _draw_tournament(folder, ranking, h2h, meta)
+
+
+def _draw_tournament(folder: Path, ranking: pl.DataFrame, h2h: pl.DataFrame,
+                     meta: dict) -> Path:
     names = ranking["strategy"].to_list()
     k = len(names)
     h = np.full((k, k), np.nan)
