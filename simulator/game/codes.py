@@ -234,12 +234,11 @@ PRIV_ERR_ACTION = 4
 PRIV_CAPPED = 5
 N_PRIV = 16
 G_LEGAL = G_PRIV + N_PRIV                   # [action]: the legal-action mask of this decision
-G_MEMORY = G_LEGAL + N_ACTIONS              # [seat * MEMORY_SLOTS + i]: policy memory
-MEMORY_SLOTS = 144  # 0..15 the policy's own; policy_tools' cache keeps 16..143
-G_LAY = G_MEMORY + MAX_PLAYERS * MEMORY_SLOTS   # [seat * MAX_POS + pos]: card or -1
+# what the game flow touches on every turn comes first and close together (simulator/kernel/
+# flow.py: its lean build reads nothing past G_SCRATCH), the views kept for policies after
+G_LAY = G_LEGAL + N_ACTIONS                     # [seat * MAX_POS + pos]: card or -1
 G_UP = G_LAY + MAX_PLAYERS * MAX_POS            # [seat * MAX_POS + pos]: 1 if face up
-G_KNOWN = G_UP + MAX_PLAYERS * MAX_POS          # [(obs * MAX_PLAYERS + seat) * MAX_POS + pos]
-G_STOCK = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS   # [i], top at the end
+G_STOCK = G_UP + MAX_PLAYERS * MAX_POS          # [i], top at the end
 G_DISCARD = G_STOCK + MAX_IDS                   # [i], top at the end
 G_CHOSEN = G_DISCARD + MAX_IDS                  # [seat * MAX_POS + i]: initial-reveal picks
 G_PENALTY = G_CHOSEN + MAX_PLAYERS * MAX_POS    # [seat]: points incurred this hole (peeks)
@@ -248,11 +247,12 @@ G_ONCE = G_SKIP + MAX_PLAYERS                   # [seat * MAX_POS + pos]: replac
 ONCE_LEFT, ONCE_SPENT, ONCE_SEEN = 0, 1, 2     # its one replacement is left / used; seen
                                                # before play, so no limit
 G_BANK = G_ONCE + MAX_PLAYERS * MAX_POS        # [seat]: value of its removed groups (banked)
-G_SCRATCH = G_BANK + MAX_PLAYERS  # [i]: one decision's working counts (a policy's, e.g. ev's)
 # What a seat knows of its own layout, cached for greedy and knock-threshold as the flow plays
-# them inline (simulator/kernel/flow.py): one field of MAX_POS lanes a seat,
-# [field + seat * MAX_POS + p], so that a search loads a field for all positions at once.
-G_KV = G_SCRATCH + MAX_IDS          # value of the known card, or 0
+# them inline (its lean build): one field of MAX_POS lanes a seat, [field + seat * MAX_POS + p],
+# so that a search loads a field for all positions at once.
+G_OWN = G_BANK + MAX_PLAYERS         # the card the seat knows there, or -1 (G_KNOWN's diagonal
+                                     # where the flow keeps views)
+G_KV = G_OWN + MAX_PLAYERS * MAX_POS  # value of the known card, or 0
 G_KK = G_KV + MAX_PLAYERS * MAX_POS  # key of the known card, or lanes.NO_KEY
 G_XN = G_KK + MAX_PLAYERS * MAX_POS  # then six fields at equal strides (lanes.set_column)
 G_BN = G_XN + MAX_PLAYERS * MAX_POS
@@ -271,7 +271,11 @@ G_EN = G_PLANNED + MAX_PLAYERS             # knock-threshold's estimate E*n is
 G_ES = G_EN + MAX_PLAYERS                  # G_EN*n + G_ES*S
 G_POLICY = G_ES + MAX_PLAYERS              # the policy the seat plays in the flow
 G_KNOCK_T = G_POLICY + MAX_PLAYERS         # knock-threshold's T when whole, else NO_KEY
-G_FLOW = G_KNOCK_T + MAX_PLAYERS   # the flow reads and writes g[:G_FLOW] only
+G_SCRATCH = G_KNOCK_T + MAX_PLAYERS  # [i]: one decision's working counts (a policy's: ev's)
+G_MEMORY = G_SCRATCH + MAX_IDS              # [seat * MEMORY_SLOTS + i]: policy memory
+MEMORY_SLOTS = 144  # 0..15 the policy's own; policy_tools' cache keeps 16..143
+G_KNOWN = G_MEMORY + MAX_PLAYERS * MEMORY_SLOTS   # [(obs * MAX_PLAYERS + seat) * MAX_POS + pos]
+G_FLOW = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS   # the flow reads and writes g[:G_FLOW]
 G_AUX = G_FLOW                     # two flow states (lookahead): a deal as loaded, a rollout
 G_AUX_SIZE = 2 * G_FLOW
 G_SIZE = G_AUX + G_AUX_SIZE

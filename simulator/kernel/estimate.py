@@ -74,7 +74,7 @@ def estimate_cards_nb(cards, base, up, up_base, hide, rt, at, card, n, S):
 
 
 @intrinsic
-def _trailing_zeros(typingctx, x):
+def trailing_zeros(typingctx, x):
     """The index of the lowest set bit of x (x != 0): one instruction (tzcnt)."""
     if not isinstance(x, types.Integer):
         return None
@@ -98,7 +98,7 @@ def _unmatched_nb(cards, base, up, up_base, hide, rt, group, at, card):
     used = 0
     left = group
     while left != 0:
-        p = _trailing_zeros(left)
+        p = trailing_zeros(left)
         left &= left - 1
         if (used >> p) & 1:
             continue

@@ -27,13 +27,13 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_EKN, G_EKS, G_EN, G_ES, G_FACE_DOWN,
-                                  G_KK, G_KNOCK_T, G_KNOWN, G_KNOWN_N, G_KNOWN_SUM, G_KQ, G_KV,
-                                  G_LAY, G_LEGAL, G_MEMORY, G_NEGQ, G_PLANNED, G_POLICY, G_PRIV,
-                                  G_PUB, G_STOCK, G_U, G_UP, G_UPMASK, G_UQ, G_XN, G_BN, MAX_IDS,
-                                  MAX_PLAYERS, MAX_POS, POLICY_GREEDY, POLICY_KNOCK_THRESHOLD,
-                                  POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb
+from simulator.game.codes import (G_BN, G_CHOSEN, G_DISCARD, G_EKN, G_EKS, G_EN, G_ES,
+                                  G_FACE_DOWN, G_KK, G_KNOCK_T, G_KNOWN, G_KNOWN_N, G_KNOWN_SUM,
+                                  G_KQ, G_KV, G_LAY, G_LEGAL, G_MEMORY, G_NEGQ, G_OWN, G_PLANNED,
+                                  G_POLICY, G_PRIV, G_PUB, G_STOCK, G_U, G_UP, G_UPMASK, G_UQ,
+                                  G_XN, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
+                                  POLICY_KNOCK_THRESHOLD, POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
+from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, trailing_zeros
 from simulator.kernel.features import lacking, needed_from_ri
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
@@ -100,8 +100,11 @@ class FlowState:
 
 @hot(inline="always")
 def own(seat):
-    """Where what ``seat`` knows of its own layout starts (its row of codes.G_KNOWN)."""
-    return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
+    """Where what ``seat`` knows of its own layout starts: its row of codes.G_KNOWN where
+    policies read the views (a user build), else the compact codes.G_OWN."""
+    if USER:
+        return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
+    return G_OWN + seat * MAX_POS
 
 
 @hot(inline="always")
@@ -127,12 +130,7 @@ def _replaceable_mask(up, rt):
 @hot(inline="always")
 def _lowest_replaceable(g, rt, seat):
     rep = _replaceable_mask(g[ix(G_UPMASK + seat)], rt)
-    if rep == 0:
-        return -1
-    p = 0
-    while (rep >> p) & 1 == 0:
-        p += 1
-    return p
+    return -1 if rep == 0 else trailing_zeros(rep)
 
 
 # ---- what each seat knows of its own layout, cached for its policy ----------------------------
@@ -381,10 +379,7 @@ def copy_state_nb(dst, src, players, n_stock, n_disc):
     one loaded deal before each move it tries: a copy instead of dealing it again)."""
     for i in range(G_LAY, G_LAY + players * MAX_POS):
         dst[ix(i)] = src[ix(i)]
-    for s in range(players):
-        for i in range(own(s), own(s) + MAX_POS):
-            dst[ix(i)] = src[ix(i)]
-    for field in range(G_KV, G_UPMASK, MAX_PLAYERS * MAX_POS):
+    for field in range(G_OWN, G_UPMASK, MAX_PLAYERS * MAX_POS):
         for i in range(field, field + players * MAX_POS):
             dst[ix(i)] = src[ix(i)]
     for i in range(G_STOCK, G_STOCK + n_stock):
@@ -468,24 +463,16 @@ def _mask_positions(g, rt, mask):
 
 # ---- the initial reveal -----------------------------------------------------------------------
 @hot(inline="always")
-def _revealable(g, rt, seat, n_chosen):
-    """Bit p set when the seat may still reveal p: face down, not known, not chosen already,
-    in the nearest row when the constraint says so."""
+def _revealable(g, rt, seat, taken):
+    """Bit p set when the seat may still reveal p: face down, not known, not in ``taken``
+    (the picks so far), in the nearest row when the constraint says so."""
     first = 0
     if rt[K.R_REVEAL_CONSTRAINT] == K.CON_NEAREST_ROW:
         first = (rt[K.R_ROWS] - 1) * rt[K.R_COLS]
-    chosen = G_CHOSEN + seat * MAX_POS
     mask = 0
     for p in range(first, rt[K.R_NPOS]):
-        if g[ix(own(seat) + p)] >= 0 or (g[ix(G_UPMASK + seat)] >> p) & 1:
-            continue
-        taken = False
-        for i in range(n_chosen):
-            if g[ix(chosen + i)] == p:
-                taken = True
-        if not taken:
-            mask |= 1 << p
-    return mask
+        mask |= np.int64(g[ix(own(seat) + p)] < 0) << p
+    return mask & ~g[ix(G_UPMASK + seat)] & ~taken
 
 
 @hot(inline="always")
@@ -517,8 +504,9 @@ def _initial_reveal(g, rt, rng, par, n_stock, n_disc, sum_disc):
     for seat in range(players):
         chosen = G_CHOSEN + seat * MAX_POS
         n = 0
+        taken = 0
         for i in range(count):
-            mask = _revealable(g, rt, seat, n)
+            mask = _revealable(g, rt, seat, taken)
             if mask == 0:
                 break
             if USER:
@@ -528,10 +516,9 @@ def _initial_reveal(g, rt, rng, par, n_stock, n_disc, sum_disc):
                 if p < 0:
                     return up_n, up_sum, False
             else:
-                p = 0
-                while (mask >> p) & 1 == 0:
-                    p += 1
+                p = trailing_zeros(mask)
             g[ix(chosen + n)] = p
+            taken |= 1 << p
             n += 1
             if sequential:
                 up_sum += _reveal(g, rt, seat, p)
