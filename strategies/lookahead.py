@@ -24,6 +24,7 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.kernel import flow as FL
+from simulator.kernel import lean_policy as LP
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY,
                                   G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS,
                                   POLICY_LOOKAHEAD,  # noqa: F401
@@ -115,7 +116,7 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
         w[K.G_UPMASK + s] = up
         w[G_FACE_DOWN + s] = g[G_FACE_DOWN + s]
         w[K.G_PLANNED + s] = 0
-        FL.unknown_layout(w, rt, s)
+        LP.unknown_layout(w, rt, s)
     for k in range(hidden):
         place = aux[AUX_PLACES + k]
         if place >= 0:
@@ -125,7 +126,7 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
     for s in range(players):
         for p in range(npos):
             if g[G_KNOWN + (s * MAX_PLAYERS + s) * MAX_POS + p] >= 0:
-                FL.learn(w, rt, s, p, w[G_LAY + s * MAX_POS + p])
+                LP.learn(w, rt, s, p, w[G_LAY + s * MAX_POS + p])
     for i in range(g[G_PUB + K.PUB_DISCARD_N]):
         w[G_DISCARD + i] = g[G_DISCARD + i]
     if held >= 0:
@@ -231,11 +232,11 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
             FL.copy_state_nb(w, dealt, players, n_stock, n_disc)
             action = aux[AUX_CAND_ACTION + c]
             turn, ender, knocked, capped, reshuffles = FL.play_nb(
-                w, rt, par, roll, seat, n_stock, n_disc,
+                w, rt, par, roll, (), seat, n_stock, n_disc,
                 g[G_PUB + K.PUB_DISCARD_SUM], g[G_PUB + K.PUB_FACEUP_N],
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
-                aux[AUX_CAND_POS + c])
+                aux[AUX_CAND_POS + c], rt[K.R_TURN_CAP])
             scores = aux[AUX_SCORES:AUX_SCORES + MAX_PLAYERS]
             FL.score_nb(w, rt, ender, knocked, scores,
                            aux[AUX_L:AUX_L + MAX_PLAYERS],

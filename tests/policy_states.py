@@ -55,7 +55,7 @@ class Table:
         rest = [c for c in deck if c not in set(named)]
         g[:] = 0
         g[K.G_LAY:K.G_LAY + K.MAX_PLAYERS * K.MAX_POS] = -1
-        g[K.G_KNOWN:K.G_STOCK] = -1
+        g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * K.MAX_PLAYERS * K.MAX_POS] = -1
         value = self.rt[K.RT_VALUE:K.RT_VALUE + K.MAX_IDS]
         up_n = up_sum = 0
         for s, tokens in enumerate(cells):

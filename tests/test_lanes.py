@@ -11,7 +11,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.kernel import flow
 from simulator.kernel.jit import hot
-from simulator.kernel.lanes import GAIN_LIMIT, POS_MASK, best_key
+from simulator.kernel.lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key
 from simulator.game.rules import Rules, flatten
 from strategies import builtin
 
@@ -73,7 +73,7 @@ def test_gains_near_the_limit_stay_exact():
     g = GAIN_LIMIT - 1
     w[0:2] = (g, g)          # xn: gains of g * n at lanes 0 and 1, with n = 1
     w[64:66] = (-1, -1)      # u: unknown cards, eligible from a gain of 0
-    w[32:48] = flow.NO_KEY   # kq: nothing pairs
+    w[32:48] = NO_KEY   # kq: nothing pairs
     assert _search(w, 0, 4, 0b11, 0, 0, False, 1, 0) == 0        # tie to the lowest
     assert _search(w, 0, 8, 0b11, 0, 0, False, 1, 0) == 0
     w[1] = g - 1

@@ -30,8 +30,9 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
     turns = np.zeros(count, np.int64)
     layouts = np.zeros((count, players, K.MAX_POS), np.int16)
     if kind == "lean":
-        played = flow.chunk_nb(seed, start, count, rt, par, *flow.FlowState(players).arrays(),
-                                    t.acc, t.tot, t.hist, scores, turns, layouts)
+        st = State(players)
+        played = flow.chunk_nb(seed, start, count, rt, par, *st.arrays(), t.acc, t.tot, t.hist,
+                               scores, turns, layouts, False, NO_USER_POLICY, (), st.aux)
     else:
         st = State(players)
         played = play_chunk_nb(seed, start, count, rt, par, *st.arrays(), t.acc,

@@ -9,8 +9,7 @@ from click.testing import CliRunner
 from simulator.game import codes as K
 from simulator.kernel import flow as FL
 from simulator.cli import cli
-from simulator.kernel.engine import State, _deal_nb, _initial_reveal_nb, _play_turn_nb, pack_rules
-from simulator.kernel.engine import policy_table, turn_mask_nb
+from simulator.kernel.engine import State, pack_rules, policy_table, prefix_nb, turn_mask_nb
 from simulator.kernel.layout import can_replace_nb
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
@@ -89,14 +88,8 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     shuffler = np.random.default_rng(8)
     checked = 0
     for round_index in range(25):
-        st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
-        _deal_nb(st.g, rt, st.rng, 5, round_index)
-        assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
-        seat = 0
-        for _ in range(int(shuffler.integers(0, 12))):
-            if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux, seat) != 1:
-                break
-            seat = (seat + 1) % players
+        seat = prefix_nb(5, round_index, rt, par, st.g, st.rng, st.log, st.tmp, NO_USER_POLICY,
+                         table, st.aux, int(shuffler.integers(0, 12)))
         if seat != 0 or turn_mask_nb(st.g, rt, 0) == 0:
             continue
         before = lookahead_nb(K.DP_TURN, 0, -1, st.g.copy(), rt, st.rng.copy(), par,
@@ -130,7 +123,8 @@ def _rollout(w, rt, par, roll, seat, n_stock, g, action, pos):
     pub = [int(g[K.G_PUB + k]) for k in (K.PUB_DISCARD_N, K.PUB_DISCARD_SUM, K.PUB_FACEUP_N,
                                          K.PUB_FACEUP_SUM, K.PUB_TURN, K.PUB_ENDER,
                                          K.PUB_FINAL_LEFT, K.PUB_KNOCKED)]
-    out = FL.play_nb(w, rt, par, roll, seat, n_stock, *pub, 0, action, pos)
+    out = FL.play_nb(w, rt, par, roll, (), seat, n_stock, *pub, 0, action, pos,
+                     rt[K.R_TURN_CAP])
     return tuple(int(v) for v in out), w[K.G_LAY:K.G_LAY + K.MAX_PLAYERS * K.MAX_POS].copy()
 
 
@@ -154,17 +148,10 @@ def test_each_move_starts_from_the_same_deal():
         fresh = np.zeros(K.G_FLOW, dtype=np.int32)
         shuffler = np.random.default_rng(11)
         for round_index in range(12):
-            st.g[K.G_PRIV + K.PRIV_LOG_N] = -1
-            _deal_nb(st.g, rt, st.rng, 9, round_index)
-            assert _initial_reveal_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
-            seat, stopped = 0, False
-            for _ in range(int(shuffler.integers(0, 6 * players))):
-                if _play_turn_nb(st.g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux,
-                                 seat) != 1:
-                    stopped = True
-                    break
-                seat = (seat + 1) % players
-            if stopped or st.g[K.G_PUB + K.PUB_DISCARD_N] == 0:
+            seat = prefix_nb(9, round_index, rt, par, st.g, st.rng, st.log, st.tmp,
+                             NO_USER_POLICY, table, st.aux,
+                             int(shuffler.integers(0, 6 * players)))
+            if seat < 0 or st.g[K.G_PUB + K.PUB_DISCARD_N] == 0:
                 continue
             hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux)
             assert hidden > 0

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel.engine import (State, _deal_nb, _initial_reveal_nb, _placement_mask_nb,
-                                     _play_turn_nb, pack_rules, policy_table, turn_mask_nb)
+from simulator.kernel.engine import (State, pack_rules, placement_mask_nb, policy_table,
+                                     prefix_nb, turn_mask_nb)
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
 from simulator.game.rules import Rules, flatten
@@ -59,14 +59,10 @@ def test_decisions_ignore_hidden_cards(policy, options):
     shuffler = np.random.default_rng(5)
     checked = 0
     for round_index in range(60):
-        g[K.G_PRIV + K.PRIV_LOG_N] = -1
-        _deal_nb(g, rt, rng_streams, 3, round_index)
-        assert _initial_reveal_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, table, st.aux)
-        seat = 0
-        for turn in range(int(shuffler.integers(0, 25))):
-            if _play_turn_nb(g, rt, rng_streams, par, log, NO_USER_POLICY, table, st.aux, seat) != 1:
-                break
-            seat = (seat + 1) % PLAYERS
+        seat = prefix_nb(3, round_index, rt, par, g, rng_streams, log, st.tmp, NO_USER_POLICY,
+                         table, st.aux, int(shuffler.integers(0, 25)))
+        if seat < 0:
+            continue
         # decision at the start of a turn
         if turn_mask_nb(g, rt, seat) == 0:
             continue
@@ -79,7 +75,7 @@ def test_decisions_ignore_hidden_cards(policy, options):
         if top < 0:
             continue
         held = int(g[K.G_STOCK + top])
-        _placement_mask_nb(g, rt, seat)
+        placement_mask_nb(g, rt, seat)
         g[K.G_LEGAL + K.A_DISCARD] = 1
         before = decide(K.DP_PLACE_DRAWN, seat, held, g.copy(), rt, rng_streams.copy(), par)
         for _ in range(3):

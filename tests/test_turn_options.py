@@ -55,8 +55,7 @@ def test_knock_min_laps_delays_the_knock():
 
 @pytest.mark.parametrize("reveal", [False, True])
 def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
-    from simulator.kernel.engine import (State, _deal_nb, _initial_reveal_nb, _play_turn_nb,
-                                         pack_rules, policy_table)
+    from simulator.kernel.engine import State, pack_rules, policy_table, prefix_nb
     rules = Rules.preset("four_card", reveal_on_trigger=reveal)
     rt = pack_rules(flatten(rules, 3))
     par = policy_table([2] * 3, np.full((3, 1), 8.0))
@@ -65,14 +64,11 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
     g = st.g
     knocks = 0
     for r in range(40):
-        g[K.G_PRIV + K.PRIV_LOG_N] = -1
-        _deal_nb(g, rt, st.rng, 4, r)
-        assert _initial_reveal_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux)
-        seat = 0
-        while g[K.G_PUB + K.PUB_ENDER] < 0 and g[K.G_PUB + K.PUB_TURN] < 200:
-            assert _play_turn_nb(g, rt, st.rng, par, st.log, NO_USER_POLICY, table, st.aux, seat) == 1
-            g[K.G_PUB + K.PUB_TURN] += 1
-            seat = (seat + 1) % 3
+        for turns in range(1, 200):   # the state right after the turn that knocked
+            assert prefix_nb(4, r, rt, par, g, st.rng, st.log, st.tmp, NO_USER_POLICY, table,
+                             st.aux, turns) >= 0
+            if g[K.G_PUB + K.PUB_ENDER] >= 0:
+                break
         knocker = g[K.G_PUB + K.PUB_ENDER]
         assert knocker >= 0 and g[K.G_PUB + K.PUB_KNOCKED] == 1
         knocks += 1

@@ -27,7 +27,7 @@ from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, 
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
                             N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS,
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
-from ..kernel.flow import FlowState, chunk_nb, eligible, rules_eligible
+from ..kernel.flow import chunk_nb, eligible, rules_eligible
 from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
@@ -291,7 +291,7 @@ def check_policies(rules: Rules, players: int, policy_ids) -> None:
 
 def new_state(job: Job, players: int):
     """Scratch arrays for one thread playing ``job``."""
-    return FlowState(players) if job.lean else State(players)
+    return State(players)
 
 
 def play_chunk(job: Job, start: int, count: int, state: State | None = None,
@@ -304,18 +304,11 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    if job.user_chunk is not None:
-        g, rng, _, out, scores, L, quads, extra, tmp = st.arrays()
-        played = job.user_chunk(job.seed, start, count, job.rt, job.par, g, rng, out, scores, L,
-                                quads, extra, tmp, t.acc, t.tot, t.hist, pr_scores, pr_turns,
-                                pr_lay)
-    elif job.lean:
-        played = chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
-                               t.tot, t.hist, pr_scores, pr_turns, pr_lay)
-    else:
-        played = play_chunk_nb(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
-                               t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
-                               job.policies, st.aux)
+    # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
+    chunk = job.user_chunk if job.user_chunk is not None else \
+        chunk_nb if job.lean else play_chunk_nb
+    played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot, t.hist,
+                   pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies, st.aux)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played), start + played)

@@ -10,7 +10,10 @@ nothing. The estimates are cold compiles measured on a 2-core machine
 
 from __future__ import annotations
 
+import hashlib
+import importlib
 import os
+import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -81,3 +84,44 @@ def compiling(name: str, notify=None):
         partial = marker.with_suffix(f".{os.getpid()}.tmp")
         partial.write_text(f"{time.perf_counter() - t0:.1f}\n")
         partial.replace(marker)
+
+
+# ---- the game flow's builds (simulator/kernel/flow.py) -----------------------------------------
+FLOW_SOURCE = Path(__file__).with_name("flow.py")
+BUILD_START = "# ---- the build: each build's copy replaces these lines (builds.flow_build) ----"
+BUILD_END = "# ---- end of the build ----"
+_FLOW_BUILDS: dict = {}
+
+
+def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
+    """Where build ``name`` of flow.py is written: a copy whose build lines are ``lines``
+    (module constants and the policy it compiles in), named after a hash of the flow's
+    source, the cache folder, the lines and ``key`` (e.g. the user policy file's text), so an
+    edit to any of them makes a fresh copy and a stale one is never loaded."""
+    h = hashlib.sha256(FLOW_SOURCE.read_bytes())
+    for part in (CACHE_DIR, lines):
+        h.update(part.encode())
+    h.update(key)
+    safe = "".join(c if c.isalnum() else "_" for c in name)[-40:]
+    return Path(CACHE_DIR) / "flow_builds" / f"golfsim_flow_{safe}_{h.hexdigest()[:16]}.py"
+
+
+def flow_build(name: str, lines: str, key: bytes = b""):
+    """The module of flow.py compiled as build ``name`` (flow_build_file), written into the
+    cache folder when new and imported from there, so Numba compiles and caches it like any
+    module."""
+    file = flow_build_file(name, lines, key)
+    if file.stem in _FLOW_BUILDS:
+        return _FLOW_BUILDS[file.stem]
+    if not file.exists():
+        source = FLOW_SOURCE.read_text()
+        start, end = source.index(BUILD_START), source.index(BUILD_END)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(source[:start] + BUILD_START + "\n" + lines.rstrip("\n") + "\n" +
+                           source[end:])
+        partial.replace(file)   # whole or absent: another process may be importing it
+    if str(file.parent) not in sys.path:
+        sys.path.insert(0, str(file.parent))
+    _FLOW_BUILDS[file.stem] = importlib.import_module(file.stem)
+    return _FLOW_BUILDS[file.stem]

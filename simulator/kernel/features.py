@@ -167,7 +167,7 @@ OPTION_FEATURES: dict[str, tuple] = {
 
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
-    "general": frozenset(FEATURES),                 # simulator/kernel/engine.py
+    "general": frozenset(FEATURES),                 # simulator/kernel/flow.py, general build
     "lean": _COMMON,                                # simulator/kernel/flow.py, lean build
     "user_kernel": _COMMON,                         # simulator/kernel/flow.py, user builds
     "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build

@@ -1,25 +1,26 @@
-"""The game flow for the common family of rule sets, written once and compiled per build.
+"""The game flow, written once for compiled code and compiled per build.
 
 A build is this module compiled with the lines between the build markers below set for it:
 
-- the lean build (this file as it is): every seat plays ``greedy`` or ``knock-threshold``,
-  whose arithmetic runs inline from a cache of what each seat knows of its own layout, kept
-  as the cards move. W1 and W2 run here, and lookahead's rollouts (``play_nb``);
-- a user build (``policy_api.user_kernel`` writes the copy): every seat plays one user policy,
-  compiled into the loop; each decision first publishes the views the policy reads
-  (codes.G_*: the public counters, the legal mask, what every seat knows) exactly as the
-  general engine shows them.
+- the lean build (this file as it is): common rule sets with every seat ``greedy`` or
+  ``knock-threshold``, played inline from a cache of what each seat knows
+  (simulator/kernel/lean_policy.py). W1 and W2 run here, and lookahead's rollouts;
+- a user build (``USER``; ``policy_api.user_kernel`` writes the copy): common rule sets with
+  every seat playing one user policy, compiled into the loop;
+- the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
+  feature, any seats: built-in policies through the run's table of compiled entry points
+  (strategies/compiled.py), a user policy through its pointer; move logs and invariant
+  checks.
 
-``USER`` is a module constant, so Numba drops the branches of the other build before it
-compiles anything, and each build pays only for what it uses. The state is the general
-engine's array ``g`` (codes.G_*), of which the flow touches ``g[:G_FLOW]``; the counters of
-a round (stock, discard pile, face-up cards, turn, ender) live in local variables, and a user
-build copies them into the public slots before it asks. The deal, the reshuffles, every
-decision and the scores are the general engine's (tests/test_lean.py and
-tests/test_user_kernel.py play both on the same seeds, rule set by rule set), so which build
-plays a run never changes its results; ``eligible`` decides, and anything a build was not
-written for goes to the general engine (simulator/kernel/features.py). Rules stay data: one
-compiled build serves every eligible rule set.
+``USER`` and ``GENERAL`` are module constants, so Numba drops the branches of the other builds
+before it compiles anything, and each build pays only for what it has. The state is the array
+``g`` (codes.G_*); the counters of a round (stock, discard pile, face-up cards, turn, ender)
+live in local variables, and the builds whose policies read the views (``VIEWS``) copy them
+into the public slots before each decision, keep every seat's knowledge (codes.G_KNOWN) and
+the face-up flags. Every build plays the very same rounds for a rule set it accepts (tests:
+test_lean, test_user_kernel, test_reference_parity, test_contract); which features each has
+is simulator/kernel/features.py's allow list. Rules stay data: one compiled build serves
+every rule set it accepts.
 """
 
 from __future__ import annotations
@@ -27,22 +28,28 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_BN, G_CHOSEN, G_DISCARD, G_EKN, G_EKS, G_EN, G_ES,
-                                  G_FACE_DOWN, G_KK, G_KNOCK_T, G_KNOWN, G_KNOWN_N, G_KNOWN_SUM,
-                                  G_KQ, G_KV, G_LAY, G_LEGAL, G_MEMORY, G_NEGQ, G_OWN, G_PLANNED,
-                                  G_POLICY, G_PRIV, G_PUB, G_STOCK, G_U, G_UP, G_UPMASK, G_UQ,
-                                  G_XN, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
-                                  POLICY_KNOCK_THRESHOLD, POLICY_LOOKAHEAD, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, trailing_zeros
+from simulator.game.cards import CARDS_PER_DECK, RANK_JACK
+from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL,
+                                  G_MEMORY, G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP,
+                                  G_UPMASK, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
+                                  POLICY_KNOCK_THRESHOLD, POLICY_USER, RT_VALUE)
+from simulator.kernel import lean_policy as LP
+from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.features import lacking, needed_from_ri
+from simulator.kernel.groups import (N_GROUPS, completed_nb, group_mask_nb, group_value_nb,
+                                     remove_cells_nb)
+from simulator.kernel.invariants import conservation_ok_nb
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
-from simulator.kernel.rng import N_STREAMS, STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
-from simulator.kernel.scoring import TMP_SIZE, hole_scores_nb, layout_values_nb
-from simulator.kernel.tally import _add_hole_nb
+from simulator.kernel.lanes import GAIN_LIMIT
+from simulator.kernel.matches import after_hole_nb, end_match_nb, seat_hole_nb, start_match_nb
+from simulator.kernel.reveals import constraint_mask_nb
+from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
+from simulator.kernel.scoring import hole_scores_nb, layout_values_nb
+from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
-# ---- the build: policy_api.user_kernel replaces these lines in each copy ----
-USER = False
+# ---- the build: each build's copy replaces these lines (builds.flow_build) ----
+USER = False      # every seat plays the user policy compiled in below
+GENERAL = False   # every feature, any seats (the policies' table and the user's pointer)
 
 
 def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
@@ -53,16 +60,27 @@ def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, r
 user_decide = hot(_no_user, inline="always", cache=False)   # copied where it is asked
 user_decide_call = hot(_no_user, cache=False)               # called (rare decisions)
 # ---- end of the build ----
+VIEWS = USER or GENERAL   # the seats' policies read g's views, not the lean cache
+# The steps of a turn are inlined where a turn is a few dozen nanoseconds (the lean and user
+# builds); the general build calls them: inlined, its every-feature turn took minutes to
+# compile, and its policies are called through pointers anyway (docs/performance.md).
+STEP = "never" if GENERAL else "always"
 
-ERR_ILLEGAL_ACTION = 1   # as engine.ERR_ILLEGAL_ACTION (tests/test_user_kernel.py)
+# error codes (codes.OUT_ERROR)
+ERR_ILLEGAL_ACTION = 1
+ERR_CONSERVATION = 2
+ERR_LOG_FULL = 3
+LOG_FIELDS = 5           # a move log row: turn, seat, decision point, action, held card
 
-# lanes.set_column writes the six fields from G_XN at equal strides, in this order
-assert (G_BN, G_KQ, G_NEGQ, G_U, G_UQ) == tuple(G_XN + k * (G_BN - G_XN) for k in range(1, 6))
-assert MAX_POS <= POS_MASK + 1   # a 16-lane search covers every position
+# the turn's options as bits 1 << (action - A_DRAW_STOCK) (turn_options)
+TURN_ACTIONS = (K.A_DRAW_STOCK, K.A_TAKE_DISCARD, K.A_KNOCK, K.A_FLIP, K.A_FLIP_ALL, K.A_PEEK)
+B_DRAW, B_TAKE, B_KNOCK, B_FLIP, B_FLIP_ALL, B_PEEK = (1 << (a - K.A_DRAW_STOCK)
+                                                       for a in TURN_ACTIONS)
+NOTHING_LEGAL = -2
 
 
 def eligible(ri: np.ndarray, policy_ids) -> bool:
-    """Can the lean build play these rules and policies exactly as the general engine does?"""
+    """Can the lean build play these rules and policies exactly as the general build does?"""
     if any(int(p) not in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids):
         return False
     return rules_eligible(ri)
@@ -80,31 +98,14 @@ def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
     )
 
 
-class FlowState:
-    """Scratch arrays of one thread (the flow allocates nothing)."""
-
-    def __init__(self, players: int):
-        self.g = np.zeros(K.G_FLOW, dtype=np.int32)
-        self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
-        self.out = np.zeros(K.N_OUT_SLOTS, dtype=np.int64)
-        self.scores = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        self.L = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        self.quads = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        self.extra = np.zeros(MAX_PLAYERS, dtype=np.int64)
-        self.tmp = np.zeros(TMP_SIZE, dtype=np.int64)
-
-    def arrays(self):
-        return (self.g, self.rng, self.out, self.scores, self.L, self.quads, self.extra,
-                self.tmp)
-
-
+# ---- small accessors ----------------------------------------------------------------------------
 @hot(inline="always")
 def own(seat):
     """Where what ``seat`` knows of its own layout starts: its row of codes.G_KNOWN where
-    policies read the views (a user build), else the compact codes.G_OWN."""
-    if USER:
+    policies read the views, else the lean cache's."""
+    if VIEWS:
         return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
-    return G_OWN + seat * MAX_POS
+    return LP.own(seat)
 
 
 @hot(inline="always")
@@ -112,122 +113,48 @@ def known_at(obs, seat, p):
     return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
 
 
-# ---- what may be replaced ---------------------------------------------------------------------
-@hot(inline="always")
-def _replaceable_mask(up, rt):
-    """Bit p set when layout.can_replace_nb allows a new card at p, for a face-up mask."""
-    full = (1 << rt[K.R_NPOS]) - 1
-    if rt[K.R_REPLACE_FACE_UP] == 0:
-        return full & ~up
-    if rt[K.R_LOCK_FACE_UP_COLUMNS] == 0:
-        return full
-    cols = rt[K.R_COLS]
-    low = (1 << cols) - 1
-    up_other = ((up >> cols) & low) | ((up << cols) & ~low)
-    return full & ~(up & up_other)
-
-
-@hot(inline="always")
-def _lowest_replaceable(g, rt, seat):
-    rep = _replaceable_mask(g[ix(G_UPMASK + seat)], rt)
-    return -1 if rep == 0 else trailing_zeros(rep)
-
-
-# ---- what each seat knows of its own layout, cached for its policy ----------------------------
-@hot(inline="always")
-def _vector_scope(rt):
-    """Do the policies search with the vector cache below (no pairs, or columns of two rows)?
-    Other pair scopes pair a card with several positions, and the seat's estimate then needs
-    a matching (estimate.estimate_cards_nb), computed from the known cards at each decision."""
-    scope = rt[K.R_PAIR_SCOPE]
-    return scope == K.PAIR_NONE or (scope == K.PAIR_COLUMN and rt[K.R_ROWS] == 2)
-
-
-# Both policies score a placement as n*G(p) = n*(E now - E with the card at p), where a known
-# card counts n times its value and an unknown one S (n cards of value S unseen). Per position
-# the cache holds that gain as a*n + b*S - v(card)*n (and the gain when the card would pair
-# with the other card of the column). b only ever counts unknown cards, the position's own and
-# its partner's, so it is kept as two masks (-1 when unknown): a decision then costs one
-# multiplication and a few masks per gain (lanes.py). Refreshed only when the seat learns a card.
-# Other pair scopes keep no cache: their searches read the known cards (_best_placement).
-@hot(inline="always")
-def _refresh(g, rt, seat, p):
-    """Recompute the cache of position p and of the position that pairs with it."""
-    base = seat * MAX_POS
-    scope = rt[K.R_PAIR_SCOPE]
-    if scope != K.PAIR_COLUMN:
-        if scope != K.PAIR_NONE:
-            _whole_estimate(g, rt, seat)
-            return
-        i = base + p
-        known = np.int64(g[ix(own(seat) + p)] >= 0)
-        g[ix(G_XN + i)] = g[ix(G_KV + i)]
-        g[ix(G_KQ + i)] = NO_KEY
-        g[ix(G_U + i)] = known - 1
-        _set_estimate(g, rt, seat, i, g[ix(G_KV + i)], 1 - known)
-        return
-    if rt[K.R_ROWS] != 2:
-        _whole_estimate(g, rt, seat)
-        return
-    cols = rt[K.R_COLS]
-    keep = np.int64(rt[K.R_NEG_PAIRS_KEEP] != 0)
-    top = p - cols * np.int64(p >= cols)  # two rows (checked above): no division or branch
-    i = base + top
-    j = i + cols
-    va = g[ix(G_KV + i)]
-    vb = g[ix(G_KV + j)]
-    ka = np.int64(g[ix(own(seat) + top)] >= 0)
-    kb = np.int64(g[ix(own(seat) + top + cols)] >= 0)
-    kka = g[ix(G_KK + i)]
-    kkb = g[ix(G_KK + j)]
-    equal = set_column(g, G_XN, G_BN - G_XN, i, j, va, vb, ka, kb, kka, kkb, keep)
-    # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
-    _set_estimate(g, rt, seat, i, (va + vb) * (1 - equal), 2 - ka - kb)
-
-
 @hot
-def _whole_estimate(g, rt, seat):
-    """The pair scopes without a vector cache (_vector_scope) search from the known cards
-    themselves (_best_placement); knock-threshold's estimate E*n = G_EN*n + G_ES*S is kept
-    whole instead of per position: G_EN the known cards' values less those paired as
-    estimate.estimate_cards_nb pairs them, G_ES the unknown ones."""
-    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) == 0:
-        return  # only a knock decision reads it
-    g[ix(G_EN + seat)] = estimate_cards_nb(g, own(seat), g, 0, 0, rt, -1, -1, 1, 0)
-    g[ix(G_ES + seat)] = rt[K.R_NPOS] - g[ix(G_KNOWN_N + seat)]
+def policy_slot_nb(policy_id):
+    """Where a built-in sits in a run's table of compiled policies (strategies.compiled):
+    ids 0..7 in their own slots, lookahead in the last."""
+    i = np.int64(policy_id)
+    return i if i < K.N_POLICY_SLOTS - 1 else K.N_POLICY_SLOTS - 1
 
 
 @hot(inline="always")
-def _set_estimate(g, rt, seat, i, en, es):
-    """Position i now adds en*n + es*S to the seat's estimated score."""
-    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) == 0:
-        return  # only a knock decision reads it
-    g[ix(G_EN + seat)] += en - g[ix(G_EKN + i)]
-    g[ix(G_ES + seat)] += es - g[ix(G_EKS + i)]
-    g[ix(G_EKN + i)] = en
-    g[ix(G_EKS + i)] = es
+def _unknown_mask(g, rt, seat, first):
+    """Bit p (>= first) set when (seat, p) is face down with a card its owner does not know
+    (one it may look at)."""
+    mask = 0
+    for p in range(first, rt[K.R_NPOS]):
+        mask |= np.int64(g[ix(own(seat) + p)] < 0) << p
+    return mask & ~g[ix(G_UPMASK + seat)]
 
 
+@hot(inline="always")
+def _replaceable(g, rt, seat):
+    """Bit p set when the seat may put a new card at p (layout.can_replace_nb)."""
+    rep = LP.replaceable_mask(g[ix(G_UPMASK + seat)], rt)
+    if GENERAL and (rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or
+                    rt[K.R_REPLACE_UNSEEN_ONCE] != 0):
+        once = rt[K.R_REPLACE_UNSEEN_ONCE] != 0
+        for p in range(rt[K.R_NPOS]):
+            i = seat * MAX_POS + p
+            if g[ix(G_LAY + i)] >= K.EMPTY0 or (once and g[ix(K.G_ONCE + i)] == K.ONCE_SPENT):
+                rep &= ~(1 << p)
+    return rep
+
+
+# ---- card moves: each with the knowledge it creates ---------------------------------------------
 @hot(inline="always")
 def learn(g, rt, seat, p, card):
     """The owner of (seat, p) now knows it holds ``card``."""
-    i = own(seat) + p
-    if USER:   # a user policy reads the views, not the cache
-        g[ix(i)] = card
-        return
-    # whether the position was known is data: arithmetic instead of a branch (a known card's
-    # value is already in G_KV, an unknown one's is 0 there)
-    was = np.int64(g[ix(i)] >= 0)
-    v = rt[ix(RT_VALUE + card)]
-    g[ix(G_KNOWN_N + seat)] += 1 - was
-    g[ix(G_KNOWN_SUM + seat)] += v - g[ix(G_KV + seat * MAX_POS + p)]
-    g[ix(i)] = card
-    g[ix(G_KV + seat * MAX_POS + p)] = v
-    g[ix(G_KK + seat * MAX_POS + p)] = rt[ix(RT_KEY + card)]
-    _refresh(g, rt, seat, p)
+    if VIEWS:
+        g[ix(own(seat) + p)] = card
+    else:
+        LP.learn(g, rt, seat, p, card)
 
 
-# ---- card moves: each with the knowledge it creates ------------------------------------------
 @hot(inline="always")
 def _turn_up(g, rt, seat, p):
     """(seat, p) turns face up: everyone now knows it. Returns its value."""
@@ -235,7 +162,7 @@ def _turn_up(g, rt, seat, p):
     g[ix(G_UPMASK + seat)] |= 1 << p
     g[ix(G_FACE_DOWN + seat)] -= 1
     learn(g, rt, seat, p, card)
-    if USER:
+    if VIEWS:
         g[ix(G_UP + seat * MAX_POS + p)] = 1
         for obs in range(rt[K.R_PLAYERS]):
             g[ix(known_at(obs, seat, p))] = card
@@ -244,10 +171,12 @@ def _turn_up(g, rt, seat, p):
 
 @hot(inline="always")
 def _put(g, rt, seat, p, card, face_up, public_card):
-    """``card`` goes to (seat, p), face up or down; ``public_card``: everyone saw it (taken
-    from the discard pile). Returns the card it replaces, which was face up when the seat's
-    face-up mask had bit p before the call."""
+    """``card`` goes to (seat, p), face up or down; ``public_card``: everyone saw it. Returns
+    the card it replaces (face up when bit p of the seat's face-up mask was set before)."""
     i = G_LAY + seat * MAX_POS + p
+    if GENERAL and rt[K.R_REPLACE_UNSEEN_ONCE] != 0 and \
+            g[ix(K.G_ONCE + seat * MAX_POS + p)] == K.ONCE_LEFT:
+        g[ix(K.G_ONCE + seat * MAX_POS + p)] = K.ONCE_SPENT
     old = g[ix(i)]
     bit = 1 << p
     up = g[ix(G_UPMASK + seat)]
@@ -260,73 +189,73 @@ def _put(g, rt, seat, p, card, face_up, public_card):
         g[ix(G_UPMASK + seat)] = up & ~bit
         g[ix(G_FACE_DOWN + seat)] += 1
     learn(g, rt, seat, p, card)
-    if USER:
+    if VIEWS:
         g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
         for obs in range(rt[K.R_PLAYERS]):
-            # a face-down card is known to its owner, and to all if it came from the discard
+            # a face-down card is known to its owner, and to all if everyone saw it
             g[ix(known_at(obs, seat, p))] = card if (face_up or obs == seat or public_card) \
                 else -1
     return old
 
 
-# ---- the deal ---------------------------------------------------------------------------------
+@hot(inline="always")
+def _discard(g, rt, seat, card, n_disc, sum_disc):
+    """``seat`` puts ``card`` on the discard pile; returns the pile's size and value sum."""
+    g[ix(G_DISCARD + n_disc)] = card
+    if GENERAL and rt[K.R_JACK_SKIPS] != 0:
+        local = card % CARDS_PER_DECK
+        if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
+            g[ix(G_SKIP + (seat + 1) % rt[K.R_PLAYERS])] = 1
+    return n_disc + 1, sum_disc + rt[ix(RT_VALUE + card)]
+
+
 @hot
-def unknown_layout(g, rt, s):
-    """Seat s knows none of its cards: its knowledge and the cache as _refresh would compute
-    them for a layout of unknown cards, written directly."""
-    _unknown_layouts(g, rt, s, 1)
+def _swap_positions(g, rt, seat, p, q):
+    """Exchange the cards at (seat, p) and (seat, q), with their faces and what every seat
+    knows of them (the counters do not change)."""
+    i = seat * MAX_POS + p
+    j = seat * MAX_POS + q
+    g[ix(G_LAY + i)], g[ix(G_LAY + j)] = g[ix(G_LAY + j)], g[ix(G_LAY + i)]
+    g[ix(G_UP + i)], g[ix(G_UP + j)] = g[ix(G_UP + j)], g[ix(G_UP + i)]
+    up = g[ix(G_UPMASK + seat)]
+    g[ix(G_UPMASK + seat)] = (up & ~((1 << p) | (1 << q))) | (((up >> p) & 1) << q) | \
+        (((up >> q) & 1) << p)
+    for obs in range(rt[K.R_PLAYERS]):
+        a = known_at(obs, seat, p)
+        b = known_at(obs, seat, q)
+        g[ix(a)], g[ix(b)] = g[ix(b)], g[ix(a)]
 
 
+# ---- the deal -----------------------------------------------------------------------------------
 @hot(inline="always")
-def _unknown_layouts(g, rt, first, seats):
-    """unknown_layout for seats first..first+seats-1. Only the lanes a search reads are
-    written, 4, 8 or 16 a field as in lanes.best_key: a count known when compiled becomes a
-    few vector stores, where a variable one was a call to memset per field (4% of W2)."""
+def _clear_views(g, rt, rng, seed, round_index):
+    """What the policies that read the views start a round with."""
+    players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
-    column = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN
-    cols = rt[K.R_COLS]
-    for s in range(first, first + seats):
-        g[ix(G_KNOWN_N + s)] = 0
-        g[ix(G_KNOWN_SUM + s)] = 0
-        g[ix(G_EN + s)] = 0
-        g[ix(G_ES + s)] = npos
-        if npos <= 4:
-            _blank_seat(g, s, 4, column, cols)
-        elif npos <= 8:
-            _blank_seat(g, s, 8, column, cols)
-        else:
-            _blank_seat(g, s, 16, column, cols)
-
-
-@hot(inline="always")
-def _blank_seat(g, s, lanes, column, cols):
-    """One seat's unknown layout over its first ``lanes`` positions (a constant at each call:
-    each field compiles to one vector store); a search never reads a lane past the layout."""
-    b = s * MAX_POS
-    _fill(g, own(s), lanes, -1)
-    _fill(g, G_KV + b, lanes, 0)
-    _fill(g, G_KK + b, lanes, NO_KEY)
-    _fill(g, G_XN + b, lanes, 0)
-    _fill(g, G_BN + b, lanes, 0)
-    _fill(g, G_KQ + b, lanes, NO_KEY)
-    _fill(g, G_NEGQ + b, lanes, 0)
-    _fill(g, G_U + b, lanes, -1)
-    _fill(g, G_UQ + b, lanes, -1)
-    _fill(g, G_EKN + b, lanes, 0)
-    # knock-threshold's estimate: a column of two unknown cards counts 2S at its top
-    # position, a lone unknown card S
-    if column:
-        _fill(g, G_EKS + b, lanes, 0)
-        for c in range(cols):
-            g[ix(G_EKS + b + c)] = 2
-    else:
-        _fill(g, G_EKS + b, lanes, 1)
-
-
-@hot(inline="always")
-def _fill(g, start, count, value):
-    for i in range(count):
-        g[ix(start + i)] = value
+    for s in range(players):
+        rng[STREAM_SEAT0 + s] = stream_state_nb(seed, round_index, STREAM_SEAT0 + s)
+    for i in range(K.N_PUB_SLOTS + MAX_PLAYERS):
+        g[ix(G_PUB + i)] = 0
+    for i in range(players * K.MEMORY_SLOTS):
+        g[ix(G_MEMORY + i)] = 0
+    for s in range(players):
+        for p in range(MAX_POS):
+            g[ix(G_UP + s * MAX_POS + p)] = 0
+        for obs in range(players):
+            for p in range(npos):
+                g[ix(known_at(obs, s, p))] = -1
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    if GENERAL:
+        for s in range(players):
+            g[ix(G_PENALTY + s)] = 0
+            g[ix(G_SKIP + s)] = 0
+            g[ix(K.G_BANK + s)] = 0
+            for p in range(MAX_POS):
+                g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
+                g[ix(G_LAY + s * MAX_POS + p)] = -1
+            # first-turn reveals still to do (-1), or none
+            g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
+                -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
 
 
 @hot(inline="always")
@@ -337,20 +266,8 @@ def _deal(g, rt, rng, seed, round_index):
     npos = rt[K.R_NPOS]
     ncards = rt[K.R_NCARDS]
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
-    if USER:
-        for s in range(players):
-            rng[STREAM_SEAT0 + s] = stream_state_nb(seed, round_index, STREAM_SEAT0 + s)
-        for i in range(K.N_PUB_SLOTS):
-            g[ix(G_PUB + i)] = 0
-        for i in range(players * K.MEMORY_SLOTS):
-            g[ix(G_MEMORY + i)] = 0
-        for s in range(players):
-            for p in range(npos):
-                g[ix(G_UP + s * MAX_POS + p)] = 0
-            for obs in range(players):
-                for p in range(npos):
-                    g[ix(known_at(obs, s, p))] = -1
-        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    if VIEWS:
+        _clear_views(g, rt, rng, seed, round_index)
     for i in range(ncards):
         g[ix(G_STOCK + i)] = rt[ix(K.RT_DECK + i)]
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
@@ -359,13 +276,13 @@ def _deal(g, rt, rng, seed, round_index):
         for s in range(players):
             n -= 1
             g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
-    if not USER:   # (a user build's views were cleared above, and it keeps no cache)
-        _unknown_layouts(g, rt, 0, players)
+    if not VIEWS:
+        LP.unknown_layouts(g, rt, 0, players)
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
     for s in range(players):
         g[ix(G_UPMASK + s)] = 0
         g[ix(G_FACE_DOWN + s)] = npos
-        g[ix(G_PLANNED + s)] = 0
+        g[ix(K.G_PLANNED + s)] = 0
         if view_all:   # the owner holds its cards in hand and sees them all
             for p in range(npos):
                 learn(g, rt, s, p, g[ix(G_LAY + s * MAX_POS + p)])
@@ -379,25 +296,25 @@ def copy_state_nb(dst, src, players, n_stock, n_disc):
     one loaded deal before each move it tries: a copy instead of dealing it again)."""
     for i in range(G_LAY, G_LAY + players * MAX_POS):
         dst[ix(i)] = src[ix(i)]
-    for field in range(G_OWN, G_UPMASK, MAX_PLAYERS * MAX_POS):
+    for field in range(K.G_OWN, G_UPMASK, MAX_PLAYERS * MAX_POS):
         for i in range(field, field + players * MAX_POS):
             dst[ix(i)] = src[ix(i)]
     for i in range(G_STOCK, G_STOCK + n_stock):
         dst[ix(i)] = src[ix(i)]
     for i in range(G_DISCARD, G_DISCARD + n_disc):
         dst[ix(i)] = src[ix(i)]
-    for field in range(G_UPMASK, K.G_FLOW, MAX_PLAYERS):
+    for field in range(G_UPMASK, K.G_SCRATCH, MAX_PLAYERS):
         for i in range(field, field + players):
             dst[ix(i)] = src[ix(i)]
     for i in range(G_FACE_DOWN, G_FACE_DOWN + players):
         dst[ix(i)] = src[ix(i)]
 
 
-# ---- asking a user policy (user builds) -------------------------------------------------------
+# ---- asking a policy that reads the views (user and general builds) -----------------------------
 @hot(inline="always")
 def _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
              reshuffles):
-    """The round's counters into the public slots a user policy reads."""
+    """The round's counters into the public slots the policies read."""
     g[ix(G_PUB + K.PUB_STOCK_N)] = n_stock
     g[ix(G_PUB + K.PUB_DISCARD_N)] = n_disc
     g[ix(G_PUB + K.PUB_DISCARD_SUM)] = sum_disc
@@ -411,9 +328,17 @@ def _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left
 
 
 @hot(inline="always")
+def _show_piles(g, n_disc, sum_disc, up_n, up_sum):
+    """The public slots a step within a decision changed (a flip, a removed group)."""
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n_disc
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] = sum_disc
+    g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
+    g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+
+
+@hot(inline="always")
 def _checked(g, point, seat, a):
-    """The policy's answer when legal; else -1, with the error described as
-    engine._ask_nb describes it."""
+    """The policy's answer when legal; else -1, with the error described."""
     if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
         g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
         g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
@@ -424,27 +349,56 @@ def _checked(g, point, seat, a):
 
 
 @hot(inline="always")
-def _ask(g, rt, rng, par, point, seat, held, often):
-    """The user policy's answer at a decision (its views published), or -1 when illegal.
-    ``often``: a decision of every turn, copied inline; the rare ones call one copy (each
-    inlined copy of the policy adds to the compile)."""
+def _logged(g, log, point, seat, held, a):
+    """The answer, appended to the move log when logging is on; -1 when the log is full."""
+    n = g[ix(G_PRIV + K.PRIV_LOG_N)]
+    if a < 0 or n < 0:
+        return a
+    if n >= log.shape[0]:
+        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_LOG_FULL
+        return -1
+    log[n, 0] = g[ix(G_PUB + K.PUB_TURN)]
+    log[n, 1] = seat
+    log[n, 2] = point
+    log[n, 3] = a
+    log[n, 4] = held
+    g[ix(G_PRIV + K.PRIV_LOG_N)] = n + 1
+    return a
+
+
+@hot(inline=STEP)
+def _ask(g, rt, rng, par, ctx, point, seat, held, often):
+    """The seat's policy's answer at a decision (the views published), or -1 when it is not
+    legal. ``often``: a decision of every turn; a user build copies the policy there, and
+    calls one copy at the rare ones (each copy adds to the compile)."""
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
-    known = G_KNOWN + seat * MAX_PLAYERS * MAX_POS
-    memory = G_MEMORY + seat * K.MEMORY_SLOTS
-    public = g[G_PUB:G_PUB + K.N_PUB_SLOTS + MAX_PLAYERS]
-    legal = g[G_LEGAL:G_LEGAL + K.N_ACTIONS]
-    sees = g[known:known + MAX_PLAYERS * MAX_POS]
-    faceup = g[G_UP:G_UP + MAX_PLAYERS * MAX_POS]
-    pile = g[G_DISCARD:G_DISCARD + MAX_IDS]
-    mine = g[memory:memory + K.MEMORY_SLOTS]
-    stream = rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1]
-    if often:
-        a = user_decide(point, seat, held, public, legal, sees, faceup, pile, mine, rt, stream,
-                        par[seat])
+    if GENERAL and par[seat, 0] != POLICY_USER:  # a built-in, through the run's table
+        policies = ctx[2]
+        a = policies[policy_slot_nb(par[seat, 0])](point, seat, held, g, rt, rng, par,
+                                                    ctx[3])
     else:
-        a = user_decide_call(point, seat, held, public, legal, sees, faceup, pile, mine, rt,
-                             stream, par[seat])
-    return _checked(g, point, seat, a)
+        known = G_KNOWN + seat * MAX_PLAYERS * MAX_POS
+        memory = G_MEMORY + seat * K.MEMORY_SLOTS
+        public = g[G_PUB:G_PUB + K.N_PUB_SLOTS + MAX_PLAYERS]
+        legal = g[G_LEGAL:G_LEGAL + K.N_ACTIONS]
+        sees = g[known:known + MAX_PLAYERS * MAX_POS]
+        faceup = g[G_UP:G_UP + MAX_PLAYERS * MAX_POS]
+        pile = g[G_DISCARD:G_DISCARD + MAX_IDS]
+        mine = g[memory:memory + K.MEMORY_SLOTS]
+        stream = rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1]
+        if GENERAL:
+            a = ctx[1](point, seat, held, public, legal, sees, faceup, pile, mine, rt, stream,
+                       par[seat])
+        elif often:
+            a = user_decide(point, seat, held, public, legal, sees, faceup, pile, mine, rt,
+                            stream, par[seat])
+        else:
+            a = user_decide_call(point, seat, held, public, legal, sees, faceup, pile, mine,
+                                 rt, stream, par[seat])
+    a = _checked(g, point, seat, a)
+    if GENERAL:
+        a = _logged(g, ctx[0], point, seat, held, a)
+    return a
 
 
 @hot(inline="always")
@@ -461,362 +415,411 @@ def _mask_positions(g, rt, mask):
         g[ix(G_LEGAL + p)] = (mask >> p) & 1
 
 
-# ---- the initial reveal -----------------------------------------------------------------------
 @hot(inline="always")
-def _revealable(g, rt, seat, taken):
+def _mask_actions(g, bits):
+    """The legal mask: the turn's options (turn_options)."""
+    _clear(g)
+    for a in TURN_ACTIONS:
+        g[ix(G_LEGAL + a)] = (bits >> (a - K.A_DRAW_STOCK)) & 1
+
+
+@hot(inline="always")
+def _placement_mask(g, rt, seat, point, may_look):
+    """Where a held card may go (and A_DISCARD for a stock card when the rules allow); with
+    ``may_look``, A_PEEK too when the seat has a face-down card it does not know."""
+    _mask_positions(g, rt, _replaceable(g, rt, seat))
+    if point == K.DP_PLACE_DRAWN:
+        g[ix(G_LEGAL + K.A_DISCARD)] = rt[K.R_STOCK_MAY_DISCARD] != 0
+    if may_look and _unknown_mask(g, rt, seat, 0) != 0:
+        g[ix(G_LEGAL + K.A_PEEK)] = 1
+
+
+@hot(inline=STEP)
+def _peek(g, rt, rng, par, ctx, seat, held):
+    """The seat looks at one of its face-down cards it does not know (DP_PEEK). False on a
+    policy error."""
+    _mask_positions(g, rt, _unknown_mask(g, rt, seat, 0))
+    c = _ask(g, rt, rng, par, ctx, K.DP_PEEK, seat, held, False)
+    if c < 0:
+        return False
+    learn(g, rt, seat, c, g[ix(G_LAY + seat * MAX_POS + c)])
+    return True
+
+
+@hot(inline=STEP)
+def _ask_place(g, rt, rng, par, ctx, seat, card, point):
+    """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
+    blind_replacement = false the seat may first look at one of its unknown face-down cards
+    (A_PEEK, then DP_PEEK), and is then asked again. -1 on error."""
+    may_look = GENERAL and rt[K.R_BLIND] == 0
+    _placement_mask(g, rt, seat, point, may_look)
+    b = _ask(g, rt, rng, par, ctx, point, seat, card, True)
+    if not (GENERAL and b == K.A_PEEK):
+        return b
+    if not _peek(g, rt, rng, par, ctx, seat, card):
+        return -1
+    _placement_mask(g, rt, seat, point, False)
+    return _ask(g, rt, rng, par, ctx, point, seat, card, False)
+
+
+# ---- the initial reveal -------------------------------------------------------------------------
+@hot(inline="always")
+def _revealable(g, rt, seat, taken, n_chosen):
     """Bit p set when the seat may still reveal p: face down, not known, not in ``taken``
-    (the picks so far), in the nearest row when the constraint says so."""
+    (its picks so far, ``n_chosen`` of them), and as the constraint allows."""
+    con = rt[K.R_REVEAL_CONSTRAINT]
     first = 0
-    if rt[K.R_REVEAL_CONSTRAINT] == K.CON_NEAREST_ROW:
+    if con == K.CON_NEAREST_ROW:
         first = (rt[K.R_ROWS] - 1) * rt[K.R_COLS]
-    mask = 0
-    for p in range(first, rt[K.R_NPOS]):
-        mask |= np.int64(g[ix(own(seat) + p)] < 0) << p
-    return mask & ~g[ix(G_UPMASK + seat)] & ~taken
+    mask = _unknown_mask(g, rt, seat, first) & ~taken
+    if GENERAL and con > K.CON_NEAREST_ROW:
+        mask &= constraint_mask_nb(g, rt, seat, n_chosen)
+    return mask
 
 
 @hot(inline="always")
 def _reveal(g, rt, seat, p):
-    """Peek at or flip (seat, p); returns the value it adds to the face-up cards (0 for a
-    peek)."""
+    """Peek at or flip the chosen position (with whole_column: the whole column of p).
+    Returns the cards turned up and their value sum."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
         learn(g, rt, seat, p, g[ix(G_LAY + seat * MAX_POS + p)])
-        return 0
-    return _turn_up(g, rt, seat, p)
+        return 0, 0
+    if GENERAL and rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN:
+        cols = rt[K.R_COLS]
+        total = 0
+        for r in range(rt[K.R_ROWS]):
+            total += _turn_up(g, rt, seat, r * cols + p % cols)
+        return rt[K.R_ROWS], total
+    return 1, _turn_up(g, rt, seat, p)
 
 
-@hot(inline="always")
-def _initial_reveal(g, rt, rng, par, n_stock, n_disc, sum_disc):
+@hot(inline=STEP)
+def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_sum):
+    """Up to ``decisions`` reveal picks of ``seat`` (fewer when none is legal), kept at
+    g[G_CHOSEN + seat*MAX_POS ...] with their count in the row's last slot; each revealed at
+    once when ``reveal_now``. Built-in seats of the lean build take the lowest position.
+    Returns (face-up cards, their value sum, ok)."""
+    chosen = G_CHOSEN + seat * MAX_POS
+    n = 0
+    taken = 0
+    for i in range(decisions):
+        mask = _revealable(g, rt, seat, taken, n)
+        if mask == 0:
+            break
+        if VIEWS:
+            _mask_positions(g, rt, mask)
+            p = _ask(g, rt, rng, par, ctx, K.DP_REVEAL, seat, -1, False)
+            if p < 0:
+                return up_n, up_sum, False
+        else:
+            p = trailing_zeros(mask)
+        g[ix(chosen + n)] = p
+        taken |= 1 << p
+        n += 1
+        if reveal_now:
+            k, v = _reveal(g, rt, seat, p)
+            up_n += k
+            up_sum += v
+            if VIEWS:
+                g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
+                g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+    g[ix(chosen + MAX_POS - 1)] = n
+    return up_n, up_sum, True
+
+
+@hot(inline=STEP)
+def _reveal_chosen(g, rt, seat, up_n, up_sum):
+    """Reveal the picks kept for ``seat``."""
+    chosen = G_CHOSEN + seat * MAX_POS
+    for i in range(g[ix(chosen + MAX_POS - 1)]):
+        k, v = _reveal(g, rt, seat, g[ix(chosen + i)])
+        up_n += k
+        up_sum += v
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
+        g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+    return up_n, up_sum
+
+
+@hot(inline=STEP)
+def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
     """Flip or peek, seat by seat from the first player. With sequential choice each card is
     seen before the next is chosen; otherwise a seat's cards (or, with simultaneous order,
-    everyone's) are revealed after all of them are chosen. Built-in seats take the lowest
-    position each time. Returns (face-up cards, their value sum, ok)."""
+    everyone's) are revealed after all of them are chosen. Returns (face-up cards, their value
+    sum, ok)."""
     up_n = 0
     up_sum = 0
+    if VIEWS:
+        _publish(g, n_stock, n_disc, sum_disc, 0, 0, 0, -1, -1, 0, 0)
     count = rt[K.R_REVEAL_COUNT]
     mode = rt[K.R_REVEAL_MODE]
     if (mode != K.REVEAL_FLIP and mode != K.REVEAL_PEEK) or count == 0:
         return up_n, up_sum, True
-    flip = np.int64(mode == K.REVEAL_FLIP)
-    players = rt[K.R_PLAYERS]
     simultaneous = rt[K.R_REVEAL_SIMULTANEOUS] != 0
     sequential = rt[K.R_REVEAL_SEQUENTIAL] != 0 and not simultaneous
-    for seat in range(players):
-        chosen = G_CHOSEN + seat * MAX_POS
-        n = 0
-        taken = 0
-        for i in range(count):
-            mask = _revealable(g, rt, seat, taken)
-            if mask == 0:
-                break
-            if USER:
-                _mask_positions(g, rt, mask)
-                _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0)
-                p = _ask(g, rt, rng, par, K.DP_REVEAL, seat, -1, False)
-                if p < 0:
-                    return up_n, up_sum, False
-            else:
-                p = trailing_zeros(mask)
-            g[ix(chosen + n)] = p
-            taken |= 1 << p
-            n += 1
-            if sequential:
-                up_sum += _reveal(g, rt, seat, p)
-                up_n += flip
-        g[ix(chosen + MAX_POS - 1)] = n
+    for seat in range(rt[K.R_PLAYERS]):
+        up_n, up_sum, ok = _choose_reveals(g, rt, rng, par, ctx, seat, count, sequential,
+                                           up_n, up_sum)
+        if not ok:
+            return up_n, up_sum, False
         if not sequential and not simultaneous:
-            for i in range(n):
-                up_sum += _reveal(g, rt, seat, g[ix(chosen + i)])
-                up_n += flip
+            up_n, up_sum = _reveal_chosen(g, rt, seat, up_n, up_sum)
     if simultaneous:
-        for seat in range(players):
-            chosen = G_CHOSEN + seat * MAX_POS
-            for i in range(g[ix(chosen + MAX_POS - 1)]):
-                up_sum += _reveal(g, rt, seat, g[ix(chosen + i)])
-                up_n += flip
+        for seat in range(rt[K.R_PLAYERS]):
+            up_n, up_sum = _reveal_chosen(g, rt, seat, up_n, up_sum)
     return up_n, up_sum, True
 
 
-# ---- the built-in policies' decisions (lean build) --------------------------------------------
-@hot(inline="always")
-def _best_placement(g, rt, seat, card, n, S, vector):
-    """builtin.best_placement_nb from the cache: the replaceable position with the largest
-    gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
-    lowest position; -1 when none is eligible. ``vector``: _vector_scope(rt)."""
-    i = seat * MAX_POS
-    rep = _replaceable_mask(g[ix(G_UPMASK + seat)], rt)
-    if not vector:
-        return best_scan_nb(g, own(seat), g, 0, 0, rt, rep, card, n, S)
-    vc = rt[ix(RT_VALUE + card)]
-    kc = rt[ix(RT_KEY + card)]
-    key = best_key(g, rt[K.R_NPOS], G_XN + i, G_BN + i, G_KQ + i, G_NEGQ + i, G_U + i,
-                   G_UQ + i, rep, kc, vc * n, vc < 0, n, S)
-    return -1 if key < 0 else POS_MASK - (key & POS_MASK)
-
-
-@hot(inline="always")
-def _seat_policies(g, par, players, triggers):
-    """Each seat's policy and knock threshold, read once: par is float and a conversion per
-    turn shows."""
-    for s in range(players):
-        policy = np.int64(par[s, 0])
-        # the lookahead player models itself in its rollouts as knock-threshold with its own
-        # T (par[seat, 1]) in knock games, else as greedy; any other policy as greedy
-        if policy == POLICY_LOOKAHEAD and (triggers & K.END_KNOCK) != 0:
-            policy = POLICY_KNOCK_THRESHOLD
-        g[ix(G_POLICY + s)] = policy
-        t = par[s, 1] if par.shape[1] > 1 else 0.0
-        # a whole T compares exactly in integers (E*n <= T*n); any other in floats, as ever
-        g[ix(G_KNOCK_T + s)] = np.int64(t) if t == np.floor(t) and abs(t) < (1 << 24) \
-            else NO_KEY
-
-
-@hot(inline="always")
-def _unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum):
-    """(n, S): the cards the seat's policy counts as unseen and their value sum."""
-    if g[ix(G_POLICY + seat)] == POLICY_KNOCK_THRESHOLD:
-        return (rt[K.R_NCARDS] - n_disc - g[ix(G_KNOWN_N + seat)],
-                rt[K.R_DECK_SUM] - sum_disc - g[ix(G_KNOWN_SUM + seat)])
-    return rt[K.R_NCARDS] - up_n - n_disc, rt[K.R_DECK_SUM] - up_sum - sum_disc
-
-
-@hot(inline="always")
-def _builtin_turn(g, rt, par, seat, n, S, top, draw_ok, take_ok, knock_ok, vector):
-    """greedy's or knock-threshold's action at the start of a turn; a discard to take goes to
-    the position kept in G_PLANNED."""
-    if g[ix(G_POLICY + seat)] == POLICY_KNOCK_THRESHOLD and knock_ok and n > 0:
-        en = g[ix(G_EN + seat)] * n + g[ix(G_ES + seat)] * S
-        t = g[ix(G_KNOCK_T + seat)]
-        if (en <= t * n) if t != NO_KEY else (en <= par[seat, 1] * n):
-            return K.A_KNOCK
-    if take_ok and n > 0:
-        p = _best_placement(g, rt, seat, top, n, S, vector)
-        if p >= 0:
-            g[ix(G_PLANNED + seat)] = p
-            return K.A_TAKE_DISCARD
-    return K.A_DRAW_STOCK if draw_ok else (K.A_TAKE_DISCARD if take_ok else K.A_KNOCK)
-
-
-# ---- one round --------------------------------------------------------------------------------
-# the round's steps are inlined into the chunk loop: a call passes seven machine words per
-# array argument, and these run once a round (together 1.07x on W2)
-@hot(inline="always")
-def round_nb(seed, round_index, rt, par, g, rng, out, scores, L, quads, extra, tmp):
-    """Play one round; fills ``scores``, ``L`` and ``out`` like engine.play_round_nb. False
-    after a user policy's illegal action (described in ``out``)."""
-    if USER:
-        for i in range(K.N_PRIV):
-            g[ix(G_PRIV + i)] = 0
-    n_stock = _deal(g, rt, rng, seed, round_index)
-    n_disc = 0
-    sum_disc = 0
-    if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
-        n_stock -= 1
-        g[ix(G_DISCARD)] = g[ix(G_STOCK + n_stock)]
-        n_disc = 1
-        sum_disc = rt[ix(RT_VALUE + g[G_DISCARD])]
-    up_n, up_sum, ok = _initial_reveal(g, rt, rng, par, n_stock, n_disc, sum_disc)
-    turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
-    if ok:
-        turn, ender, knocked, capped, reshuffles = play_nb(
-            g, rt, par, rng, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1,
-            -1)
-        ok = capped >= 0
-    if USER:
-        out[K.OUT_ERROR] = g[ix(G_PRIV + K.PRIV_ERROR)]
-        out[K.OUT_ERR_SEAT] = g[ix(G_PRIV + K.PRIV_ERR_SEAT)]
-        out[K.OUT_ERR_POINT] = g[ix(G_PRIV + K.PRIV_ERR_POINT)]
-        out[K.OUT_ERR_ACTION] = g[ix(G_PRIV + K.PRIV_ERR_ACTION)]
-    else:
-        out[K.OUT_ERROR] = 0
-    out[K.OUT_LOG_N] = -1
-    if not ok:
-        return False
-    score_nb(g, rt, ender, knocked, scores, L, quads, extra, tmp)
-    out[K.OUT_TURNS] = turn
-    out[K.OUT_CAPPED] = capped
-    out[K.OUT_ENDER] = ender
-    out[K.OUT_RESHUFFLES] = reshuffles
-    out[K.OUT_KNOCKED] = knocked
+@hot
+def _arrange(g, rt, rng, par, ctx):
+    """rearrange_after_reveal (docs/rules.md#rearrange_after_reveal): seat by seat from the
+    first player, each face-up card, lowest position first, is given a position not yet
+    settled (DP_ARRANGE, ``held`` = the card); the two cards there swap and the position is
+    settled. Face-down cards thus move blindly into the places face-up cards leave."""
+    npos = rt[K.R_NPOS]
+    for seat in range(rt[K.R_PLAYERS]):
+        settled = 0
+        while True:
+            free_up = g[ix(G_UPMASK + seat)] & ~settled
+            if free_up == 0:
+                break
+            p = trailing_zeros(free_up)
+            _mask_positions(g, rt, ((1 << npos) - 1) & ~settled)
+            q = _ask(g, rt, rng, par, ctx, K.DP_ARRANGE, seat,
+                     g[ix(G_LAY + seat * MAX_POS + p)], False)
+            if q < 0:
+                return False
+            if q != p:
+                _swap_positions(g, rt, seat, p, q)
+            settled |= 1 << q
     return True
 
 
+# ---- remove_cancelled ---------------------------------------------------------------------------
 @hot
-def play_nb(g, rt, par, rng, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
-            final_left, knocked, reshuffles, forced, forced_pos):
-    """Play turns from ``seat`` to the end of the round, from the state in ``g`` and the
-    counters given. ``forced`` >= 0 makes the first turn's move instead of the seat's policy
-    (the lookahead player's candidates): A_KNOCK; A_TAKE_DISCARD placed at ``forced_pos``;
-    A_DRAW_STOCK with the drawn card placed at ``forced_pos``, discarded when it is A_DISCARD,
-    or as the policy decides when it is -1. Returns (turns, ender, knocked, capped,
-    reshuffles); capped is -1 after a user policy's illegal action."""
-    players = rt[K.R_PLAYERS]
-    npos = rt[K.R_NPOS]
-    capped = 0
-    cap = rt[K.R_TURN_CAP]
-    triggers = rt[K.R_END_TRIGGERS]
-    reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
-    face_rule = rt[K.R_PLACEMENT_FACE]
-    vector = _vector_scope(rt)
-    if not USER:
-        _seat_policies(g, par, players, triggers)
-    while True:
-        final_lap = ender >= 0
-        draw_ok = n_stock > 0 or (reshuffle and n_disc > 1)
-        take_ok = rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
-            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and \
-            _lowest_replaceable(g, rt, seat) >= 0
-        knock_ok = (triggers & K.END_KNOCK) != 0 and not final_lap and \
-            turn >= rt[K.R_KNOCK_MIN_LAPS] * players
-        if not (draw_ok or take_ok or knock_ok):
-            break
-        if USER:
+def _remove_groups(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
+    """Take the seat's completed groups off its layout: all of them (immediate), or those
+    its owner chooses (optional_to_discard_bottom, one DP_REMOVE question each; a group it
+    keeps is offered again the next time). The views are published. Returns (ok, n_disc,
+    sum_disc, up_n, up_sum)."""
+    mode = rt[K.R_REMOVE_CANCELLED]
+    if mode == K.REMOVE_NEVER:
+        return True, n_disc, sum_disc, up_n, up_sum
+    for i in range(N_GROUPS):
+        mask = group_mask_nb(rt, i)
+        if mask == 0 or not completed_nb(g, rt, seat, mask):
+            continue
+        value = group_value_nb(g, rt, seat, i)
+        if mode == K.REMOVE_OPTIONAL:
             _clear(g)
-            g[ix(G_LEGAL + K.A_DRAW_STOCK)] = draw_ok
-            g[ix(G_LEGAL + K.A_TAKE_DISCARD)] = take_ok
-            g[ix(G_LEGAL + K.A_KNOCK)] = knock_ok
-            _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
-                     knocked, reshuffles)
-            action = _ask(g, rt, rng, par, K.DP_TURN, seat, -1, True)
-            if action < 0:
-                return turn, ender, knocked, -1, reshuffles
-            n = 0
-            S = 0
-        else:
-            n, S = _unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
-            action = forced
-            if action < 0:
-                action = _builtin_turn(g, rt, par, seat, n, S,
-                                       g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1,
-                                       draw_ok, take_ok, knock_ok, vector)
+            g[ix(G_LEGAL + K.A_REMOVE)] = 1
+            g[ix(G_LEGAL + K.A_PASS)] = 1
+            a = _ask(g, rt, rng, par, ctx, K.DP_REMOVE, seat, trailing_zeros(mask), False)
+            if a < 0:
+                return False, n_disc, sum_disc, up_n, up_sum
+            if a == K.A_PASS:
+                continue
+        k, total = remove_cells_nb(g, rt, seat, mask, value, n_disc)
+        n_disc += k
+        sum_disc += total
+        up_n -= k
+        up_sum -= total
+        _show_piles(g, n_disc, sum_disc, up_n, up_sum)
+    return True, n_disc, sum_disc, up_n, up_sum
 
-        card = -1
-        public = True
-        if action == K.A_DRAW_STOCK:
-            if n_stock == 0:  # the discard pile but its top becomes the stock
-                n_stock = n_disc - 1
-                for i in range(n_stock):
-                    g[ix(G_STOCK + i)] = g[ix(G_DISCARD + i)]
-                top = g[ix(G_DISCARD + n_stock)]
-                g[ix(G_DISCARD)] = top
-                n_disc = 1
-                sum_disc = rt[ix(RT_VALUE + top)]
-                reshuffles += 1
-                shuffle_nb(g, G_STOCK, n_stock, rng, STREAM_DEAL)
-                if not USER:
-                    n, S = _unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
-            n_stock -= 1
-            card = g[ix(G_STOCK + n_stock)]
-            public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
-            if USER:
-                if public:
-                    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-                _mask_positions(g, rt, _replaceable_mask(g[ix(G_UPMASK + seat)], rt))
-                g[ix(G_LEGAL + K.A_DISCARD)] = rt[K.R_STOCK_MAY_DISCARD] != 0
-                _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
-                         knocked, reshuffles)
-                b = _ask(g, rt, rng, par, K.DP_PLACE_DRAWN, seat, card, True)
-                if b < 0:
-                    return turn, ender, knocked, -1, reshuffles
-                p = -1 if b == K.A_DISCARD else b
-            else:
-                if forced >= 0 and forced_pos >= 0:
-                    p = -1 if forced_pos == K.A_DISCARD else forced_pos
-                else:
-                    p = _best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
-                                        vector) if n - 1 > 0 else -1
-                if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
-                    p = _lowest_replaceable(g, rt, seat)
-            if p < 0:
-                if USER:
-                    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
-                g[ix(G_DISCARD + n_disc)] = card
-                n_disc += 1
-                sum_disc += rt[ix(RT_VALUE + card)]
-                card = -1
-        elif action == K.A_TAKE_DISCARD:
-            n_disc -= 1
-            card = g[ix(G_DISCARD + n_disc)]
-            sum_disc -= rt[ix(RT_VALUE + card)]
-            if USER:
-                g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
-                _mask_positions(g, rt, _replaceable_mask(g[ix(G_UPMASK + seat)], rt))
-                _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
-                         knocked, reshuffles)
-                p = _ask(g, rt, rng, par, K.DP_PLACE_TAKEN, seat, card, True)
-                g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1   # as the engine: before the face
-                if p < 0:
-                    return turn, ender, knocked, -1, reshuffles
-            else:
-                p = forced_pos if forced >= 0 else g[ix(G_PLANNED + seat)]
-                if not (p >= 0 and p < npos and
-                        (_replaceable_mask(g[ix(G_UPMASK + seat)], rt) >> p) & 1):
-                    p = _lowest_replaceable(g, rt, seat)
-        else:  # knock
-            ender = seat
-            knocked = 1
-            final_left = _final_turns(rt, seat, players)
-            up_n, up_sum = _reveal_on_trigger(g, rt, seat, players, npos, up_n, up_sum)
 
-        if card >= 0:  # place it at p; the old card goes face up onto the discard pile
-            face_up = face_rule != K.FACE_DOWN  # player_choice: the built-ins choose face up
-            was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
-            if USER and face_rule == K.FACE_CHOICE and was_up == 0:
-                _clear(g)
-                g[ix(G_LEGAL + K.A_FACE_UP)] = 1
-                g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
-                _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
-                         final_left, knocked, reshuffles)
-                f = _ask(g, rt, rng, par, K.DP_FACE, seat, card, False)
-                if f < 0:
-                    return turn, ender, knocked, -1, reshuffles
-                face_up = f == K.A_FACE_UP
-            old = _put(g, rt, seat, p, card, face_up, public)
-            if USER:
-                g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
-            up_n += np.int64(face_up) - was_up
-            up_sum += np.int64(face_up) * rt[ix(RT_VALUE + card)] - \
-                was_up * rt[ix(RT_VALUE + old)]
-            g[ix(G_DISCARD + n_disc)] = old
-            n_disc += 1
-            sum_disc += rt[ix(RT_VALUE + old)]
-        turn += 1
-        if final_lap:
-            final_left -= 1
-        elif ender < 0:
-            if (triggers & K.END_ALL_FACE_UP) != 0 and g[ix(G_FACE_DOWN + seat)] == 0:
-                ender = seat
-                final_left = _final_turns(rt, seat, players)
-                up_n, up_sum = _reveal_on_trigger(g, rt, seat, players, npos, up_n, up_sum)
-            elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
-                all_up = True
-                for s in range(players):
-                    if g[ix(G_FACE_DOWN + s)] != 0:
-                        all_up = False
-                if all_up:
-                    ender = seat
-                    final_left = 0
-        if ender >= 0 and final_left <= 0:
-            break
-        if not reshuffle and n_stock == 0:
-            break
-        if turn >= cap:
-            capped = 1
-            break
-        forced = -1
-        seat += 1
-        if seat == players:
-            seat = 0
-    return turn, ender, knocked, capped, reshuffles
+@hot
+def _before_play(g, rt, rng, par, ctx, n_disc, sum_disc, up_n, up_sum):
+    """The general build's steps between the reveal and the first turn: rearranging, marking
+    what each owner saw for replace_unseen_once, removing the groups the reveal completed.
+    The views are published. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    if rt[K.R_REARRANGE] != 0 and not _arrange(g, rt, rng, par, ctx):
+        return False, n_disc, sum_disc, up_n, up_sum
+    if rt[K.R_REPLACE_UNSEEN_ONCE] != 0:  # what each owner saw before play has no limit
+        for s in range(rt[K.R_PLAYERS]):
+            for p in range(rt[K.R_NPOS]):
+                if g[ix(own(s) + p)] >= 0:
+                    g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_SEEN
+    for s in range(rt[K.R_PLAYERS]):
+        ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, s, n_disc,
+                                                            sum_disc, up_n, up_sum)
+        if not ok:
+            return False, n_disc, sum_disc, up_n, up_sum
+    return True, n_disc, sum_disc, up_n, up_sum
+
+
+# ---- one turn -----------------------------------------------------------------------------------
+@hot(inline="always")
+def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
+    """The actions legal at the start of ``seat``'s turn, as bits (B_DRAW, ...)."""
+    final_lap = ender >= 0
+    bits = 0
+    if n_stock > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and n_disc > 1):
+        bits |= B_DRAW
+    if rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
+            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and _replaceable(g, rt, seat):
+        bits |= B_TAKE
+    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
+            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS] and \
+            not (GENERAL and rt[K.R_KNOCK_TIMING] == K.KNOCK_END_OF_TURN):
+        bits |= B_KNOCK
+    if GENERAL:
+        if g[ix(G_FACE_DOWN + seat)] > 0:
+            if rt[K.R_FLIP_INSTEAD_OF_DRAW] != 0:
+                bits |= B_FLIP
+            if rt[K.R_FLIP_ALL_TO_END] != 0:
+                bits |= B_FLIP_ALL
+        if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE and _unknown_mask(g, rt, seat, 0) != 0:
+            bits |= B_PEEK
+    return bits
+
+
+@hot(inline=STEP)
+def _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn):
+    """The action of a policy that reads the views (published) at the start of its turn;
+    pay_to_peek (AMB-16): a look at an own face-down card, paid for, and the question again.
+    -1 on a policy error, NOTHING_LEGAL when a look left nothing to do."""
+    while True:
+        _mask_actions(g, bits)
+        a = _ask(g, rt, rng, par, ctx, K.DP_TURN, seat, -1, True)
+        if not (GENERAL and a == K.A_PEEK):
+            return a
+        if not _peek(g, rt, rng, par, ctx, seat, -1):
+            return -1
+        g[ix(G_PENALTY + seat)] += rt[K.R_PAY_TO_PEEK]
+        bits = turn_options(g, rt, seat, n_stock, n_disc, ender, turn)
+        if bits == 0:
+            return NOTHING_LEGAL
+
+
+@hot(inline=STEP)
+def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, up_sum):
+    """Put the held ``card`` at p with the face the rules (or the player) choose; the old
+    card goes face up onto the discard pile. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    face_rule = rt[K.R_PLACEMENT_FACE]
+    face_up = face_rule != K.FACE_DOWN  # player_choice: the lean build's policies choose up
+    was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
+    if VIEWS and face_rule == K.FACE_CHOICE and was_up == 0:
+        _clear(g)
+        g[ix(G_LEGAL + K.A_FACE_UP)] = 1
+        g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
+        f = _ask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, False)
+        if f < 0:
+            return False, n_disc, sum_disc, up_n, up_sum
+        face_up = f == K.A_FACE_UP
+    old = _put(g, rt, seat, p, card, face_up, public)
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    up_n += np.int64(face_up) - was_up
+    up_sum += np.int64(face_up) * rt[ix(RT_VALUE + card)] - was_up * rt[ix(RT_VALUE + old)]
+    n_disc, sum_disc = _discard(g, rt, seat, old, n_disc, sum_disc)
+    return True, n_disc, sum_disc, up_n, up_sum
+
+
+@hot(inline=STEP)
+def _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
+    """flip_after_discard: having discarded the drawn card, the seat turns one of its cards up
+    (unless_one_left: it may pass when one is left). Returns (ok, up_n, up_sum)."""
+    fad = rt[K.R_FLIP_AFTER_DISCARD]
+    fd = g[ix(G_FACE_DOWN + seat)]
+    if fad == K.FAD_NONE or fd == 0:
+        return True, up_n, up_sum
+    _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+    if fad == K.FAD_UNLESS_ONE and fd == 1:
+        g[ix(G_LEGAL + K.A_PASS)] = 1
+    _show_piles(g, n_disc, sum_disc, up_n, up_sum)
+    c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)
+    if c < 0:
+        return False, up_n, up_sum
+    if c != K.A_PASS:
+        up_sum += _turn_up(g, rt, seat, c)
+        up_n += 1
+    return True, up_n, up_sum
 
 
 @hot(inline="always")
-def score_nb(g, rt, ender, knocked, scores, L, quads, extra, tmp):
-    players = rt[K.R_PLAYERS]
-    layout_values_nb(g, G_LAY, rt, players, L, quads, tmp)
-    for s in range(players):
-        extra[s] = 0
-    hole_scores_nb(L, quads, ender, knocked == 1, players, rt, extra, scores)
+def _reshuffle(g, rt, rng, n_disc):
+    """The discard pile but its top card becomes the stock; returns the stock's size and the
+    pile's value sum (its one card)."""
+    n_stock = n_disc - 1
+    for i in range(n_stock):
+        g[ix(G_STOCK + i)] = g[ix(G_DISCARD + i)]
+    top = g[ix(G_DISCARD + n_stock)]
+    g[ix(G_DISCARD)] = top
+    shuffle_nb(g, G_STOCK, n_stock, rng, STREAM_DEAL)
+    return n_stock, rt[ix(RT_VALUE + top)]
+
+
+@hot(inline=STEP)
+def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos, vector):
+    """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty), then place the card
+    or discard it. Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles)."""
+    if n_stock == 0:
+        n_stock, sum_disc = _reshuffle(g, rt, rng, n_disc)
+        n_disc = 1
+        reshuffles += 1
+    n_stock -= 1
+    card = g[ix(G_STOCK + n_stock)]
+    public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
+    if VIEWS:
+        if public:
+            g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                 knocked, reshuffles)
+        b = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN)
+        if b < 0:
+            return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+        p = -1 if b == K.A_DISCARD else b
+    else:
+        if forced >= 0 and forced_pos >= 0:
+            p = -1 if forced_pos == K.A_DISCARD else forced_pos
+        else:
+            n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
+            p = LP.best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
+                                  vector) if n - 1 > 0 else -1
+        if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
+            p = _lowest(_replaceable(g, rt, seat))
+    if p >= 0:
+        ok, n_disc, sum_disc, up_n, up_sum = _place(g, rt, rng, par, ctx, seat, p, card, public,
+                                                    n_disc, sum_disc, up_n, up_sum)
+        return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    n_disc, sum_disc = _discard(g, rt, seat, card, n_disc, sum_disc)
+    ok = True
+    if GENERAL:
+        ok, up_n, up_sum = _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc,
+                                               up_n, up_sum)
+    return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+
+
+@hot(inline="always")
+def _lowest(mask):
+    return -1 if mask == 0 else trailing_zeros(mask)
+
+
+@hot(inline=STEP)
+def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos):
+    """A_TAKE_DISCARD: take the pile's top card and place it. Returns (ok, n_disc, sum_disc,
+    up_n, up_sum)."""
+    n_disc -= 1
+    card = g[ix(G_DISCARD + n_disc)]
+    sum_disc -= rt[ix(RT_VALUE + card)]
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                 knocked, reshuffles)
+        p = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN)
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1   # as ever: before the face is chosen
+        if p < 0:
+            return False, n_disc, sum_disc, up_n, up_sum
+    else:
+        p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
+        if not (p >= 0 and p < rt[K.R_NPOS] and (_replaceable(g, rt, seat) >> p) & 1):
+            p = _lowest(_replaceable(g, rt, seat))
+    return _place(g, rt, rng, par, ctx, seat, p, card, True, n_disc, sum_disc, up_n, up_sum)
 
 
 @hot(inline="always")
@@ -830,32 +833,324 @@ def _final_turns(rt, seat, players):
 
 
 @hot
-def _reveal_on_trigger(g, rt, seat, players, npos, up_n, up_sum):
+def _reveal_on_trigger(g, rt, seat, up_n, up_sum):
     """reveal_on_trigger: the others turn all their cards up when the end is triggered."""
     if rt[K.R_REVEAL_ON_TRIGGER] == 0:
         return up_n, up_sum
-    for s in range(players):
+    for s in range(rt[K.R_PLAYERS]):
         if s == seat:
             continue
-        for p in range(npos):
+        for p in range(rt[K.R_NPOS]):
             if (g[ix(G_UPMASK + s)] >> p) & 1 == 0:
                 up_sum += _turn_up(g, rt, s, p)
                 up_n += 1
     return up_n, up_sum
 
 
+@hot(inline="always")
+def _start_end(g, rt, seat, up_n, up_sum):
+    """``seat`` triggers the end: (ender, final turns left, up_n, up_sum)."""
+    up_n, up_sum = _reveal_on_trigger(g, rt, seat, up_n, up_sum)
+    return seat, _final_turns(rt, seat, rt[K.R_PLAYERS]), up_n, up_sum
+
+
 @hot
-def chunk_nb(seed, start, count, rt, par, g, rng, out, scores, L, quads, extra, tmp,
-             acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts):
-    """engine.play_chunk_nb with this build's round (no invariant checks: use the general
-    engine with check=True for those). Returns the rounds played (fewer only after a user
-    policy's illegal action, described in ``out``)."""
+def _first_turn(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
+    """initial_reveal_mode = flip_on_first_turn: the seat's flips open its first turn (with
+    whole_column one decision turns a whole column up), and the groups they complete leave.
+    The views are published. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    decisions = 1 if rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN else rt[K.R_REVEAL_COUNT]
+    up_n, up_sum, ok = _choose_reveals(g, rt, rng, par, ctx, seat, decisions, True, up_n,
+                                       up_sum)
+    if not ok:
+        return False, n_disc, sum_disc, up_n, up_sum
+    return _remove_groups(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum)
+
+
+@hot
+def _after_turn(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
+                final_left, knocked):
+    """The general build's end of a turn (the views published): the groups it completed
+    leave the layout; with knock_timing end_of_own_turn or any_time_in_turn the seat may knock
+    now (AMB-12; knocking at the start and then playing the turn gains nothing over this).
+    Returns (ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked)."""
+    ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, seat, n_disc,
+                                                        sum_disc, up_n, up_sum)
+    if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and \
+            (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and ender < 0 and \
+            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
+        _clear(g)
+        g[ix(G_LEGAL + K.A_KNOCK)] = 1
+        g[ix(G_LEGAL + K.A_PASS)] = 1
+        k = _ask(g, rt, rng, par, ctx, K.DP_KNOCK, seat, -1, False)
+        ok = k >= 0
+        if k == K.A_KNOCK:
+            ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+            knocked = 1
+    return ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked
+
+
+@hot(inline=STEP)
+def _flips(g, rt, rng, par, ctx, seat, action, up_n, up_sum, ender, final_left):
+    """A_FLIP (one chosen card, DP_FLIP) or A_FLIP_ALL (every face-down card, and the end
+    when nobody has triggered it). Returns (ok, up_n, up_sum, ender, final_left)."""
+    if action == K.A_FLIP:
+        _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+        c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)
+        if c < 0:
+            return False, up_n, up_sum, ender, final_left
+        return True, up_n + 1, up_sum + _turn_up(g, rt, seat, c), ender, final_left
+    for p in range(rt[K.R_NPOS]):
+        if (g[ix(G_UPMASK + seat)] >> p) & 1 == 0:
+            up_sum += _turn_up(g, rt, seat, p)
+            up_n += 1
+    if ender < 0:
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+    return True, up_n, up_sum, ender, final_left
+
+
+@hot(inline=STEP)
+def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos, vector):
+    """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
+    final_left, knocked, reshuffles): r is 1 when played, 0 when the hole must end (nothing
+    is legal), -1 after a policy's illegal action."""
+    ok = True
+    if GENERAL and g[ix(G_CHOSEN + seat * MAX_POS + MAX_POS - 1)] < 0:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        ok, n_disc, sum_disc, up_n, up_sum = _first_turn(g, rt, rng, par, ctx, seat, n_disc,
+                                                         sum_disc, up_n, up_sum)
+    bits = turn_options(g, rt, seat, n_stock, n_disc, ender, turn) if ok else 0
+    if VIEWS and ok and bits != 0:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
+        ok = action >= 0 or action == NOTHING_LEGAL
+        bits = 0 if action == NOTHING_LEGAL else bits
+    elif not VIEWS:
+        n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
+        top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
+        action = forced if forced >= 0 else LP.turn_action(
+            g, rt, par, seat, n, S, top, (bits & B_DRAW) != 0, (bits & B_TAKE) != 0,
+            (bits & B_KNOCK) != 0, vector)
+    else:
+        action = -1
+    if not ok or bits == 0:
+        return (-1 if not ok else 0), n_stock, n_disc, sum_disc, up_n, up_sum, ender, \
+            final_left, knocked, reshuffles
+    if action == K.A_DRAW_STOCK:
+        ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles = _draw(
+            g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, forced_pos, vector)
+    elif action == K.A_TAKE_DISCARD:
+        ok, n_disc, sum_disc, up_n, up_sum = _take(
+            g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, forced_pos)
+    elif GENERAL and (action == K.A_FLIP or action == K.A_FLIP_ALL):
+        ok, up_n, up_sum, ender, final_left = _flips(g, rt, rng, par, ctx, seat, action, up_n,
+                                                     up_sum, ender, final_left)
+    else:  # knock
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+        knocked = 1
+    if GENERAL and ok:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
+            g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked)
+    return (1 if ok else -1), n_stock, n_disc, sum_disc, up_n, up_sum, ender, final_left, \
+        knocked, reshuffles
+
+
+# ---- one round ----------------------------------------------------------------------------------
+@hot(inline="always")
+def _end_triggered(g, rt, seat, up_n, up_sum, ender, final_left):
+    """After a turn in which nobody had ended the hole: does ``seat``'s layout (all face up)
+    or everyone's (all_players_face_up) end it now? Returns (ender, final_left, up_n,
+    up_sum)."""
+    triggers = rt[K.R_END_TRIGGERS]
+    if (triggers & K.END_ALL_FACE_UP) != 0 and g[ix(G_FACE_DOWN + seat)] == 0:
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+    elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+        all_up = True
+        for s in range(rt[K.R_PLAYERS]):
+            if g[ix(G_FACE_DOWN + s)] != 0:
+                all_up = False
+        if all_up:
+            ender = seat
+            final_left = 0
+    return ender, final_left, up_n, up_sum
+
+
+@hot
+def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, forced_pos, cap):
+    """Play turns from ``seat`` to the end of the round (or to ``cap`` turns), from the state
+    in ``g`` and the counters given. ``forced`` >= 0 makes the first turn's move instead of
+    the seat's policy (the lookahead player's candidates, lean build): A_KNOCK; A_TAKE_DISCARD
+    placed at ``forced_pos``; A_DRAW_STOCK with the drawn card placed at ``forced_pos``,
+    discarded when it is A_DISCARD, or as the policy decides when it is -1. ``ctx``: (move
+    log, user policy, policies' table, policy scratch, int64 scratch, check) in the general
+    build, anything in the others. Returns (turns, ender, knocked, capped, reshuffles);
+    capped is -1 after a policy's illegal action or a failed check."""
+    players = rt[K.R_PLAYERS]
+    capped = 0
+    reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
+    vector = LP.vector_scope(rt)
+    if not VIEWS:
+        LP.seat_policies(g, par, players, rt[K.R_END_TRIGGERS])
+    while True:
+        ender_before = ender
+        if GENERAL and g[ix(G_SKIP + seat)] != 0:  # a jack was discarded onto it: no turn
+            g[ix(G_SKIP + seat)] = 0
+        else:
+            r, n_stock, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked, \
+                reshuffles = _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc,
+                                   up_n, up_sum, turn, ender, final_left, knocked, reshuffles,
+                                   forced, forced_pos, vector)
+            if r <= 0:
+                capped = min(r, 0)
+                break
+        turn += 1
+        if GENERAL and ctx[5]:
+            _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                     knocked, reshuffles)
+            if not conservation_ok_nb(g, rt, -1, ctx[4]):
+                g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_CONSERVATION
+                capped = -1
+                break
+        if ender_before >= 0:
+            final_left -= 1          # a final turn was played
+        elif ender < 0:              # (a knock or flip-all set it itself)
+            ender, final_left, up_n, up_sum = _end_triggered(g, rt, seat, up_n, up_sum, ender,
+                                                             final_left)
+        if GENERAL and ender_before < 0 and ender >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
+            _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                     knocked, reshuffles)
+            ok, n_disc, sum_disc, up_n, up_sum = _groups_revealed(
+                g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum)
+            if not ok:
+                capped = -1
+                break
+        if ender >= 0 and final_left <= 0:
+            break
+        if not reshuffle and n_stock == 0:
+            break   # docs/rules.md#stock_empty: with end_hole the hole ends with the stock
+        if turn >= cap:
+            capped = 1
+            break
+        forced = -1
+        seat += 1
+        if seat == players:
+            seat = 0
+    if VIEWS:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+    return turn, ender, knocked, capped, reshuffles
+
+
+@hot
+def _groups_revealed(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
+    """The groups that the others' forced reveal (reveal_on_trigger) completed leave their
+    layouts. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    for s in range(rt[K.R_PLAYERS]):
+        if s != seat:
+            ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, s,
+                                                                n_disc, sum_disc, up_n, up_sum)
+            if not ok:
+                return False, n_disc, sum_disc, up_n, up_sum
+    return True, n_disc, sum_disc, up_n, up_sum
+
+
+@hot(inline=STEP)
+def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
+    """Deal, turn up the first discard, reveal, and (general build) the steps before the
+    first turn. Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum)."""
+    if VIEWS:
+        for i in range(K.N_PRIV):
+            g[ix(G_PRIV + i)] = 0
+        g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if (GENERAL and log_on) else -1
+    n_stock = _deal(g, rt, rng, seed, round_index)
+    n_disc = 0
+    sum_disc = 0
+    if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
+        n_stock -= 1
+        g[ix(G_DISCARD)] = g[ix(G_STOCK + n_stock)]
+        n_disc = 1
+        sum_disc = rt[ix(RT_VALUE + g[G_DISCARD])]
+    up_n, up_sum, ok = _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc)
+    if GENERAL and ok:
+        ok, n_disc, sum_disc, up_n, up_sum = _before_play(g, rt, rng, par, ctx, n_disc,
+                                                          sum_disc, up_n, up_sum)
+    return ok, n_stock, n_disc, sum_disc, up_n, up_sum
+
+
+# the round's steps are inlined into the chunk loop: a call passes seven machine words per
+# array argument, and these run once a round (together 1.07x on W2)
+@hot(inline=STEP)
+def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
+             log_on, check, user, policies, aux):
+    """Deal, reveal, play and score one round (hole). Scores land in ``scores``, layout values
+    in ``L``, the outcome in ``out`` (codes.OUT_*). The general build appends every decision
+    to ``log`` with ``log_on``, and verifies card conservation and the public counters after
+    every turn with ``check``. False after a policy's illegal action (described in ``out``)."""
+    ctx = (log, user, policies, aux, tmp, check)
+    ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
+                                                               round_index, log_on)
+    turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
+    if ok:
+        turn, ender, knocked, capped, reshuffles = play_nb(
+            g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0,
+            -1, -1, rt[K.R_TURN_CAP])
+        ok = capped >= 0
+    out[K.OUT_ERROR] = 0
+    out[K.OUT_LOG_N] = -1
+    if VIEWS:
+        out[K.OUT_ERROR] = g[ix(G_PRIV + K.PRIV_ERROR)]
+        out[K.OUT_ERR_SEAT] = g[ix(G_PRIV + K.PRIV_ERR_SEAT)]
+        out[K.OUT_ERR_POINT] = g[ix(G_PRIV + K.PRIV_ERR_POINT)]
+        out[K.OUT_ERR_ACTION] = g[ix(G_PRIV + K.PRIV_ERR_ACTION)]
+        out[K.OUT_LOG_N] = g[ix(G_PRIV + K.PRIV_LOG_N)]
+    if not ok:
+        return False
+    score_nb(g, rt, ender, knocked, scores, L, quads, extra, tmp)
+    out[K.OUT_TURNS] = turn
+    out[K.OUT_CAPPED] = capped
+    out[K.OUT_ENDER] = ender
+    out[K.OUT_RESHUFFLES] = reshuffles
+    out[K.OUT_KNOCKED] = knocked
+    return True
+
+
+@hot(inline="always")
+def score_nb(g, rt, ender, knocked, scores, L, quads, extra, tmp):
+    """Layout values L (with banked groups), then hole scores (with points paid to peek)."""
+    players = rt[K.R_PLAYERS]
+    layout_values_nb(g, G_LAY, rt, players, L, quads, tmp)
+    for s in range(players):
+        extra[s] = 0
+        if GENERAL:
+            extra[s] = g[ix(G_PENALTY + s)]
+            L[s] += g[ix(K.G_BANK + s)]
+    hole_scores_nb(L, quads, ender, knocked == 1, players, rt, extra, scores)
+
+
+@hot
+def chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, extra, tmp,
+             acc, tot, hist, per_round_scores, per_round_turns, per_round_layouts, check,
+             user, policies, aux):
+    """Play rounds ``start .. start+count-1`` and add their sums into acc/tot/hist.
+    ``per_round_*`` arrays with a first dimension of ``count`` receive every round's scores,
+    turns and final layouts; pass arrays of length 0 to skip. Returns the number of rounds
+    played (less than ``count`` only after a policy error, described in ``out``)."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
     keep_scores = per_round_scores.shape[0] == count
     keep_layouts = per_round_layouts.shape[0] == count
     for i in range(count):
-        if not round_nb(seed, start + i, rt, par, g, rng, out, scores, L, quads, extra, tmp):
+        if not round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads, extra,
+                        tmp, False, check, user, policies, aux):
             return i
         _add_hole_nb(0, scores, out, acc, tot, hist, players)
         if keep_scores:
@@ -867,3 +1162,77 @@ def chunk_nb(seed, start, count, rt, par, g, rng, out, scores, L, quads, extra, 
                 for p in range(npos):
                     per_round_layouts[i, s, p] = g[ix(G_LAY + s * MAX_POS + p)]
     return count
+
+
+@hot
+def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng, log, out,
+                    scores, L, quads, extra, tmp, acc, tot, hist, match_total, macc, mtot,
+                    check, user, policies, aux):
+    """Play matches ``start .. start+count-1``: ``holes`` holes each, or (``target`` > 0) until
+    some seat's running total reaches ``target`` (docs/rules.md#matches). The first
+    dealer is drawn per match (dealer_selection = random; volunteer: seat 0 plays first) and
+    the deal passes left after every hole, or the previous hole's lowest scorer plays first
+    (first_player = previous_hole_winner). Hole statistics are added per physical seat;
+    every match's totals decide its winner: ties share, or a random tiebreak, or extra holes
+    until one total is lowest (match_tie); four_of_kind_wins_match ends a match at once (the
+    seats holding four of a kind win, the lowest hole score among them, ties sharing,
+    AMB-29). With a pot, each seat's balance at the match's end is summed too.
+    ``match_total``: int64 scratch of matches.MATCH_SCRATCH."""
+    players = rt[K.R_PLAYERS]
+    for i in range(count):
+        m = start + i
+        first = start_match_nb(seed, m, rt, rng, players, match_total)
+        h = 0
+        done = False
+        instant = False
+        while not done:
+            seat_hole_nb(rt, par, par_rot, first, players, match_total)
+            if not round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
+                            scores, L, quads, extra, tmp, False, check, user, policies, aux):
+                return i
+            _add_hole_nb(first, scores, out, acc, tot, hist, players)
+            h += 1
+            first, done, instant = after_hole_nb(g, rt, out, scores, L, first, players, h,
+                                                 holes, target, match_total, macc, tmp)
+        end_match_nb(seed, m, rt, rng, players, h, instant, match_total, macc, mtot)
+    return count
+
+
+# ---- a round stopped part way, for tests of what policies see -----------------------------------
+@hot
+def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux, turns):
+    """Deal round ``round_index``, reveal, and play its first ``turns`` turns, leaving ``g``
+    with the views published. Returns the seat whose turn comes next, or -1 when the round
+    ended before (or a policy failed)."""
+    ctx = (log, user, policies, aux, tmp, False)
+    ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
+                                                               round_index, False)
+    if not ok:
+        return -1
+    if turns == 0:
+        return 0
+    turn, ender, knocked, capped, reshuffles = play_nb(
+        g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1,
+        -1, turns)
+    return turn % rt[K.R_PLAYERS] if capped == 1 else -1
+
+
+@hot
+def turn_mask_nb(g, rt, seat):
+    """The legal actions at the start of ``seat``'s turn into g[G_LEGAL:] (from the published
+    views); returns how many."""
+    bits = turn_options(g, rt, seat, g[ix(G_PUB + K.PUB_STOCK_N)],
+                        g[ix(G_PUB + K.PUB_DISCARD_N)], g[ix(G_PUB + K.PUB_ENDER)],
+                        g[ix(G_PUB + K.PUB_TURN)])
+    _mask_actions(g, bits)
+    n = 0
+    while bits:
+        n += bits & 1
+        bits >>= 1
+    return n
+
+
+@hot
+def placement_mask_nb(g, rt, seat):
+    """The positions where ``seat`` may put a held card, into g[G_LEGAL:]."""
+    _mask_positions(g, rt, _replaceable(g, rt, seat))

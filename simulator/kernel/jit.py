@@ -32,10 +32,13 @@ _ROOT = Path(__file__).resolve().parents[2]
 KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulator/game/streams.py",
                   "simulator/kernel/rng.py", "simulator/kernel/layout.py",
                   "simulator/kernel/estimate.py", "simulator/kernel/scoring.py",
-                  "simulator/kernel/tally.py", "simulator/kernel/engine.py",
-                  "simulator/kernel/lanes.py", "simulator/kernel/flow.py",
-                  "simulator/kernel/policy_api.py", "simulator/kernel/policy_tools.py",
-                  "strategies/builtin.py", "strategies/lookahead.py", "strategies/compiled.py")
+                  "simulator/kernel/tally.py", "simulator/kernel/lanes.py",
+                  "simulator/kernel/lean_policy.py", "simulator/kernel/groups.py",
+                  "simulator/kernel/reveals.py", "simulator/kernel/invariants.py",
+                  "simulator/kernel/matches.py", "simulator/kernel/flow.py",
+                  "simulator/kernel/engine.py", "simulator/kernel/policy_api.py",
+                  "simulator/kernel/policy_tools.py", "strategies/builtin.py",
+                  "strategies/lookahead.py", "strategies/compiled.py")
 
 
 def _source_hash() -> str:

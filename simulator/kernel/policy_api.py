@@ -23,17 +23,16 @@ slots): nothing else of the game is reachable from it.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import inspect
-import os
 import sys
 from pathlib import Path
 
 from numba import cfunc, njit, types
 
 from ..game.codes import POLICY_USER  # noqa: F401  (re-exported)
+from . import builds
 from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
 
 
@@ -101,9 +100,6 @@ def load_function(path: str, name: str, nrt: bool = True):
 _COMPILED: dict = {}
 _SOURCES: dict = {}    # id(compiled policy) -> ((file, function), module name), or None
 _KERNELS: dict = {}
-_TEMPLATE = Path(__file__).with_name("flow.py")
-_BUILD_START = "# ---- the build: policy_api.user_kernel replaces these lines in each copy ----"
-_BUILD_END = "# ---- end of the build ----"
 
 
 def compile_policy(path: str, name: str):
@@ -137,50 +133,43 @@ def compile_policy(path: str, name: str):
     return _COMPILED[key]
 
 
+def _build_lines(module_name: str, name: str) -> str:
+    """flow.py's build lines for a user build around ``module_name``'s function ``name``."""
+    return (f"USER = True\nGENERAL = False\n"
+            f"from {module_name} import {name} as _user\n"
+            f"_user = getattr(_user, 'py_func', _user)\n"
+            f"user_decide = hot(_user, inline='always', cache=False)\n"
+            f"user_decide_call = hot(_user, cache=False)\n")
+
+
+def _build_args(path: str, name: str):
+    module_name = "golfsim_user_" + Path(path).stem   # as load_function names it
+    return ("user", _build_lines(module_name, name),
+            str(Path(path).resolve()).encode() + name.encode() + Path(path).read_bytes())
+
+
 def kernel_file(path: str, name: str) -> Path:
-    """Where the user build of the flow for ``path``'s function ``name`` is written:
-    named after a hash of the template, the policy file and the engine's sources (the cache
-    folder is named after those), so an edit to any of them makes a fresh kernel and a stale
-    one is never loaded."""
-    h = hashlib.sha256(_TEMPLATE.read_bytes())
-    for part in (CACHE_DIR, str(Path(path).resolve()), name):
-        h.update(part.encode())
-    h.update(Path(path).read_bytes())
-    return Path(CACHE_DIR) / "user_kernels" / f"golfsim_user_kernel_{h.hexdigest()[:16]}.py"
+    """Where the user build of the flow for ``path``'s function ``name`` is written
+    (builds.flow_build_file: it follows the policy file's text)."""
+    return builds.flow_build_file(*_build_args(path, name))
 
 
 def user_kernel(user, notify=None):
     """The chunk function of the flow's user build compiled around ``user`` (a policy from
     ``compile_policy``), or None when the policy needs reference counting (it allocates).
 
-    The flow's source is copied to ``kernel_file`` with its build lines set for a user policy
-    (``USER = True``, the policy named), and compiled and cached from there like any module.
+    The build is a copy of flow.py with its build lines set for a user policy (``USER``, the
+    policy named), compiled and cached from there like any module (builds.flow_build).
     ``notify(message)`` is called when that copy does not exist yet (the first call then
     compiles it, which takes a minute or two)."""
     source = _SOURCES.get(id(user))
     if source is None:
         return None
     (path, name), module_name = source
-    if (path, name) in _KERNELS:
-        return _KERNELS[(path, name)]
-    file = kernel_file(path, name)
-    if not file.exists():
-        if notify is not None:
-            notify(f"compiling {path}:{name} into its own kernel (once per version of the "
-                   f"file; a minute or two)")
-        template = _TEMPLATE.read_text()
-        start, end = template.index(_BUILD_START), template.index(_BUILD_END)
-        policy = (f"{_BUILD_START}\n"
-                  f"USER = True\n"
-                  f"from {module_name} import {name} as _user\n"
-                  f"_user = getattr(_user, 'py_func', _user)\n"
-                  f"user_decide = hot(_user, inline='always', cache=False)\n"
-                  f"user_decide_call = hot(_user, cache=False)\n")
-        file.parent.mkdir(parents=True, exist_ok=True)
-        partial = file.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(template[:start] + policy + template[end:])
-        partial.replace(file)   # whole or absent: another process may be importing it
-    if str(file.parent) not in sys.path:
-        sys.path.insert(0, str(file.parent))
-    _KERNELS[(path, name)] = importlib.import_module(file.stem).chunk_nb
+    if (path, name) not in _KERNELS:
+        args = _build_args(path, name)
+        if notify is not None and not builds.flow_build_file(*args).exists():
+            notify(f"compiling {path}:{name} into its own build of the game flow (once per "
+                   f"version of the file; a minute or two)")
+        _KERNELS[(path, name)] = builds.flow_build(*args).chunk_nb
     return _KERNELS[(path, name)]
