@@ -297,3 +297,25 @@ def test_no_warnings_for_a_clean_run():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         golf.run(rounds=100, threads=1, progress=False)
+
+
+# ---- the notebook-style example -----------------------------------------------------------------
+@pytest.mark.slow
+def test_the_house_rule_example_script_answers(tmp_path):
+    """scripts/house_rule_last_seat.py end to end, with few deals."""
+    import os
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, str(root / "scripts" / "house_rule_last_seat.py"),
+                           "--rounds", "3000", "--threads", "2", "--out", str(tmp_path),
+                           "--quiet"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "4 players, greedy in every seat, 3,000 deals per rule set, seed 1"
+    assert sum(line.startswith("  ") and "±" in line for line in lines) == 5   # every rule
+    assert any(line.startswith("answer: ") for line in lines)
+    png = tmp_path / "house_rule_last_seat.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert lines[-1] == f"figure: {png}"
