@@ -1,4 +1,4 @@
-"""The layers of simulator/ import in one direction only (README.md, "Project layout").
+"""The layers of simulator/ import in one direction only (docs/architecture.md, "Project layout").
 
 game          imports nothing of golfsim's but game
 kernel        game
