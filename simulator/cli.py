@@ -235,7 +235,7 @@ def cli():
               help="Play whole matches until some total reaches this; --rounds then counts "
                    "matches.")
 @_quiet_option
-@click.option("--kernel", type=click.Choice(["auto", "general"]), default="auto",
+@click.option("--kernel", type=click.Choice(list(api.KERNELS)), default="auto",
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
                    "kernel, and with every seat playing one user policy on that policy's own "
@@ -310,11 +310,12 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME",
               help="The field: give once (every other seat) or once per opponent seat (the "
                    "i-th sits i seats after the tuned strategy).")
-@click.option("--objective", type=click.Choice(["win_share", "mean_score"]),
+@click.option("--objective", type=click.Choice(list(api.OBJECTIVES)),
               default="win_share", show_default=True,
               help="What is optimised: the tuned strategy's win share (ties split) or its "
                    "mean hole score (lower is better).")
-@click.option("--rounds", default=200_000, show_default=True, type=Count(1, MAX_HELD_ROUNDS),
+@click.option("--rounds", default=api.DEFAULT_TUNE_ROUNDS, show_default=True,
+              type=Count(1, MAX_HELD_ROUNDS),
               help="Budget: rounds the whole search may play (all candidates and seatings; "
                    "at most 10^8).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
@@ -436,7 +437,7 @@ def _positive_float(ctx, param, value):
               help="A rule option and its values, the baseline's first, e.g. "
                    "--vary pair_scope=column,anywhere (repeatable; separate values with | when "
                    "they hold commas).")
-@click.option("--design", type=click.Choice(["factorial", "one-at-a-time"]),
+@click.option("--design", type=click.Choice(list(api.DESIGNS)),
               default="factorial", show_default=True,
               help="factorial: every combination of the values; one-at-a-time: each option "
                    "changed alone.")
@@ -495,14 +496,15 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @_rule_options
 @click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
               help="Players at the table.")
-@click.option("--deals", default=20_000, show_default=True, type=Count(100, MAX_HELD_ROUNDS),
+@click.option("--deals", default=api.DEFAULT_DEALS, show_default=True,
+              type=Count(100, MAX_HELD_ROUNDS),
               help="Deals each decision is measured on (each deal is played in every "
                    "seating, by both versions of the tables; 100 to 10^8).")
-@click.option("--check-rounds", default=100_000, show_default=True,
+@click.option("--check-rounds", default=api.DEFAULT_CHECK_ROUNDS, show_default=True,
               type=Count(0, MAX_HELD_ROUNDS),
               help="Rounds of the tournament that checks the finished guide against greedy "
                    "(0: no check; at most 10^8).")
-@click.option("--compare-rounds", default=20_000, show_default=True,
+@click.option("--compare-rounds", default=api.DEFAULT_GUIDE_COMPARE_ROUNDS, show_default=True,
               type=Count(0, MAX_ROUNDS),
               help="Deals per rule set for the house-rule effects (0: none; at most 10^11).")
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
