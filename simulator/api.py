@@ -444,7 +444,7 @@ def _say(ui: UI, message: str) -> None:
 
 
 # ---- output folders ----------------------------------------------------------------------------
-def _check_out_dir(out) -> Path:
+def check_out_dir(out) -> Path:
     """Create ``out`` and prove a file can be written there, before any round is played."""
     path = Path(out)
     if path.exists() and not path.is_dir():
@@ -835,7 +835,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
                            ["--holes", holes] if holes else None,
                            ["--target", target] if target else None,
                            ["--kernel", kernel] if kernel != "auto" else None)
-    out_dir = _check_out_dir(out) if out is not None else None
+    out_dir = check_out_dir(out) if out is not None else None
     ids, params = seat_arrays(seats)
 
     _say(ui, LOADING)
@@ -934,7 +934,7 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
                            ["--shard-size", plan.shard_size] if shard_size else None)
     temporary = None
     if out is not None:
-        out_dir = _check_out_dir(out)
+        out_dir = check_out_dir(out)
     else:
         temporary = tempfile.TemporaryDirectory(prefix="golfsim-compare-")
         out_dir = Path(temporary.name)
@@ -1016,7 +1016,7 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
                            _repeat("--param", params), _repeat("--opponent", opponents),
                            ["--objective", objective] if objective != "win_share" else None,
                            ["--rounds", rounds, "--seed", seed])
-    out_dir = _check_out_dir(out) if out is not None else None
+    out_dir = check_out_dir(out) if out is not None else None
 
     _say(ui, LOADING)
     tn.warm_up(plan)
@@ -1080,7 +1080,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
         command = _command("tournament", rs, ["--players", players],
                            _repeat("--strategy", [s.spec for s in resolved]),
                            ["--rounds", rounds, "--seed", seed])
-    out_dir = _check_out_dir(out) if out is not None else None
+    out_dir = check_out_dir(out) if out is not None else None
     pairs = len(resolved) * (len(resolved) - 1) // 2
     per_seating = -(-rounds // len(seat_lists))
 
@@ -1151,7 +1151,7 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                            _repeat("--vary", given), ["--seed", seed])
     temporary = None
     if out is not None:
-        out_dir = _check_out_dir(out)
+        out_dir = check_out_dir(out)
     else:
         temporary = tempfile.TemporaryDirectory(prefix="golfsim-guide-")
         out_dir = Path(temporary.name)

@@ -10,10 +10,12 @@ never a traceback.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 import time
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,8 +23,8 @@ import click
 
 from . import api
 from .game.cards import CardParseError
-from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, card_values_text, option_text,
-                         preset_reference)
+from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,  # noqa: F401
+                         card_values_text, option_text, preset_reference)
 from .game.rules import _allowed_text
 
 DEFAULT_PRESET = api.DEFAULT_PRESET
@@ -140,10 +142,12 @@ def _rule_options(fn):
 
 
 def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
-                assignments: tuple[str, ...]) -> api.RuleSet:
-    """The rule set from --preset or --rules, then --set (api.rules)."""
+                assignments: tuple[str, ...]) -> tuple[Rules, str]:
+    """The rule set from --preset or --rules, then --set (api.rules); returns (rules, preset
+    name)."""
     with _api_errors():
-        return api.rules(**_rule_arguments(ctx, preset, rules_file, assignments))
+        rule_set = api.rules(**_rule_arguments(ctx, preset, rules_file, assignments))
+    return rule_set.rules, rule_set.preset
 
 
 def _rule_arguments(ctx: click.Context, preset: str, rules_file: str | None,
@@ -168,22 +172,85 @@ def _api_errors():
         raise GolfsimError(str(e)) from None
 
 
-def _ui(quiet: bool) -> api.UI:
-    """Progress on stderr (tqdm, off with --quiet), lines of information as ``golfsim: ...``
-    on stderr (the loading ones not with --quiet), warnings as ``golfsim: warning: ...``
-    (always: the metadata written with the results holds them too)."""
-    def bar(desc, total, unit):
+def _say(message: str) -> None:
+    click.echo(f"golfsim: {message}", err=True)
+
+
+def _warn(warnings) -> None:
+    """Results that are not what they seem (e.g. most rounds stopped by the turn cap): on
+    stderr, even with --quiet; the metadata written with the results holds them too."""
+    for w in warnings:
+        click.echo(f"golfsim: warning: {w}", err=True)
+
+
+def _tqdm(quiet: bool):
+    """``bar(desc, total, unit)``: a tqdm progress bar on stderr (disabled with --quiet)."""
+    def bar(desc, total, unit="round"):
         from tqdm import tqdm
         return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=quiet,
                     desc=desc, dynamic_ncols=True)
+    return bar
 
-    def say(message):
-        click.echo(f"golfsim: {message}", err=True)
 
-    def warn(message):
-        click.echo(f"golfsim: warning: {message}", err=True)
+def _ui(quiet: bool) -> api.UI:
+    """How an API command shows itself on the command line: progress on stderr, lines of
+    information as ``golfsim: ...`` on stderr (the loading ones not with --quiet), warnings
+    as ``golfsim: warning: ...``."""
+    return api.UI(_tqdm(quiet), None if quiet else _say, _say, lambda w: _warn([w]))
 
-    return api.UI(bar, None if quiet else say, say, warn)
+
+# ---- for a command that plays through simulator/experiments directly, not through api.py ----
+def _check_out_dir(out: str) -> Path:
+    """Create ``out`` and prove a file can be written there, before any round is played."""
+    with _api_errors():
+        return api.check_out_dir(out)
+
+
+def _say_loading(quiet: bool) -> None:
+    if not quiet:
+        _say(api.LOADING)
+
+
+def _bar(what: str, total: int, quiet: bool):
+    """A progress bar on stderr and the thread-safe ``progress(n)`` that advances it."""
+    bar = _tqdm(quiet)(f"golfsim {what}", total)
+    lock = threading.Lock()
+
+    def progress(n):
+        with lock:
+            bar.update(n)
+    return bar, progress
+
+
+def _resumable(what: str, out_dir: Path, bar, play):
+    """``play()`` for a resumable command: a policy error is one line (exit status 2); an
+    interruption says where the finished work is kept (exit status 130)."""
+    from .experiments import runner
+    try:
+        return play()
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error, {what} stopped: {e}") from None
+    except KeyboardInterrupt:
+        click.echo(f"golfsim: {what} interrupted; what was played is kept in "
+                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
+        sys.exit(130)
+    finally:
+        bar.close()
+
+
+def _write_and_report(out: str, write, text: str) -> None:
+    """Write the results (``write()`` returns the paths written), then print ``text`` and
+    the paths; a failed write is one line and exit status 2."""
+    try:
+        written = write()
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(text)
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
 
 
 def _report(result, *extra: str) -> None:
@@ -367,15 +434,13 @@ def score(ctx, preset, rules_file, assignments, as_json, layout):
     """
     from .output.layout_score import LayoutError, format_layout_score, score_layout
 
-    rule_set = build_rules(ctx, preset, rules_file, assignments)
-    rules, preset = rule_set.rules, rule_set.preset
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
     text = " ".join(layout)
     try:
         result = score_layout(rules, text)
     except (CardParseError, LayoutError) as e:
         raise GolfsimError(str(e)) from None
     if as_json:
-        import json
         click.echo(json.dumps(result.as_json(preset), ensure_ascii=False))
     else:
         click.echo(format_layout_score(result, preset))
@@ -399,8 +464,7 @@ def presets():
 def rules_command(preset, assignments, as_toml):
     """Print every rule option of PRESET with its value and meaning, and each card's value."""
     with _api_errors():
-        rule_set = api.rules(preset, list(assignments))
-    rules, base = rule_set.rules, api.rules(preset).rules
+        rules, base = api.rules(preset, list(assignments)).rules, api.rules(preset).rules
     if as_toml:
         click.echo(rules.to_toml(preset), nl=False)
         return
