@@ -416,8 +416,13 @@ def _notebook_bar(desc: str, total: int, unit: str):
 def _ui_for(progress: bool, ui: "UI | None") -> "UI":
     if ui is not None:
         return ui
-    return UI(_notebook_bar if progress else None, _stderr if progress else None, _stderr,
-               _python_warning)
+    quiet = not progress
+    return UI(None if quiet else _notebook_bar, None if quiet else _stderr,
+              _ignore if quiet else _stderr, _python_warning)
+
+
+def _ignore(message: str) -> None:
+    """A note left out with progress=False (the result's ``notes`` hold it)."""
 
 
 class _Bar:
