@@ -985,6 +985,127 @@ def plot(folder):
         click.echo(f"  {p}")
 
 
+# ---- replay ------------------------------------------------------------------------------------
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help=f"Strategy for all seats (give once) or for each seat (give once per seat), "
+                   f"as in `golfsim run`; default {DEFAULT_STRATEGY} (knock-threshold in "
+                   "knock-only games).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
+@click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="The round (0-based, as in rounds.parquet) to replay  [default: 0]")
+@click.option("--holes", type=Count(1, MAX_HOLES), default=None,
+              help="Replay a match of this many holes, as `run --holes` plays it.")
+@click.option("--target", type=Count(1, MAX_TARGET), default=None,
+              help="Replay a match played until some total reaches this, as `run --target`.")
+@click.option("--match", "match_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="With --holes or --target: the match (0-based) to replay  [default: 0]")
+@click.option("--hole", "only_hole", type=Count(1, MAX_HOLES), default=None,
+              help="With --holes or --target: show only this hole of the match (counted "
+                   "from 1; the earlier holes are still played, they decide who plays first).")
+@click.option("--html", "html_file", metavar="FILE.html", default=None,
+              help="Also write the replay as a self-contained HTML page.")
+@click.option("--json", "json_file", metavar="FILE.json", default=None,
+              help="Also write every step and the table after it as JSON.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters (KS) in the text.")
+@click.option("--show-hidden", is_flag=True,
+              help="Show the face-down cards their owner does not know (as ??=K♠).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the replay (only write the "
+                                                  "files).")
+@click.pass_context
+def replay(ctx, preset, rules_file, assignments, players, strategies, seed, round_index, holes,
+           target, match_index, only_hole, html_file, json_file, ascii_only, show_hidden,
+           quiet):
+    """Show one round move by move as the players saw it: the deal, the reveals, every draw
+    and decision in words, the end and the scores, and what each seat knew of its own layout
+    after every turn. It is exactly the round `golfsim run` played with the same rules,
+    strategies and seed (round I of rounds.parquet); with --holes or --target, every hole of
+    one match as `run --holes`/`--target` plays it.
+
+    \b
+    Examples:
+      golfsim replay --preset six_card --players 4 --strategy greedy --seed 7 --round 12
+      golfsim replay --preset four_card --strategy knock-threshold:T=6 \\
+          --strategy knock-threshold:T=10 --players 2 --round 3 --html replay.html
+      golfsim replay --preset six_card --holes 9 --match 2 --hole 4
+    """
+    from strategies import StrategyError, resolve_seats, user_policy
+
+    from .experiments import replay as rp
+    from .experiments import runner
+    from .output import replay_report as rr
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        rules.check_players(players)
+        seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
+        user = user_policy(seats)
+        runner.check_policies(rules, players, [s.policy_id for s in seats])
+    except (RuleError, StrategyError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    match_mode = bool(holes or target)
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if match_mode and round_index is not None:
+        raise GolfsimError(f"--round {round_index} names a single round; a match is named by "
+                           "--match (its hole h is round match * 1000 + h)")
+    if not match_mode and (match_index is not None or only_hole is not None):
+        name = "--match" if match_index is not None else "--hole"
+        raise GolfsimError(f"{name} needs --holes or --target (a match)")
+    if holes and only_hole is not None and only_hole > holes:
+        raise GolfsimError(f"--hole {only_hole}: the match has {holes} holes")
+    for option, path in (("--html", html_file), ("--json", json_file)):
+        if path is not None and Path(path).is_dir():
+            raise GolfsimError(f"{option} {path}: is a folder; give a file name")
+        if path is not None and not Path(path).parent.is_dir():
+            raise GolfsimError(f"{option} {path}: the folder {Path(path).parent} does not "
+                               "exist")
+    try:
+        if match_mode:
+            m = rp.replay_match(rules, players, seats, seed, match_index or 0, holes or 0,
+                                target or 0, user=user)
+            if only_hole is not None and only_hole > len(m.holes):
+                raise GolfsimError(f"--hole {only_hole}: match {m.match} ended after "
+                                   f"{len(m.holes)} hole(s)")
+            shown = None if only_hole is None else only_hole - 1
+            text = rr.match_text(m, ascii_only, show_hidden, preset, shown)
+            page = (lambda: rr.match_html(m, False, preset, shown))
+            data = (lambda: rp.match_dict(m))
+        else:
+            h = rp.replay_round(rules, players, seats, seed, round_index or 0, user=user)
+            text = rr.hole_text(h, ascii_only, show_hidden, preset=preset)
+            page = (lambda: rr.hole_html(h, False, preset))
+            data = (lambda: rp.hole_dict(h))
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error: {e}") from None
+    except rp.ReplayError as e:
+        raise GolfsimError(f"replay: {e}") from None
+    written = []
+    try:
+        from .experiments.report import atomic_path
+        if html_file:
+            with atomic_path(Path(html_file)) as tmp:
+                tmp.write_text(page(), encoding="utf-8")
+            written.append(html_file)
+        if json_file:
+            with atomic_path(Path(json_file)) as tmp:
+                tmp.write_text(json.dumps(data(), ensure_ascii=False), encoding="utf-8")
+            written.append(json_file)
+    except OSError as e:
+        raise GolfsimError(f"writing the replay failed ({e.strerror or e})") from None
+    if not quiet:
+        click.echo(text)
+    if written:
+        click.echo("wrote:" if quiet else "\nwrote:")
+        for p in written:
+            click.echo(f"  {p}")
+
+
 def main(argv=None):
     """Console-script entry point (``golfsim``)."""
     cli.main(args=argv, prog_name="golfsim")
