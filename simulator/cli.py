@@ -588,10 +588,25 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
                    "there, so an interrupted search resumes when rerun).")
 @click.option("--fresh", is_flag=True,
               help="Discard the kept evaluations of an earlier search in --out.")
+@click.option("--symmetric", is_flag=True,
+              help="Every seat plays the tuned value: for each value, what one seat gains by "
+                   "deviating to its best response (a search with --rounds against the other "
+                   "seats at that value); the values where no deviation gains measurably are "
+                   "stable. No --opponent.")
+@click.option("--best-response", is_flag=True,
+              help="Iterate: the other seats play the current value, its best response (a "
+                   "search with --rounds) becomes the next, until it stops moving (a fixed "
+                   "point), cycles, or --max-steps. No --opponent.")
+@click.option("--start", metavar="VALUE[,VALUE...]", default=None,
+              help="With --best-response: the first value (one per --param, in order)  "
+                   "[default: the strategy's default, or the nearest grid value]")
+@click.option("--max-steps", type=click.IntRange(1, 100), default=None,
+              help="With --best-response: the most steps  [default: 10]")
 @_quiet_option
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
-         objective, rounds, seed, threads, out, fresh, quiet):
+         objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+         max_steps, quiet):
     """Find the best value of a strategy's numeric parameters against a field of opponents:
     successive halving over shards of deals (every candidate on the same deals, the tuned
     seat rotated through every seat); report the best value, the values indistinguishable
@@ -608,6 +623,10 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     from .experiments import tune as tn
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    if symmetric or best_response or start is not None or max_steps is not None:
+        return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
+                           opponents, objective, rounds, seed, threads, out, fresh, symmetric,
+                           best_response, start, max_steps, quiet)
     try:
         plan = tn.plan(rules, players, strategy, list(params), list(opponents), rounds,
                        objective)
@@ -636,6 +655,63 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
         report.write_parquet_atomic(frame, out_dir / "tune.parquet", meta),
         plots.write_tune_plot(frame, names, objective, out_dir, title)],
         tn.format_tune(result, preset, threads))
+
+
+def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, opponents,
+                objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+                max_steps, quiet):
+    """tune --symmetric / --best-response (simulator/experiments/equilibrium.py)."""
+    from strategies import StrategyError
+
+    from .experiments import equilibrium as eq
+    from .experiments import tune as tn
+
+    if symmetric and best_response:
+        raise GolfsimError("--symmetric and --best-response: give one (the first scans every "
+                           "value, the second iterates best responses)")
+    if not symmetric and not best_response:
+        name = "--start" if start is not None else "--max-steps"
+        raise GolfsimError(f"{name} belongs to --best-response")
+    if opponents:
+        raise GolfsimError(f"--opponent {opponents[0]}: with --symmetric or --best-response the "
+                           "other seats play the tuned strategy's own values; leave --opponent "
+                           "out")
+    if symmetric and (start is not None or max_steps is not None):
+        raise GolfsimError(f"{'--start' if start is not None else '--max-steps'} belongs to "
+                           "--best-response; --symmetric scans every value")
+    mode = "symmetric" if symmetric else "best_response"
+    try:
+        tp = eq.plan(rules, players, strategy, list(params), rounds, objective, mode, start,
+                     max_steps or eq.MAX_STEPS)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+
+    _say_loading(quiet)
+    tn.warm_up(tp.first)
+    total = tp.rounds_per_response * (len(tp.grid) if symmetric else 1)
+    bar, progress = _bar("tune", total, quiet)
+    grow = [0]
+
+    def on_response(r):   # the iteration's length is not known ahead: one search at a time
+        if best_response:
+            grow[0] += 1
+            bar.total = tp.rounds_per_response * (grow[0] + 1)
+            bar.refresh()
+
+    run = eq.symmetric if symmetric else eq.best_response
+    try:
+        result = _resumable("tune", out_dir, bar, lambda: run(
+            tp, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh,
+            on_response=on_response, preset=preset, command=_command_line(ctx)))
+    except tn.ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
+    _write_and_report(out, lambda: eq.write(result, out_dir, preset, _command_line(ctx),
+                                            rules_file) + [out_dir / "fields"],
+                      eq.format_result(result, preset, threads))
 
 
 @cli.command()
