@@ -326,11 +326,19 @@ def edge_notes(result: TableResult) -> list[str]:
             notes.append(f"note: the answer {_value(tp, c)} is at the edge of the grid "
                          f"({p.name} = {tn.values_text(list(p.values), p.values)}); it may lie "
                          f"beyond it: widen --param {p.name}")
-    edge = [r for r in result.responses if _on_edge(tp, r.best)]
-    if edge:
-        notes.append("note: at the edge of the grid lies the best response to " +
-                     "; ".join(f"{_value(tp, r.field)} ({_value(tp, r.best)})" for r in edge) +
-                     ": a value beyond the grid may do better still")
+    by_best: dict[int, list[int]] = {}
+    for r in result.responses:
+        if _on_edge(tp, r.best):
+            by_best.setdefault(r.best, []).append(r.field)
+    for b, fields in by_best.items():
+        if len(tp.params) == 1:
+            p = tp.params[0]
+            to = f"{p.name} = " + tn.values_text([tp.grid[f].values[0] for f in fields],
+                                                 p.values)
+        else:
+            to = "; ".join(_value(tp, f) for f in fields)
+        notes.append(f"note: {_value(tp, b)}, at the edge of the grid, is the best response "
+                     f"to {to}: a value beyond the grid may do better still")
     return notes
 
 
