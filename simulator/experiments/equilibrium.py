@@ -40,7 +40,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 
 from . import report
@@ -145,8 +144,9 @@ def start_candidate(tp: TablePlan, start: str | None) -> int:
     for c, cand in enumerate(tp.grid):
         if all(math.isclose(a, b, rel_tol=0, abs_tol=1e-9) for a, b in zip(cand.values, want)):
             return c
-    raise tn.TuneError(f"--start {start}: not a value of the grid "
-                       f"({'; '.join(f'{p.name} = {tn.values_text(list(p.values), p.values)}' for p in tp.params)})")
+    grid = "; ".join(f"{p.name} = {tn.values_text(list(p.values), p.values)}"
+                     for p in tp.params)
+    raise tn.TuneError(f"--start {start}: not a value of the grid ({grid})")
 
 
 def _defaults(tp: TablePlan) -> list[float]:

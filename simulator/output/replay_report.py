@@ -268,7 +268,7 @@ class Words:
         width = max([width] + [len(c) for c in cells])
         cols = r.grid_cols if r.grid_rows * r.grid_cols == len(cells) else len(cells)
         rows = [cells[i:i + cols] for i in range(0, len(cells), cols)]
-        return " / ".join(" ".join(c.ljust(width) for c in row) for row in rows)
+        return " / ".join(" ".join(c.ljust(width) for c in row) for row in rows).rstrip()
 
     def others_known(self, table: Table, observer: int) -> str:
         known = table.known_elsewhere(observer)
