@@ -394,10 +394,25 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
                    "there, so an interrupted search resumes when rerun).")
 @click.option("--fresh", is_flag=True,
               help="Discard the kept evaluations of an earlier search in --out.")
+@click.option("--symmetric", is_flag=True,
+              help="Every seat plays the tuned value: for each value, what one seat gains by "
+                   "deviating to its best response (a search with --rounds against the other "
+                   "seats at that value); the values where no deviation gains measurably are "
+                   "stable. No --opponent.")
+@click.option("--best-response", is_flag=True,
+              help="Iterate: the other seats play the current value, its best response (a "
+                   "search with --rounds) becomes the next, until it stops moving (a fixed "
+                   "point), cycles, or --max-steps. No --opponent.")
+@click.option("--start", metavar="VALUE[,VALUE...]", default=None,
+              help="With --best-response: the first value (one per --param, in order)  "
+                   "[default: the strategy's default, or the nearest grid value]")
+@click.option("--max-steps", type=click.IntRange(1, 100), default=None,
+              help="With --best-response: the most steps  [default: 10]")
 @_quiet_option
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
-         objective, rounds, seed, threads, out, fresh, quiet):
+         objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+         max_steps, quiet):
     """Find the best value of a strategy's numeric parameters against a field of opponents:
     successive halving over shards of deals (every candidate on the same deals, the tuned
     seat rotated through every seat); report the best value, the values indistinguishable
@@ -409,6 +424,11 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
           --set initial_reveal_constraint=nearest_row --strategy knock-threshold \\
           --param T=4..16 --opponent knock-threshold:T=8 --rounds 400000 --out results/tune
     """
+    if symmetric or best_response or start is not None or max_steps is not None:
+        rules, preset = build_rules(ctx, preset, rules_file, assignments)
+        return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
+                           opponents, objective, rounds, seed, threads, out, fresh, symmetric,
+                           best_response, start, max_steps, quiet)
     args = _rule_arguments(ctx, preset, rules_file, assignments)
     with _api_errors():
         result = api.tune(**args, players=players, strategy=strategy, param=list(params),
@@ -416,6 +436,63 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
                           seed=seed, threads=threads, out=out, fresh=fresh,
                           command=_command_line(ctx), ui=_ui(quiet))
     _report(result)
+
+
+def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, opponents,
+                objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+                max_steps, quiet):
+    """tune --symmetric / --best-response (simulator/experiments/equilibrium.py)."""
+    from strategies import StrategyError
+
+    from .experiments import equilibrium as eq
+    from .experiments import tune as tn
+
+    if symmetric and best_response:
+        raise GolfsimError("--symmetric and --best-response: give one (the first scans every "
+                           "value, the second iterates best responses)")
+    if not symmetric and not best_response:
+        name = "--start" if start is not None else "--max-steps"
+        raise GolfsimError(f"{name} belongs to --best-response")
+    if opponents:
+        raise GolfsimError(f"--opponent {opponents[0]}: with --symmetric or --best-response the "
+                           "other seats play the tuned strategy's own values; leave --opponent "
+                           "out")
+    if symmetric and (start is not None or max_steps is not None):
+        raise GolfsimError(f"{'--start' if start is not None else '--max-steps'} belongs to "
+                           "--best-response; --symmetric scans every value")
+    mode = "symmetric" if symmetric else "best_response"
+    try:
+        tp = eq.plan(rules, players, strategy, list(params), rounds, objective, mode, start,
+                     max_steps or eq.MAX_STEPS)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    threads = threads or os.cpu_count() or 1
+    out_dir = _check_out_dir(out)
+
+    _say_loading(quiet)
+    tn.warm_up(tp.first)
+    total = tp.rounds_per_response * (len(tp.grid) if symmetric else 1)
+    bar, progress = _bar("tune", total, quiet)
+    grow = [0]
+
+    def on_response(r):   # the iteration's length is not known ahead: one search at a time
+        if best_response:
+            grow[0] += 1
+            bar.total = tp.rounds_per_response * (grow[0] + 1)
+            bar.refresh()
+
+    run = eq.symmetric if symmetric else eq.best_response
+    try:
+        result = _resumable("tune", out_dir, bar, lambda: run(
+            tp, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh,
+            on_response=on_response, preset=preset, command=_command_line(ctx)))
+    except tn.ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
+    _warn(json.loads(meta["warnings"]))
+    _write_and_report(out, lambda: eq.write(result, out_dir, preset, _command_line(ctx),
+                                            rules_file) + [out_dir / "fields"],
+                      eq.format_result(result, preset, threads))
 
 
 @cli.command()
@@ -658,6 +735,127 @@ def plot(folder):
     click.echo("wrote:")
     for p in written:
         click.echo(f"  {p}")
+
+
+# ---- replay ------------------------------------------------------------------------------------
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help=f"Strategy for all seats (give once) or for each seat (give once per seat), "
+                   f"as in `golfsim run`; default {DEFAULT_STRATEGY} (knock-threshold in "
+                   "knock-only games).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
+@click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="The round (0-based, as in rounds.parquet) to replay  [default: 0]")
+@click.option("--holes", type=Count(1, MAX_HOLES), default=None,
+              help="Replay a match of this many holes, as `run --holes` plays it.")
+@click.option("--target", type=Count(1, MAX_TARGET), default=None,
+              help="Replay a match played until some total reaches this, as `run --target`.")
+@click.option("--match", "match_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="With --holes or --target: the match (0-based) to replay  [default: 0]")
+@click.option("--hole", "only_hole", type=Count(1, MAX_HOLES), default=None,
+              help="With --holes or --target: show only this hole of the match (counted "
+                   "from 1; the earlier holes are still played, they decide who plays first).")
+@click.option("--html", "html_file", metavar="FILE.html", default=None,
+              help="Also write the replay as a self-contained HTML page.")
+@click.option("--json", "json_file", metavar="FILE.json", default=None,
+              help="Also write every step and the table after it as JSON.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters (KS) in the text.")
+@click.option("--show-hidden", is_flag=True,
+              help="Show the face-down cards their owner does not know (as ??=K♠).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the replay (only write the "
+                                                  "files).")
+@click.pass_context
+def replay(ctx, preset, rules_file, assignments, players, strategies, seed, round_index, holes,
+           target, match_index, only_hole, html_file, json_file, ascii_only, show_hidden,
+           quiet):
+    """Show one round move by move as the players saw it: the deal, the reveals, every draw
+    and decision in words, the end and the scores, and what each seat knew of its own layout
+    after every turn. It is exactly the round `golfsim run` played with the same rules,
+    strategies and seed (round I of rounds.parquet); with --holes or --target, every hole of
+    one match as `run --holes`/`--target` plays it.
+
+    \b
+    Examples:
+      golfsim replay --preset six_card --players 4 --strategy greedy --seed 7 --round 12
+      golfsim replay --preset four_card --strategy knock-threshold:T=6 \\
+          --strategy knock-threshold:T=10 --players 2 --round 3 --html replay.html
+      golfsim replay --preset six_card --holes 9 --match 2 --hole 4
+    """
+    from strategies import StrategyError, resolve_seats, user_policy
+
+    from .experiments import replay as rp
+    from .experiments import runner
+    from .output import replay_report as rr
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        rules.check_players(players)
+        seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
+        user = user_policy(seats)
+        runner.check_policies(rules, players, [s.policy_id for s in seats])
+    except (RuleError, StrategyError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    match_mode = bool(holes or target)
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if match_mode and round_index is not None:
+        raise GolfsimError(f"--round {round_index} names a single round; a match is named by "
+                           "--match (its hole h is round match * 1000 + h)")
+    if not match_mode and (match_index is not None or only_hole is not None):
+        name = "--match" if match_index is not None else "--hole"
+        raise GolfsimError(f"{name} needs --holes or --target (a match)")
+    if holes and only_hole is not None and only_hole > holes:
+        raise GolfsimError(f"--hole {only_hole}: the match has {holes} holes")
+    for option, path in (("--html", html_file), ("--json", json_file)):
+        if path is not None and Path(path).is_dir():
+            raise GolfsimError(f"{option} {path}: is a folder; give a file name")
+        if path is not None and not Path(path).parent.is_dir():
+            raise GolfsimError(f"{option} {path}: the folder {Path(path).parent} does not "
+                               "exist")
+    try:
+        if match_mode:
+            m = rp.replay_match(rules, players, seats, seed, match_index or 0, holes or 0,
+                                target or 0, user=user)
+            if only_hole is not None and only_hole > len(m.holes):
+                raise GolfsimError(f"--hole {only_hole}: match {m.match} ended after "
+                                   f"{len(m.holes)} hole(s)")
+            shown = None if only_hole is None else only_hole - 1
+            text = rr.match_text(m, ascii_only, show_hidden, preset, shown)
+            page = (lambda: rr.match_html(m, False, preset, shown))
+            data = (lambda: rp.match_dict(m))
+        else:
+            h = rp.replay_round(rules, players, seats, seed, round_index or 0, user=user)
+            text = rr.hole_text(h, ascii_only, show_hidden, preset=preset)
+            page = (lambda: rr.hole_html(h, False, preset))
+            data = (lambda: rp.hole_dict(h))
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error: {e}") from None
+    except rp.ReplayError as e:
+        raise GolfsimError(f"replay: {e}") from None
+    written = []
+    try:
+        from .experiments.report import atomic_path
+        if html_file:
+            with atomic_path(Path(html_file)) as tmp:
+                tmp.write_text(page(), encoding="utf-8")
+            written.append(html_file)
+        if json_file:
+            with atomic_path(Path(json_file)) as tmp:
+                tmp.write_text(json.dumps(data(), ensure_ascii=False), encoding="utf-8")
+            written.append(json_file)
+    except OSError as e:
+        raise GolfsimError(f"writing the replay failed ({e.strerror or e})") from None
+    if not quiet:
+        click.echo(text)
+    if written:
+        click.echo("wrote:" if quiet else "\nwrote:")
+        for p in written:
+            click.echo(f"  {p}")
 
 
 def main(argv=None):
