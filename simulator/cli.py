@@ -1,37 +1,40 @@
 """The ``golfsim`` command line: ``run``, ``tournament``, ``tune``, ``compare``, ``guide``,
-``plot``, ``score``, ``presets``, ``rules``.
+``plot``, ``score``, ``presets``, ``rules``, ``warm``.
 
-Commands only parse, check and delegate (runner, report, plots, layout_score). Every bad input
-ends as one line ``golfsim: error: <message>`` on stderr with exit status 2, never a traceback.
+Commands only parse options, call the Python API (simulator/api.py: ``run``, ``compare``,
+``tune``, ``tournament`` and ``guide`` check, play, and write into --out there, so the command
+line and the API cannot drift apart) or the layers below it (layout_score, plots), and print.
+Every bad input ends as one line ``golfsim: error: <message>`` on stderr with exit status 2,
+never a traceback.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shlex
 import sys
-import tempfile
-import threading
 import time
-import tomllib
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
 
+from . import api
 from .game.cards import CardParseError
-from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,
-                         card_values_text, load_toml, option_text, preset_reference)
+from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,  # noqa: F401
+                         card_values_text, option_text, preset_reference)
 from .game.rules import _allowed_text
 
-DEFAULT_PRESET = "six_card"
-DEFAULT_PLAYERS = 4
-DEFAULT_STRATEGY = "greedy"
-DEFAULT_ROUNDS = 100_000
-DEFAULT_SEED = 1
+DEFAULT_PRESET = api.DEFAULT_PRESET
+DEFAULT_PLAYERS = api.DEFAULT_PLAYERS
+DEFAULT_STRATEGY = api.DEFAULT_STRATEGY
+DEFAULT_ROUNDS = api.DEFAULT_ROUNDS
+DEFAULT_SEED = api.DEFAULT_SEED
 DEFAULT_OUT = "results/run"
 DEFAULT_TOURNAMENT_OUT = "results/tournament"
+default_strategy = api.default_strategy
 
 
 class GolfsimError(click.ClickException):
@@ -82,66 +85,32 @@ def _at_least_one(ctx, param, value):
     return value
 
 
-# ---- the largest counts a command accepts ------------------------------------------------
-# Rounds that are only summed (run, compare): 10^11, so that every sum stays an exact int64.
-# A hole scores well under 2000 points in absolute value under any rule set (at most 15 cards
-# of the 15 highest values the decks hold, 460 points, an ender penalty that at most doubles
-# that plus 5, the quads of 15 others and the moon on top), and 10^11 squared scores stay below
-# 2^63 while the mean |score| is below 9600: a margin of five. Turn counts squared too, while
-# rounds average fewer than 9600 turns (only a turn_cap above that allows more). Round
-# indices (1000 per match in match play) and seeds stay far from 2^63, and 10^11 rounds are
-# hours to days of computing.
-MAX_ROUNDS = 10**11
-# Rounds that are kept one by one in memory (run --per-round, tournament, tune, the measured
-# deals of a guide and its check, a compare shard): 10^8, a few gigabytes.
-MAX_HELD_ROUNDS = 10**8
-# Holes of a match (--holes): hole h of match m is round m * 1000 + h (tally.MAX_MATCH_HOLES),
-# so a longer match would replay the next one's deals.
-MAX_HOLES = 1000
-MAX_TARGET = 100_000
-
-
-def _power_text(n: int) -> str:
-    """``10^k`` for a power of ten from 10^6 up, else the number's digits."""
-    k = len(str(n)) - 1
-    return f"10^{k}" if k >= 6 and n == 10**k else str(n)
+# ---- the largest counts a command accepts (simulator/api.py says why) ----------------------
+MAX_ROUNDS = api.MAX_ROUNDS
+MAX_HELD_ROUNDS = api.MAX_HELD_ROUNDS
+MAX_HOLES = api.MAX_HOLES
+MAX_TARGET = api.MAX_TARGET
+_power_text = api.power_text
 
 
 class Count(click.ParamType):
     """A whole number from ``lo`` to ``hi``, typed as digits (``1000000``, ``1_000_000``) or
-    in exponent notation (``1e6``, ``2.5e5``) when that is a whole number. A value outside
-    the range is refused while the command line is parsed: before any folder is created or
-    round is played."""
+    in exponent notation (``1e6``, ``2.5e5``) when that is a whole number (api.whole_number).
+    A value outside the range is refused while the command line is parsed: before any folder
+    is created or round is played."""
     name = "integer"
 
     def __init__(self, lo: int, hi: int):
         self.lo, self.hi = lo, hi
 
     def allowed(self) -> str:
-        return f"a whole number from {self.lo} to {_power_text(self.hi)}"
+        return api.count_allowed(self.lo, self.hi)
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int) and not isinstance(value, bool):
-            n = value
-        else:
-            from decimal import Decimal, InvalidOperation
-            text = str(value).strip().replace("_", "")
-            try:
-                d = Decimal(text)
-            except InvalidOperation:
-                d = None
-            if d is None or not d.is_finite():
-                self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
-                          ctx)
-            if not self.lo <= d <= self.hi:   # before int(): 1e999999999 has a billion digits
-                self.fail(f"{value} is not allowed; expected {self.allowed()}", param, ctx)
-            if d != d.to_integral_value():
-                self.fail(f"{value!r} is not a whole number; expected {self.allowed()}", param,
-                          ctx)
-            n = int(d)
-        if not self.lo <= n <= self.hi:
-            self.fail(f"{value} is not allowed; expected {self.allowed()}", param, ctx)
-        return n
+        try:
+            return api.whole_number(value, self.lo, self.hi)
+        except ValueError as e:
+            self.fail(str(e), param, ctx)
 
 
 class _ChunkSizeOption(click.Option):
@@ -174,98 +143,37 @@ def _rule_options(fn):
 
 def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
                 assignments: tuple[str, ...]) -> tuple[Rules, str]:
-    """The rule set from --preset or --rules, then --set; returns (rules, preset name)."""
+    """The rule set from --preset or --rules, then --set (api.rules); returns (rules, preset
+    name)."""
+    with _api_errors():
+        rule_set = api.rules(**_rule_arguments(ctx, preset, rules_file, assignments))
+    return rule_set.rules, rule_set.preset
+
+
+def _rule_arguments(ctx: click.Context, preset: str, rules_file: str | None,
+                    assignments: tuple[str, ...]) -> dict:
+    """The API's rule-set arguments of --preset, --rules and --set (checked there). --preset
+    counts as given only when typed: a rules file names its own preset."""
+    source = ctx.get_parameter_source("preset")
+    typed = source is not None and source.name == "COMMANDLINE"
+    return {"preset": preset if typed or not rules_file else None,
+            "rules_file": rules_file, "set": list(assignments)}
+
+
+@contextmanager
+def _api_errors():
+    """An API error is one line (exit status 2); an interruption says what is kept (130)."""
     try:
-        if rules_file:
-            source = ctx.get_parameter_source("preset")
-            if source is not None and source.name == "COMMANDLINE":
-                raise GolfsimError(f"--preset {preset} and --rules {rules_file}: give one or the "
-                                   "other (a rules file names its own preset)")
-            rules, preset = _load_rules_file(rules_file)
-        else:
-            rules = Rules.preset(preset)
-        rules = _with_sets(rules, assignments)
-    except RuleError as e:
+        yield
+    except api.Interrupted as e:
+        click.echo(f"golfsim: {e}", err=True)
+        sys.exit(130)
+    except api.GolfsimError as e:
         raise GolfsimError(str(e)) from None
-    except (TypeError, ValueError) as e:  # a value of the wrong shape deep inside an option
-        raise GolfsimError(f"bad rule option value: {e}") from None
-    return rules, preset
 
 
-def _with_sets(rules: Rules, assignments) -> Rules:
-    """Apply the --set OPTION=VALUE assignments, if any."""
-    return rules.with_text_options(list(assignments)) if assignments else rules
-
-
-def _load_rules_file(path: str) -> tuple[Rules, str]:
-    p = Path(path)
-    if p.is_dir():
-        raise GolfsimError(f"--rules {path}: is a folder, expected a TOML file")
-    try:
-        rules = load_toml(p)
-        preset = tomllib.loads(p.read_text()).get("preset", DEFAULT_PRESET)
-    except RuleError as e:
-        msg = str(e)
-        raise GolfsimError(msg if msg.startswith("--rules") else f"--rules {path}: {msg}") \
-            from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise GolfsimError(f"--rules {path}: cannot read the file ({e})") from None
-    except (TypeError, ValueError) as e:
-        raise GolfsimError(f"--rules {path}: {_bad_toml_option(p) or e}") from None
-    return rules, str(preset)
-
-
-def _bad_toml_option(path: Path) -> str | None:
-    """Name the option whose value has the wrong shape (e.g. a number where a list belongs)."""
-    data = tomllib.loads(path.read_text())
-    preset = data.pop("preset", DEFAULT_PRESET)
-    for key, value in data.items():
-        try:
-            Rules.preset(preset, **{key: value})
-        except RuleError:
-            continue
-        except (TypeError, ValueError):
-            return f"option {key} = {value!r}: not a valid value (`golfsim rules` shows the form)"
-    return None
-
-
-def default_strategy(rules: Rules) -> str:
-    """greedy, or knock-threshold where only a knock can end the hole (greedy never knocks)."""
-    if "knock" in rules.end_triggers and not ({"all_face_up", "all_players_face_up"} &
-                                              set(rules.end_triggers)):
-        return "knock-threshold"
-    return DEFAULT_STRATEGY
-
-
-def _check_out_dir(out: str) -> Path:
-    """Create ``out`` and prove a file can be written there, before any round is played."""
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise GolfsimError(f"--out {out}: exists and is not a folder; give a folder to write into")
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".golfsim-write-test."):
-            pass
-    except OSError as e:
-        reason = e.strerror or str(e)
-        raise GolfsimError(f"--out {out}: cannot write there ({reason}); give a writable "
-                           "folder") from None
-    return path
-
-
-def _write_and_report(out: str, write, text: str) -> None:
-    """Write the results (``write()`` returns the paths written), then print ``text`` and
-    the paths; a failed write is one line and exit status 2."""
-    try:
-        written = write()
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
-    click.echo(text)
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
+def _say(message: str) -> None:
+    click.echo(f"golfsim: {message}", err=True)
 
 
 def _warn(warnings) -> None:
@@ -275,17 +183,37 @@ def _warn(warnings) -> None:
         click.echo(f"golfsim: warning: {w}", err=True)
 
 
+def _tqdm(quiet: bool):
+    """``bar(desc, total, unit)``: a tqdm progress bar on stderr (disabled with --quiet)."""
+    def bar(desc, total, unit="round"):
+        from tqdm import tqdm
+        return tqdm(total=total, unit=unit, unit_scale=True, file=sys.stderr, disable=quiet,
+                    desc=desc, dynamic_ncols=True)
+    return bar
+
+
+def _ui(quiet: bool) -> api.UI:
+    """How an API command shows itself on the command line: progress on stderr, lines of
+    information as ``golfsim: ...`` on stderr (the loading ones not with --quiet), warnings
+    as ``golfsim: warning: ...``."""
+    return api.UI(_tqdm(quiet), None if quiet else _say, _say, lambda w: _warn([w]))
+
+
+# ---- for a command that plays through simulator/experiments directly, not through api.py ----
+def _check_out_dir(out: str) -> Path:
+    """Create ``out`` and prove a file can be written there, before any round is played."""
+    with _api_errors():
+        return api.check_out_dir(out)
+
+
 def _say_loading(quiet: bool) -> None:
     if not quiet:
-        click.echo("golfsim: loading the compiled kernel (the first run on a machine "
-                   "compiles it, which takes a while)...", err=True)
+        _say(api.LOADING)
 
 
 def _bar(what: str, total: int, quiet: bool):
     """A progress bar on stderr and the thread-safe ``progress(n)`` that advances it."""
-    from tqdm import tqdm
-    bar = tqdm(total=total, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
-               desc=f"golfsim {what}", dynamic_ncols=True)
+    bar = _tqdm(quiet)(f"golfsim {what}", total)
     lock = threading.Lock()
 
     def progress(n):
@@ -310,6 +238,32 @@ def _resumable(what: str, out_dir: Path, bar, play):
         bar.close()
 
 
+def _write_and_report(out: str, write, text: str) -> None:
+    """Write the results (``write()`` returns the paths written), then print ``text`` and
+    the paths; a failed write is one line and exit status 2."""
+    try:
+        written = write()
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+    click.echo(text)
+    click.echo("")
+    click.echo("wrote:")
+    for p in written:
+        click.echo(f"  {p}")
+
+
+def _report(result, *extra: str) -> None:
+    """Print what the command prints, then the files it wrote."""
+    click.echo(result.text)
+    click.echo("")
+    click.echo("wrote:")
+    for p in result.written:
+        click.echo(f"  {p}")
+    for line in extra:
+        click.echo(f"  {line}")
+
+
 # ---- commands ---------------------------------------------------------------------------------
 @click.group(cls=GolfsimGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
@@ -317,22 +271,6 @@ def _resumable(what: str, out_dir: Path, bar, play):
               help="Print the version and exit.")
 def cli():
     """golfsim: Monte Carlo simulator for the Golf card-game family."""
-
-
-def _prepare_writers() -> threading.Thread:
-    """Import the writers and warm up the plots on another thread while the rounds run. The
-    kernels release the GIL, so this (matplotlib and polars, half a second or more) overlaps
-    the rounds instead of following them. Join the thread before using them; a failure here
-    happens again, with its message, where they are used."""
-    def work():
-        try:
-            importlib.import_module(".experiments.report", __package__)
-            importlib.import_module(".output.plots", __package__).warm_up()
-        except Exception:
-            return
-    thread = threading.Thread(target=work, name="golfsim-imports", daemon=True)
-    thread.start()
-    return thread
 
 
 @cli.command()
@@ -364,7 +302,7 @@ def _prepare_writers() -> threading.Thread:
               help="Play whole matches until some total reaches this; --rounds then counts "
                    "matches.")
 @_quiet_option
-@click.option("--kernel", type=click.Choice(["auto", "general"]), default="auto",
+@click.option("--kernel", type=click.Choice(list(api.KERNELS)), default="auto",
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
                    "kernel, and with every seat playing one user policy on that policy's own "
@@ -375,96 +313,18 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         chunk_size, out, per_round, holes, target, quiet, kernel):
     """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
     every round."""
-    from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
-
-    from .experiments import runner
-
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
-    try:
-        rules.check_players(players)
-        seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
-        user = user_policy(seats)
-        runner.check_policies(rules, players, [s.policy_id for s in seats])
-    except (RuleError, StrategyError, ValueError) as e:
-        raise GolfsimError(str(e)) from None
-    if holes and target:
-        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
-                           "other; give one")
-    if (holes or target) and per_round:
-        raise GolfsimError("--per-round writes single holes; it cannot be combined with "
-                           "--holes or --target (match play)")
-    if per_round and rounds > MAX_HELD_ROUNDS:
-        raise GolfsimError(f"--rounds {rounds} with --per-round: expected at most "
-                           f"{_power_text(MAX_HELD_ROUNDS)} (every round is kept in memory); "
-                           "give fewer rounds or leave out --per-round")
-    if holes or target:
-        most = holes or MAX_HOLES    # a --target match lasts at most 1000 holes
-        if rounds * most > MAX_ROUNDS:
-            what = f"--holes {holes}" if holes else f"--target {target} (up to {MAX_HOLES} " \
-                                                      "holes a match)"
-            raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
-                               f"{MAX_ROUNDS // most} matches, {_power_text(MAX_ROUNDS)} "
-                               "holes in all")
-    threads = threads or os.cpu_count() or 1
-    chunk_size = chunk_size or runner.DEFAULT_CHUNK
-    out_dir = _check_out_dir(out)
-    ids, params = seat_arrays(seats)
-    names = [s.spec for s in seats]
-
-    from tqdm import tqdm
-    _say_loading(quiet)
-    try:
-        runner.warm_up(rules, players, ids, params, kernel=kernel, user=user,
-                       holes=holes or 0, target=target or 0,
-                       notify=None if quiet else
-                       (lambda message: click.echo(f"golfsim: {message}", err=True)))
-    except runner.PolicyError:
-        pass  # the run below meets the same error and reports it with what was summed
-    bar = tqdm(total=rounds, unit="match" if (holes or target) else "round", unit_scale=True,
-               file=sys.stderr, disable=quiet, desc="golfsim run", dynamic_ncols=True)
-    lock = threading.Lock()
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-
-    writers = _prepare_writers()
-    try:
-        result = runner.run(rules, players, ids, params, rounds, seed, threads=threads,
-                            chunk_size=chunk_size, per_round=per_round, progress=progress,
-                            strategies=names, holes=holes or 0, target=target or 0,
-                            kernel=kernel, user=user)
-    finally:
-        bar.close()
-
-    writers.join()
-    from .output import plots
-    from .experiments import report
-    summary = report.summary_frame(result)
-    meta = report.run_metadata(result, preset, rounds, _command_line(ctx), rules_file)
-    _warn(json.loads(meta["warnings"]))
-    try:
-        written = [report.write_parquet_atomic(summary, out_dir / "summary.parquet", meta)]
-        if per_round:
-            written.append(report.write_parquet_atomic(report.rounds_frame(result),
-                                                       out_dir / "rounds.parquet", meta))
-        if result.totals.rounds:
-            written += plots.write_plots(summary, result.totals, out_dir, meta["title"])
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
-    click.echo(report.format_summary(summary, result, preset, threads))
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
-    if not result.complete and result.error.startswith("interrupted"):
-        click.echo(f"golfsim: interrupted after {result.totals.rounds:,} of {rounds:,} rounds; "
-                   "the files hold those", err=True)
-        sys.exit(130)
-    if not result.complete:
-        raise GolfsimError(f"policy error, run stopped after {result.totals.rounds:,} of "
-                           f"{rounds:,} rounds (the files hold those): {result.error}")
+    args = _rule_arguments(ctx, preset, rules_file, assignments)
+    with _api_errors():
+        try:
+            result = api.run(**args, players=players, strategy=list(strategies),
+                             rounds=rounds, seed=seed, threads=threads, chunk_size=chunk_size,
+                             per_round=per_round, holes=holes, target=target, kernel=kernel,
+                             out=out, command=_command_line(ctx), ui=_ui(quiet))
+        except (api.PolicyError, api.Interrupted) as e:
+            if e.result is not None:   # what was played is written: show it, then the error
+                _report(e.result)
+            raise
+    _report(result)
 
 
 @cli.command()
@@ -495,67 +355,12 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
       golfsim tournament --strategy greedy --strategy random \\
           --strategy knock-threshold:T=10 --rounds 100000 --out results/tournament
     """
-    from strategies import StrategyError, seat_arrays, user_policy
-
-    from .experiments import runner
-    from .experiments import tournament as tour
-
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
-    try:
-        rules.check_players(players)
-        seat_lists = tour.seatings(players)
-        resolved = tour.resolve_strategies(list(strategies))
-        user = user_policy(resolved)
-        runner.check_policies(rules, players, [s.policy_id for s in resolved])
-    except (RuleError, StrategyError, tour.TournamentError, ValueError) as e:
-        raise GolfsimError(str(e)) from None
-    threads = threads or os.cpu_count() or 1
-    out_dir = _check_out_dir(out)
-    pairs = len(resolved) * (len(resolved) - 1) // 2
-    per_seating = -(-rounds // len(seat_lists))
-
-    from tqdm import tqdm
-    _say_loading(quiet)
-    for i, a in enumerate(resolved):   # every pairing's kernel (lean or general) once
-        for b in resolved[i + 1:]:
-            ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
-            try:
-                runner.warm_up(rules, players, ids, params, user=user)
-            except runner.PolicyError:
-                pass  # the tournament meets the same error and reports it
-    bar = tqdm(total=pairs * len(seat_lists) * per_seating, unit="round", unit_scale=True,
-               file=sys.stderr, disable=quiet, desc="golfsim tournament", dynamic_ncols=True)
-    lock = threading.Lock()
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-
-    try:
-        result = tour.play(rules, players, [s.spec for s in resolved], rounds, seed,
-                           threads=threads, progress=progress)
-    except runner.PolicyError as e:
-        raise GolfsimError(f"policy error, tournament stopped (nothing written): {e}") from None
-    except KeyboardInterrupt:
-        click.echo("golfsim: tournament interrupted; nothing written", err=True)
-        sys.exit(130)
-    finally:
-        bar.close()
-
-    from .output import plots
-    from .experiments import report
-    ranking = tour.ranking_frame(result)
-    h2h = tour.head_to_head_frame(result)
-    meta = tour.metadata(result, preset, _command_line(ctx), rules_file)
-    _warn(json.loads(meta["warnings"]))
-    h, h_se = result.head_to_head()
-    order = result.order
-    _write_and_report(out, lambda: [
-        report.write_parquet_atomic(ranking, out_dir / "ranking.parquet", meta),
-        report.write_parquet_atomic(h2h, out_dir / "head_to_head.parquet", meta),
-        plots.write_tournament_plot(ranking, h[order][:, order], h_se[order][:, order],
-                                    out_dir, meta["title"])],
-        tour.format_tournament(result, preset, threads))
+    args = _rule_arguments(ctx, preset, rules_file, assignments)
+    with _api_errors():
+        result = api.tournament(**args, players=players, strategy=list(strategies),
+                                rounds=rounds, seed=seed, threads=threads, out=out,
+                                command=_command_line(ctx), ui=_ui(quiet))
+    _report(result)
 
 
 @cli.command()
@@ -572,11 +377,12 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 @click.option("--opponent", "opponents", multiple=True, metavar="NAME",
               help="The field: give once (every other seat) or once per opponent seat (the "
                    "i-th sits i seats after the tuned strategy).")
-@click.option("--objective", type=click.Choice(["win_share", "mean_score"]),
+@click.option("--objective", type=click.Choice(list(api.OBJECTIVES)),
               default="win_share", show_default=True,
               help="What is optimised: the tuned strategy's win share (ties split) or its "
                    "mean hole score (lower is better).")
-@click.option("--rounds", default=200_000, show_default=True, type=Count(1, MAX_HELD_ROUNDS),
+@click.option("--rounds", default=api.DEFAULT_TUNE_ROUNDS, show_default=True,
+              type=Count(1, MAX_HELD_ROUNDS),
               help="Budget: rounds the whole search may play (all candidates and seatings; "
                    "at most 10^8).")
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
@@ -588,10 +394,25 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
                    "there, so an interrupted search resumes when rerun).")
 @click.option("--fresh", is_flag=True,
               help="Discard the kept evaluations of an earlier search in --out.")
+@click.option("--symmetric", is_flag=True,
+              help="Every seat plays the tuned value: for each value, what one seat gains by "
+                   "deviating to its best response (a search with --rounds against the other "
+                   "seats at that value); the values where no deviation gains measurably are "
+                   "stable. No --opponent.")
+@click.option("--best-response", is_flag=True,
+              help="Iterate: the other seats play the current value, its best response (a "
+                   "search with --rounds) becomes the next, until it stops moving (a fixed "
+                   "point), cycles, or --max-steps. No --opponent.")
+@click.option("--start", metavar="VALUE[,VALUE...]", default=None,
+              help="With --best-response: the first value (one per --param, in order)  "
+                   "[default: the strategy's default, or the nearest grid value]")
+@click.option("--max-steps", type=click.IntRange(1, 100), default=None,
+              help="With --best-response: the most steps  [default: 10]")
 @_quiet_option
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
-         objective, rounds, seed, threads, out, fresh, quiet):
+         objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+         max_steps, quiet):
     """Find the best value of a strategy's numeric parameters against a field of opponents:
     successive halving over shards of deals (every candidate on the same deals, the tuned
     seat rotated through every seat); report the best value, the values indistinguishable
@@ -603,39 +424,75 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
           --set initial_reveal_constraint=nearest_row --strategy knock-threshold \\
           --param T=4..16 --opponent knock-threshold:T=8 --rounds 400000 --out results/tune
     """
+    if symmetric or best_response or start is not None or max_steps is not None:
+        rules, preset = build_rules(ctx, preset, rules_file, assignments)
+        return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
+                           opponents, objective, rounds, seed, threads, out, fresh, symmetric,
+                           best_response, start, max_steps, quiet)
+    args = _rule_arguments(ctx, preset, rules_file, assignments)
+    with _api_errors():
+        result = api.tune(**args, players=players, strategy=strategy, param=list(params),
+                          opponent=list(opponents), objective=objective, rounds=rounds,
+                          seed=seed, threads=threads, out=out, fresh=fresh,
+                          command=_command_line(ctx), ui=_ui(quiet))
+    _report(result)
+
+
+def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, opponents,
+                objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
+                max_steps, quiet):
+    """tune --symmetric / --best-response (simulator/experiments/equilibrium.py)."""
     from strategies import StrategyError
 
+    from .experiments import equilibrium as eq
     from .experiments import tune as tn
 
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    if symmetric and best_response:
+        raise GolfsimError("--symmetric and --best-response: give one (the first scans every "
+                           "value, the second iterates best responses)")
+    if not symmetric and not best_response:
+        name = "--start" if start is not None else "--max-steps"
+        raise GolfsimError(f"{name} belongs to --best-response")
+    if opponents:
+        raise GolfsimError(f"--opponent {opponents[0]}: with --symmetric or --best-response the "
+                           "other seats play the tuned strategy's own values; leave --opponent "
+                           "out")
+    if symmetric and (start is not None or max_steps is not None):
+        raise GolfsimError(f"{'--start' if start is not None else '--max-steps'} belongs to "
+                           "--best-response; --symmetric scans every value")
+    mode = "symmetric" if symmetric else "best_response"
     try:
-        plan = tn.plan(rules, players, strategy, list(params), list(opponents), rounds,
-                       objective)
+        tp = eq.plan(rules, players, strategy, list(params), rounds, objective, mode, start,
+                     max_steps or eq.MAX_STEPS)
     except (RuleError, StrategyError, tn.TuneError) as e:
         raise GolfsimError(str(e)) from None
     threads = threads or os.cpu_count() or 1
     out_dir = _check_out_dir(out)
 
     _say_loading(quiet)
-    tn.warm_up(plan)
-    bar, progress = _bar("tune", plan.rounds_to_play, quiet)
+    tn.warm_up(tp.first)
+    total = tp.rounds_per_response * (len(tp.grid) if symmetric else 1)
+    bar, progress = _bar("tune", total, quiet)
+    grow = [0]
+
+    def on_response(r):   # the iteration's length is not known ahead: one search at a time
+        if best_response:
+            grow[0] += 1
+            bar.total = tp.rounds_per_response * (grow[0] + 1)
+            bar.refresh()
+
+    run = eq.symmetric if symmetric else eq.best_response
     try:
-        result = _resumable("tune", out_dir, bar, lambda: tn.tune(
-            plan, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh))
+        result = _resumable("tune", out_dir, bar, lambda: run(
+            tp, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh,
+            on_response=on_response, preset=preset, command=_command_line(ctx)))
     except tn.ShardError as e:
         raise GolfsimError(f"--out {out}: {e}") from None
-
-    from .output import plots
-    from .experiments import report
-    frame = tn.result_frame(result)
-    meta = tn.metadata(result, preset, _command_line(ctx), rules_file)
+    meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
     _warn(json.loads(meta["warnings"]))
-    names = [p.name for p in result.params]
-    title = tn.plot_title(result, preset)
-    _write_and_report(out, lambda: [
-        report.write_parquet_atomic(frame, out_dir / "tune.parquet", meta),
-        plots.write_tune_plot(frame, names, objective, out_dir, title)],
-        tn.format_tune(result, preset, threads))
+    _write_and_report(out, lambda: eq.write(result, out_dir, preset, _command_line(ctx),
+                                            rules_file) + [out_dir / "fields"],
+                      eq.format_result(result, preset, threads))
 
 
 @cli.command()
@@ -683,17 +540,14 @@ def presets():
               help="Print a complete TOML rule file that --rules can load.")
 def rules_command(preset, assignments, as_toml):
     """Print every rule option of PRESET with its value and meaning, and each card's value."""
-    try:
-        rules = _with_sets(Rules.preset(preset), assignments)
-    except RuleError as e:
-        raise GolfsimError(str(e)) from None
+    with _api_errors():
+        rules, base = api.rules(preset, list(assignments)).rules, api.rules(preset).rules
     if as_toml:
         click.echo(rules.to_toml(preset), nl=False)
         return
     values = {name: option_text(getattr(rules, name)) for name in OPTIONS}
     nw = max(len(n) for n in OPTIONS)
     vw = min(24, max(len(v) for v in values.values()))
-    base = Rules.preset(preset)
     click.echo(f"# {preset}: {PRESET_DESCRIPTIONS.get(preset, '')} ({preset_reference(preset)}; "
                f"every option: docs/rules.md#rule-options)")
     click.echo(f"# card values: {card_values_text(rules)}")
@@ -709,7 +563,7 @@ def rules_command(preset, assignments, as_toml):
 
 # ---- compare and plot ---------------------------------------------------------------------------
 DEFAULT_COMPARE_OUT = "results/compare"
-DEFAULT_COMPARE_ROUNDS = 100_000
+DEFAULT_COMPARE_ROUNDS = api.DEFAULT_COMPARE_ROUNDS
 
 
 def _positive_float(ctx, param, value):
@@ -724,7 +578,7 @@ def _positive_float(ctx, param, value):
               help="A rule option and its values, the baseline's first, e.g. "
                    "--vary pair_scope=column,anywhere (repeatable; separate values with | when "
                    "they hold commas).")
-@click.option("--design", type=click.Choice(["factorial", "one-at-a-time"]),
+@click.option("--design", type=click.Choice(list(api.DESIGNS)),
               default="factorial", show_default=True,
               help="factorial: every combination of the values; one-at-a-time: each option "
                    "changed alone.")
@@ -768,110 +622,30 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
       golfsim compare --preset six_card --vary pair_scope=column,anywhere \\
           --vary ender_penalty=none,plus_10 --strategy greedy --rounds 200000
     """
-    from strategies import StrategyError, user_policy
-
-    from .experiments import compare as cmp
-    from .experiments import runner
-
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
-    if rounds is not None and until_width is not None:
-        raise GolfsimError(f"--rounds {rounds} and --until-width {until_width:g}: give one or "
-                           "the other")
-    if max_rounds is not None and until_width is None:
-        raise GolfsimError("--max-rounds caps --until-width; with a fixed count use --rounds")
-    set_options = []
-    try:
-        for item in assignments:
-            set_options.append(_canonical(item.split("=", 1)[0].strip()))
-        plan = cmp.make_plan(rules, preset, list(varies), design,
-                             list(strategies) or [default_strategy(rules)], players, seed,
-                             shard_size or cmp.DEFAULT_SHARD, set_options)
-        user = user_policy(plan.strategies)
-    except (RuleError, StrategyError, cmp.CompareError) as e:
-        raise GolfsimError(str(e)) from None
-    if until_width is None:
-        rounds = rounds or DEFAULT_COMPARE_ROUNDS
-    max_rounds = max_rounds or cmp.DEFAULT_MAX_ROUNDS
-    threads = threads or os.cpu_count() or 1
-    out_dir = _check_out_dir(out)
-
-    from tqdm import tqdm
-    _say_loading(quiet)
-    cmp.warm_up(plan, user=user)
-    per_deal = len(plan.rule_sets) * len(plan.seats)
-    bar = tqdm(total=(rounds or max_rounds) * per_deal, unit="round", unit_scale=True,
-               file=sys.stderr, disable=quiet, desc="golfsim compare", dynamic_ncols=True)
-    lock = threading.Lock()
-    finished = []
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-
-    try:
-        result = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
-                         max_rounds=max_rounds, threads=threads, fresh=fresh,
-                         progress=progress, user=user,
-                         on_shard=lambda j, loaded: finished.append(j))
-    except cmp.CompareError as e:
-        raise GolfsimError(f"--out {out}: {e}") from None
-    except runner.PolicyError as e:
-        raise GolfsimError(f"policy error, compare stopped after {len(finished)} shard(s) "
-                           f"(kept in {out_dir / cmp.SHARD_DIR}): {e}") from None
-    except KeyboardInterrupt:
-        bar.close()
-        click.echo(f"golfsim: compare interrupted after {len(finished)} shard(s); they are "
-                   f"kept in {out_dir / cmp.SHARD_DIR}: rerun the same command to resume",
-                   err=True)
-        sys.exit(130)
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing a shard failed ({e.strerror or e})") from None
-    finally:
-        bar.close()
-    for note in result.notes:
-        click.echo(f"golfsim: {note}", err=True)
-
-    from .output import plots
-    from .experiments import report
-    frame = cmp.frame(result)
-    meta = cmp.metadata(result, _command_line(ctx), rules_file)
-    _warn(json.loads(meta["warnings"]))
-    try:
-        written = [report.write_parquet_atomic(frame, out_dir / "compare.parquet", meta)]
-        md = out_dir / "compare.md"
-        with report.atomic_path(md) as tmp:
-            tmp.write_text(cmp.markdown(result))
-        written.append(md)
-        written.append(plots.write_compare_plot(frame, out_dir, cmp.title(result)))
-    except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
-    click.echo(cmp.format_compare(result, threads))
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
-    click.echo(f"  {out_dir / cmp.SHARD_DIR}/ ({result.shards} shard(s): rerun the command to "
-               "resume, or with more --rounds to extend)")
-
-
-def _canonical(name: str) -> str:
-    from .game.rules import canonical_option
-    return canonical_option(name)
+    args = _rule_arguments(ctx, preset, rules_file, assignments)
+    with _api_errors():
+        result = api.compare(**args, vary=list(varies), design=design, players=players,
+                             strategy=list(strategies), rounds=rounds,
+                             until_width=until_width, max_rounds=max_rounds, seed=seed,
+                             threads=threads, shard_size=shard_size, out=out, fresh=fresh,
+                             command=_command_line(ctx), ui=_ui(quiet))
+    _report(result, f"{Path(out) / 'shards'}/ ({result.raw.shards} shard(s): rerun the "
+            "command to resume, or with more --rounds to extend)")
 
 
 @cli.command()
 @_rule_options
 @click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
               help="Players at the table.")
-@click.option("--deals", default=20_000, show_default=True, type=Count(100, MAX_HELD_ROUNDS),
+@click.option("--deals", default=api.DEFAULT_DEALS, show_default=True,
+              type=Count(100, MAX_HELD_ROUNDS),
               help="Deals each decision is measured on (each deal is played in every "
                    "seating, by both versions of the tables; 100 to 10^8).")
-@click.option("--check-rounds", default=100_000, show_default=True,
+@click.option("--check-rounds", default=api.DEFAULT_CHECK_ROUNDS, show_default=True,
               type=Count(0, MAX_HELD_ROUNDS),
               help="Rounds of the tournament that checks the finished guide against greedy "
                    "(0: no check; at most 10^8).")
-@click.option("--compare-rounds", default=20_000, show_default=True,
+@click.option("--compare-rounds", default=api.DEFAULT_GUIDE_COMPARE_ROUNDS, show_default=True,
               type=Count(0, MAX_ROUNDS),
               help="Deals per rule set for the house-rule effects (0: none; at most 10^11).")
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
@@ -898,35 +672,13 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
     Example:
       golfsim guide --preset six_card --players 4 --out results/guide
     """
-    from .experiments import compare as cmp
-    from .experiments import guide as gd
-    from .output import guide_report as gr
-
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
-    varies = list(varies) or list(gd.DEFAULT_VARIES)
-    try:
-        rules.check_players(players)
-        for v in varies:
-            cmp.parse_vary(v, rules)
-    except (RuleError, ValueError) as e:
-        raise GolfsimError(str(e)) from None
-    threads = threads or os.cpu_count() or 1
-    out_dir = _check_out_dir(out)
-
-    _say_loading(quiet)
-    total = gd.rounds_planned(rules, players, deals, check_rounds, compare_rounds,
-                              1 + len(varies))
-    bar, progress = _bar("guide", total, quiet)
-    try:
-        result = _resumable("guide", out_dir, bar, lambda: gd.build(
-            rules, preset, players, seed, deals, out_dir, threads=threads,
-            check_rounds=check_rounds, compare_rounds=compare_rounds, varies=varies,
-            fresh=fresh, progress=progress))
-    except gd.GuideError as e:
-        raise GolfsimError(str(e)) from None
-    _warn(result.warnings)
-    _write_and_report(out, lambda: gr.write(result, out_dir, _command_line(ctx), rules_file),
-                      gr.format_guide(result, threads))
+    args = _rule_arguments(ctx, preset, rules_file, assignments)
+    with _api_errors():
+        result = api.guide(**args, players=players, deals=deals, check_rounds=check_rounds,
+                           compare_rounds=compare_rounds, vary=list(varies), seed=seed,
+                           threads=threads, out=out, fresh=fresh,
+                           command=_command_line(ctx), ui=_ui(quiet))
+    _report(result)
 
 
 @cli.command()
@@ -983,6 +735,127 @@ def plot(folder):
     click.echo("wrote:")
     for p in written:
         click.echo(f"  {p}")
+
+
+# ---- replay ------------------------------------------------------------------------------------
+@cli.command()
+@_rule_options
+@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
+              help="Players at the table.")
+@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
+              help=f"Strategy for all seats (give once) or for each seat (give once per seat), "
+                   f"as in `golfsim run`; default {DEFAULT_STRATEGY} (knock-threshold in "
+                   "knock-only games).")
+@click.option("--seed", default=DEFAULT_SEED, show_default=True,
+              type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
+@click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="The round (0-based, as in rounds.parquet) to replay  [default: 0]")
+@click.option("--holes", type=Count(1, MAX_HOLES), default=None,
+              help="Replay a match of this many holes, as `run --holes` plays it.")
+@click.option("--target", type=Count(1, MAX_TARGET), default=None,
+              help="Replay a match played until some total reaches this, as `run --target`.")
+@click.option("--match", "match_index", type=Count(0, MAX_ROUNDS - 1), default=None,
+              help="With --holes or --target: the match (0-based) to replay  [default: 0]")
+@click.option("--hole", "only_hole", type=Count(1, MAX_HOLES), default=None,
+              help="With --holes or --target: show only this hole of the match (counted "
+                   "from 1; the earlier holes are still played, they decide who plays first).")
+@click.option("--html", "html_file", metavar="FILE.html", default=None,
+              help="Also write the replay as a self-contained HTML page.")
+@click.option("--json", "json_file", metavar="FILE.json", default=None,
+              help="Also write every step and the table after it as JSON.")
+@click.option("--ascii", "ascii_only", is_flag=True, help="Suits as letters (KS) in the text.")
+@click.option("--show-hidden", is_flag=True,
+              help="Show the face-down cards their owner does not know (as ??=K♠).")
+@click.option("--quiet", "-q", is_flag=True, help="Do not print the replay (only write the "
+                                                  "files).")
+@click.pass_context
+def replay(ctx, preset, rules_file, assignments, players, strategies, seed, round_index, holes,
+           target, match_index, only_hole, html_file, json_file, ascii_only, show_hidden,
+           quiet):
+    """Show one round move by move as the players saw it: the deal, the reveals, every draw
+    and decision in words, the end and the scores, and what each seat knew of its own layout
+    after every turn. It is exactly the round `golfsim run` played with the same rules,
+    strategies and seed (round I of rounds.parquet); with --holes or --target, every hole of
+    one match as `run --holes`/`--target` plays it.
+
+    \b
+    Examples:
+      golfsim replay --preset six_card --players 4 --strategy greedy --seed 7 --round 12
+      golfsim replay --preset four_card --strategy knock-threshold:T=6 \\
+          --strategy knock-threshold:T=10 --players 2 --round 3 --html replay.html
+      golfsim replay --preset six_card --holes 9 --match 2 --hole 4
+    """
+    from strategies import StrategyError, resolve_seats, user_policy
+
+    from .experiments import replay as rp
+    from .experiments import runner
+    from .output import replay_report as rr
+
+    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    try:
+        rules.check_players(players)
+        seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
+        user = user_policy(seats)
+        runner.check_policies(rules, players, [s.policy_id for s in seats])
+    except (RuleError, StrategyError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    match_mode = bool(holes or target)
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if match_mode and round_index is not None:
+        raise GolfsimError(f"--round {round_index} names a single round; a match is named by "
+                           "--match (its hole h is round match * 1000 + h)")
+    if not match_mode and (match_index is not None or only_hole is not None):
+        name = "--match" if match_index is not None else "--hole"
+        raise GolfsimError(f"{name} needs --holes or --target (a match)")
+    if holes and only_hole is not None and only_hole > holes:
+        raise GolfsimError(f"--hole {only_hole}: the match has {holes} holes")
+    for option, path in (("--html", html_file), ("--json", json_file)):
+        if path is not None and Path(path).is_dir():
+            raise GolfsimError(f"{option} {path}: is a folder; give a file name")
+        if path is not None and not Path(path).parent.is_dir():
+            raise GolfsimError(f"{option} {path}: the folder {Path(path).parent} does not "
+                               "exist")
+    try:
+        if match_mode:
+            m = rp.replay_match(rules, players, seats, seed, match_index or 0, holes or 0,
+                                target or 0, user=user)
+            if only_hole is not None and only_hole > len(m.holes):
+                raise GolfsimError(f"--hole {only_hole}: match {m.match} ended after "
+                                   f"{len(m.holes)} hole(s)")
+            shown = None if only_hole is None else only_hole - 1
+            text = rr.match_text(m, ascii_only, show_hidden, preset, shown)
+            page = (lambda: rr.match_html(m, False, preset, shown))
+            data = (lambda: rp.match_dict(m))
+        else:
+            h = rp.replay_round(rules, players, seats, seed, round_index or 0, user=user)
+            text = rr.hole_text(h, ascii_only, show_hidden, preset=preset)
+            page = (lambda: rr.hole_html(h, False, preset))
+            data = (lambda: rp.hole_dict(h))
+    except runner.PolicyError as e:
+        raise GolfsimError(f"policy error: {e}") from None
+    except rp.ReplayError as e:
+        raise GolfsimError(f"replay: {e}") from None
+    written = []
+    try:
+        from .experiments.report import atomic_path
+        if html_file:
+            with atomic_path(Path(html_file)) as tmp:
+                tmp.write_text(page(), encoding="utf-8")
+            written.append(html_file)
+        if json_file:
+            with atomic_path(Path(json_file)) as tmp:
+                tmp.write_text(json.dumps(data(), ensure_ascii=False), encoding="utf-8")
+            written.append(json_file)
+    except OSError as e:
+        raise GolfsimError(f"writing the replay failed ({e.strerror or e})") from None
+    if not quiet:
+        click.echo(text)
+    if written:
+        click.echo("wrote:" if quiet else "\nwrote:")
+        for p in written:
+            click.echo(f"  {p}")
 
 
 def main(argv=None):

@@ -1,10 +1,11 @@
-"""The layers of simulator/ import in one direction only (README.md, "Project layout").
+"""The layers of simulator/ import in one direction only (docs/architecture.md, "Project layout").
 
 game          imports nothing of golfsim's but game
 kernel        game
 strategies    game, kernel
 experiments   game, kernel, strategies
 output        game, kernel, strategies, experiments
+api           game, kernel, strategies, experiments, output (simulator/api.py, the Python API)
 cli           anything (simulator/cli.py and simulator/__init__.py)
 
 Every ``import`` and ``from ... import`` of every file under simulator/ and strategies/ is read
@@ -28,7 +29,8 @@ ALLOWED = {
     "strategies": {"game", "kernel", "strategies"},
     "experiments": {"game", "kernel", "strategies", "experiments"},
     "output": {"game", "kernel", "strategies", "experiments", "output"},
-    "cli": {"game", "kernel", "strategies", "experiments", "output", "cli"},
+    "api": {"game", "kernel", "strategies", "experiments", "output", "api"},
+    "cli": {"game", "kernel", "strategies", "experiments", "output", "api", "cli"},
 }
 
 
@@ -50,7 +52,9 @@ def layer_of_file(rel: str) -> str:
     if parts[0] == "strategies":
         return "strategies"
     assert parts[0] == "simulator", rel
-    return parts[1] if len(parts) > 2 else "cli"
+    if len(parts) > 2:
+        return parts[1]
+    return "api" if parts[1] == "api.py" else "cli"
 
 
 def layer_of_module(name: str) -> str | None:
@@ -63,6 +67,8 @@ def layer_of_module(name: str) -> str | None:
         return None
     if parts[1] in LAYERS:
         return parts[1]
+    if parts[1] == "api":
+        return "api"
     if parts[1] == "cli":
         return "cli"
     return "unknown"
@@ -100,7 +106,7 @@ def violations(rel: str, source: str) -> list[str]:
             target = layer_of_module(name)
             if target == "unknown":
                 found.append(f"{rel}:{line}: `{text}`: {name} is in no layer "
-                             f"({', '.join(LAYERS)}, or simulator.cli)")
+                             f"({', '.join(LAYERS)}, or simulator.api or simulator.cli)")
             elif target is not None and target not in ALLOWED[layer]:
                 found.append(f"{rel}:{line}: `{text}` imports {target} ({name}) into {layer}: "
                              f"{_rule(layer)}")
@@ -115,8 +121,8 @@ def _files() -> list[str]:
 
 def test_every_module_is_in_a_layer():
     top = {p.name for p in (ROOT / "simulator").glob("*.py")}
-    assert top <= {"__init__.py", "cli.py"}, \
-        f"simulator/ holds {sorted(top - {'__init__.py', 'cli.py'})}: put each in a layer"
+    assert top <= {"__init__.py", "api.py", "cli.py"}, \
+        f"simulator/ holds {sorted(top - {'__init__.py', 'api.py', 'cli.py'})}: put each in a layer"
     folders = {p.name for p in (ROOT / "simulator").iterdir()
                if p.is_dir() and p.name != "__pycache__"}
     assert folders == set(LAYERS), f"simulator/'s sub-packages are {sorted(folders)}"
@@ -145,6 +151,9 @@ def test_imports_follow_the_layers():
      "into strategies"),
     ("simulator/experiments/runner.py", "from ..output import plots\n", "into experiments"),
     ("simulator/output/plots.py", "from simulator import cli\n", "into output"),
+    ("simulator/output/plots.py", "from simulator import api\n", "imports api"),
+    ("simulator/experiments/tune.py", "from ..api import run\n", "into experiments"),
+    ("simulator/api.py", "from .cli import main\n", "imports cli (simulator.cli.main) into api"),
     ("simulator/experiments/runner.py", "from simulator import codes\n", "is in no layer"),
     ("simulator/kernel/flow.py", "from .. import rules\n", "is in no layer"),
     ("simulator/game/rules.py", "from .... import x\n", "beyond the package"),
@@ -158,6 +167,8 @@ def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
     ("simulator/kernel/engine.py", "from ..game import codes as K\nfrom .tally import N_TOT\n"),
     ("simulator/output/plots.py", "from ..experiments.report import Z95\nimport numpy\n"),
     ("simulator/cli.py", "from .output import plots\nfrom strategies import resolve\n"),
+    ("simulator/cli.py", "from . import api\nfrom .api import RuleSet\n"),
+    ("simulator/api.py", "from .output import plots\nfrom .experiments import compare\n"),
     ("strategies/lookahead.py",
      "from simulator.kernel import flow\nfrom strategies.builtin import x\n"),
     ("simulator/experiments/warm.py", "def f():\n    from strategies import STRATEGIES\n"),

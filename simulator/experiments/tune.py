@@ -718,6 +718,7 @@ def metadata(result: TuneResult, preset: str, command: str,
                 f"both played, Holm-corrected, familywise alpha {result.alpha}",
         "title": plot_title(result, preset),
         "warnings": json.dumps(warnings(result)),
+        "at_edge": json.dumps([p.name for p in edge_params(result)]),
         "complete": "true",
     }
 

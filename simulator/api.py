@@ -1,0 +1,1189 @@
+"""golfsim's Python API: the commands of the ``golfsim`` command line as functions.
+
+    import simulator.api as golf
+
+    house = golf.rules("six_card", pair_scope="anywhere")
+    res = golf.run(rules=house, players=4, strategy="greedy", rounds=200_000)
+    res.summary                # a polars DataFrame: summary.parquet
+    res.metadata["title"]      # summary.parquet's key-value metadata
+    res.write("results/house") # the files `golfsim run --out results/house` writes
+
+``rules``, ``run``, ``compare``, ``tune``, ``tournament`` and ``guide`` take the arguments of
+the commands of the same names (``--per-round`` is ``per_round=True``, a repeatable option
+takes a string or a list), check them with the same messages, play the same rounds and return
+a result whose tables are the DataFrames those commands write to Parquet, with the same
+metadata. ``simulator/cli.py`` is a thin layer over these functions: it parses the options,
+calls them and prints. docs/api.md documents every function and result.
+
+Bad arguments raise ``GolfsimError`` with the message the command line prints after
+``golfsim: error:``. Nothing is imported here that the command line does not need for every
+command (numba, polars and matplotlib are imported when something is played or written).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import shlex
+import sys
+import tempfile
+import threading
+import tomllib
+import warnings as _warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .game.rules import (Rules, RuleError, canonical_option, describe, load_toml,
+                         option_text)
+
+__all__ = ["rules", "run", "compare", "tune", "tournament", "guide", "RuleSet", "RunResult",
+           "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
+           "PolicyError", "Interrupted", "GolfsimWarning", "default_strategy"]
+
+# ---- defaults: the command line's --help shows these -----------------------------------------
+DEFAULT_PRESET = "six_card"
+DEFAULT_PLAYERS = 4
+DEFAULT_STRATEGY = "greedy"
+DEFAULT_ROUNDS = 100_000
+DEFAULT_SEED = 1
+DEFAULT_COMPARE_ROUNDS = 100_000
+DEFAULT_TUNE_ROUNDS = 200_000
+DEFAULT_DEALS = 20_000
+DEFAULT_CHECK_ROUNDS = 100_000
+DEFAULT_GUIDE_COMPARE_ROUNDS = 20_000
+
+# ---- the largest counts a command accepts ------------------------------------------------
+# Rounds that are only summed (run, compare): 10^11, so that every sum stays an exact int64.
+# A hole scores well under 2000 points in absolute value under any rule set (at most 15 cards
+# of the 15 highest values the decks hold, 460 points, an ender penalty that at most doubles
+# that plus 5, the quads of 15 others and the moon on top), and 10^11 squared scores stay below
+# 2^63 while the mean |score| is below 9600: a margin of five. Turn counts squared too, while
+# rounds average fewer than 9600 turns (only a turn_cap above that allows more). Round
+# indices (1000 per match in match play) and seeds stay far from 2^63, and 10^11 rounds are
+# hours to days of computing.
+MAX_ROUNDS = 10**11
+# Rounds that are kept one by one in memory (run --per-round, tournament, tune, the measured
+# deals of a guide and its check, a compare shard): 10^8, a few gigabytes.
+MAX_HELD_ROUNDS = 10**8
+# Holes of a match (--holes): hole h of match m is round m * 1000 + h (tally.MAX_MATCH_HOLES),
+# so a longer match would replay the next one's deals.
+MAX_HOLES = 1000
+MAX_TARGET = 100_000
+MAX_SEED = 2**63 - 1
+KERNELS = ("auto", "general")
+DESIGNS = ("factorial", "one-at-a-time")
+OBJECTIVES = ("win_share", "mean_score")
+LOADING = ("loading the compiled kernel (the first run on a machine compiles it, which takes "
+           "a while)...")
+
+
+class GolfsimError(ValueError):
+    """Bad arguments, or a command that cannot go on; the message is the one line the command
+    line prints after ``golfsim: error:``."""
+
+
+class PolicyError(GolfsimError):
+    """A policy made an illegal move. ``result`` holds what was played before it when the
+    command keeps that (``run``: the rounds of the chunks that finished), else None."""
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.result = result
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (a notebook's stop button) stopped a command. The message says what is kept;
+    ``result`` holds what was played when the command returns that (``run``), else None."""
+
+    def __init__(self, message: str, result=None):
+        super().__init__(message)
+        self.message = message
+        self.result = result
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class GolfsimWarning(UserWarning):
+    """Results that are not what they seem (e.g. most rounds stopped by the turn cap); the
+    metadata's ``warnings`` holds the same text."""
+
+
+# ---- counts and other values, checked as the command line checks them ------------------------
+def power_text(n: int) -> str:
+    """``10^k`` for a power of ten from 10^6 up, else the number's digits."""
+    k = len(str(n)) - 1
+    return f"10^{k}" if k >= 6 and n == 10**k else str(n)
+
+
+def count_allowed(lo: int, hi: int) -> str:
+    return f"a whole number from {lo} to {power_text(hi)}"
+
+
+def whole_number(value, lo: int, hi: int) -> int:
+    """``value`` as a whole number from ``lo`` to ``hi``: an int, or text of digits
+    (``1000000``, ``1_000_000``) or in exponent notation (``1e6``, ``2.5e5``) when that is a
+    whole number. Raises ValueError with the command line's text (after "Invalid value for
+    '--option': ")."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    else:
+        from decimal import Decimal, InvalidOperation
+        text = str(value).strip().replace("_", "")
+        try:
+            d = Decimal(text)
+        except InvalidOperation:
+            d = None
+        if d is None or not d.is_finite():
+            raise ValueError(f"{value!r} is not a whole number; expected "
+                             f"{count_allowed(lo, hi)}")
+        if not lo <= d <= hi:   # before int(): 1e999999999 has a billion digits
+            raise ValueError(f"{value} is not allowed; expected {count_allowed(lo, hi)}")
+        if d != d.to_integral_value():
+            raise ValueError(f"{value!r} is not a whole number; expected "
+                             f"{count_allowed(lo, hi)}")
+        n = int(d)
+    if not lo <= n <= hi:
+        raise ValueError(f"{value} is not allowed; expected {count_allowed(lo, hi)}")
+    return n
+
+
+def _invalid(option: str, message: str) -> GolfsimError:
+    return GolfsimError(f"Invalid value for '{option}': {message}")
+
+
+def _count(value, lo: int, hi: int, option: str) -> int:
+    try:
+        return whole_number(value, lo, hi)
+    except ValueError as e:
+        raise _invalid(option, str(e)) from None
+
+
+def _optional_count(value, lo: int, hi: int, option: str) -> int | None:
+    return None if value is None else _count(value, lo, hi, option)
+
+
+def _seed(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(str(value).strip())
+        except ValueError:
+            raise _invalid("--seed", f"{value!r} is not a valid integer.") from None
+    if not 0 <= value <= MAX_SEED:
+        raise _invalid("--seed", f"{value} is not in the range 0<=x<={MAX_SEED}.")
+    return value
+
+
+def _whole(value, option: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            value = int(str(value).strip())
+        except ValueError:
+            raise _invalid(option, f"{value!r} is not a valid integer.") from None
+    return value
+
+
+def _threads(value) -> int:
+    if value is None:
+        return os.cpu_count() or 1
+    value = _whole(value, "--threads")
+    if value < 1:
+        raise _invalid("--threads", f"{value} is not allowed; expected a whole number >= 1")
+    return value
+
+
+def _choice(value, choices, option: str) -> str:
+    if value not in choices:
+        raise _invalid(option, f"{value!r} is not one of "
+                       f"{', '.join(repr(c) for c in choices)}.")
+    return value
+
+
+def _texts(value, option: str) -> list[str]:
+    """A repeatable option's values: None, one string, or a list of strings."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    try:
+        items = list(value)
+    except TypeError:
+        raise GolfsimError(f"{option}: expected a string or a list of strings, got "
+                           f"{value!r}") from None
+    for item in items:
+        if not isinstance(item, str):
+            raise GolfsimError(f"{option}: expected a string or a list of strings, got "
+                               f"{item!r} in {value!r}")
+    return items
+
+
+def _value_text(v) -> str:
+    """A Python value as typed after ``option=`` (a string is taken as it is)."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+    return option_text(v)
+
+
+def _assignments(set_, options: dict | None = None) -> list[str]:
+    """``--set`` as OPTION=VALUE strings: from a dict {option: value}, one string, a list of
+    strings, and keyword options."""
+    if set_ is None:
+        items = []
+    elif isinstance(set_, dict):
+        items = [f"{k}={_value_text(v)}" for k, v in set_.items()]
+    else:
+        items = _texts(set_, "--set")
+    return items + [f"{k}={_value_text(v)}" for k, v in (options or {}).items()]
+
+
+def _values_list(option: str, value, joiner: str = ",") -> list[str]:
+    """``--vary`` or ``--param`` as NAME=VALUES strings: from a dict {name: values} (a list, or
+    the text after the '='), one string or a list of strings."""
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            if isinstance(v, str):
+                out.append(f"{k}={v}")
+                continue
+            if isinstance(v, range):
+                step = f":{v.step}" if v.step != 1 else ""
+                out.append(f"{k}={v.start}..{v[-1]}{step}" if len(v) else f"{k}=")
+                continue
+            texts = [_value_text(x) for x in v]
+            sep = "|" if joiner == "," and any("," in t for t in texts) else joiner
+            out.append(f"{k}={sep.join(texts)}")
+        return out
+    return _texts(value, option)
+
+
+# ---- rule sets ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RuleSet:
+    """A checked rule set and how it was given: a preset (or a rules file naming one) and the
+    ``--set`` assignments on top. ``rules`` is the simulator's Rules object."""
+    rules: Rules
+    preset: str
+    rules_file: str | None = None
+    assignments: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The preset and every changed option, as titles and summaries give them."""
+        return describe(self.rules, self.preset)
+
+    def toml(self) -> str:
+        """A complete TOML rule file (what ``golfsim rules PRESET --toml`` prints)."""
+        return self.rules.to_toml(self.preset)
+
+    def changed(self) -> dict:
+        """The options that differ from the preset, with their values."""
+        from .game.rules import PRESETS
+        base = Rules.preset(self.preset) if self.preset in PRESETS else Rules()
+        return self.rules.diff(base)
+
+    def argv(self) -> list[str]:
+        """The command-line options that give this rule set."""
+        out = ["--rules", self.rules_file] if self.rules_file else ["--preset", self.preset]
+        for item in self.assignments:
+            out += ["--set", item]
+        return out
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _load_rules_file(path: str) -> tuple[Rules, str]:
+    p = Path(path)
+    if p.is_dir():
+        raise GolfsimError(f"--rules {path}: is a folder, expected a TOML file")
+    try:
+        rules = load_toml(p)
+        preset = tomllib.loads(p.read_text()).get("preset", DEFAULT_PRESET)
+    except RuleError as e:
+        msg = str(e)
+        raise GolfsimError(msg if msg.startswith("--rules") else f"--rules {path}: {msg}") \
+            from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise GolfsimError(f"--rules {path}: cannot read the file ({e})") from None
+    except (TypeError, ValueError) as e:
+        raise GolfsimError(f"--rules {path}: {_bad_toml_option(p) or e}") from None
+    return rules, str(preset)
+
+
+def _bad_toml_option(path: Path) -> str | None:
+    """Name the option whose value has the wrong shape (e.g. a number where a list belongs)."""
+    data = tomllib.loads(path.read_text())
+    preset = data.pop("preset", DEFAULT_PRESET)
+    for key, value in data.items():
+        try:
+            Rules.preset(preset, **{key: value})
+        except RuleError:
+            continue
+        except (TypeError, ValueError):
+            return f"option {key} = {value!r}: not a valid value (`golfsim rules` shows the form)"
+    return None
+
+
+def rules(preset: str | None = None, set=None, rules_file: str | None = None,
+          **options) -> RuleSet:
+    """A rule set: ``preset`` (default six_card) or ``rules_file`` (a TOML file naming its
+    own preset), then ``set`` (a dict {option: value}, or "OPTION=VALUE" strings as after
+    ``--set``) and keyword ``options`` on top, e.g.
+    ``rules("six_card", pair_scope="anywhere", value_two=2)``."""
+    assignments = _assignments(set, options)
+    try:
+        if rules_file:
+            if preset is not None:
+                raise GolfsimError(f"--preset {preset} and --rules {rules_file}: give one or the "
+                                   "other (a rules file names its own preset)")
+            base, name = _load_rules_file(str(rules_file))
+        else:
+            name = DEFAULT_PRESET if preset is None else preset
+            base = Rules.preset(name)
+        built = base.with_text_options(assignments) if assignments else base
+    except RuleError as e:
+        raise GolfsimError(str(e)) from None
+    except (TypeError, ValueError) as e:  # a value of the wrong shape deep inside an option
+        if isinstance(e, GolfsimError):
+            raise
+        raise GolfsimError(f"bad rule option value: {e}") from None
+    return RuleSet(built, name, str(rules_file) if rules_file else None, tuple(assignments))
+
+
+def _rule_set(rules_arg, preset, set_, rules_file) -> RuleSet:
+    """The rule set of a command: ``rules`` (a RuleSet or a Rules object) or preset/rules_file,
+    then ``set`` on top."""
+    if rules_arg is None:
+        return rules(preset, set_, rules_file)
+    if preset is not None or rules_file is not None:
+        raise GolfsimError("give the rule set once: rules=..., or preset=/rules_file=")
+    if isinstance(rules_arg, Rules):
+        rules_arg = RuleSet(rules_arg, DEFAULT_PRESET)
+    if not isinstance(rules_arg, RuleSet):
+        raise GolfsimError(f"rules: expected a rule set from golfsim's rules(), got "
+                           f"{type(rules_arg).__name__}")
+    extra = _assignments(set_)
+    if not extra:
+        return rules_arg
+    try:
+        built = rules_arg.rules.with_text_options(extra)
+    except RuleError as e:
+        raise GolfsimError(str(e)) from None
+    except (TypeError, ValueError) as e:
+        raise GolfsimError(f"bad rule option value: {e}") from None
+    return RuleSet(built, rules_arg.preset, rules_arg.rules_file,
+                   rules_arg.assignments + tuple(extra))
+
+
+def default_strategy(rules: Rules) -> str:
+    """greedy, or knock-threshold where only a knock can end the hole (greedy never knocks)."""
+    if "knock" in rules.end_triggers and not ({"all_face_up", "all_players_face_up"} &
+                                              set(rules.end_triggers)):
+        return "knock-threshold"
+    return DEFAULT_STRATEGY
+
+
+# ---- what a command shows while it plays ------------------------------------------------------
+@dataclass
+class UI:
+    """How a command shows itself: ``bar(desc, total, unit)`` makes a progress bar (an object
+    with update(n) and close(), e.g. a tqdm), or None for none; ``say`` gets the lines of
+    information a quiet command leaves out, ``note`` those it always shows, ``warn`` the
+    warnings (each without the "golfsim: " the command line adds)."""
+    bar: Callable[[str, int, str], Any] | None
+    say: Callable[[str], None] | None
+    note: Callable[[str], None]
+    warn: Callable[[str], None]
+
+
+def _stderr(message: str) -> None:
+    print(f"golfsim: {message}", file=sys.stderr, flush=True)
+
+
+def _python_warning(message: str) -> None:
+    _warnings.warn(message, GolfsimWarning, stacklevel=3)
+
+
+def _notebook_bar(desc: str, total: int, unit: str):
+    from tqdm.auto import tqdm   # a widget in Jupyter (with ipywidgets), text elsewhere
+    return tqdm(total=total, unit=unit, unit_scale=True, desc=desc, dynamic_ncols=True)
+
+
+def _ui_for(progress: bool, ui: "UI | None") -> "UI":
+    if ui is not None:
+        return ui
+    quiet = not progress
+    return UI(None if quiet else _notebook_bar, None if quiet else _stderr,
+              _ignore if quiet else _stderr, _python_warning)
+
+
+def _ignore(message: str) -> None:
+    """A note left out with progress=False (the result's ``notes`` hold it)."""
+
+
+class _Bar:
+    """A progress bar and the thread-safe ``progress(n)`` that advances it (None without a
+    bar, which plays exactly the same rounds)."""
+
+    def __init__(self, ui: UI, what: str, total: int, unit: str = "round"):
+        self.bar = ui.bar(f"golfsim {what}", total, unit) if ui.bar is not None else None
+        self.lock = threading.Lock()
+        self.progress = self._update if self.bar is not None else None
+
+    def _update(self, n: int) -> None:
+        with self.lock:
+            self.bar.update(n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _say(ui: UI, message: str) -> None:
+    if ui.say is not None:
+        ui.say(message)
+
+
+# ---- output folders ----------------------------------------------------------------------------
+def check_out_dir(out) -> Path:
+    """Create ``out`` and prove a file can be written there, before any round is played."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise GolfsimError(f"--out {out}: exists and is not a folder; give a folder to write into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".golfsim-write-test."):
+            pass
+    except OSError as e:
+        reason = e.strerror or str(e)
+        raise GolfsimError(f"--out {out}: cannot write there ({reason}); give a writable "
+                           "folder") from None
+    return path
+
+
+def _write_to_out(result: "Result", out) -> None:
+    try:
+        result.written = result.write(out)
+    except OSError as e:
+        raise GolfsimError(f"--out {out}: writing the results failed "
+                           f"({e.strerror or e})") from None
+
+
+def _prepare_writers() -> threading.Thread:
+    """Import the writers and warm up the plots on another thread while the rounds run. The
+    kernels release the GIL, so this (matplotlib and polars, half a second or more) overlaps
+    the rounds instead of following them. Join the thread before using them; a failure here
+    happens again, with its message, where they are used."""
+    def work():
+        try:
+            importlib.import_module(".experiments.report", __package__)
+            importlib.import_module(".output.plots", __package__).warm_up()
+        except Exception:
+            return
+    thread = threading.Thread(target=work, name="golfsim-imports", daemon=True)
+    thread.start()
+    return thread
+
+
+def _command(name: str, rs: RuleSet, *parts) -> str:
+    """The ``golfsim`` command line that gives the same results: recorded as the metadata's
+    ``command`` when the caller names none. ``parts`` are option lists, None for nothing."""
+    argv = ["golfsim", name, *rs.argv()]
+    for p in parts:
+        if p:
+            argv += [str(x) for x in p]
+    return shlex.join(argv)
+
+
+def _repeat(option: str, values) -> list[str]:
+    return [x for v in values for x in (option, v)]
+
+
+# ---- results -----------------------------------------------------------------------------------
+class Result:
+    """What a command returns: its tables (polars DataFrames, ``tables`` by name, the main one
+    first), the ``metadata`` its Parquet files carry, the ``warnings``, the ``text`` the
+    command line prints, and ``written``: the files written into ``out`` (empty without)."""
+    command_name = ""
+    metadata: dict[str, str]
+    warnings: list[str]
+    written: list[Path]
+
+    @property
+    def tables(self) -> dict:
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def write(self, folder) -> list[Path]:
+        """Write what ``golfsim <command> --out folder`` writes (its Parquet files with this
+        metadata, Markdown, HTML and figures; not ``shards/``, which only the folder the
+        command played in holds) and return the paths."""
+        raise NotImplementedError
+
+    def to_pandas(self, table: str | None = None):
+        """A table as a pandas DataFrame (the main one, or ``table`` by name); needs pandas."""
+        name = next(iter(self.tables)) if table is None else table
+        if name not in self.tables:
+            raise KeyError(f"{self.command_name} has no table {name!r}; its tables: "
+                           f"{', '.join(self.tables)}")
+        frame = self.tables[name]
+        if frame is None:
+            raise KeyError(f"table {name!r} was not made (see the arguments of "
+                           f"{self.command_name})")
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("to_pandas() needs pandas: pip install pandas (or use the "
+                              "polars DataFrames as they are)") from None
+        try:
+            import pyarrow  # noqa: F401  (polars converts through it)
+        except ImportError:   # column by column through numpy instead
+            return pandas.DataFrame({c: frame[c].to_numpy() for c in frame.columns})
+        return frame.to_pandas()
+
+    @property
+    def title(self) -> str:
+        return self.metadata.get("title", "")
+
+    def __str__(self) -> str:
+        return self.text
+
+    def __repr__(self) -> str:
+        shown = ", ".join(name for name, t in self.tables.items() if t is not None)
+        return f"<golfsim {self.command_name}: {self.title}; tables: {shown}>"
+
+
+def _mkdir(folder) -> Path:
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+class RunResult(Result):
+    """``run``: ``summary`` (summary.parquet, one row per seat), ``rounds`` (rounds.parquet,
+    every round, only with per_round), ``complete`` and ``error`` (a policy error or an
+    interruption stops a run; what was played is kept), ``raw`` (runner.RunResult)."""
+    command_name = "run"
+
+    def __init__(self, raw, rs: RuleSet, rounds_requested: int, command: str, threads: int):
+        from .experiments import report
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.summary = report.summary_frame(raw)
+        self.rounds = report.rounds_frame(raw) if raw.per_round is not None else None
+        self.metadata = report.run_metadata(raw, rs.preset, rounds_requested, command,
+                                            rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.written = []
+
+    @property
+    def complete(self) -> bool:
+        return self.raw.complete
+
+    @property
+    def error(self) -> str:
+        return self.raw.error or ""
+
+    @property
+    def tables(self) -> dict:
+        return {"summary": self.summary, "rounds": self.rounds}
+
+    @property
+    def text(self) -> str:
+        from .experiments import report
+        return report.format_summary(self.summary, self.raw, self.rule_set.preset,
+                                     self.threads)
+
+    def write(self, folder) -> list[Path]:
+        from .experiments import report
+        from .output import plots
+        out = _mkdir(folder)
+        written = [report.write_parquet_atomic(self.summary, out / "summary.parquet",
+                                               self.metadata)]
+        if self.rounds is not None:
+            written.append(report.write_parquet_atomic(self.rounds, out / "rounds.parquet",
+                                                       self.metadata))
+        if self.raw.totals.rounds:
+            written += plots.write_plots(self.summary, self.raw.totals, out,
+                                         self.metadata["title"])
+        return written
+
+
+class CompareResult(Result):
+    """``compare``: ``table`` (compare.parquet, one row per variant, quantity and seat or
+    strategy), ``markdown`` (compare.md), ``notes``, ``raw`` (compare.CompareResult)."""
+    command_name = "compare"
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import compare as cmp
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.table = cmp.frame(raw)
+        self.metadata = cmp.metadata(raw, command, rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.notes = list(raw.notes)
+        self.written = []
+
+    @property
+    def tables(self) -> dict:
+        return {"table": self.table}
+
+    @property
+    def markdown(self) -> str:
+        from .experiments import compare as cmp
+        return cmp.markdown(self.raw)
+
+    @property
+    def text(self) -> str:
+        from .experiments import compare as cmp
+        return cmp.format_compare(self.raw, self.threads)
+
+    def write(self, folder) -> list[Path]:
+        from .experiments import compare as cmp
+        from .experiments import report
+        from .output import plots
+        out = _mkdir(folder)
+        written = [report.write_parquet_atomic(self.table, out / "compare.parquet",
+                                               self.metadata)]
+        md = out / "compare.md"
+        with report.atomic_path(md) as tmp:
+            tmp.write_text(self.markdown)
+        written.append(md)
+        written.append(plots.write_compare_plot(self.table, out, cmp.title(self.raw)))
+        return written
+
+
+class TuneResult(Result):
+    """``tune``: ``table`` (tune.parquet, one row per candidate), ``best`` (the best
+    candidate's strategy spec), ``indistinguishable`` (the specs that cannot be told apart
+    from it), ``raw`` (tune.TuneResult)."""
+    command_name = "tune"
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import tune as tn
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.table = tn.result_frame(raw)
+        self.metadata = tn.metadata(raw, rs.preset, command, rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.notes = list(raw.notes)
+        self.written = []
+
+    @property
+    def best(self) -> str:
+        return self.raw.best.spec
+
+    @property
+    def indistinguishable(self) -> list[str]:
+        return [g.spec for g in self.raw.indistinguishable()]
+
+    @property
+    def tables(self) -> dict:
+        return {"table": self.table}
+
+    @property
+    def text(self) -> str:
+        from .experiments import tune as tn
+        return tn.format_tune(self.raw, self.rule_set.preset, self.threads)
+
+    def write(self, folder) -> list[Path]:
+        from .experiments import report
+        from .experiments import tune as tn
+        from .output import plots
+        out = _mkdir(folder)
+        names = [p.name for p in self.raw.params]
+        return [report.write_parquet_atomic(self.table, out / "tune.parquet", self.metadata),
+                plots.write_tune_plot(self.table, names, self.raw.objective, out,
+                                      tn.plot_title(self.raw, self.rule_set.preset))]
+
+
+class TournamentResult(Result):
+    """``tournament``: ``ranking`` (ranking.parquet, one row per strategy, best first),
+    ``head_to_head`` (head_to_head.parquet, one row per strategy and opponent), ``raw``
+    (tournament.TournamentResult)."""
+    command_name = "tournament"
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import tournament as tour
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.ranking = tour.ranking_frame(raw)
+        self.head_to_head = tour.head_to_head_frame(raw)
+        self.metadata = tour.metadata(raw, rs.preset, command, rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.written = []
+
+    @property
+    def tables(self) -> dict:
+        return {"ranking": self.ranking, "head_to_head": self.head_to_head}
+
+    @property
+    def text(self) -> str:
+        from .experiments import tournament as tour
+        return tour.format_tournament(self.raw, self.rule_set.preset, self.threads)
+
+    def write(self, folder) -> list[Path]:
+        from .experiments import report
+        from .output import plots
+        out = _mkdir(folder)
+        h, h_se = self.raw.head_to_head()
+        order = self.raw.order
+        return [report.write_parquet_atomic(self.ranking, out / "ranking.parquet",
+                                            self.metadata),
+                report.write_parquet_atomic(self.head_to_head, out / "head_to_head.parquet",
+                                            self.metadata),
+                plots.write_tournament_plot(self.ranking, h[order][:, order],
+                                            h_se[order][:, order], out, self.metadata["title"])]
+
+
+class GuideResult(Result):
+    """``guide``: ``table`` (guide.parquet, one row per measured entry and threshold value),
+    ``house_rules`` (the house-rule comparison as compare.parquet's columns, None without
+    one), ``check`` (the check tournament against the field, a dict, None without one),
+    ``strategy`` (the finished guide as a strategy spec), ``markdown`` and ``html``
+    (guide.md and guide.html as written beside their figures), ``raw`` (guide.GuideResult)."""
+    command_name = "guide"
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import compare as cmp
+        from .output import guide_report as gr
+        self.raw, self.rule_set, self.threads, self.command = raw, rs, threads, command
+        self.table = gr.frame(raw)
+        self.house_rules = cmp.frame(raw.compare) if raw.compare is not None else None
+        self.check = gr.check_summary(raw)
+        self.metadata = gr.metadata(raw, command, rs.rules_file)
+        self.warnings = list(raw.warnings)
+        self.notes = list(raw.notes)
+        self.written = []
+
+    @property
+    def strategy(self) -> str:
+        return self.raw.spec
+
+    @property
+    def tables(self) -> dict:
+        return {"table": self.table, "house_rules": self.house_rules}
+
+    @property
+    def text(self) -> str:
+        from .output import guide_report as gr
+        return gr.format_guide(self.raw, self.threads)
+
+    def write(self, folder) -> list[Path]:
+        from .output import guide_report as gr
+        return gr.write(self.raw, folder, self.command, self.rule_set.rules_file)
+
+
+# ---- the commands ------------------------------------------------------------------------------
+def run(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
+        players: int = DEFAULT_PLAYERS, strategy=None, rounds=DEFAULT_ROUNDS,
+        seed=DEFAULT_SEED, threads: int | None = None, chunk_size=None,
+        per_round: bool = False, holes=None, target=None, kernel: str = "auto",
+        out=None, progress: bool = True, command: str | None = None,
+        ui: UI | None = None) -> RunResult:
+    """Play ``rounds`` rounds (or, with ``holes`` or ``target``, whole matches) of a rule set;
+    ``golfsim run``. ``strategy``: one spec for every seat or a list, one per seat (default
+    greedy, knock-threshold in knock-only games). With ``out`` the folder is checked before
+    anything is played and the files are written there. A policy error raises PolicyError and
+    Ctrl-C raises Interrupted, each holding the rounds played (``.result``, written to ``out``
+    first)."""
+    from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
+
+    from .experiments import runner
+
+    ui = _ui_for(progress, ui)
+    rounds = _count(rounds, 1, MAX_ROUNDS, "--rounds")
+    seed = _seed(seed)
+    threads = _threads(threads)
+    chunk_size = _optional_count(chunk_size, 1, MAX_ROUNDS, "--chunk-size")
+    holes = _optional_count(holes, 1, MAX_HOLES, "--holes")
+    target = _optional_count(target, 1, MAX_TARGET, "--target")
+    kernel = _choice(kernel, KERNELS, "--kernel")
+    players = _whole(players, "--players")
+    specs = _texts(strategy, "--strategy")
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        rs.rules.check_players(players)
+        seats = resolve_seats(specs or [default_strategy(rs.rules)], players)
+        user = user_policy(seats)
+        runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
+    except (RuleError, StrategyError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if (holes or target) and per_round:
+        raise GolfsimError("--per-round writes single holes; it cannot be combined with "
+                           "--holes or --target (match play)")
+    if per_round and rounds > MAX_HELD_ROUNDS:
+        raise GolfsimError(f"--rounds {rounds} with --per-round: expected at most "
+                           f"{power_text(MAX_HELD_ROUNDS)} (every round is kept in memory); "
+                           "give fewer rounds or leave out --per-round")
+    if holes or target:
+        most = holes or MAX_HOLES    # a --target match lasts at most 1000 holes
+        if rounds * most > MAX_ROUNDS:
+            what = f"--holes {holes}" if holes else f"--target {target} (up to {MAX_HOLES} " \
+                                                      "holes a match)"
+            raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
+                               f"{MAX_ROUNDS // most} matches, {power_text(MAX_ROUNDS)} "
+                               "holes in all")
+    chunk_size = chunk_size or runner.DEFAULT_CHUNK
+    names = [s.spec for s in seats]
+    if command is None:
+        command = _command("run", rs, ["--players", players],
+                           _repeat("--strategy", specs or [default_strategy(rs.rules)]),
+                           ["--rounds", rounds, "--seed", seed],
+                           ["--per-round"] if per_round else None,
+                           ["--holes", holes] if holes else None,
+                           ["--target", target] if target else None,
+                           ["--kernel", kernel] if kernel != "auto" else None)
+    out_dir = check_out_dir(out) if out is not None else None
+    ids, params = seat_arrays(seats)
+
+    _say(ui, LOADING)
+    try:
+        runner.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
+                       holes=holes or 0, target=target or 0,
+                       notify=None if ui.say is None else ui.say)
+    except runner.PolicyError:
+        pass  # the run below meets the same error and reports it with what was summed
+    bar = _Bar(ui, "run", rounds, "match" if (holes or target) else "round")
+    writers = _prepare_writers() if out_dir is not None else None
+    try:
+        raw = runner.run(rs.rules, players, ids, params, rounds, seed, threads=threads,
+                         chunk_size=chunk_size, per_round=per_round, progress=bar.progress,
+                         strategies=names, holes=holes or 0, target=target or 0,
+                         kernel=kernel, user=user)
+    finally:
+        bar.close()
+    if writers is not None:
+        writers.join()
+    result = RunResult(raw, rs, rounds, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    if out_dir is not None:
+        _write_to_out(result, out)
+    if not raw.complete:
+        held = "the files hold those" if out_dir is not None else "the result holds those"
+        if raw.error.startswith("interrupted"):
+            raise Interrupted(f"interrupted after {raw.totals.rounds:,} of {rounds:,} rounds; "
+                              f"{held}", result)
+        raise PolicyError(f"policy error, run stopped after {raw.totals.rounds:,} of "
+                          f"{rounds:,} rounds ({held}): {raw.error}", result)
+    return result
+
+
+def compare(preset: str | None = None, *, vary=None, design: str = "factorial", set=None,
+            rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
+            strategy=None, rounds=None, until_width: float | None = None, max_rounds=None,
+            seed=DEFAULT_SEED, threads: int | None = None, shard_size=None, out=None,
+            fresh: bool = False, progress: bool = True, command: str | None = None,
+            ui: UI | None = None) -> CompareResult:
+    """Play a baseline rule set and its variants on the same deals and measure what each
+    change does, with paired 95% intervals; ``golfsim compare``. ``vary``: "OPTION=V1,V2"
+    strings (the baseline's value first) or a dict {option: [values]}. ``rounds`` deals
+    (default 100,000), or instead ``until_width``. With ``out`` the shards are kept there (a
+    rerun resumes) and the files are written there; without, the shards go to a temporary
+    folder that is removed."""
+    from strategies import StrategyError, user_policy
+
+    from .experiments import compare as cmp
+    from .experiments import runner
+
+    ui = _ui_for(progress, ui)
+    rounds = _optional_count(rounds, 1, MAX_ROUNDS, "--rounds")
+    max_rounds = _optional_count(max_rounds, 1, MAX_ROUNDS, "--max-rounds")
+    shard_size = _optional_count(shard_size, 1, MAX_HELD_ROUNDS, "--shard-size")
+    seed = _seed(seed)
+    threads = _threads(threads)
+    design = _choice(design, DESIGNS, "--design")
+    players = _whole(players, "--players")
+    if until_width is not None:
+        try:
+            until_width = float(until_width)
+        except (TypeError, ValueError):
+            raise _invalid("--until-width", f"{until_width!r} is not a valid float.") from None
+        if not until_width > 0:
+            raise _invalid("--until-width", f"{until_width} is not allowed; expected a number "
+                           "> 0")
+    varies = _values_list("--vary", vary)
+    specs = _texts(strategy, "--strategy")
+    rs = _rule_set(rules, preset, set, rules_file)
+    if rounds is not None and until_width is not None:
+        raise GolfsimError(f"--rounds {rounds} and --until-width {until_width:g}: give one or "
+                           "the other")
+    if max_rounds is not None and until_width is None:
+        raise GolfsimError("--max-rounds caps --until-width; with a fixed count use --rounds")
+    try:
+        set_options = [canonical_option(item.split("=", 1)[0].strip())
+                       for item in rs.assignments]
+        plan = cmp.make_plan(rs.rules, rs.preset, varies, design,
+                             specs or [default_strategy(rs.rules)], players, seed,
+                             shard_size or cmp.DEFAULT_SHARD, set_options)
+        user = user_policy(plan.strategies)
+    except (RuleError, StrategyError, cmp.CompareError) as e:
+        raise GolfsimError(str(e)) from None
+    if until_width is None:
+        rounds = rounds or DEFAULT_COMPARE_ROUNDS
+    max_rounds = max_rounds or cmp.DEFAULT_MAX_ROUNDS
+    if command is None:
+        command = _command("compare", rs, _repeat("--vary", varies),
+                           ["--design", design] if design != "factorial" else None,
+                           ["--players", players], _repeat("--strategy", plan.names),
+                           ["--rounds", rounds] if rounds is not None else
+                           ["--until-width", repr(until_width), "--max-rounds", max_rounds],
+                           ["--seed", seed],
+                           ["--shard-size", plan.shard_size] if shard_size else None)
+    temporary = None
+    if out is not None:
+        out_dir = check_out_dir(out)
+    else:
+        temporary = tempfile.TemporaryDirectory(prefix="golfsim-compare-")
+        out_dir = Path(temporary.name)
+    try:
+        _say(ui, LOADING)
+        cmp.warm_up(plan, user=user)
+        per_deal = len(plan.rule_sets) * len(plan.seats)
+        bar = _Bar(ui, "compare", (rounds or max_rounds) * per_deal)
+        finished = []
+        kept = f" (kept in {out_dir / cmp.SHARD_DIR})" if temporary is None else ""
+        try:
+            raw = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
+                          max_rounds=max_rounds, threads=threads, fresh=fresh,
+                          progress=bar.progress, user=user,
+                          on_shard=lambda j, loaded: finished.append(j))
+        except cmp.CompareError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
+        except runner.PolicyError as e:
+            raise PolicyError(f"policy error, compare stopped after {len(finished)} shard(s)"
+                              f"{kept}: {e}") from None
+        except KeyboardInterrupt:
+            bar.close()
+            where = (f"; they are kept in {out_dir / cmp.SHARD_DIR}: rerun the same command "
+                     "to resume") if temporary is None else ""
+            raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
+                from None
+        except OSError as e:
+            raise GolfsimError(f"--out {out}: writing a shard failed "
+                               f"({e.strerror or e})") from None
+        finally:
+            bar.close()
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+    for note in raw.notes:
+        ui.note(note)
+    result = CompareResult(raw, rs, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    if out is not None:
+        _write_to_out(result, out)
+    return result
+
+
+def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
+         objective: str = "win_share", set=None, rules_file: str | None = None, rules=None,
+         players: int = DEFAULT_PLAYERS, rounds=DEFAULT_TUNE_ROUNDS, seed=DEFAULT_SEED,
+         threads: int | None = None, out=None, fresh: bool = False, progress: bool = True,
+         command: str | None = None, ui: UI | None = None) -> TuneResult:
+    """Find the best values of a strategy's numeric parameters against a field of opponents
+    (successive halving on shared deals); ``golfsim tune``. ``param``: "NAME=VALUES" strings
+    (``T=4..20``, ``T=4..20:2``, ``x=0,0.5,1``) or a dict {name: values or range}; ``opponent``:
+    one spec for every other seat or a list, one per opponent seat; ``rounds``: the budget of
+    the whole search. With ``out`` every evaluation is kept there (a rerun resumes) and the
+    files are written there."""
+    from strategies import StrategyError
+
+    from .experiments import runner
+    from .experiments import tune as tn
+
+    ui = _ui_for(progress, ui)
+    rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
+    seed = _seed(seed)
+    threads = _threads(threads)
+    objective = _choice(objective, OBJECTIVES, "--objective")
+    players = _whole(players, "--players")
+    if not isinstance(strategy, str) or not strategy:
+        raise GolfsimError("Missing option '--strategy'.")
+    params = _values_list("--param", param)
+    opponents = _texts(opponent, "--opponent")
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        plan = tn.plan(rs.rules, players, strategy, list(params), list(opponents), rounds,
+                       objective)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    if command is None:
+        command = _command("tune", rs, ["--players", players, "--strategy", strategy],
+                           _repeat("--param", params), _repeat("--opponent", opponents),
+                           ["--objective", objective] if objective != "win_share" else None,
+                           ["--rounds", rounds, "--seed", seed])
+    out_dir = check_out_dir(out) if out is not None else None
+
+    _say(ui, LOADING)
+    tn.warm_up(plan)
+    bar = _Bar(ui, "tune", plan.rounds_to_play)
+    try:
+        raw = tn.tune(plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir,
+                      fresh=fresh)
+    except runner.PolicyError as e:
+        raise PolicyError(f"policy error, tune stopped: {e}") from None
+    except KeyboardInterrupt:
+        raise Interrupted(_interrupted("tune", out_dir)) from None
+    except tn.ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    finally:
+        bar.close()
+    result = TuneResult(raw, rs, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    if out_dir is not None:
+        _write_to_out(result, out)
+    return result
+
+
+def _interrupted(what: str, out_dir: Path | None) -> str:
+    if out_dir is None:
+        return f"{what} interrupted"
+    return (f"{what} interrupted; what was played is kept in {out_dir / 'shards'}: rerun the "
+            "same command to resume")
+
+
+def tournament(preset: str | None = None, *, strategy, set=None,
+               rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
+               rounds=DEFAULT_ROUNDS, seed=DEFAULT_SEED, threads: int | None = None,
+               out=None, progress: bool = True, command: str | None = None,
+               ui: UI | None = None) -> TournamentResult:
+    """Play every pair of the strategies (a list of at least two specs) against each other,
+    the seats rotated, on the same deals; rank them by win share; ``golfsim tournament``.
+    ``rounds`` counts one pairing's rounds, split over its seatings. With ``out`` the files
+    are written there."""
+    from strategies import StrategyError, seat_arrays, user_policy
+
+    from .experiments import runner
+    from .experiments import tournament as tour
+
+    ui = _ui_for(progress, ui)
+    rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
+    seed = _seed(seed)
+    threads = _threads(threads)
+    players = _whole(players, "--players")
+    specs = _texts(strategy, "--strategy")
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        rs.rules.check_players(players)
+        seat_lists = tour.seatings(players)
+        resolved = tour.resolve_strategies(specs)
+        user = user_policy(resolved)
+        runner.check_policies(rs.rules, players, [s.policy_id for s in resolved])
+    except (RuleError, StrategyError, tour.TournamentError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    if command is None:
+        command = _command("tournament", rs, ["--players", players],
+                           _repeat("--strategy", [s.spec for s in resolved]),
+                           ["--rounds", rounds, "--seed", seed])
+    out_dir = check_out_dir(out) if out is not None else None
+    pairs = len(resolved) * (len(resolved) - 1) // 2
+    per_seating = -(-rounds // len(seat_lists))
+
+    _say(ui, LOADING)
+    for i, a in enumerate(resolved):   # every pairing's kernel (lean or general) once
+        for b in resolved[i + 1:]:
+            ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
+            try:
+                runner.warm_up(rs.rules, players, ids, params, user=user)
+            except runner.PolicyError:
+                pass  # the tournament meets the same error and reports it
+    bar = _Bar(ui, "tournament", pairs * len(seat_lists) * per_seating)
+    try:
+        raw = tour.play(rs.rules, players, [s.spec for s in resolved], rounds, seed,
+                        threads=threads, progress=bar.progress)
+    except runner.PolicyError as e:
+        stopped = " (nothing written)" if out_dir is not None else ""
+        raise PolicyError(f"policy error, tournament stopped{stopped}: {e}") from None
+    except KeyboardInterrupt:
+        raise Interrupted("tournament interrupted" +
+                          ("; nothing written" if out_dir is not None else "")) from None
+    finally:
+        bar.close()
+    result = TournamentResult(raw, rs, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    if out_dir is not None:
+        _write_to_out(result, out)
+    return result
+
+
+def guide(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
+          players: int = DEFAULT_PLAYERS, deals=DEFAULT_DEALS,
+          check_rounds=DEFAULT_CHECK_ROUNDS, compare_rounds=DEFAULT_GUIDE_COMPARE_ROUNDS,
+          vary=None, seed=DEFAULT_SEED, threads: int | None = None, out=None,
+          fresh: bool = False, progress: bool = True, command: str | None = None,
+          ui: UI | None = None) -> GuideResult:
+    """Write a strategy guide for a rule set: every decision measured on ``deals`` deals
+    against the field, checked by a tournament of ``check_rounds`` rounds (0: none), with the
+    effects of the house rules ``vary`` (as in compare; default ender_penalty,
+    final_turn_stock_only, negative_pairs_keep_value) on ``compare_rounds`` deals (0: none);
+    ``golfsim guide``. With ``out`` the measurements are kept there (a rerun resumes) and the
+    files are written there; without, they go to a temporary folder that is removed."""
+    from .experiments import compare as cmp
+    from .experiments import guide as gd
+    from .experiments import runner
+
+    ui = _ui_for(progress, ui)
+    deals = _count(deals, 100, MAX_HELD_ROUNDS, "--deals")
+    check_rounds = _count(check_rounds, 0, MAX_HELD_ROUNDS, "--check-rounds")
+    compare_rounds = _count(compare_rounds, 0, MAX_ROUNDS, "--compare-rounds")
+    seed = _seed(seed)
+    threads = _threads(threads)
+    players = _whole(players, "--players")
+    given = _values_list("--vary", vary)
+    varies = given or list(gd.DEFAULT_VARIES)
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        rs.rules.check_players(players)
+        for v in varies:
+            cmp.parse_vary(v, rs.rules)
+    except (RuleError, ValueError) as e:
+        raise GolfsimError(str(e)) from None
+    if command is None:
+        command = _command("guide", rs, ["--players", players, "--deals", deals,
+                                         "--check-rounds", check_rounds,
+                                         "--compare-rounds", compare_rounds],
+                           _repeat("--vary", given), ["--seed", seed])
+    temporary = None
+    if out is not None:
+        out_dir = check_out_dir(out)
+    else:
+        temporary = tempfile.TemporaryDirectory(prefix="golfsim-guide-")
+        out_dir = Path(temporary.name)
+    try:
+        _say(ui, LOADING)
+        total = gd.rounds_planned(rs.rules, players, deals, check_rounds, compare_rounds,
+                                  1 + len(varies))
+        bar = _Bar(ui, "guide", total)
+        try:
+            raw = gd.build(rs.rules, rs.preset, players, seed, deals, out_dir, threads=threads,
+                           check_rounds=check_rounds, compare_rounds=compare_rounds,
+                           varies=varies, fresh=fresh, progress=bar.progress)
+        except runner.PolicyError as e:
+            raise PolicyError(f"policy error, guide stopped: {e}") from None
+        except KeyboardInterrupt:
+            raise Interrupted(_interrupted("guide", out_dir if temporary is None else None)) \
+                from None
+        except gd.GuideError as e:
+            raise GolfsimError(str(e)) from None
+        finally:
+            bar.close()
+    finally:
+        if temporary is not None:
+            temporary.cleanup()
+    result = GuideResult(raw, rs, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    if out is not None:
+        _write_to_out(result, out)
+    return result

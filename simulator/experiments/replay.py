@@ -1,0 +1,551 @@
+"""Replays: one round (or every hole of one match) shown move by move, as the seats saw it.
+
+The round is played by the compiled engine exactly as ``golfsim run`` plays it (round ``i`` of
+a seed is always the same deal and the same choices, whichever kernel plays it): its move log
+(``runner.play_logged_round``: rows of turn, seat, decision point, action, held card) holds
+every decision, but not the cards. The plain-Python reference engine
+(:mod:`simulator.game.reference`, which mirrors the compiled engine move by move) then deals
+the same cards and is fed those decisions one by one; every card movement it makes is recorded
+as a :class:`Step`, each with a :class:`Table` snapshot of where every card is and which seat
+knows it. At the end the reference's log, final layouts and scores must equal the compiled
+round's, or :class:`ReplayError` is raised: a replay never shows a round other than the one
+``run`` played.
+
+Seats are physical seats throughout. In match play (``--holes`` or ``--target``) hole ``h`` of
+match ``m`` is round ``m * 1000 + h`` and the deal rotates: the hole is played with the seat in
+turn position ``i`` being ``order[i]`` (:func:`simulator.game.reference.play_match` decides the
+order from the previous holes, exactly as the engine's match play does), and every seat number
+here is mapped back through ``order``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+import numpy as np
+
+from ..game import codes as K
+from ..game import reference as R
+from ..game.rules import Rules, flatten
+from . import runner
+
+MATCH_STRIDE = R.MATCH_STRIDE
+
+
+class ReplayError(RuntimeError):
+    """The reference engine could not follow the compiled round (it would show another
+    round than the one played), or the round cannot be replayed."""
+
+
+# ---- what the table looked like ------------------------------------------------------------
+@dataclass(frozen=True)
+class Table:
+    """A snapshot of the table, by physical seat. ``cards[s][p]`` is the card at seat s's
+    position p (an emptied position, remove_cancelled, holds K.EMPTY0 + p); ``known[o][s][p]``
+    whether seat o knows that card (face-up cards are known to all)."""
+    cards: tuple[tuple[int, ...], ...]
+    up: tuple[tuple[bool, ...], ...]
+    known: tuple[tuple[tuple[bool, ...], ...], ...]
+    discard: tuple[int, ...]          # bottom to top
+    stock: int
+    held: int | None                  # the card in the acting seat's hand, if any
+    turn: int                         # turns completed (the initial reveal excluded)
+    ender: int | None
+    final_left: int | None            # final turns still to play once the end is triggered
+    knocked: bool
+    penalty: tuple[int, ...]          # points paid during the hole (pay_to_peek)
+    bank: tuple[int, ...]             # value banked by removed groups
+
+    def view(self, observer: int, seat: int) -> list[int | None]:
+        """Seat ``seat``'s layout as ``observer`` knows it: the card, or None."""
+        return [c if self.known[observer][seat][p] else None
+                for p, c in enumerate(self.cards[seat])]
+
+    def known_elsewhere(self, observer: int) -> list[tuple[int, int, int]]:
+        """(seat, position, card) of the face-down cards of other seats that ``observer``
+        knows (a card it saw placed face down from the discard pile, say)."""
+        return [(s, p, c) for s in range(len(self.cards)) if s != observer
+                for p, c in enumerate(self.cards[s])
+                if not self.up[s][p] and self.known[observer][s][p]]
+
+
+@dataclass
+class Step:
+    """One thing that happened. ``kind``:
+
+    deal, turn (a seat's turn begins), skip (a turn lost, jack_discard_skips_next), decision
+    (a policy's answer: ``decision``, ``action``, ``legal``), draw, take (from the discard
+    pile), place (``card`` to ``pos``; ``old`` goes to the discard pile), discard (the drawn
+    card), reveal (a card turned face up: ``card`` at ``pos``), peek (``seat`` looks at its
+    ``pos``), reshuffle, end (``seat`` triggered the end: ``note`` says how), remove (a
+    completed group, ``cells``, leaves the layout, banking ``value``), arrange (a face-up card
+    moved to ``pos`` at the start), stuck (the seat could do nothing: the hole ends), over
+    (the hole is over: ``note`` says why).
+
+    A reveal's ``note`` is "forced" when reveal_on_trigger turned the card up; a peek's
+    ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal) or
+    "before_placing" (blind_replacement = false).
+
+    ``phase`` is deal, reveal, play or final (the final turns after the end was triggered);
+    ``table`` is the table right after the step."""
+    kind: str
+    phase: str
+    turn: int
+    table: Table
+    seat: int | None = None
+    card: int | None = None
+    pos: int | None = None
+    old: int | None = None
+    face_up: bool | None = None
+    public: bool | None = None
+    decision: str | None = None
+    action: str | None = None
+    legal: tuple[str, ...] = ()
+    cells: tuple[int, ...] = ()
+    value: int = 0
+    cost: int = 0
+    note: str = ""
+
+
+@dataclass
+class HoleReplay:
+    """One replayed round (hole): its steps and outcome, every seat by physical seat."""
+    rules: Rules
+    players: int
+    strategies: list[str]             # by physical seat
+    seed: int
+    round_index: int
+    order: list[int]                  # order[i]: the physical seat in turn position i
+    steps: list[Step]
+    scores: list[int]
+    layout_values: list[int]
+    layouts: list[list[int]]          # final cards
+    ender: int | None
+    knocked: bool
+    capped: bool
+    turns: int
+    reshuffles: int
+    match: int | None = None
+    hole: int | None = None
+
+    @property
+    def first(self) -> int:
+        return self.order[0]
+
+
+@dataclass
+class MatchReplay:
+    """Every hole of one match, as ``run --holes/--target`` plays it."""
+    rules: Rules
+    players: int
+    strategies: list[str]
+    seed: int
+    match: int
+    holes_asked: int                  # --holes (0 with --target)
+    target: int
+    holes: list[HoleReplay]
+    totals: list[int]                 # per seat, after the last hole
+    running: list[list[int]]          # per hole: every seat's total after it
+    wins: list[Fraction]              # each seat's share of the match win
+    pot_balances: list[int]
+
+
+# ---- following the compiled log with the reference engine -----------------------------------
+class _Recorder(R.Hole):
+    """A reference hole whose decisions are read from the compiled log instead of asked from
+    policies, and whose card movements are recorded as steps."""
+
+    def __init__(self, rules: Rules, players: int, seed: int, round_index: int, script,
+                 order: list[int]):
+        super().__init__(rules, players, ["random"], seed, round_index)
+        self.policies = None          # every answer comes from the script
+        self.script = [tuple(int(x) for x in row) for row in script]
+        self.next_row = 0
+        self.order = list(order)
+        self.steps: list[Step] = []
+        self.phase = "deal"
+        self._in_replace = False
+        self._forcing = False         # inside start_end: reveal_on_trigger turns cards up
+        self._pending_arrange: tuple[int, int, int] | None = None
+        self._last_turn: tuple[int, int] | None = None   # (turn, seat) of the last turn begun
+        self._wrap_state()
+
+    # -- the snapshot -----------------------------------------------------------------------
+    def table(self) -> Table:
+        st, n, order = self.state, self.players, self.order
+        pos_of = {seat: i for i, seat in enumerate(order)}
+        rows = [st.layouts[pos_of[s]] for s in range(n)]
+        return Table(
+            cards=tuple(tuple(c.card for c in row) for row in rows),
+            up=tuple(tuple(c.face_up for c in row) for row in rows),
+            known=tuple(tuple(tuple(pos_of[o] in c.known_to for c in row) for row in rows)
+                        for o in range(n)),
+            discard=tuple(st.discard), stock=len(st.stock), held=st.held, turn=st.turn,
+            ender=None if st.ender is None else order[st.ender],
+            final_left=st.final_turns_left, knocked=st.knocked,
+            penalty=tuple(st.penalty[pos_of[s]] for s in range(n)),
+            bank=tuple(st.bank[pos_of[s]] for s in range(n)))
+
+    def record(self, kind: str, seat: int | None = None, **fields) -> Step:
+        """Append a step (``seat`` in turn position; stored as the physical seat)."""
+        if self._pending_arrange is not None:
+            # Hole.arrange swaps the cells after the ARRANGE answer: the swap is done by now
+            (s, card, q), self._pending_arrange = self._pending_arrange, None
+            self.record("arrange", s, card=card, pos=q)
+        phase = self.phase
+        if phase == "play" and self.state.ender is not None and kind != "end":
+            phase = "final"
+        step = Step(kind, phase, self.state.turn, self.table(),
+                    seat=None if seat is None else self.order[seat], **fields)
+        self.steps.append(step)
+        return step
+
+    # -- decisions come from the compiled log -------------------------------------------------
+    def ask(self, seat: int, decision, legal: list[int], held: int | None = None) -> int:
+        legal = sorted(int(a) for a in legal)
+        want = (self.state.turn, seat, int(decision), R.NO_CARD if held is None else held)
+        if self.next_row >= len(self.script):
+            raise ReplayError(f"the compiled round's log ends where the reference engine asks "
+                              f"{_ask_text(want)}")
+        row = self.script[self.next_row]
+        if (row[0], row[1], row[2], row[4]) != want:
+            raise ReplayError(f"log row {self.next_row}: the compiled engine logged "
+                              f"{_log_text(row)}, but the reference engine asks "
+                              f"{_ask_text(want)}")
+        action = row[3]
+        if action not in legal:
+            raise ReplayError(f"log row {self.next_row}: {_log_text(row)} is not legal in the "
+                              f"reference engine (legal: {', '.join(map(K.action_name, legal))})")
+        self.next_row += 1
+        self.log.append(row)
+        point = int(decision)
+        self.record("decision", seat, decision=K.DECISION_NAMES[point],
+                    action=K.action_name(action), legal=tuple(map(K.action_name, legal)),
+                    card=None if held is None or point == K.DP_REMOVE else held,
+                    pos=action if action < K.MAX_POS else None)
+        if point == K.DP_ARRANGE:
+            self._pending_arrange = (seat, held, action)
+        return action
+
+    # -- phases -----------------------------------------------------------------------------
+    def initial_reveal(self) -> None:
+        self.phase = "reveal"
+        super().initial_reveal()
+
+    def play_turns(self) -> None:
+        self.phase = "play"
+        super().play_turns()
+
+    def play_turn(self, seat: int) -> bool:
+        self._skips_until(self.state.turn)
+        self._last_turn = (self.state.turn, seat)
+        self.record("turn", seat)
+        ok = super().play_turn(seat)
+        if not ok:
+            self.record("stuck", seat)
+        return ok
+
+    def _skips_until(self, turn: int) -> None:
+        """Record the turns lost (jack_discard_skips_next) since the last turn played: the
+        reference counts them without asking anything."""
+        t0, s0 = self._last_turn if self._last_turn is not None else (-1, -1)
+        for k in range(1, turn - t0):
+            step = self.record("skip", (s0 + k) % self.players)
+            step.turn = t0 + k
+            step.table = replace(step.table, turn=t0 + k)
+
+    # -- card movements: the state's methods, wrapped on this instance ------------------------
+    def _wrap_state(self) -> None:
+        st = self.state
+        deal, turn_up, peek, replace_card = st.deal, st.turn_up, st.peek, st.replace
+        put_on_discard, draw, take = st.put_on_discard, st.draw_from_stock, st.take_discard
+        reshuffle, start_end, remove = st.reshuffle, st.start_end, st.remove
+
+        def w_deal():
+            deal()
+            self.record("deal")
+
+        def w_turn_up(seat, p):
+            was_up = st.layouts[seat][p].face_up
+            turn_up(seat, p)
+            if not was_up:
+                self.record("reveal", seat, card=st.layouts[seat][p].card, pos=p,
+                            note="forced" if self._forcing else "")
+
+        def w_peek(seat, p):
+            peek(seat, p)
+            # Hole.pay_to_peek adds the cost after the look
+            paying = self._paying()
+            last = self._last_decision()
+            context = "paid" if paying else "reveal" if self.phase == "reveal" else \
+                "before_placing" if last is not None and last.decision == "peek" and \
+                last.card is not None else ""
+            self.record("peek", seat, card=st.layouts[seat][p].card, pos=p,
+                        cost=self.rules.pay_to_peek if paying else 0, note=context)
+
+        def w_replace(seat, p, card, face_up, public):
+            old = st.layouts[seat][p].card
+            self._in_replace = True
+            try:
+                replace_card(seat, p, card, face_up, public)
+            finally:
+                self._in_replace = False
+            self.record("place", seat, card=card, pos=p, old=old, face_up=bool(face_up),
+                        public=bool(public))
+
+        def w_put_on_discard(seat, card):
+            put_on_discard(seat, card)
+            if not self._in_replace:
+                self.record("discard", seat, card=card)
+
+        def w_draw():
+            card = draw()
+            self.record("draw", self._actor(), card=card,
+                        public=not self.rules.private_stock_draw)
+            return card
+
+        def w_take():
+            card = take()
+            self.record("take", self._actor(), card=card)
+            return card
+
+        def w_reshuffle():
+            reshuffle()
+            self.record("reshuffle", card=st.discard[-1] if st.discard else None)
+
+        def w_start_end(seat):
+            how = self._end_how()
+            at = len(self.steps)
+            self._forcing = True
+            try:
+                start_end(seat)
+            finally:
+                self._forcing = False
+            # the end first, then the cards it turned up (reveal_on_trigger)
+            step = self.record("end", seat, note=how)
+            self.steps.insert(at, self.steps.pop())
+            if how == "knock":
+                step.table = replace(step.table, knocked=True)
+
+        def w_remove(seat, cells, value):
+            cells = tuple(sorted(cells))
+            cards = tuple(st.layouts[seat][p].card for p in cells)
+            remove(seat, cells, value)
+            self.record("remove", seat, cells=cells, value=value,
+                        note=" ".join(map(str, cards)))
+
+        st.deal, st.turn_up, st.peek, st.replace = w_deal, w_turn_up, w_peek, w_replace
+        st.put_on_discard, st.draw_from_stock, st.take_discard = w_put_on_discard, w_draw, w_take
+        st.reshuffle, st.start_end, st.remove = w_reshuffle, w_start_end, w_remove
+
+    def _actor(self) -> int | None:
+        """The seat whose turn it is (the last turn begun)."""
+        return None if self._last_turn is None else self._last_turn[1]
+
+    def _last_decision(self) -> Step | None:
+        return next((s for s in reversed(self.steps) if s.kind == "decision"), None)
+
+    def _paying(self) -> bool:
+        """Is the look being recorded a paid one (pay_to_peek: a PEEK at the turn decision)?"""
+        steps = [s for s in self.steps if s.kind == "decision"][-2:]
+        return len(steps) == 2 and steps[0].decision == "turn" and steps[0].action == "peek" \
+            and self.rules.pay_to_peek is not None
+
+    def _end_how(self) -> str:
+        """How the seat is ending the hole now, read from its last decision."""
+        last = self._last_decision()
+        if last is not None and last.action in ("knock", "flip_all"):
+            return last.action
+        return "out"
+
+    # -- the end ----------------------------------------------------------------------------
+    def score(self):
+        st = self.state
+        if self._last_turn is not None:   # final turns lost to a skip after the last one played
+            self._skips_until(st.turn)
+        if st.ender is not None and not any(s.kind == "end" for s in self.steps):
+            # all_players_face_up names the ender without start_end
+            self.record("end", st.ender, note="all_out")
+        if st.capped:
+            why = "capped"
+        elif self.steps and self.steps[-1].kind == "stuck":
+            why = "stuck"
+        elif st.ender is not None and (st.final_turns_left or 0) <= 0:
+            why = "ended"
+        elif self.rules.stock_empty == "end_hole" and not st.stock:
+            why = "stock_out"
+        else:
+            why = "ended"
+        self.phase = "over"
+        self.record("over", note=why)
+        return super().score()
+
+
+def _log_text(row) -> str:
+    turn, seat, point, action, held = row
+    return (f"turn {turn}, seat {seat}, {K.DECISION_NAMES[point]} -> {K.action_name(action)}"
+            f" (held {held})")
+
+
+def _ask_text(want) -> str:
+    turn, seat, point, held = want
+    return f"turn {turn}, seat {seat}, {K.DECISION_NAMES[point]} (held {held})"
+
+
+# ---- one round --------------------------------------------------------------------------------
+def _log_cap(rules: Rules, players: int) -> int:
+    """Rows enough for any round of these rules: a turn logs a handful of decisions."""
+    return max(8192, 12 * rules.turn_cap + 8 * players * rules.n_positions + 64)
+
+
+def play_compiled(rules: Rules, players: int, policy_ids, params, seed: int, round_index: int,
+                  user=None) -> dict:
+    """The compiled round with its move log (runner.play_logged_round); a policy's illegal
+    action raises runner.PolicyError."""
+    res = runner.play_logged_round(flatten(rules, players), np.asarray(policy_ids),
+                                   np.asarray(params), seed, round_index, check=False,
+                                   log_cap=_log_cap(rules, players), user=user)
+    if res["error"]:
+        from ..kernel.engine import ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL
+        what = {ERR_ILLEGAL_ACTION: "a policy chose an action that is not legal",
+                ERR_CONSERVATION: "card conservation or a counter invariant broke",
+                ERR_LOG_FULL: "the move log is full"}.get(res["error"], "engine error")
+        raise runner.PolicyError(f"round {round_index}: {what} (error {res['error']})",
+                                 round_index)
+    return res
+
+
+def replay_compiled(rules: Rules, players: int, strategies: list[str], seed: int,
+                    round_index: int, compiled: dict, order: list[int] | None = None,
+                    match: int | None = None, hole: int | None = None) -> HoleReplay:
+    """Follow a compiled round (``play_compiled``'s answer, seats in turn order) with the
+    reference engine; ``order[i]`` is the physical seat in turn position i (default: seat i)
+    and ``strategies`` are by physical seat."""
+    order = list(range(players)) if order is None else list(order)
+    rec = _Recorder(rules, players, seed, round_index, compiled["log"], order)
+    try:
+        record = rec.play()
+    except (R.IllegalActionError, R.InvariantError) as e:
+        raise ReplayError(f"round {round_index}: the reference engine could not follow the "
+                          f"compiled round: {e}") from None
+    if rec.next_row != len(rec.script):
+        raise ReplayError(f"round {round_index}: the reference engine finished after "
+                          f"{rec.next_row} of the compiled log's {len(rec.script)} decisions")
+    _check_same(record, compiled, round_index)
+    by_seat = [0] * players
+    for i, seat in enumerate(order):
+        by_seat[seat] = i
+
+    def physical(values):
+        return [int(values[by_seat[s]]) for s in range(players)]
+
+    return HoleReplay(
+        rules, players, list(strategies), int(seed), int(round_index), order, rec.steps,
+        scores=physical(record.scores), layout_values=physical(record.layout_values),
+        layouts=[list(map(int, record.layouts[by_seat[s]])) for s in range(players)],
+        ender=None if record.ender < 0 else order[record.ender], knocked=bool(record.knocked),
+        capped=bool(record.capped), turns=int(record.turns),
+        reshuffles=int(record.reshuffles), match=match, hole=hole)
+
+
+def _check_same(record, compiled: dict, round_index: int) -> None:
+    """The reference's round must be the compiled one: same scores, cards, flags."""
+    pairs = {
+        "scores": (list(record.scores), [int(x) for x in compiled["scores"]]),
+        "layout values": (list(record.layout_values),
+                          [int(x) for x in compiled["layout_values"]]),
+        "final layouts": ([list(r) for r in record.layouts], compiled["layouts"].tolist()),
+        "turns": (record.turns, compiled["turns"]),
+        "ender": (record.ender, compiled["ender"]),
+        "knocked": (bool(record.knocked), bool(compiled["knocked"])),
+        "capped": (bool(record.capped), bool(compiled["capped"])),
+    }
+    bad = [f"{name}: compiled {b}, reference {a}" for name, (a, b) in pairs.items() if a != b]
+    if bad:
+        raise ReplayError(f"round {round_index}: the reference engine's replay differs from "
+                          f"the compiled round ({'; '.join(bad)})")
+
+
+def replay_round(rules: Rules, players: int, strategies, seed: int, round_index: int,
+                 user=None) -> HoleReplay:
+    """Round ``round_index`` of ``seed`` as ``run`` plays it. ``strategies``: resolved
+    strategies.Strategy, one per seat; ``user`` their compiled user policy, if any."""
+    from strategies import seat_arrays
+    ids, params = seat_arrays(list(strategies))
+    compiled = play_compiled(rules, players, ids, params, seed, round_index, user)
+    return replay_compiled(rules, players, [s.spec for s in strategies], seed, round_index,
+                           compiled)
+
+
+def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
+                 holes: int = 0, target: int = 0, user=None) -> MatchReplay:
+    """Every hole of match ``match`` as ``run --holes``/``--target`` plays it: hole h is round
+    match * 1000 + h, the seats rotate (reference.play_match orders them, as the engine's
+    match play does)."""
+    from strategies import seat_arrays
+    if (holes > 0) == (target > 0):
+        raise ValueError("give holes or target (one of them)")
+    ids, params = seat_arrays(list(strategies))
+    specs = [s.spec for s in strategies]
+    played: list[HoleReplay] = []
+
+    def play_hole(order, round_index):
+        order = [int(x) for x in order]
+        compiled = play_compiled(rules, players, ids[order], params[order], seed,
+                                 round_index, user)
+        played.append(replay_compiled(rules, players, specs, seed, round_index, compiled,
+                                      order, match=match, hole=round_index - match *
+                                      MATCH_STRIDE))
+        return compiled
+
+    record = R.play_match(rules, players, seed, match, holes, target, play_hole)
+    running, totals = [], [0] * players
+    for h in played:
+        totals = [t + s for t, s in zip(totals, h.scores)]
+        running.append(list(totals))
+    if totals != [int(t) for t in record.totals]:
+        raise ReplayError(f"match {match}: the holes' scores add up to {totals}, the match "
+                          f"totals are {list(record.totals)}")
+    return MatchReplay(rules, players, specs, int(seed), int(match), holes, target, played,
+                       [int(t) for t in record.totals], running, list(record.wins),
+                       [int(b) for b in record.pot_balances])
+
+
+# ---- as plain data ---------------------------------------------------------------------------
+def _table_dict(t: Table) -> dict:
+    return {"cards": [list(r) for r in t.cards], "face_up": [list(r) for r in t.up],
+            "known": [[list(r) for r in o] for o in t.known], "discard": list(t.discard),
+            "stock": t.stock, "held": t.held, "turn": t.turn, "ender": t.ender,
+            "final_left": t.final_left, "knocked": t.knocked, "penalty": list(t.penalty),
+            "bank": list(t.bank)}
+
+
+def hole_dict(h: HoleReplay) -> dict:
+    """A hole as JSON-ready data (cards as ids, simulator.game.cards; names beside them)."""
+    from ..game.cards import card_name
+    steps = []
+    for s in h.steps:
+        d = {k: v for k, v in vars(s).items() if k != "table" and v not in (None, (), "")}
+        d["legal"] = list(s.legal)
+        d["cells"] = list(s.cells)
+        if s.card is not None and s.card >= 0:
+            d["card_name"] = card_name(s.card)
+        d["table"] = _table_dict(s.table)
+        steps.append(d)
+    return {"round": h.round_index, "seed": h.seed, "players": h.players,
+            "strategies": h.strategies, "order": h.order, "match": h.match, "hole": h.hole,
+            "scores": h.scores, "layout_values": h.layout_values, "layouts": h.layouts,
+            "ender": h.ender, "knocked": h.knocked, "capped": h.capped, "turns": h.turns,
+            "reshuffles": h.reshuffles, "steps": steps}
+
+
+def match_dict(m: MatchReplay) -> dict:
+    return {"match": m.match, "seed": m.seed, "players": m.players,
+            "strategies": m.strategies, "holes_asked": m.holes_asked, "target": m.target,
+            "totals": m.totals, "running": m.running, "wins": [str(w) for w in m.wins],
+            "pot_balances": m.pot_balances, "holes": [hole_dict(h) for h in m.holes]}
+
+
+__all__ = ["HoleReplay", "MatchReplay", "ReplayError", "Step", "Table", "hole_dict",
+           "match_dict", "play_compiled", "replay_compiled", "replay_match", "replay_round"]

@@ -1,0 +1,321 @@
+"""The Python API (simulator/api.py): the same data as the command line for the same arguments,
+result objects with polars DataFrames, the command line's messages for bad arguments."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import warnings
+from pathlib import Path
+
+import polars as pl
+import pytest
+from click.testing import CliRunner
+from polars.testing import assert_frame_equal
+
+import simulator.api as golf
+from simulator.cli import cli
+from simulator.experiments import runner
+
+W2 = ["--preset", "four_card", "--set", "pair_scope=none",
+      "--set", "initial_reveal_constraint=nearest_row"]
+W2_API = dict(preset="four_card", set={"pair_scope": "none",
+                                       "initial_reveal_constraint": "nearest_row"})
+
+
+def invoke(*args):
+    res = CliRunner().invoke(cli, [str(a) for a in args])
+    return res
+
+
+def cli_ok(*args):
+    res = invoke(*args, "--quiet")
+    assert res.exit_code == 0, res.output
+    return res
+
+
+def same_metadata(file: Path, meta: dict) -> None:
+    """The metadata of a file the command line wrote equals the API's, but for the command
+    line (the API records an equivalent one)."""
+    written = pl.read_parquet_metadata(file)
+    keys = set(written) - {"command", "ARROW:schema"}
+    assert keys == set(meta) - {"command"}
+    for k in keys:
+        assert written[k] == meta[k], k
+
+
+# ---- the same data as the command line --------------------------------------------------------
+def test_run_gives_the_command_lines_data(tmp_path):
+    out = tmp_path / "cli"
+    cli_ok("run", "--set", "value_two=2", "--players", 3, "--strategy", "greedy",
+           "--strategy", "random", "--strategy", "greedy", "--rounds", 3000, "--seed", 5,
+           "--threads", 2, "--chunk-size", 700, "--per-round", "--out", out)
+    res = golf.run(set={"value_two": 2}, players=3, strategy=["greedy", "random", "greedy"],
+                   rounds=3000, seed=5, threads=1, per_round=True, progress=False)
+    assert isinstance(res.summary, pl.DataFrame) and isinstance(res.rounds, pl.DataFrame)
+    assert_frame_equal(res.summary, pl.read_parquet(out / "summary.parquet"))
+    assert_frame_equal(res.rounds, pl.read_parquet(out / "rounds.parquet"))
+    same_metadata(out / "summary.parquet", res.metadata)
+    assert res.complete and res.error == ""
+    assert res.metadata["command"] == (
+        "golfsim run --preset six_card --set value_two=2 --players 3 --strategy greedy "
+        "--strategy random --strategy greedy --rounds 3000 --seed 5 --per-round")
+    # write() writes what the command wrote, metadata and all
+    written = res.write(tmp_path / "api")
+    assert sorted(p.name for p in written) == sorted(p.name for p in out.iterdir())
+    assert_frame_equal(pl.read_parquet(written[0]), res.summary)
+    assert pl.read_parquet_metadata(written[0])["command"] == res.metadata["command"]
+
+
+def test_the_recorded_command_line_replays_the_same_run(tmp_path):
+    res = golf.run("four_card", rounds=1500, seed=9, threads=1, progress=False)
+    argv = shlex.split(res.metadata["command"])
+    assert argv[:2] == ["golfsim", "run"]
+    cli_ok(*argv[1:], "--out", tmp_path)
+    assert_frame_equal(res.summary, pl.read_parquet(tmp_path / "summary.parquet"))
+
+
+def test_run_with_out_writes_what_the_command_writes(tmp_path):
+    cli_ok("run", "--holes", 3, "--rounds", 400, "--threads", 1, "--out", tmp_path / "cli")
+    res = golf.run(holes=3, rounds=400, threads=1, out=tmp_path / "api", progress=False)
+    assert [p.name for p in res.written] == [p.name for p in sorted(res.written)] or res.written
+    assert sorted(p.name for p in (tmp_path / "api").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "cli").iterdir())
+    assert_frame_equal(res.summary, pl.read_parquet(tmp_path / "cli" / "summary.parquet"))
+    assert "matches" in res.summary.columns
+
+
+def test_compare_gives_the_command_lines_data(tmp_path):
+    out = tmp_path / "cli"
+    cli_ok("compare", "--vary", "pair_scope=column,anywhere", "--vary",
+           "ender_penalty=none,plus_10", "--design", "one-at-a-time", "--strategy",
+           "greedy,random", "--rounds", 1200, "--shard-size", 500, "--threads", 2, "--out", out)
+    res = golf.compare(vary={"pair_scope": ["column", "anywhere"],
+                             "ender_penalty": ["none", "plus_10"]},
+                       design="one-at-a-time", strategy="greedy,random", rounds=1200,
+                       shard_size=500, threads=1, progress=False)
+    assert_frame_equal(res.table, pl.read_parquet(out / "compare.parquet"))
+    same_metadata(out / "compare.parquet", res.metadata)
+    assert res.markdown == (out / "compare.md").read_text()
+    assert res.text.splitlines()[0] == "baseline: six_card"
+    written = res.write(tmp_path / "api")
+    assert sorted(p.name for p in written) == ["compare.md", "compare.parquet", "compare.png"]
+    assert not any(tmp_path.glob("api/shards"))   # the shards stayed in a temporary folder
+
+
+def test_compare_with_out_resumes_like_the_command(tmp_path):
+    args = dict(vary="pair_scope=column,anywhere", rounds=1000, shard_size=500, threads=1,
+                out=tmp_path, progress=False)
+    first = golf.compare(**args)
+    assert first.raw.resumed == 0 and (tmp_path / "shards" / "manifest.json").is_file()
+    again = golf.compare(**args)
+    assert again.raw.resumed == 2
+    assert_frame_equal(first.table, again.table)
+    with pytest.raises(golf.GolfsimError, match=r"^--out .*seed 1 there, 2 here"):
+        golf.compare(**{**args, "seed": 2})
+
+
+def test_tune_gives_the_command_lines_data(tmp_path):
+    out = tmp_path / "cli"
+    cli_ok("tune", *W2, "--strategy", "knock-threshold", "--param", "T=6..10:2",
+           "--opponent", "knock-threshold:T=8", "--rounds", 2400, "--threads", 2, "--out", out)
+    res = golf.tune(**W2_API, strategy="knock-threshold", param={"T": range(6, 11, 2)},
+                    opponent="knock-threshold:T=8", rounds=2400, threads=1, progress=False)
+    assert_frame_equal(res.table, pl.read_parquet(out / "tune.parquet"))
+    same_metadata(out / "tune.parquet", res.metadata)
+    assert res.best == res.metadata["best_strategy"]
+    assert res.best in res.indistinguishable
+    assert "T=6..10:2" in res.metadata["command"]
+
+
+def test_tournament_tables(tmp_path):
+    out = tmp_path / "cli"
+    cli_ok("tournament", "--strategy", "greedy", "--strategy", "random", "--rounds", 800,
+           "--threads", 1, "--out", out)
+    res = golf.tournament(strategy=["greedy", "random"], rounds=800, threads=1,
+                          progress=False)
+    assert_frame_equal(res.ranking, pl.read_parquet(out / "ranking.parquet"))
+    assert_frame_equal(res.head_to_head, pl.read_parquet(out / "head_to_head.parquet"))
+    same_metadata(out / "ranking.parquet", res.metadata)
+    assert res.ranking["strategy"][0] == "greedy"
+    assert set(res.tables) == {"ranking", "head_to_head"}
+
+
+# ---- result objects ------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_run():
+    return golf.run(rounds=1000, threads=1, per_round=True, progress=False)
+
+
+def test_results_hold_dataframes_and_text(small_run):
+    res = small_run
+    assert list(res.tables) == ["summary", "rounds"]
+    assert res.summary.height == 4 and res.rounds.height == 1000
+    assert res.text.startswith("rules: six_card\n4 players, 1,000 rounds, seed 1")
+    assert str(res) == res.text
+    assert repr(res).startswith("<golfsim run: six_card; 4 players, 1,000 rounds, seed 1")
+    assert res.title == res.metadata["title"]
+    assert res.rule_set.rules == golf.rules().rules
+    assert res.written == []
+    with pytest.raises(KeyError, match="no table 'ranking'; its tables: summary, rounds"):
+        res.to_pandas("ranking")
+
+
+def test_to_pandas(small_run, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)   # as where pandas is not installed
+    with pytest.raises(ImportError, match="to_pandas.. needs pandas"):
+        small_run.to_pandas()
+    monkeypatch.undo()
+    pd = pytest.importorskip("pandas")
+    frame = small_run.to_pandas()
+    assert isinstance(frame, pd.DataFrame)
+    assert list(frame.columns) == small_run.summary.columns
+    assert len(small_run.to_pandas("rounds")) == 1000
+
+
+def test_progress_and_warnings(capsys):
+    golf.run(rounds=200, threads=1, progress=False)
+    assert capsys.readouterr().err == ""
+    golf.run(rounds=200, threads=1)
+    err = capsys.readouterr().err
+    assert "golfsim: loading the compiled kernel" in err and "golfsim run" in err
+    # greedy never knocks, and only a knock ends a four_card hole: every round hits the cap
+    with pytest.warns(golf.GolfsimWarning, match="hit the turn cap"):
+        res = golf.run("four_card", strategy="greedy", rounds=20, threads=1,
+                       set={"turn_cap": 50}, progress=False)
+    assert res.warnings and "turn cap" in res.metadata["warnings"]
+
+
+def test_a_policy_error_keeps_what_was_played(tmp_path, monkeypatch):
+    real_run = runner.run
+
+    def failing_run(*args, **kw):
+        result = real_run(*args, **kw)
+        result.complete = False
+        result.error = "round 12: the policy of seat 2 chose pos3, which is not legal"
+        return result
+
+    monkeypatch.setattr(runner, "run", failing_run)
+    with pytest.raises(golf.PolicyError, match="the files hold those.*round 12") as e:
+        golf.run(rounds=100, threads=1, out=tmp_path, progress=False)
+    assert e.value.result.summary.height == 4 and not e.value.result.complete
+    assert (tmp_path / "summary.parquet").is_file()
+
+
+# ---- rule sets ---------------------------------------------------------------------------------
+def test_rules_from_keywords_a_dict_or_strings_are_the_same(tmp_path):
+    a = golf.rules("six_card", pair_scope="anywhere", value_two=2)
+    b = golf.rules("six_card", set={"pair_scope": "anywhere", "value_two": 2})
+    c = golf.rules(set=["pair_scope=anywhere", "value_two=2"])
+    assert a.rules == b.rules == c.rules
+    assert a.text == "six_card, value_two=2, pair_scope=anywhere"
+    assert a.changed() == {"pair_scope": "anywhere", "value_two": 2}
+    toml = tmp_path / "house.toml"
+    toml.write_text(a.toml())
+    d = golf.rules(rules_file=toml)
+    assert d.rules == a.rules and d.preset == "six_card" and d.rules_file == str(toml)
+    # a rule set passed to a command, with more options on top
+    r1 = golf.run(rules=a, rounds=300, threads=1, progress=False)
+    r2 = golf.run(set=["pair_scope=anywhere", "value_two=2"], rounds=300, threads=1,
+                  progress=False)
+    assert_frame_equal(r1.summary, r2.summary)
+    assert r1.metadata["rules"] == r2.metadata["rules"]
+    r3 = golf.run(rules=d, set={"turn_cap": 300}, rounds=300, threads=1, progress=False)
+    assert r3.metadata["rules_file"] == str(toml)
+    assert r3.metadata["command"].startswith(f"golfsim run --rules {toml} --set "
+                                             "turn_cap=300 ")
+
+
+def test_the_api_is_reachable_from_the_package():
+    import simulator
+    from simulator import api
+    assert simulator.api is api is golf
+
+
+# ---- bad arguments: the command line's messages -------------------------------------------------
+BAD = [
+    (["run", "--rounds", "0"], "run", dict(rounds=0)),
+    (["run", "--rounds", "1e20"], "run", dict(rounds="1e20")),
+    (["run", "--threads", "0"], "run", dict(threads=0)),
+    (["run", "--preset", "seven_card"], "run", dict(preset="seven_card")),
+    (["run", "--set", "pair_scope=sideways"], "run", dict(set={"pair_scope": "sideways"})),
+    (["run", "--set", "no_such_option=1"], "run", dict(set="no_such_option=1")),
+    (["run", "--players", "9"], "run", dict(players=9)),
+    (["run", "--strategy", "no_such_strategy"], "run", dict(strategy="no_such_strategy")),
+    (["run", "--strategy", "forgetful:decay=2"], "run", dict(strategy="forgetful:decay=2")),
+    (["run", "--strategy", "greedy", "--strategy", "random"], "run",
+     dict(strategy=["greedy", "random"])),
+    (["run", "--holes", "3", "--target", "50"], "run", dict(holes=3, target=50)),
+    (["run", "--holes", "3", "--per-round"], "run", dict(holes=3, per_round=True)),
+    (["compare", "--vary", "pair_scope=column,sideways"], "compare",
+     dict(vary="pair_scope=column,sideways")),
+    (["compare", "--vary", "pair_scope=column,anywhere", "--rounds", "10",
+      "--until-width", "0.5"], "compare",
+     dict(vary="pair_scope=column,anywhere", rounds=10, until_width=0.5)),
+    (["compare", "--vary", "pair_scope=column,anywhere", "--set", "pair_scope=anywhere"],
+     "compare", dict(vary="pair_scope=column,anywhere", set="pair_scope=anywhere")),
+    (["tune", "--strategy", "knock-threshold", "--param", "X=1..3", "--opponent", "greedy"],
+     "tune", dict(strategy="knock-threshold", param="X=1..3", opponent="greedy")),
+    (["tune", "--strategy", "knock-threshold", "--param", "T=1..3", "--opponent", "greedy",
+      "--rounds", "100"], "tune",
+     dict(strategy="knock-threshold", param="T=1..3", opponent="greedy", rounds=100)),
+    (["tournament", "--strategy", "greedy"], "tournament", dict(strategy=["greedy"])),
+    (["guide", "--deals", "50"], "guide", dict(deals=50)),
+    (["guide", "--players", "1"], "guide", dict(players=1)),
+]
+
+
+@pytest.mark.parametrize("args, name, kwargs", BAD, ids=[" ".join(b[0]) for b in BAD])
+def test_bad_arguments_raise_the_command_lines_message(tmp_path, monkeypatch, args, name,
+                                                       kwargs):
+    def must_not_play(*a, **kw):
+        raise AssertionError("bad arguments must be refused before any round is played")
+
+    monkeypatch.setattr(runner, "run", must_not_play)
+    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    res = invoke(*args, "--out", tmp_path / "cli", "-q")
+    assert res.exit_code == 2, res.output
+    line = res.stderr.strip()
+    assert line.startswith("golfsim: error: ") and "\n" not in line
+    with pytest.raises(golf.GolfsimError) as e:
+        getattr(golf, name)(**kwargs, out=tmp_path / "api", progress=False)
+    assert str(e.value) == line[len("golfsim: error: "):]
+    assert not (tmp_path / "api").exists()
+
+
+def test_rule_set_arguments_are_given_once(tmp_path):
+    with pytest.raises(golf.GolfsimError, match="--preset four_card and --rules x.toml: give "
+                                                "one or the other"):
+        golf.rules("four_card", rules_file="x.toml")
+    with pytest.raises(golf.GolfsimError, match="give the rule set once"):
+        golf.run(rules=golf.rules(), preset="six_card", progress=False)
+    with pytest.raises(golf.GolfsimError, match="--strategy: expected a string or a list"):
+        golf.run(strategy=3, progress=False)
+
+
+def test_no_warnings_for_a_clean_run():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        golf.run(rounds=100, threads=1, progress=False)
+
+
+# ---- the notebook-style example -----------------------------------------------------------------
+@pytest.mark.slow
+def test_the_house_rule_example_script_answers(tmp_path):
+    """scripts/house_rule_last_seat.py end to end, with few deals."""
+    import os
+    import subprocess
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run([sys.executable, str(root / "scripts" / "house_rule_last_seat.py"),
+                           "--rounds", "3000", "--threads", "2", "--out", str(tmp_path),
+                           "--quiet"], capture_output=True, text=True, env=env, cwd=tmp_path,
+                          timeout=900)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "4 players, greedy in every seat, 3,000 deals per rule set, seed 1"
+    assert sum(line.startswith("  ") and "±" in line for line in lines) == 5   # every rule
+    assert any(line.startswith("answer: ") for line in lines)
+    png = tmp_path / "house_rule_last_seat.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert lines[-1] == f"figure: {png}"

@@ -1,0 +1,223 @@
+"""`golfsim replay`: one round (or one match) shown move by move is exactly what `golfsim run`
+played: the scores of replayed rounds equal rounds.parquet's, a replayed match's totals equal
+the match run's, and the reference engine that recounts the table follows the compiled log or
+says so. Also the words, the knowledge shown, the HTML page and the errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from click.testing import CliRunner
+
+from cli_errors import assert_one_line_error
+from simulator.cli import cli
+from simulator.experiments import replay as rp
+from simulator.game.rules import Rules
+from simulator.output import replay_report as rr
+from strategies import resolve_seats
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+# rules (as CLI arguments), players, strategies, rounds replayed
+CASES = {
+    "six_card": (["--preset", "six_card"], 4, ["greedy"], [0, 7, 19]),
+    "nine_card": (["--preset", "nine_card"], 3, ["greedy", "random", "heuristic"], [2, 13]),
+    "four_card knock-threshold": (
+        ["--preset", "four_card"], 4,
+        ["knock-threshold:T=6", "knock-threshold:T=10", "knock-threshold:T=2", "random"],
+        [1, 8, 15]),
+    "eight_card_basic with --set": (
+        ["--preset", "eight_card_basic", "--set", "jack_discard_skips_next=true",
+         "--set", "pair_scope=anywhere", "--set", "reveal_on_trigger=true"], 3,
+        ["greedy", "random", "greedy"], [0, 5, 11]),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_replayed_scores_are_the_runs_per_round_scores(tmp_path, name):
+    rules_args, players, strategies, rounds = CASES[name]
+    strat_args = [a for s in strategies for a in ("--strategy", s)]
+    out = tmp_path / "run"
+    res = invoke("run", *rules_args, *strat_args, "--players", players, "--rounds", 20,
+                 "--seed", 11, "--per-round", "--threads", 1, "--quiet", "--out", out)
+    assert res.exit_code == 0, res.output
+    per_round = pl.read_parquet(out / "rounds.parquet")
+    for i in rounds:
+        path = tmp_path / f"r{i}.json"
+        res = invoke("replay", *rules_args, *strat_args, "--players", players, "--seed", 11,
+                     "--round", i, "--json", path, "--quiet")
+        assert res.exit_code == 0, res.output
+        data = json.loads(path.read_text())
+        row = per_round.filter(pl.col("round") == i)
+        assert data["scores"] == [row[f"score_{s}"][0] for s in range(players)], (name, i)
+        assert data["turns"] == row["turns"][0]
+        assert data["steps"][-1]["kind"] == "over"
+
+
+@pytest.mark.parametrize("args", [
+    ["--holes", 3],
+    ["--target", 25, "--set", "first_player=previous_hole_winner"],
+])
+def test_replayed_match_is_the_match_run(tmp_path, args):
+    """A run of one match (match 0) against the replay of match 0: the same holes, totals and
+    winner; the deal rotates as in `run --holes`."""
+    base = ["--preset", "six_card", "--players", 3, "--strategy", "greedy",
+            "--strategy", "random", "--strategy", "greedy", "--seed", 5]
+    out = tmp_path / "m"
+    res = invoke("run", *base, *args, "--rounds", 1, "--threads", 1, "--quiet", "--out", out)
+    assert res.exit_code == 0, res.output
+    summary = pl.read_parquet(out / "summary.parquet")
+    path = tmp_path / "m.json"
+    res = invoke("replay", *base, *args, "--match", 0, "--json", path, "--quiet")
+    assert res.exit_code == 0, res.output
+    data = json.loads(path.read_text())
+    assert data["totals"] == summary["mean_match_total"].to_list()
+    assert [float(eval(w)) for w in data["wins"]] == summary["match_win_share"].to_list()
+    assert len(data["holes"]) == summary["rounds"][0]
+    assert [h["round"] for h in data["holes"]] == list(range(len(data["holes"])))
+    first = [h["order"][0] for h in data["holes"]]
+    if "--holes" in args:   # volunteer/random dealer, then the deal passes left
+        assert first == [(first[0] + h) % 3 for h in range(3)]
+    else:                   # the previous hole's lowest scorer plays first
+        for prev, nxt in zip(data["holes"], data["holes"][1:]):
+            assert nxt["order"][0] == prev["scores"].index(min(prev["scores"]))
+
+
+def test_a_later_match_numbers_its_holes_from_match_times_1000():
+    rules = Rules.preset("six_card")
+    seats = resolve_seats(["greedy"], 2)
+    m = rp.replay_match(rules, 2, seats, 3, 4, holes=2)
+    assert [h.round_index for h in m.holes] == [4000, 4001]
+    assert m.running[-1] == m.totals
+
+
+# ---- what the steps hold -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def four_card_hole():
+    seats = resolve_seats(["knock-threshold:T=6", "knock-threshold:T=10", "random"], 3)
+    return rp.replay_round(Rules.preset("four_card"), 3, seats, 2, 4)
+
+
+def test_every_decision_is_a_step_and_the_knowledge_is_consistent(four_card_hole):
+    h = four_card_hole
+    decisions = [s for s in h.steps if s.kind == "decision"]
+    assert decisions and all(s.action and s.decision for s in decisions)
+    for s in h.steps:
+        t = s.table
+        for seat in range(h.players):
+            for p, card in enumerate(t.cards[seat]):
+                if t.up[seat][p]:   # face up: everyone knows it
+                    assert all(t.known[o][seat][p] for o in range(h.players))
+        # every card is somewhere exactly once
+        cards = [c for row in t.cards for c in row] + list(t.discard)
+        assert len(cards) == len(set(cards))
+    # the initial peeks (four_card: look at two) are known to the owner only
+    peeks = [s for s in h.steps if s.kind == "peek" and s.note == "reveal"]
+    assert len(peeks) == 2 * h.players
+    for s in peeks:
+        t = s.table
+        assert t.known[s.seat][s.seat][s.pos]
+        assert not any(t.known[o][s.seat][s.pos] for o in range(h.players) if o != s.seat)
+        assert t.view(s.seat, s.seat)[s.pos] == s.card
+    assert h.steps[-1].kind == "over"
+    assert [s.kind for s in h.steps].count("end") == (1 if h.ender is not None else 0)
+
+
+def test_the_text_tells_the_moves_and_what_each_seat_knew(four_card_hole):
+    h = four_card_hole
+    text = rr.hole_text(h, preset="four_card")
+    assert "looks at position 0 (row 1, column 1)" in text
+    assert "from the stock" in text or "from the discard pile" in text
+    assert "??" in text and "Turn 1: seat 0 (knock-threshold:T=6)" in text
+    if h.knocked:
+        assert f"seat {h.ender} knocks: every other seat plays one final turn." in text
+    for s in range(h.players):
+        assert f"hole score {h.scores[s]}" in text
+    ascii_text = rr.hole_text(h, ascii_only=True)
+    assert "♠" not in ascii_text and "♥" not in ascii_text
+    hidden = rr.hole_text(h, show_hidden=True)
+    assert "??=" in hidden
+
+
+def test_the_html_page_is_self_contained(four_card_hole):
+    page = rr.hole_html(four_card_hole, preset="four_card")
+    assert page.startswith("<!DOCTYPE html>") and page.count("<table") >= 3
+    assert "http" not in page and "<script" not in page
+    assert any(suit in page for suit in "♠♥♦♣")
+    assert 'id="show-hidden"' in page and 'class="secret"' in page
+
+
+def test_the_words_of_a_discard_take_and_a_replacement():
+    """The example of issue 28: a card taken from the discard pile, where it goes, face up,
+    and the card it replaces going to the discard pile."""
+    rules = Rules.preset("six_card")
+    h = rp.replay_round(rules, 4, resolve_seats(["greedy"], 4), 1, 0)
+    text = rr.hole_text(h)
+    take = next(s for s in h.steps if s.kind == "take")
+    place = h.steps[h.steps.index(take) + 2]
+    assert place.kind == "place" and place.card == take.card
+    w = rr.Words(h)
+    expect = (f"seat {take.seat} takes {w.card(take.card)} from the discard pile and puts it "
+              f"at {w.position(place.pos)}, face up; the {w.card(place.old)}")
+    assert expect in text
+    assert w.position(4) == "position 4 (row 2, column 2)"
+
+
+def test_a_changed_log_is_refused():
+    """The reference engine follows the compiled log or says where it cannot."""
+    rules = Rules.preset("six_card")
+    seats = resolve_seats(["greedy"], 2)
+    ids = np.array([s.policy_id for s in seats])
+    params = np.stack([s.param_row() for s in seats])
+    compiled = rp.play_compiled(rules, 2, ids, params, 1, 0)
+    bad = dict(compiled)
+    bad["log"] = compiled["log"].copy()
+    row = next(i for i, r in enumerate(bad["log"]) if r[2] == 1)   # a turn decision
+    bad["log"][row, 3] = 17 if bad["log"][row, 3] == 16 else 16     # the other source
+    with pytest.raises(rp.ReplayError):
+        rp.replay_compiled(rules, 2, ["greedy"] * 2, 1, 0, bad)
+    wrong = dict(compiled, scores=compiled["scores"] + 1)
+    with pytest.raises(rp.ReplayError, match="differs from the compiled round"):
+        rp.replay_compiled(rules, 2, ["greedy"] * 2, 1, 0, wrong)
+
+
+# ---- the command ---------------------------------------------------------------------------------
+def test_cli_prints_and_writes_the_page(tmp_path):
+    page = tmp_path / "replay.html"
+    res = invoke("replay", "--preset", "four_card", "--players", 2, "--seed", 3, "--round", 2,
+                 "--html", page)
+    assert res.exit_code == 0, res.output
+    assert "golfsim replay: round 2 of seed 3" in res.output
+    assert "The end of the hole" in res.output and str(page) in res.output
+    assert "knock-threshold" in res.output   # the default strategy of a knock-only game
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_cli_shows_one_hole_of_a_match():
+    res = invoke("replay", "--preset", "six_card", "--players", 2, "--holes", 4, "--match", 1,
+                 "--hole", 3)
+    assert res.exit_code == 0, res.output
+    assert "Hole 3 of match 1 (round 1002)" in res.output
+    assert "Hole 2 of" not in res.output
+    assert "The match is over after 4 holes" in res.output
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--holes", 3, "--round", 4], "--match"),
+    (["--match", 2], "needs --holes or --target"),
+    (["--hole", 2], "needs --holes or --target"),
+    (["--holes", 3, "--hole", 4], "the match has 3 holes"),
+    (["--holes", 3, "--target", 50], "give one"),
+    (["--round", -1], "-1"),
+    (["--strategy", "clever"], "unknown strategy"),
+    (["--html", "/nonexistent-folder/x.html"], "does not exist"),
+])
+def test_cli_errors_are_one_line(args, needle):
+    full = ["replay", "--players", 2, *args]
+    assert_one_line_error(invoke(*full), full, [needle])
