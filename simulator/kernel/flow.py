@@ -543,18 +543,40 @@ def _reveal_chosen(g, rt, seat, up_n, up_sum):
 
 @hot(inline=STEP)
 def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
-    """Flip or peek, seat by seat from the first player. With sequential choice each card is
-    seen before the next is chosen; otherwise a seat's cards (or, with simultaneous order,
-    everyone's) are revealed after all of them are chosen. Returns (face-up cards, their value
+    """Flip or peek, seat by seat from the first player. Returns (face-up cards, their value
     sum, ok)."""
-    up_n = 0
-    up_sum = 0
-    if VIEWS:
-        _publish(g, n_stock, n_disc, sum_disc, 0, 0, 0, -1, -1, 0, 0)
     count = rt[K.R_REVEAL_COUNT]
     mode = rt[K.R_REVEAL_MODE]
+    if VIEWS:
+        _publish(g, n_stock, n_disc, sum_disc, 0, 0, 0, -1, -1, 0, 0)
     if (mode != K.REVEAL_FLIP and mode != K.REVEAL_PEEK) or count == 0:
-        return up_n, up_sum, True
+        return 0, 0, True
+    if VIEWS:
+        return _chosen_reveals(g, rt, rng, par, ctx, count)
+    # greedy and knock-threshold reveal their lowest unknown positions: one mask a seat, and
+    # the order of choosing and revealing changes nothing they know
+    up_n = 0
+    up_sum = 0
+    for seat in range(rt[K.R_PLAYERS]):
+        mask = _revealable(g, rt, seat, 0, 0)
+        for i in range(count):
+            if mask == 0:
+                break
+            k, v = _reveal(g, rt, seat, trailing_zeros(mask))
+            up_n += k
+            up_sum += v
+            mask &= mask - 1
+    return up_n, up_sum, True
+
+
+@hot(inline=STEP)
+def _chosen_reveals(g, rt, rng, par, ctx, count):
+    """The initial reveal of policies that choose (the views published). With sequential
+    choice each card is seen before the next is chosen; otherwise a seat's cards (or, with
+    simultaneous order, everyone's) are revealed after all of them are chosen. Returns
+    (face-up cards, their value sum, ok)."""
+    up_n = 0
+    up_sum = 0
     simultaneous = rt[K.R_REVEAL_SIMULTANEOUS] != 0
     sequential = rt[K.R_REVEAL_SEQUENTIAL] != 0 and not simultaneous
     for seat in range(rt[K.R_PLAYERS]):
@@ -752,13 +774,17 @@ def _reshuffle(g, rt, rng, n_disc):
 
 @hot(inline=STEP)
 def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
-          final_left, knocked, reshuffles, forced, forced_pos, vector):
-    """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty), then place the card
-    or discard it. Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles)."""
+          final_left, knocked, reshuffles, forced, forced_pos, vector, n, S):
+    """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty) and choose where the
+    card goes, or discard it. ``n``, ``S``: the lean build's unseen cards and their sum.
+    Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, the card to place or
+    -1, its position, whether everyone saw it)."""
     if n_stock == 0:
         n_stock, sum_disc = _reshuffle(g, rt, rng, n_disc)
         n_disc = 1
         reshuffles += 1
+        if not VIEWS:
+            n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
     n_stock -= 1
     card = g[ix(G_STOCK + n_stock)]
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
@@ -769,21 +795,18 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
                  knocked, reshuffles)
         b = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN)
         if b < 0:
-            return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+            return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
         p = -1 if b == K.A_DISCARD else b
     else:
         if forced >= 0 and forced_pos >= 0:
             p = -1 if forced_pos == K.A_DISCARD else forced_pos
         else:
-            n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
             p = LP.best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
                                   vector) if n - 1 > 0 else -1
         if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
             p = _lowest(_replaceable(g, rt, seat))
     if p >= 0:
-        ok, n_disc, sum_disc, up_n, up_sum = _place(g, rt, rng, par, ctx, seat, p, card, public,
-                                                    n_disc, sum_disc, up_n, up_sum)
-        return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+        return True, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, card, p, public
     if VIEWS:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     n_disc, sum_disc = _discard(g, rt, seat, card, n_disc, sum_disc)
@@ -791,7 +814,7 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     if GENERAL:
         ok, up_n, up_sum = _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc,
                                                up_n, up_sum)
-    return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles
+    return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
 
 
 @hot(inline="always")
@@ -802,8 +825,8 @@ def _lowest(mask):
 @hot(inline=STEP)
 def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
           final_left, knocked, reshuffles, forced, forced_pos):
-    """A_TAKE_DISCARD: take the pile's top card and place it. Returns (ok, n_disc, sum_disc,
-    up_n, up_sum)."""
+    """A_TAKE_DISCARD: take the pile's top card and choose where it goes. Returns (ok,
+    n_disc, sum_disc, the card, its position)."""
     n_disc -= 1
     card = g[ix(G_DISCARD + n_disc)]
     sum_disc -= rt[ix(RT_VALUE + card)]
@@ -813,13 +836,12 @@ def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
                  knocked, reshuffles)
         p = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN)
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1   # as ever: before the face is chosen
-        if p < 0:
-            return False, n_disc, sum_disc, up_n, up_sum
-    else:
-        p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
-        if not (p >= 0 and p < rt[K.R_NPOS] and (_replaceable(g, rt, seat) >> p) & 1):
-            p = _lowest(_replaceable(g, rt, seat))
-    return _place(g, rt, rng, par, ctx, seat, p, card, True, n_disc, sum_disc, up_n, up_sum)
+        return p >= 0, n_disc, sum_disc, card, p
+    p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
+    rep = _replaceable(g, rt, seat)
+    if not (p >= 0 and p < rt[K.R_NPOS] and (rep >> p) & 1):
+        p = _lowest(rep)
+    return True, n_disc, sum_disc, card, p
 
 
 @hot(inline="always")
@@ -928,6 +950,8 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
         ok = action >= 0 or action == NOTHING_LEGAL
         bits = 0 if action == NOTHING_LEGAL else bits
+        n = 0
+        S = 0
     elif not VIEWS:
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
         top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
@@ -936,15 +960,20 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             (bits & B_KNOCK) != 0, vector)
     else:
         action = -1
+        n = 0
+        S = 0
     if not ok or bits == 0:
         return (-1 if not ok else 0), n_stock, n_disc, sum_disc, up_n, up_sum, ender, \
             final_left, knocked, reshuffles
+    card = -1
+    p = -1
+    public = True
     if action == K.A_DRAW_STOCK:
-        ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles = _draw(
+        ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, card, p, public = _draw(
             g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
-            final_left, knocked, reshuffles, forced, forced_pos, vector)
+            final_left, knocked, reshuffles, forced, forced_pos, vector, n, S)
     elif action == K.A_TAKE_DISCARD:
-        ok, n_disc, sum_disc, up_n, up_sum = _take(
+        ok, n_disc, sum_disc, card, p = _take(
             g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked, reshuffles, forced, forced_pos)
     elif GENERAL and (action == K.A_FLIP or action == K.A_FLIP_ALL):
@@ -953,6 +982,9 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     else:  # knock
         ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
         knocked = 1
+    if ok and card >= 0:  # the one place a held card goes to the layout
+        ok, n_disc, sum_disc, up_n, up_sum = _place(g, rt, rng, par, ctx, seat, p, card, public,
+                                                    n_disc, sum_disc, up_n, up_sum)
     if GENERAL and ok:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
