@@ -84,10 +84,11 @@ def _module(package: str, *names: str):
     raise ModuleNotFoundError(f"{package} has none of the modules {', '.join(names)}")
 
 
-def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = None,
+def player(sim: str, strat: str, workload: str, kernel: str, spec=None,
            sets: tuple[str, ...] = ()):
     """A function playing ``rounds`` rounds from ``start`` on one version, and its totals
-    (``spec``, when given, replaces the workload's on every seat; ``sets``, option=value
+    (``spec``, when given, replaces the workload's: one strategy for every seat, or a list of
+    one a seat; ``sets``, option=value
     strings, change its rules)."""
     rules_mod = _module(sim, "game.rules", "rules")
     runner = _module(sim, "experiments.runner", "runner")
@@ -101,8 +102,8 @@ def player(sim: str, strat: str, workload: str, kernel: str, spec: str | None = 
     if sets:
         pairs = (text.split("=", 1) for text in sets)
         rules = rules.with_options(**{k: rules_mod.parse_option_text(k, v) for k, v in pairs})
-    strategy = spec or strategy
-    ids, params = strategies.seat_arrays(strategies.resolve_seats([strategy], 4))
+    seats = spec if isinstance(spec, list) else [spec or strategy]
+    ids, params = strategies.seat_arrays(strategies.resolve_seats(seats, 4))
     job = runner.make_job(rules, 4, ids, params, 1, kernel=kernel)
     state = runner.new_state(job, 4)
     runner.play_chunk(job, 0, 2000, state)   # compile (or load) and warm up
@@ -119,8 +120,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
     ap.add_argument("--kernel", choices=("auto", "lean", "general"), default="auto",
                     help="auto: the lean kernel when the rules and strategy allow it")
-    ap.add_argument("--strategy", default=None,
-                    help="a strategy for every seat instead of the workload's (its rules stay)")
+    ap.add_argument("--strategy", default=None, action="append",
+                    help="a strategy for every seat instead of the workload's (its rules stay); "
+                         "given four times, one a seat")
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="OPTION=VALUE",
                     help="change a rule of the workload, as `golfsim run --set` (repeatable)")
     ap.add_argument("--rounds", type=int, default=30_000, help="rounds per timed slice")
