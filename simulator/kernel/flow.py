@@ -61,9 +61,9 @@ user_decide = hot(_no_user, inline="always", cache=False)   # copied where it is
 user_decide_call = hot(_no_user, cache=False)               # called (rare decisions)
 # ---- end of the build ----
 VIEWS = USER or GENERAL   # the seats' policies read g's views, not the lean cache
-# The steps of a turn are inlined where a turn is a few dozen nanoseconds (the lean and user
-# builds); the general build calls them: inlined, its every-feature turn took minutes to
-# compile, and its policies are called through pointers anyway (docs/performance.md).
+# Every build inlines the turn's steps; the general build calls its asks (each a policy
+# reached through a pointer anyway), the reveal and the round, which it would otherwise copy
+# into many places: its first compile stays under a minute (docs/performance.md).
 STEP = "never" if GENERAL else "always"
 
 # error codes (codes.OUT_ERROR)
@@ -446,7 +446,7 @@ def _peek(g, rt, rng, par, ctx, seat, held):
     return True
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _ask_place(g, rt, rng, par, ctx, seat, card, point):
     """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
     blind_replacement = false the seat may first look at one of its unknown face-down cards
@@ -696,7 +696,7 @@ def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
     return bits
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn):
     """The action of a policy that reads the views (published) at the start of its turn;
     pay_to_peek (AMB-16): a look at an own face-down card, paid for, and the question again.
@@ -714,7 +714,7 @@ def _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn):
             return NOTHING_LEGAL
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, up_sum):
     """Put the held ``card`` at p with the face the rules (or the player) choose; the old
     card goes face up onto the discard pile. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
@@ -772,7 +772,7 @@ def _reshuffle(g, rt, rng, n_disc):
     return n_stock, rt[ix(RT_VALUE + top)]
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
           final_left, knocked, reshuffles, forced, forced_pos, vector, n, S):
     """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty) and choose where the
@@ -822,7 +822,7 @@ def _lowest(mask):
     return -1 if mask == 0 else trailing_zeros(mask)
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
           final_left, knocked, reshuffles, forced, forced_pos):
     """A_TAKE_DISCARD: take the pile's top card and choose where it goes. Returns (ok,
@@ -931,7 +931,7 @@ def _flips(g, rt, rng, par, ctx, seat, action, up_n, up_sum, ender, final_left):
     return True, up_n, up_sum, ender, final_left
 
 
-@hot(inline=STEP)
+@hot(inline="always")
 def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
           final_left, knocked, reshuffles, forced, forced_pos, vector):
     """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
