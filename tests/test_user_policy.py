@@ -211,7 +211,7 @@ def test_illegal_action_stops_the_run_and_keeps_what_was_played(tmp_path):
     """)
     out_dir = tmp_path / "out"
     # on the general engine: the user-policy kernel's report of it is tested in
-    # test_user_kernel.py, and a kernel of its own would cost this test a compile
+    # test_user_kernel.py, and a build of its own would cost this test a compile
     out = _cli_error(_run_args(f"{path}:decide", tmp_path, ["--chunk-size", "1", "--threads",
                                                              "1", "--kernel", "general"]))
     assert "seat 0" in out and "knock" in out and "'turn'" in out
