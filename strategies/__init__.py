@@ -8,9 +8,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .builtin import (ALL_RANKS, POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
+from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
                       POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE,
                       POLICY_RANDOM)
+from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
 N_PARAMS = 12

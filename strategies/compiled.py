@@ -31,14 +31,14 @@ POLICY_SIGNATURE = types.int64(
 
 # policy id -> (module, entry function); the table's slot is policy_slot(id)
 ENTRIES = {
-    K.POLICY_RANDOM: ("strategies.builtin", "random_entry"),
-    K.POLICY_GREEDY: ("strategies.builtin", "greedy_entry"),
-    K.POLICY_KNOCK_THRESHOLD: ("strategies.builtin", "knock_threshold_entry"),
-    K.POLICY_HEURISTIC: ("strategies.builtin", "heuristic_entry"),
-    K.POLICY_FORGETFUL: ("strategies.builtin", "forgetful_entry"),
-    K.POLICY_OPPONENT_AWARE: ("strategies.builtin", "opponent_aware_entry"),
-    K.POLICY_EV: ("strategies.builtin", "ev_entry"),
-    K.POLICY_GUIDE: ("strategies.builtin", "guide_entry"),
+    K.POLICY_RANDOM: ("strategies.random_policy", "random_entry"),
+    K.POLICY_GREEDY: ("strategies.greedy", "greedy_entry"),
+    K.POLICY_KNOCK_THRESHOLD: ("strategies.greedy", "knock_threshold_entry"),
+    K.POLICY_HEURISTIC: ("strategies.heuristic", "heuristic_entry"),
+    K.POLICY_FORGETFUL: ("strategies.forgetful", "forgetful_entry"),
+    K.POLICY_OPPONENT_AWARE: ("strategies.opponent_aware", "opponent_aware_entry"),
+    K.POLICY_EV: ("strategies.ev", "ev_entry"),
+    K.POLICY_GUIDE: ("strategies.guide", "guide_entry"),
     K.POLICY_LOOKAHEAD: ("strategies.lookahead", "lookahead_entry"),
 }
 assert len(ENTRIES) == K.N_POLICY_SLOTS

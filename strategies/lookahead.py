@@ -34,7 +34,8 @@ from simulator.kernel.layout import can_replace_nb
 from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb,
                                   shuffle_nb)
 from simulator.kernel.scoring import TMP_SIZE
-from strategies.builtin import MEM_PLANNED_POS, _layout_estimate_nb, greedy_nb, lowest_legal_nb
+from strategies.common import MEM_PLANNED_POS, lowest_legal_nb
+from strategies.greedy import greedy_nb, layout_estimate_nb
 
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
 PAR_BUDGET = 2     # deals tried per candidate move
@@ -165,7 +166,7 @@ def _add_placements_nb(g, rt, seat, card, width, aux, n, action, legal_only):
         pool -= 1
         total -= rt[K.RT_VALUE + card]
     pool = max(pool, 1)
-    before = _layout_estimate_nb(g, rt, seat, -1, -1, pool, total, 0)
+    before = layout_estimate_nb(g, rt, seat, -1, -1, pool, total, 0)
     taken = 0
     for _ in range(width):
         best = -1
@@ -176,7 +177,7 @@ def _add_placements_nb(g, rt, seat, card, width, aux, n, action, legal_only):
             ok = g[G_LEGAL + p] != 0 if legal_only else can_replace_nb(g, rt, seat, p)
             if not ok:
                 continue
-            gain = before - _layout_estimate_nb(g, rt, seat, p, card, pool, total, 0)
+            gain = before - layout_estimate_nb(g, rt, seat, p, card, pool, total, 0)
             if best < 0 or gain > best_gain:
                 best = p
                 best_gain = gain

@@ -11,7 +11,7 @@ from simulator.game import codes as K
 from simulator.game.rules import Rules
 from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
-from strategies.builtin import MEM_FORGOTTEN
+from strategies.common import MEM_FORGOTTEN
 from policy_states import Table
 
 W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")

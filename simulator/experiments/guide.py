@@ -1,6 +1,6 @@
 """Strategy guides (``golfsim guide``): the decisions that matter, measured by simulation.
 
-A guide is a set of tables read by the ``guide`` strategy (strategies/builtin.py,
+A guide is a set of tables read by the ``guide`` strategy (strategies/guide.py,
 ``guide_nb``): which discards to take and which drawn cards to keep, by rank and by whether
 the card pairs one of the player's own; the highest score to go out (or knock) with; how to
 make the initial reveal. Everything else (where a card goes, counting cards) is greedy's.

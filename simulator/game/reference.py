@@ -829,7 +829,7 @@ class MemoryPool(UnseenPool):
 
 
 class GreedyPolicy:
-    """``greedy`` of W1 (docs/benchmarks.md#w1), generalised as in strategies/builtin.py: a
+    """``greedy`` of W1 (docs/benchmarks.md#w1), generalised as in strategies/greedy.py: a
     position the seat knows (face up, peeked, or placed face down by itself) needs G >= 1, an
     unknown one G >= 0; PASS when a flip may be skipped; FACE_UP when the face is a choice.
 
@@ -966,7 +966,7 @@ class GreedyPolicy:
         return 2 * S
 
     def free_estimate(self, own, pool: UnseenPool) -> int:
-        """Every pair scope but 2-row columns (builtin.py's generic estimate): unknown cards
+        """Every pair scope but 2-row columns (strategies/greedy.py's generic estimate): unknown cards
         count S/n; each known card, in position order, pairs with the first later unpaired
         known card of the same key that the pair scope relates to it (the pair counts 0),
         otherwise counts its value. A greedy approximation of step (c), not the exact

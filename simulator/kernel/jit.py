@@ -37,7 +37,10 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "simulator/kernel/reveals.py", "simulator/kernel/invariants.py",
                   "simulator/kernel/matches.py", "simulator/kernel/flow.py",
                   "simulator/kernel/engine.py", "simulator/kernel/policy_api.py",
-                  "simulator/kernel/policy_tools.py", "strategies/builtin.py",
+                  "simulator/kernel/policy_tools.py", "strategies/common.py",
+                  "strategies/random_policy.py", "strategies/greedy.py",
+                  "strategies/heuristic.py", "strategies/forgetful.py",
+                  "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
                   "strategies/lookahead.py", "strategies/compiled.py")
 
 

@@ -96,7 +96,7 @@ def _refresh(g, rt, seat, p):
     kka = g[ix(G_KK + i)]
     kkb = g[ix(G_KK + j)]
     equal = set_column(g, G_XN, G_BN - G_XN, i, j, va, vb, ka, kb, kka, kkb, keep)
-    # knock-threshold's estimate lets every known pair cancel (builtin._layout_estimate_nb)
+    # knock-threshold's estimate lets every known pair cancel (strategies/greedy.layout_estimate_nb)
     _set_estimate(g, rt, seat, i, (va + vb) * (1 - equal), 2 - ka - kb)
 
 
@@ -201,7 +201,7 @@ def _fill(g, start, count, value):
 
 @hot(inline="always")
 def best_placement(g, rt, seat, card, n, S, vector):
-    """builtin.best_placement_nb from the cache: the replaceable position with the largest
+    """greedy.best_placement_nb (strategies/greedy.py) from the cache: the replaceable position with the largest
     gain, eligible when it is >= n over a known card and >= 0 over an unknown one, ties to the
     lowest position; -1 when none is eligible. ``vector``: vector_scope(rt)."""
     i = seat * MAX_POS

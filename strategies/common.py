@@ -1,0 +1,294 @@
+"""What the built-in policies share: their memory slots and parameter columns, the
+unseen-card estimates, the reveal and arrangement choices, and ``decide_with_nb``, which
+answers the decisions a policy leaves to the common rule (strategies/builtin.py describes
+the policies' signature and what they read)."""
+
+from __future__ import annotations
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
+                                  MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel.estimate import partner_nb
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import rel_nb
+
+
+# memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
+MEM_PLANNED_POS = 0     # position chosen for the card about to be taken or placed
+MEM_LAST_TURN = 1       # PUB_TURN + 1 of the last turn whose start it has handled
+MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per slot
+MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
+MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-down card at p
+MEM_LOOK = 7            # blind_replacement = false: the unknown card it will look at first
+AGE_PER_SLOT = 7
+AGE_MAX = 15
+PAR_ID = 0      # column of the policy table holding the policy id
+PAR_T = 1       # knock-threshold: its threshold T
+# heuristic: its parameter columns
+PAR_TAKE_MAX = 1
+PAR_REPLACE_MIN = 2
+PAR_HOLD = 3
+PAR_KNOCK_AT = 4
+PAR_AGGRESSION = 5
+PAR_DECAY = 2   # forgetful: T in column 1 (as knock-threshold), its decay rate here
+DECAY_ONE = 1 << 24   # a forgetting draw is uniform below this
+PAR_CARE = 1    # opponent-aware: the points it gives up not to feed the next seat
+PAR_EV_T = 1    # ev: the highest estimate it ends the round with
+PAR_MARGIN = 2  # ev: how far below every opponent's estimate its own must be to end it
+PAR_TAKE_PAIR = 1   # guide: rank masks (bit r: rank r, 13 = joker) of the discards it takes
+PAR_TAKE_EARLY = 2  # when they pair a card it knows / pair none, early (more than a third of
+PAR_TAKE_LATE = 3   # its cards face down) / late / on its last turn (someone has gone out),
+PAR_TAKE_LAST = 4
+PAR_KEEP_PAIR = 5   # ... and of the drawn cards it keeps, in the same four situations
+PAR_KEEP_EARLY = 6
+PAR_KEEP_LATE = 7
+PAR_KEEP_LAST = 8
+PAR_OUT = 9         # guide: the highest score it goes out with (turning its last card up)
+PAR_KNOCK = 10      # guide: the highest estimated score it knocks with
+PAR_REVEAL = 11     # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
+PAR_DOWN = 12       # guide: ranks of a kept card pairing nothing that go over a face-down card
+REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
+ALL_RANKS = (1 << 14) - 1
+EPS = 1e-9
+
+
+@hot(inline="always")
+def lowest_legal_nb(g, lo, hi):
+    for a in range(lo, hi):
+        if g[ix(G_LEGAL + a)]:
+            return a
+    return -1
+
+
+@hot
+def unseen_pool_nb(g, rt, seat, held):
+    """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it
+    knows in any layout (face up or remembered) and the card it holds -- and their value sum."""
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    npos = rt[K.R_NPOS]
+    for s in range(rt[K.R_PLAYERS]):
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        for p in range(npos):
+            c = g[ix(row + p)]
+            if 0 <= c < K.EMPTY0:
+                n -= 1
+                S -= rt[ix(RT_VALUE + c)]
+    if held >= 0:
+        n -= 1
+        S -= rt[ix(RT_VALUE + held)]
+    return n, S
+
+
+@hot
+def unseen_of_key_nb(g, rt, seat, key):
+    """How many cards pairing by ``key`` the seat has not seen (deck copies less the discard
+    pile and every card it knows)."""
+    count = 0
+    for t in range(rt[K.RT_TYPE_N]):  # the deck's copies, by card type
+        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
+            count += rt[ix(K.RT_TYPE_COPIES + t)]
+    for i in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+        if rt[ix(RT_KEY + g[G_DISCARD + i])] == key:
+            count -= 1
+    npos = rt[K.R_NPOS]
+    for s in range(rt[K.R_PLAYERS]):
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        for p in range(npos):
+            c = g[ix(row + p)]
+            if c >= 0 and rt[ix(RT_KEY + c)] == key:
+                count -= 1
+    return count
+
+
+@hot(inline="always")
+def estimate_nb(g, rt, seat, at, card, u):
+    """The seat's estimate of its layout score (a float), with ``card`` imagined at ``at``
+    (-1: as it is): an unknown card is worth ``u``; known cards pair among themselves by key
+    under the pair scope (a pair scores 0, or its sum when negative pairs keep their value)."""
+    return estimate_of_nb(g, rt, seat, seat, at, card, u)
+
+
+@hot
+def estimate_of_nb(g, rt, seat, owner, at, card, u):
+    """``estimate_nb`` of ``owner``'s layout as ``seat`` knows it."""
+    npos = rt[K.R_NPOS]
+    scope = rt[K.R_PAIR_SCOPE]
+    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+    own = G_KNOWN + (seat * MAX_PLAYERS + owner) * MAX_POS
+    total = 0.0
+    used = 0
+    for p in range(npos):
+        x = card if p == at else g[ix(own + p)]
+        if x < 0:
+            total += u
+            continue
+        if (used >> p) & 1:
+            continue
+        vx = rt[ix(RT_VALUE + x)]
+        partner = -1
+        if scope != K.PAIR_NONE:
+            partner = partner_nb(g, own, g, 0, 0, rt, p, x, at, card, used)
+        if partner >= 0:
+            used |= 1 << partner
+            y = card if partner == at else g[ix(own + partner)]
+            vy = rt[ix(RT_VALUE + y)]
+            if keep and vx < 0 and vy < 0:
+                total += vx + vy
+        else:
+            total += vx
+    return total
+
+
+@hot(inline="always")
+def would_end_nb(g, rt, seat):
+    """Would turning the seat's last face-down card up end the round now?"""
+    if g[ix(G_PUB + K.PUB_ENDER)] >= 0 or g[ix(G_FACE_DOWN + seat)] != 1:
+        return False
+    triggers = rt[K.R_END_TRIGGERS]
+    if (triggers & K.END_ALL_FACE_UP) != 0:
+        return True
+    if (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+        for s in range(rt[K.R_PLAYERS]):
+            if s != seat and g[ix(G_FACE_DOWN + s)] != 0:
+                return False
+        return True
+    return False
+
+
+@hot(inline="always")
+def pairs_at_nb(g, rt, seat, p, card):
+    """Would ``card`` at p pair with a card the seat knows at a related position?"""
+    scope = rt[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    for q in range(rt[K.R_NPOS]):
+        y = g[ix(own + q)]
+        if q != p and y >= 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + card)] and \
+                rel_nb(rt, p, q):
+            return True
+    return False
+
+
+@hot(inline="always")
+def age_nb(g, seat, p):
+    slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+    return (g[ix(slot)] >> (4 * (p % AGE_PER_SLOT))) & AGE_MAX
+
+
+@hot(inline="always")
+def reset_age_nb(g, seat, p):
+    slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+    g[ix(slot)] &= ~(AGE_MAX << (4 * (p % AGE_PER_SLOT)))
+
+
+@hot
+def flip_nb(g, rt, seat):
+    """An optional flip is passed; a forced one turns up the lowest card the seat already
+    knows (it shows nothing new), else the lowest position."""
+    if g[ix(G_LEGAL + K.A_PASS)]:
+        return K.A_PASS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    best = -1
+    for p in range(rt[K.R_NPOS]):
+        c = g[ix(own + p)]
+        if g[ix(G_LEGAL + p)] and c >= 0 and (best < 0 or
+                                             rt[ix(RT_VALUE + c)] < rt[ix(RT_VALUE + g[own + best])]):
+            best = p
+    if best < 0:
+        best = lowest_legal_nb(g, 0, MAX_POS)
+    if best >= 0:
+        reset_age_nb(g, seat, best)
+        return best
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def reveal_apart_nb(g, rt, seat):
+    """Initial reveal, tip S-1 (docs/rules.md#s-1): the lowest legal position in a column
+    (more generally, unrelated to any position) where the seat knows or picked no card yet,
+    else the lowest legal position. Its picks are remembered in MEM_PICKED."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    cols = rt[K.R_COLS]
+    picked = g[ix(mem + MEM_PICKED)]
+    for p in range(npos):
+        if not g[ix(G_LEGAL + p)]:
+            continue
+        alone = True
+        for q in range(npos):
+            if q != p and (g[ix(own + q)] >= 0 or (picked >> q) & 1) and \
+                    (q % cols == p % cols or rel_nb(rt, p, q)):
+                alone = False
+                break
+        if alone:
+            g[ix(mem + MEM_PICKED)] = picked | (1 << p)
+            return p
+    p = lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if 0 <= p < MAX_POS:
+        g[ix(mem + MEM_PICKED)] = picked | (1 << p)
+    return p
+
+
+@hot
+def arrange_nb(g, rt, seat, held):
+    """rearrange_after_reveal, every built-in but random: the lowest free position related
+    (pair scope) to a settled face-up card that pairs with ``held``; else the lowest one
+    sharing no column and no relation with a settled card (spread out, as the reveal does);
+    else the lowest free position."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    cols = rt[K.R_COLS]
+    alone = -1
+    for q in range(npos):
+        if not g[ix(G_LEGAL + q)]:
+            continue
+        lonely = True
+        for r in range(npos):
+            if g[ix(G_LEGAL + r)] or not g[ix(G_UP + seat * MAX_POS + r)]:
+                continue   # not a settled face-up card
+            rel = rel_nb(rt, q, r)
+            if rel and rt[ix(RT_KEY + g[own + r])] == rt[ix(RT_KEY + held)]:
+                return q
+            if rel or q % cols == r % cols:
+                lonely = False
+        if lonely and alone < 0:
+            alone = q
+    if alone >= 0:
+        return alone
+    return lowest_legal_nb(g, 0, MAX_POS)
+
+
+@hot(inline="always")
+def decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb):
+    """``policy_nb``'s decision, with what every built-in but random does alike: arranging,
+    removing completed groups, looking before a blind replacement, a knock after its turn."""
+    if point == K.DP_ARRANGE:
+        return arrange_nb(g, rt, seat, held)
+    if point == K.DP_REMOVE:
+        return K.A_REMOVE   # a removed group scores what it scored in place, and tidies up
+    if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and g[ix(G_LEGAL + K.A_PEEK)]:
+        # blind_replacement = false: where it would put the card blind; over an unknown card
+        # it looks first (and is asked again, knowing it)
+        g[ix(G_LEGAL + K.A_PEEK)] = 0
+        a = policy_nb(point, seat, held, g, rt, rng, par)
+        g[ix(G_LEGAL + K.A_PEEK)] = 1
+        if 0 <= a < MAX_POS and not g[ix(G_UP + seat * MAX_POS + a)] and \
+                g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + a)] < 0:
+            g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)] = a
+            return K.A_PEEK
+        return a
+    if point == K.DP_PEEK and held >= 0:
+        return g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_LOOK)]
+    if point == K.DP_KNOCK:
+        # a knock right after its own turn: it knocks when its start-of-turn rule would knock
+        # now (drawing stands in for "go on", so no other choice of that rule is taken)
+        g[ix(G_LEGAL + K.A_PASS)] = 0
+        g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 1
+        a = policy_nb(K.DP_TURN, seat, held, g, rt, rng, par)
+        g[ix(G_LEGAL + K.A_DRAW_STOCK)] = 0
+        g[ix(G_LEGAL + K.A_PASS)] = 1
+        return K.A_KNOCK if a == K.A_KNOCK else K.A_PASS
+    return policy_nb(point, seat, held, g, rt, rng, par)

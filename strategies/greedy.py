@@ -1,0 +1,166 @@
+"""``greedy`` and ``knock-threshold`` (W1 and W2 of docs/benchmarks.md): one-step
+placement by the card-counting estimate (simulator/kernel/estimate.py), knocking at a
+threshold. The lean build plays the same decisions from its cache
+(simulator/kernel/lean_policy.py)."""
+
+from __future__ import annotations
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
+                                  MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import can_replace_nb
+from strategies.common import decide_with_nb, lowest_legal_nb, MEM_PLANNED_POS, PAR_T
+
+
+@hot(inline="always")
+def column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
+    """n times the estimated score of a 2-card column: a known pair scores its pair value,
+    known cards their values, an unknown card S/n (it pairs with nothing)."""
+    if a_known and b_known:
+        if ka == kb:
+            return (va + vb) * n if keep_negative and va < 0 and vb < 0 else 0
+        return (va + vb) * n
+    if a_known:
+        return va * n + S
+    if b_known:
+        return vb * n + S
+    return 2 * S
+
+
+@hot(inline="always")
+def own_card_nb(g, seat, p, hide):
+    """The seat's own card at p as far as it remembers it, or -1: ``hide`` has bit p set for
+    positions whose face-down card it has forgotten (see ``forgetful_nb``; 0 for the others)."""
+    return own_card_at_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                          G_UP + seat * MAX_POS, hide, p)
+
+
+@hot(inline="always")
+def layout_estimate_nb(g, rt, seat, at, card, n, S, hide):
+    """n times the estimated layout score (simulator.kernel.estimate.estimate_cards_nb, for pair
+    scopes other than 2-row columns) with ``card`` imagined at position ``at`` (at = -1: as it
+    is)."""
+    return estimate_cards_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                             G_UP + seat * MAX_POS, hide, rt, at, card, n, S)
+
+
+@hot
+def best_placement_nb(g, rt, seat, card, n, S, hide):
+    """W1's placement rule (docs/benchmarks.md#w1) generalised: the replaceable position with
+    the largest gain n*G(p) among eligible ones (G >= 1 over a known card, G >= 0 over an
+    unknown one), ties to the lowest position; -1 if none is eligible. Positions in ``hide``
+    count as unknown."""
+    npos = rt[K.R_NPOS]
+    best = -1
+    best_gain = 0
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
+        cols = rt[K.R_COLS]
+        keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+        kc = rt[ix(RT_KEY + card)]
+        vc = rt[ix(RT_VALUE + card)]
+        for c in range(cols):
+            a = own_card_nb(g, seat, c, hide)
+            b = own_card_nb(g, seat, c + cols, hide)
+            ka = rt[ix(RT_KEY + a)] if a >= 0 else -1
+            va = rt[ix(RT_VALUE + a)] if a >= 0 else 0
+            kb = rt[ix(RT_KEY + b)] if b >= 0 else -1
+            vb = rt[ix(RT_VALUE + b)] if b >= 0 else 0
+            before = column_estimate_nb(ka, va, kb, vb, a >= 0, b >= 0, n, S, keep)
+            if can_replace_nb(g, rt, seat, c):  # the top card of the column
+                gain = before - column_estimate_nb(kc, vc, kb, vb, True, b >= 0, n, S, keep)
+                if gain >= (n if a >= 0 else 0) and (best < 0 or gain > best_gain or
+                                                     (gain == best_gain and c < best)):
+                    best = c
+                    best_gain = gain
+            if can_replace_nb(g, rt, seat, c + cols):  # the bottom card
+                gain = before - column_estimate_nb(ka, va, kc, vc, a >= 0, True, n, S, keep)
+                if gain >= (n if b >= 0 else 0) and (best < 0 or gain > best_gain or
+                                                     (gain == best_gain and c + cols < best)):
+                    best = c + cols
+                    best_gain = gain
+        return best
+    replaceable = 0
+    for p in range(npos):
+        if can_replace_nb(g, rt, seat, p):
+            replaceable |= 1 << p
+    return best_scan_nb(g, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS, g,
+                        G_UP + seat * MAX_POS, hide, rt, replaceable, card, n, S)
+
+
+@hot
+def place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
+    """The placement rule shared by greedy and knock-threshold, given the seat's unseen pool
+    (n cards worth S, the held card not yet removed): take the discard if it has an eligible
+    placement, else draw; place a drawn card at its best eligible position, else discard.
+    ``hide``: own positions it has forgotten (0 but for ``forgetful``)."""
+    if point == K.DP_TURN:
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
+            p = best_placement_nb(g, rt, seat, top, n, S, hide)
+            if p >= 0:
+                # decided before taking: remembered for the placement that follows
+                g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
+                return K.A_TAKE_DISCARD
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+            return K.A_DRAW_STOCK
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_TAKEN:
+        p = g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)]
+        if p >= 0 and g[ix(G_LEGAL + p)]:
+            return p
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_PLACE_DRAWN:
+        n -= 1
+        S -= rt[ix(RT_VALUE + held)]
+        p = best_placement_nb(g, rt, seat, held, n, S, hide) if n > 0 else -1
+        if p >= 0:
+            return p
+        if g[ix(G_LEGAL + K.A_DISCARD)]:
+            return K.A_DISCARD
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_FLIP and g[ix(G_LEGAL + K.A_PASS)]:
+        return K.A_PASS
+    if point == K.DP_FACE:
+        return K.A_FACE_UP
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot(inline="always")
+def greedy_nb(point, seat, held, g, rt, rng, par):
+    """W1's ``greedy`` (docs/benchmarks.md#w1): card-counting, one-step placement gain. Its
+    pool U: cards neither face up in a grid nor in the discard pile (nor the card just
+    drawn)."""
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+
+
+@hot(inline="always")
+def knock_threshold_nb(point, seat, held, g, rt, rng, par):
+    """W2's ``knock-threshold`` (docs/benchmarks.md#w2; parameter T): its pool U is every card
+    but the discard pile and its own known cards (what it has seen elsewhere is not
+    subtracted); it knocks at the start of a turn when its estimated score E <= T, else plays
+    greedy's placement rule with that pool."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    for p in range(rt[K.R_NPOS]):
+        c = g[ix(own + p)]
+        if 0 <= c < K.EMPTY0:  # (an empty position's pseudo-card is no card of the deck)
+            n -= 1
+            S -= rt[ix(RT_VALUE + c)]
+    if point == K.DP_TURN and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
+        nE = layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0)
+        if nE <= par[seat, PAR_T] * n:
+            return K.A_KNOCK
+    return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+
+
+def greedy_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_nb)
+
+
+def knock_threshold_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, knock_threshold_nb)

@@ -1,0 +1,194 @@
+"""``heuristic``: a parametric family (take, replace, hold for a pair, knock at, aggression)
+with card ages for the positions it waits on."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
+                                  MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import can_replace_nb, rel_nb
+from strategies.common import (AGE_MAX, age_nb, AGE_PER_SLOT, decide_with_nb, EPS, estimate_nb,
+                               flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
+                               pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
+                               PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_of_key_nb,
+                               unseen_pool_nb, would_end_nb)
+
+
+@hot
+def _grow_ages_nb(g, rt, seat):
+    """One more own turn for every position's card (saturating at AGE_MAX)."""
+    for p in range(rt[K.R_NPOS]):
+        a = age_nb(g, seat, p)
+        if a < AGE_MAX:
+            slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
+            g[ix(slot)] += 1 << (4 * (p % AGE_PER_SLOT))
+
+
+@hot
+def _waiting_for_pair_nb(g, rt, seat, p, hold):
+    """Is the known card at p one the heuristic keeps, waiting for its pair? Its value is
+    positive, it has been there fewer than ``hold`` own turns, nothing pairs it yet, a related
+    position could still take a partner, and the seat has not seen every copy of its key."""
+    if hold <= 0 or age_nb(g, seat, p) >= hold:
+        return False
+    scope = rt[K.R_PAIR_SCOPE]
+    if scope == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    x = g[ix(own + p)]
+    if x < 0 or rt[ix(RT_VALUE + x)] <= 0:
+        return False
+    key = rt[ix(RT_KEY + x)]
+    open_slot = False
+    for q in range(rt[K.R_NPOS]):
+        if q == p or not rel_nb(rt, p, q):
+            continue
+        y = g[ix(own + q)]
+        if y >= 0 and rt[ix(RT_KEY + y)] == key:
+            return False  # already paired
+        if can_replace_nb(g, rt, seat, q):
+            open_slot = True
+    return open_slot and unseen_of_key_nb(g, rt, seat, key) > 0
+
+
+@hot(inline="always")
+def _knock_at_nb(g, par, seat):
+    """knock_at, or no limit once the stock has been reshuffled (the round drags on)."""
+    if g[ix(G_PUB + K.PUB_RESHUFFLES)] > 0:
+        return 1e300
+    return par[seat, PAR_KNOCK_AT]
+
+
+@hot
+def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
+    """The heuristic's position for ``card`` (-1 if none suits): the largest estimated gain
+    among replaceable positions where the gain is at least replace_min over a known card and
+    at least 0 over an unknown one (valued at (1 + aggression) S/n), skipping cards kept for a
+    pair (hold) and, before anyone has ended, a placement that would end the round while the
+    estimate after it is above knock_at. ``final`` (the end is triggered): plain estimate
+    minimisation. ``must`` (the card must be placed): no thresholds, the end avoided if
+    possible."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    mean = S / n if n > 0 else 0.0
+    u = mean if final else mean * (1.0 + par[seat, PAR_AGGRESSION])
+    replace_min = EPS if final else par[seat, PAR_REPLACE_MIN]
+    hold = 0 if final else np.int64(par[seat, PAR_HOLD])
+    knock_at = _knock_at_nb(g, par, seat)
+    ending = would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
+    before = estimate_nb(g, rt, seat, -1, -1, u)
+    for attempt in range(2):
+        best = -1
+        best_gain = 0.0
+        for p in range(rt[K.R_NPOS]):
+            if not can_replace_nb(g, rt, seat, p):
+                continue
+            known = g[ix(own + p)] >= 0
+            if not must and known and _waiting_for_pair_nb(g, rt, seat, p, hold):
+                continue
+            gain = before - estimate_nb(g, rt, seat, p, card, u)
+            if not must and gain < (replace_min if known else 0.0) - EPS:
+                continue
+            if attempt == 0 and ending and g[ix(G_UP + seat * MAX_POS + p)] == 0 and \
+                    estimate_nb(g, rt, seat, p, card, mean) > knock_at + EPS:
+                continue
+            if best < 0 or gain > best_gain + EPS:
+                best = p
+                best_gain = gain
+        if best >= 0 or not must:
+            return best
+    return -1
+
+
+@hot
+def _remember_placement_nb(g, seat, p):
+    g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
+    reset_age_nb(g, seat, p)
+    return p
+
+
+@hot
+def heuristic_nb(point, seat, held, g, rt, rng, par):
+    """``heuristic``: a parametric rule-of-thumb player (docs/policies.md). It counts every
+    card it has seen and values an unknown card at the mean of the rest."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    final = g[ix(G_PUB + K.PUB_ENDER)] >= 0
+    knock_at = _knock_at_nb(g, par, seat)
+    if point == K.DP_TURN:
+        if g[ix(mem + MEM_LAST_TURN)] != g[ix(G_PUB + K.PUB_TURN)] + 1:  # a new own turn
+            g[ix(mem + MEM_LAST_TURN)] = g[ix(G_PUB + K.PUB_TURN)] + 1
+            _grow_ages_nb(g, rt, seat)
+        n, S = unseen_pool_nb(g, rt, seat, -1)
+        if n <= 0:
+            if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+                return K.A_DRAW_STOCK
+            return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        E = estimate_nb(g, rt, seat, -1, -1, S / n)
+        if g[ix(G_LEGAL + K.A_KNOCK)] and E <= knock_at + EPS:
+            return K.A_KNOCK
+        if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
+            return K.A_FLIP_ALL
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
+            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
+            p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
+            if p >= 0 and (final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS or
+                           pairs_at_nb(g, rt, seat, p, top)):
+                g[ix(mem + MEM_PLANNED_POS)] = p
+                return K.A_TAKE_DISCARD
+            if not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+                p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, True)
+                if p >= 0:
+                    g[ix(mem + MEM_PLANNED_POS)] = p
+                    return K.A_TAKE_DISCARD
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+            return K.A_DRAW_STOCK
+        if g[ix(G_LEGAL + K.A_FLIP)]:
+            return K.A_FLIP
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_TAKEN:
+        p = g[ix(mem + MEM_PLANNED_POS)]
+        if not (0 <= p < MAX_POS and g[ix(G_LEGAL + p)]):
+            n, S = unseen_pool_nb(g, rt, seat, held)
+            p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
+        if p >= 0 and g[ix(G_LEGAL + p)]:
+            return _remember_placement_nb(g, seat, p)
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_PLACE_DRAWN:
+        n, S = unseen_pool_nb(g, rt, seat, held)
+        p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, False)
+        if p >= 0 and g[ix(G_LEGAL + p)]:
+            return _remember_placement_nb(g, seat, p)
+        if g[ix(G_LEGAL + K.A_DISCARD)]:
+            return K.A_DISCARD
+        p = _heuristic_placement_nb(g, rt, seat, held, n, S, par, final, True)
+        if p >= 0 and g[ix(G_LEGAL + p)]:
+            return _remember_placement_nb(g, seat, p)
+        return lowest_legal_nb(g, 0, MAX_POS)
+    if point == K.DP_FACE:
+        return _face_nb(g, rt, seat, held, knock_at, final)
+    if point == K.DP_FLIP:
+        return flip_nb(g, rt, seat)
+    if point == K.DP_REVEAL:
+        return reveal_apart_nb(g, rt, seat)
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def _face_nb(g, rt, seat, held, end_at, final):
+    """placement_face = player_choice: face up, unless the card would turn the last face-down
+    card up and end the round while the estimate after it is above ``end_at``."""
+    p = g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)]
+    if 0 <= p < MAX_POS and not final and would_end_nb(g, rt, seat) and \
+            g[ix(G_UP + seat * MAX_POS + p)] == 0 and g[ix(G_LEGAL + K.A_FACE_DOWN)]:
+        n, S = unseen_pool_nb(g, rt, seat, held)
+        if n > 0 and estimate_nb(g, rt, seat, p, held, S / n) > end_at + EPS:
+            return K.A_FACE_DOWN
+    if g[ix(G_LEGAL + K.A_FACE_UP)]:
+        return K.A_FACE_UP
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+def heuristic_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, heuristic_nb)
