@@ -37,37 +37,34 @@ def _seat_labels(summary: pl.DataFrame) -> list[str]:
     return [f"seat {s}\n{name}" for s, name in zip(summary["seat"], summary["strategy"])]
 
 
-def win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
+def _share_figure(summary: pl.DataFrame, share, err, color: str, what: str,
+                  title: str) -> Figure:
+    """Bars of a share per seat (in %) with 95% error bars, and the line of equal shares."""
     fig = Figure(figsize=(6.4, 4.0), layout="constrained")
     ax = fig.add_subplot()
     seats = np.arange(summary.height)
-    share = summary["win_share"].to_numpy()
-    ax.bar(seats, 100 * share, yerr=100 * Z95 * summary["se_win"].to_numpy(), capsize=4,
-           color="tab:blue", alpha=0.8)
+    ax.bar(seats, share, yerr=err, capsize=4, color=color, alpha=0.8)
     ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
     ax.set_xticks(seats, _seat_labels(summary))
-    ax.set_ylabel("share of rounds won (%)")
-    ax.set_title(f"Win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
+    ax.set_ylabel(f"share of {what} won (%)")
+    ax.set_title(f"{'Win' if what == 'rounds' else 'Match win'} share per seat, 95% intervals"
+                 f"\n{title_lines(title)}", fontsize=10)
     ax.legend(loc="lower right", fontsize=8)
     return fig
+
+
+def win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
+    return _share_figure(summary, 100 * summary["win_share"].to_numpy(),
+                         100 * Z95 * summary["se_win"].to_numpy(), "tab:blue", "rounds", title)
 
 
 def match_win_share_figure(summary: pl.DataFrame, title: str) -> Figure:
     """Each seat's share of whole matches won (ties split), with the summary's 95% interval;
     seats take turns to play first, so a seat's figure is not its first-player share."""
-    fig = Figure(figsize=(6.4, 4.0), layout="constrained")
-    ax = fig.add_subplot()
-    seats = np.arange(summary.height)
     share = 100 * summary["match_win_share"].to_numpy()
     err = np.vstack([share - 100 * summary["match_win_share_lo95"].to_numpy(),
                      100 * summary["match_win_share_hi95"].to_numpy() - share])
-    ax.bar(seats, share, yerr=np.maximum(err, 0), capsize=4, color="tab:green", alpha=0.8)
-    ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
-    ax.set_xticks(seats, _seat_labels(summary))
-    ax.set_ylabel("share of matches won (%)")
-    ax.set_title(f"Match win share per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
-    ax.legend(loc="lower right", fontsize=8)
-    return fig
+    return _share_figure(summary, share, np.maximum(err, 0), "tab:green", "matches", title)
 
 
 def mean_score_figure(summary: pl.DataFrame, title: str) -> Figure:
