@@ -126,6 +126,13 @@ class _ChunkSizeOption(click.Option):
 _threads_option = click.option("--threads", type=int, default=None, callback=_at_least_one,
                                help="Worker threads  [default: number of CPUs]")
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+_players_option = click.option("--players", default=DEFAULT_PLAYERS, show_default=True,
+                               type=int, help="Players at the table.")
+# one strategy per seat, or one for all (run, replay)
+_seat_strategies_option = click.option(
+    "--strategy", "strategies", multiple=True, metavar="NAME",
+    help=f"Strategy for all seats (give once) or for each seat (give once per seat); "
+         f"default {DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
 
 
 # ---- rule options shared by run, score and rules ------------------------------------------
@@ -275,11 +282,8 @@ def cli():
 
 @cli.command()
 @_rule_options
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
-@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help=f"Strategy for all seats (give once) or for each seat (give once per seat); "
-                   f"default {DEFAULT_STRATEGY} (knock-threshold in knock-only games).")
+@_players_option
+@_seat_strategies_option
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
               type=Count(1, MAX_ROUNDS),
               help="Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
@@ -329,8 +333,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 
 @cli.command()
 @_rule_options
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
+@_players_option
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help="A strategy in the tournament; give once per strategy (at least two).")
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
@@ -365,8 +368,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 
 @cli.command()
 @_rule_options
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
+@_players_option
 @click.option("--strategy", "strategy", required=True, metavar="NAME",
               help="The strategy to tune (it may fix its other parameters, e.g. "
                    "heuristic:hold=2).")
@@ -582,8 +584,7 @@ def _positive_float(ctx, param, value):
               default="factorial", show_default=True,
               help="factorial: every combination of the values; one-at-a-time: each option "
                    "changed alone.")
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
+@_players_option
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME[,NAME...]",
               help="Strategies at the table (comma-separated or repeated, at most one per "
                    f"seat); with several they rotate through the seats. Default "
@@ -635,8 +636,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 
 @cli.command()
 @_rule_options
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
+@_players_option
 @click.option("--deals", default=api.DEFAULT_DEALS, show_default=True,
               type=Count(100, MAX_HELD_ROUNDS),
               help="Deals each decision is measured on (each deal is played in every "
@@ -740,12 +740,8 @@ def plot(folder):
 # ---- replay ------------------------------------------------------------------------------------
 @cli.command()
 @_rule_options
-@click.option("--players", default=DEFAULT_PLAYERS, show_default=True, type=int,
-              help="Players at the table.")
-@click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help=f"Strategy for all seats (give once) or for each seat (give once per seat), "
-                   f"as in `golfsim run`; default {DEFAULT_STRATEGY} (knock-threshold in "
-                   "knock-only games).")
+@_players_option
+@_seat_strategies_option
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
 @click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
