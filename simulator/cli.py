@@ -499,30 +499,41 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
 
 @cli.command()
 @_rule_options
+@click.option("--ender", type=int, default=None, metavar="SEAT",
+              help="With several layouts: the seat that ended the hole (0 = the first "
+                   "layout); default: nobody.")
+@click.option("--knocked", is_flag=True, help="The ender ended the hole by knocking.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.argument("layout", nargs=-1, required=True)
 @click.pass_context
-def score(ctx, preset, rules_file, assignments, as_json, layout):
-    """Score a LAYOUT written row by row, rows separated by '/'.
+def score(ctx, preset, rules_file, assignments, ender, knocked, as_json, layout):
+    """Score a LAYOUT written row by row, rows separated by '/'; several layouts, one per
+    seat separated by '|', are scored as one hole (the hole rules: ender, lowest, ties).
 
     \b
     Examples:
       golfsim score "K♠ 5♥ J♣ / K♦ 5♣ 2♥"          (prints 8)
       golfsim score KS 5H JC / KD 5C 2H
       golfsim score --set value_two=2 "KS 5H JC / KD 5C 2H"   (prints 12)
+      golfsim score --set lowest_bonus=-3 --ender 1 "KS 5H JC / KD 5C 2H | 9S 9H 3C / 4D 5D 6D"
     """
-    from .output.layout_score import LayoutError, format_layout_score, score_layout
+    from .output.layout_score import (LayoutError, format_hole_score, format_layout_score,
+                                      score_hole, score_layout)
 
     rules, preset = build_rules(ctx, preset, rules_file, assignments)
     text = " ".join(layout)
+    several = "|" in text
+    if not several and (ender is not None or knocked):
+        raise GolfsimError("--ender and --knocked need two or more layouts, separated by '|'")
     try:
-        result = score_layout(rules, text)
+        result = score_hole(rules, text, ender, knocked) if several else \
+            score_layout(rules, text)
     except (CardParseError, LayoutError) as e:
         raise GolfsimError(str(e)) from None
     if as_json:
         click.echo(json.dumps(result.as_json(preset), ensure_ascii=False))
     else:
-        click.echo(format_layout_score(result, preset))
+        click.echo((format_hole_score if several else format_layout_score)(result, preset))
 
 
 @cli.command()

@@ -188,3 +188,39 @@ def test_ambiguity_and_tip_ids_are_explained():
                     problems.append(f"{_where(path, text, m.start())}: {m.group(0)} is not in "
                                     f"docs/rules.md#{section}")
     assert not problems, "\n".join(problems)
+
+
+# ---- the house-rule catalogue ----------------------------------------------------------------
+HOUSE_RULES_DOC = ROOT / "docs" / "house_rules.md"
+# the golfgame server's switches the catalogue must map (issue: every one expressible)
+GOLFGAME_NAMES = ("super_kings", "ten_penny", "lucky_swing", "knock_bonus", "underdog_bonus",
+                  "tied_shame", "blackjack", "wolfpack", "four_of_a_kind", "eagle_eye",
+                  "one_eyed_jacks", "flip_mode = never", "flip_mode = always",
+                  "flip_mode = endgame", "flip_as_action", "knock_early", "knock_penalty")
+
+
+def _catalogue_rows() -> list[tuple[str, str, list[str]]]:
+    """(preset, name, assignments) of every table row of docs/house_rules.md: the preset is
+    the one its table's heading names (six_card unless it names another)."""
+    rows, preset = [], "six_card"
+    for line in HOUSE_RULES_DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("## "):
+            preset = "eight_card_whitnack" if "Whitnack" in line else "six_card"
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 3 or set(cells[0]) <= set("-") or \
+                cells[0] in ("golfgame name", "Name"):
+            continue
+        spans = re.findall(r"`([^`]+)`", cells[-1])
+        assignments = [a for span in spans if "=" in span for a in span.split()]
+        rows.append((preset, cells[0], assignments))
+    return rows
+
+
+def test_house_rule_catalogue_maps_to_options_that_parse():
+    rows = _catalogue_rows()
+    assert len(rows) >= 40
+    for preset, name, assignments in rows:
+        if assignments:   # every option=value parses and applies on the table's preset
+            R.Rules.preset(preset).with_text_options(assignments)
+    names = {n.split("`")[1] if "`" in n else n for _, n, _ in rows}
+    assert not [n for n in GOLFGAME_NAMES if n not in names]

@@ -432,6 +432,16 @@ SCORING_OPTIONS = [
     ("ten_quads", "ten_card", dict(quad_two_columns_value=-10, block_2x2_value=-25,
                                    quad_others_penalty=10)),
     ("ten_anywhere", "ten_card", dict(pair_scope="anywhere")),
+    # house rules (docs/house_rules.md)
+    ("eagle_eye", "six_card", dict(decks=2, jokers_per_deck=2, value_joker="plus2_pair_minus4")),
+    ("eagle_eye_anywhere", "six_card", dict(decks=2, jokers_per_deck=2, pair_scope="anywhere",
+                                            value_joker="plus2_pair_minus4")),
+    ("jack_pairs_quad20", "six_card", dict(decks=2, jack_pairs_bonus=-20,
+                                           quad_two_columns_value=-20)),
+    ("jack_pairs_alone", "ten_card", dict(jack_pairs_bonus=-5, value_king=-2, value_ten=1)),
+    ("whitnack_couples", "eight_card_whitnack", dict(quad_apart_value=-5, joker_quad_value=-50,
+                                                     joker_quad_apart_value=-20)),
+    ("lucky_swing", "six_card", dict(decks=2, joker_count=2, value_joker=-5)),
     # the pair scopes of step (c) of docs/rules.md#how-a-layout-is-scored: best maximum
     # matching / Moraco adjacency
     ("four_row_or_column", "four_card", dict(decks=2)),
@@ -496,25 +506,26 @@ def test_layout_scoring_parity(seed, preset, options):
 
 def test_plain_scoring_path_agrees_with_the_general_one():
     """Both kernels score simple rule sets with scoring.plain_layout_value_nb instead of
-    layout_value_nb: wherever plain_layout_nb admits a rule set, both give the same value."""
+    layout_value_nb: wherever the rule slot R_LAYOUT_KIND admits a rule set, both give the
+    same value."""
     from simulator.kernel.engine import pack_rules
     kinds = []
     for seed, (_, preset, options) in enumerate(SCORING_OPTIONS):
         rules = Rules.preset(preset, **options)
         rt = pack_rules(flatten(rules, 4))
-        kind = S.plain_layout_nb(rt)
+        kind = rt[K.R_LAYOUT_KIND]
         kinds.append(kind)
-        if kind == S.PLAIN_NONE:
+        if kind == K.LAYOUT_GENERAL:
             continue
         for cards in few_rank_layouts(rules, 4, 200, seed):
             plain = S.plain_layout_value_nb(np.array(cards, dtype=np.int32), 0, rt, kind)
             assert plain == engine_layout_score(rules, cards, 4)[0], \
                 " ".join(C.card_name(c, ascii_only=True) for c in cards)
     # both simple kinds were exercised, and the patterns that need the general path refused it
-    assert {S.PLAIN_SUM, S.PLAIN_COLUMNS, S.PLAIN_NONE} <= set(kinds)
+    assert {K.LAYOUT_SUM, K.LAYOUT_COLUMNS, K.LAYOUT_GENERAL} <= set(kinds)
     for (name, _, _), kind in zip(SCORING_OPTIONS, kinds):
-        if "quad" in name or "block" in name or "six_of_kind" in name:
-            assert kind == S.PLAIN_NONE, name
+        if "quad" in name or "block" in name or "six_of_kind" in name or "jack_pairs" in name:
+            assert kind == K.LAYOUT_GENERAL, name
 
 
 HOLE_OPTIONS = [
@@ -529,6 +540,9 @@ HOLE_OPTIONS = [
     dict(ender_penalty="double", ender_bonus="zero"),
     dict(lowest_scores_zero=True, quad_others_penalty=10, quad_two_columns_value=0),
     dict(shoot_the_moon=60),
+    dict(twenty_one_scores_zero=True, ender_penalty="plus_10", ender_extra=-5),
+    dict(lowest_bonus=-3, tie_penalty=5, ender_rule_applies_to="knock_only", ender_extra=-5),
+    dict(tie_penalty=5, shoot_the_moon=60, lowest_scores_zero=True),
 ]
 
 
@@ -538,7 +552,7 @@ def test_hole_scoring_parity(options):
     rng = random.Random(7)
     for _ in range(600):
         players = rng.randint(2, 6)
-        L = [rng.choice([rng.randint(-12, 40), 60, 5]) for _ in range(players)]
+        L = [rng.choice([rng.randint(-12, 40), 60, 5, 21]) for _ in range(players)]
         quads = [rng.choice([0, 0, 0, 1, 2]) for _ in range(players)]
         if rules.shoot_the_moon is not None:
             quads = [0] * players          # see test_scoring_discrepancies (moon)

@@ -143,7 +143,7 @@ def spec_of(params: dict[str, float]) -> str:
 
 
 def ranks_in_play(rules: Rules) -> list[int]:
-    return list(range(13)) + ([RANK_JOKER] if rules.jokers_per_deck > 0 else [])
+    return list(range(13)) + ([RANK_JOKER] if rules.has_jokers else [])
 
 
 def with_bit(mask: float, rank: int, on: bool) -> float:

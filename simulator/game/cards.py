@@ -18,7 +18,7 @@ SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 CARDS_PER_DECK = 54  # 52 suited cards plus room for two jokers
 EMPTY = -1  # "no card here" in every card-valued array
 
-RANK_ACE, RANK_TWO, RANK_EIGHT = 0, 1, 7
+RANK_ACE, RANK_TWO, RANK_EIGHT, RANK_TEN = 0, 1, 7, 9
 RANK_JACK, RANK_QUEEN, RANK_KING = 10, 11, 12
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 

@@ -87,8 +87,9 @@ REMOVE_NEVER, REMOVE_OPTIONAL, REMOVE_IMMEDIATE = range(3)
 PLACEMENT_FACES = ("up", "down", "player_choice")
 FACE_UP, FACE_DOWN, FACE_CHOICE = range(3)
 
-FLIP_AFTER_DISCARD = ("none", "mandatory", "mandatory_unless_one_face_down")
-FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE = range(3)
+FLIP_AFTER_DISCARD = ("none", "mandatory", "mandatory_unless_one_face_down",
+                      "optional_in_endgame")
+FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE, FAD_ENDGAME = range(4)
 
 KNOCK_TIMINGS = ("instead_of_turn", "end_of_own_turn", "any_time_in_turn")
 KNOCK_INSTEAD, KNOCK_END_OF_TURN, KNOCK_ANY_TIME = range(3)
@@ -147,7 +148,7 @@ R_QUAD_OTHERS_PENALTY = 26
 R_BLOCK_VALUE = 27
 R_SIX_KIND_VALUE = 28
 R_NEG_QUAD_VALUE = 29
-R_JOKER_PAIR_VALUE = 30  # NONE_VALUE unless value_joker = plus15_pair_minus5 (then -5)
+R_JOKER_PAIR_VALUE = 30  # NONE_VALUE unless value_joker pairs to a value of its own (-5, -4)
 R_ENDER_PENALTY = 31
 R_ENDER_BONUS = 32
 R_ENDER_TIE = 33
@@ -178,7 +179,24 @@ R_PRIVATE_STOCK = 57      # private_stock_draw
 R_REMOVE_CANCELLED = 58   # REMOVE_*
 R_BLIND = 59              # blind_replacement (0: a held card may wait while one card is looked at)
 R_MAX_ABS_VALUE = 60      # largest |value| of a card in the deck
-N_RULE_SLOTS = 61
+R_QUAD_APART_VALUE = 61   # two pair-columns of one key not side by side (NONE_VALUE: as quads)
+R_JOKER_QUAD_VALUE = 62   # two pair-columns of jokers side by side (NONE_VALUE when unset)
+R_JOKER_QUAD_APART = 63   # ... not side by side
+R_JACK_PAIRS_BONUS = 64   # added once to a layout with two or more pair-columns of jacks
+R_TWENTY_ONE_ZERO = 65    # a layout worth exactly 21 is worth 0
+R_ENDER_EXTRA = 66        # added to the ender's hole score, lowest or not
+R_LOWEST_BONUS = 67       # added to the lowest hole score(s)
+R_TIE_PENALTY = 68        # added to every hole score another player shares
+R_FLIP_ALL_MAX = 69       # flip_all_to_end only with at most this many face-down cards
+R_LAYOUT_KIND = 70        # LAYOUT_*: which of the scorer's simple cases the rules are
+R_PLAIN_HOLE = 71         # 1 when every hole score is the layout value plus the seat's extras
+N_RULE_SLOTS = 72
+
+# R_LAYOUT_KIND: the simple cases a kernel scores in place, without calls
+LAYOUT_GENERAL = 0  # the general scorer is needed
+LAYOUT_SUM = 1      # a layout scores the sum of its card values
+LAYOUT_COLUMNS = 2  # a two-row layout scores column by column: a pair of one key its pair
+                    # value, any other two cards their sum
 
 NONE_VALUE = -(1 << 40)  # "option not set" inside integer rule slots
 

@@ -56,7 +56,7 @@ from functools import lru_cache
 from . import cards as C
 from . import codes as K
 from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from .rules import JOKER_PLUS15, Rules
+from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules
 
 
 class Decision(IntEnum):
@@ -116,8 +116,10 @@ _VALUE_TABLES = {
     "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
     "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
 }
-PLUS15_SINGLE_JOKER = 15   # value_joker = plus15_pair_minus5: one joker alone
-PLUS15_JOKER_PAIR = -5     # ... and two jokers that pair, together
+# value_joker = plus15_pair_minus5: a joker alone +15, two that pair -5 together;
+# value_joker = plus2_pair_minus4 (eagle eye): alone +2, two that pair -4 together
+JOKER_ALONE_AND_PAIR = {JOKER_PLUS15: (15, -5), JOKER_EAGLE: (2, -4)}
+BLACKJACK = 21             # twenty_one_scores_zero: the layout value that becomes 0
 
 
 def card_value(rules: Rules, card: int) -> int:
@@ -127,8 +129,8 @@ def card_value(rules: Rules, card: int) -> int:
     rank, suit = C.rank_of(card), C.suit_of(card)
     table = _VALUE_TABLES[rules.value_scheme]
     if rank == C.RANK_JOKER:
-        if rules.value_joker == JOKER_PLUS15:
-            return PLUS15_SINGLE_JOKER
+        if rules.value_joker in JOKER_ALONE_AND_PAIR:
+            return JOKER_ALONE_AND_PAIR[rules.value_joker][0]
         if rules.value_joker is not None:
             return rules.value_joker
         return table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
@@ -136,12 +138,13 @@ def card_value(rules: Rules, card: int) -> int:
     if rank == C.RANK_TWO:
         if rules.value_two is not None:
             value = rules.value_two
-        if rules.twos_positive_with_jokers and rules.jokers_per_deck > 0:
+        if rules.twos_positive_with_jokers and rules.has_jokers:
             value = 2
         if rules.bonus_card == "twos":
             value = -2
     rank_override = {C.RANK_JACK: rules.value_jack, C.RANK_QUEEN: rules.value_queen,
-                     C.RANK_KING: rules.value_king, C.RANK_EIGHT: rules.value_eight}.get(rank)
+                     C.RANK_KING: rules.value_king, C.RANK_EIGHT: rules.value_eight,
+                     C.RANK_TEN: rules.value_ten}.get(rank)
     if rank_override is not None:
         value = rank_override
     if rank == C.RANK_QUEEN and suit == C.SPADES and rules.value_queen_of_spades is not None:
@@ -198,8 +201,7 @@ class CardTable:
         self.decks = rules.decks_for(players)
         # canonical order: deck copy by deck copy, each 52 suited cards then its jokers
         self.deck = [copy * C.CARDS_PER_DECK + local
-                     for copy in range(self.decks)
-                     for local in range(52 + rules.jokers_per_deck)]
+                     for copy in range(self.decks) for local in rules.deck_locals(copy)]
         self.value, self.key = _card_tables(rules, self.decks * C.CARDS_PER_DECK)
         self.deck_sum = sum(self.value[c] for c in self.deck)
 
@@ -326,11 +328,12 @@ def related(scope: str, p: int, q: int, cols: int) -> bool:
 
 
 def pair_value(rules: Rules, a: int, b: int) -> int:
-    """What a cancelled pair contributes: 0; two jokers under plus15_pair_minus5 -5 together;
-    two negative cards their own (negative) sum under negative_pairs_keep_value."""
+    """What a cancelled pair contributes: 0; two jokers under plus15_pair_minus5 -5 together
+    (plus2_pair_minus4: -4); two negative cards their own (negative) sum under
+    negative_pairs_keep_value."""
     va, vb = card_value(rules, a), card_value(rules, b)
-    if rules.value_joker == JOKER_PLUS15 and is_joker(a) and is_joker(b):
-        return PLUS15_JOKER_PAIR
+    if rules.value_joker in JOKER_ALONE_AND_PAIR and is_joker(a) and is_joker(b):
+        return JOKER_ALONE_AND_PAIR[rules.value_joker][1]
     if rules.negative_pairs_keep_value and va < 0 and vb < 0:
         return va + vb
     return 0
@@ -410,6 +413,11 @@ def _score_two_row_columns(rules, cards, values, keys) -> LayoutScore:
         n, value = _best_coupling(rules, cards, columns, values)
         couples += n
         total += value
+    # jack_pairs_bonus (wolfpack): two or more columns of two jacks, once, on top
+    jack_columns = sum(1 for c in range(cols) if C.rank_of(cards[c]) == C.RANK_JACK and
+                       C.rank_of(cards[c + cols]) == C.RANK_JACK)
+    if jack_columns >= 2:
+        total += rules.jack_pairs_bonus
     return LayoutScore(total, couples)
 
 
@@ -438,14 +446,21 @@ def _best_coupling(rules, cards, columns, values) -> tuple[int, int]:
 
 def _couple_value(rules, cards, ca, cb, values) -> int | None:
     """Total score of the four cards of pair-columns ca < cb scored together, or None when no
-    rule makes them a couple. Precedence: block > negative quad > quad (AMB-25)."""
+    rule makes them a couple. Precedence: joker quads > block > negative quad > quad
+    (AMB-25); quad_apart_value replaces the quad value of columns not side by side."""
     cols = rules.grid_cols
     adjacent = abs(cb - ca) == 1
     four = (cards[ca], cards[ca + cols], cards[cb], cards[cb + cols])
+    if all(is_joker(x) for x in four):
+        joker_quad = rules.joker_quad_value if adjacent else rules.joker_quad_apart_value
+        if joker_quad is not None:
+            return joker_quad
     if adjacent and rules.block_2x2_value is not None:
         return rules.block_2x2_value
     if rules.negative_quad_value is not None and all(values[x] < 0 for x in four):
         return rules.negative_quad_value
+    if not adjacent and rules.quad_apart_value is not None:
+        return rules.quad_apart_value
     if rules.quad_two_columns_value is not None and \
             (adjacent or not rules.quad_two_columns_adjacent_only):
         return rules.quad_two_columns_value
@@ -482,7 +497,7 @@ def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: boo
     """Hole scores from the layout values (docs/rules.md#scoring-a-hole steps 3-5). ``ender``
     is -1 when the hole had none; ``couples[p]`` counts the quads/blocks seat p scored (for
     quad_others_penalty); ``extra[p]`` is a per-seat penalty incurred during the hole."""
-    L = list(layout_values)
+    L = twenty_one_zero(rules, layout_values)
     n = len(L)
     couples = couples or [0] * n
     extra = extra or [0] * n
@@ -497,6 +512,8 @@ def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: boo
     applies = ender >= 0 and (rules.ender_rule_applies_to == "any_ender" or knocked)
     if applies and (rules.ender_penalty != "none" or rules.ender_bonus != "none"):
         scores[ender] += ender_score(rules, L, ender) - L[ender]
+    if applies:
+        scores[ender] += rules.ender_extra
     # step 5: hole-level transforms
     if rules.lowest_scores_zero:
         low = min(L)
@@ -516,7 +533,21 @@ def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: boo
             for p in range(n):
                 if p != q:
                     scores[p] += moon
+    # step 6: the lowest hole score's bonus, then the penalty for a shared score
+    if rules.lowest_bonus:
+        low = min(scores)
+        scores = [v + rules.lowest_bonus if v == low else v for v in scores]
+    if rules.tie_penalty:
+        shared = [v for v in scores if scores.count(v) > 1]
+        scores = [v + rules.tie_penalty if v in shared else v for v in scores]
     return scores
+
+
+def twenty_one_zero(rules: Rules, layout_values: list[int]) -> list[int]:
+    """The layout values with twenty_one_scores_zero applied: exactly 21 is worth 0."""
+    if not rules.twenty_one_scores_zero:
+        return list(layout_values)
+    return [0 if v == BLACKJACK else v for v in layout_values]
 
 
 # ================================================================================================
@@ -1296,7 +1327,9 @@ class Hole:
         if st.face_down_count(seat) > 0:
             if r.flip_instead_of_draw:
                 options.append(Action.FLIP)
-            if r.flip_all_to_end:
+            # flip_all_max_face_down (knock_early): only with that few face-down cards
+            if r.flip_all_to_end and (r.flip_all_max_face_down is None or
+                                      st.face_down_count(seat) <= r.flip_all_max_face_down):
                 options.append(Action.FLIP_ALL)
         # pay_to_peek (AMB-16): while some own face-down card is still unknown
         if r.pay_to_peek is not None and st.unknown_positions(seat):
@@ -1371,12 +1404,18 @@ class Hole:
             return
         st.held = None
         st.put_on_discard(seat, card)
-        # flip_after_stock_discard: turn a face-down card up (PASS allowed with one left)
+        # flip_after_stock_discard: turn a face-down card up (PASS allowed with one left);
+        # optional_in_endgame: a flip that may be passed, once some player (this one
+        # included) has at most one face-down card, and no flip before
         face_down = st.face_down_positions(seat)
-        if r.flip_after_stock_discard != "none" and face_down:
+        fad = r.flip_after_stock_discard
+        if fad == "optional_in_endgame" and \
+                all(st.face_down_count(s) > 1 for s in range(self.players)):
+            fad = "none"
+        if fad != "none" and face_down:
             options = list(face_down)
-            if r.flip_after_stock_discard == "mandatory_unless_one_face_down" and \
-                    len(face_down) == 1:
+            if (fad == "mandatory_unless_one_face_down" and len(face_down) == 1) or \
+                    fad == "optional_in_endgame":
                 options.append(Action.PASS)
             p = self.ask(seat, Decision.FLIP, options)
             if p != Action.PASS:
@@ -1465,7 +1504,7 @@ class Hole:
         st = self.state
         layouts = [[cell.card for cell in row] for row in st.layouts]
         parts = [score_layout(self.rules, cards) for cards in layouts]
-        L = [part.value + bank for part, bank in zip(parts, st.bank)]
+        L = twenty_one_zero(self.rules, [part.value + bank for part, bank in zip(parts, st.bank)])
         ender = -1 if st.ender is None else st.ender
         scores = hole_scores(self.rules, L, ender, st.knocked, [part.couples for part in parts],
                              extra=list(st.penalty))

@@ -45,6 +45,10 @@ _SCHEME_TABLES = {
     "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
 }
 JOKER_PLUS15 = "plus15_pair_minus5"
+JOKER_EAGLE = "plus2_pair_minus4"
+# value_joker values that give a joker one value alone and another, for the two, when two
+# jokers pair: (alone, pair)
+JOKER_PAIR_SCHEMES = {JOKER_PLUS15: (15, -5), JOKER_EAGLE: (2, -4)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +62,9 @@ class Rules:
     deck_thresholds: tuple = _opt(((2, 1), (5, 2), (9, 3)),
                                   "(players, decks) steps used when decks = 0")
     jokers_per_deck: int = _opt(0, "jokers added per deck", allowed=(0, 2))
+    joker_count: int | None = _opt(None, "jokers in the whole deck whatever the number of "
+                                   "decks, all in the first (none: jokers_per_deck in each)",
+                                   lo=0, hi=2, nullable=True)
     bonus_card: str = _opt("none", "cards worth -2 standing in for jokers",
                            allowed=("none", "twos", "one_eyed_jacks"))
     layout_mode: str = _opt("grid", "how a layout is laid out (hand: an unordered hand of "
@@ -102,6 +109,9 @@ class Rules:
     flip_after_stock_discard: str = _opt("none", "flip a card after discarding a stock card",
                                          allowed=K.FLIP_AFTER_DISCARD)
     flip_all_to_end: bool = _opt(False, "a turn may turn every face-down card up, ending the hole")
+    flip_all_max_face_down: int | None = _opt(None, "flip_all_to_end only with at most this many "
+                                              "face-down cards (none: any number)", lo=1,
+                                              hi=K.MAX_POS, nullable=True)
     end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
                                supported=("knock", "all_face_up", "all_players_face_up"))
     knock_exclusive: bool = _opt(True, "nobody may knock once someone has knocked (the rules "
@@ -139,7 +149,9 @@ class Rules:
     value_jack: int | None = _opt(None, "value of a jack", allowed=(10, 11, 0, 20), nullable=True)
     value_queen: int | None = _opt(None, "value of a queen", allowed=(10, 12, 13, 20, 0),
                                    nullable=True)
-    value_king: int | None = _opt(None, "value of a king", allowed=(0, 13, 10), nullable=True)
+    value_king: int | None = _opt(None, "value of a king", allowed=(0, 13, 10, -2),
+                                  nullable=True)
+    value_ten: int | None = _opt(None, "value of a ten", allowed=(10, 1), nullable=True)
     value_queen_of_spades: int | None = _opt(None, "value of the queen of spades",
                                              allowed=(40,), nullable=True)
     value_eight: int | None = _opt(None, "value of an eight", allowed=(8, 0), nullable=True)
@@ -151,8 +163,11 @@ class Rules:
                                               nullable=True)
     value_two_of_diamonds: int | None = _opt(None, "value of the two of diamonds",
                                              allowed=(-10,), nullable=True)
-    value_joker: Any = _opt(None, "value of a joker (None = the table's, else -2)",
-                            allowed=(-2, -3, -4, -5, 0, 10, JOKER_PLUS15), nullable=True)
+    value_joker: Any = _opt(None, "value of a joker (None = the table's, else -2; "
+                            f"{JOKER_PLUS15}: +15 alone, two that pair -5 together; "
+                            f"{JOKER_EAGLE}: +2 alone, two that pair -4 together)",
+                            allowed=(-2, -3, -4, -5, 0, 10, JOKER_PLUS15, JOKER_EAGLE),
+                            nullable=True)
     one_eyed_jacks: str = _opt("normal", "treatment of J♠ and J♥ (wild: after the natural "
                                "pairs, each may pair with one unpaired related card, the pair "
                                "scoring 0, when that lowers the layout: step (d) of "
@@ -168,8 +183,19 @@ class Rules:
                              "immediate)", allowed=("union", "remove_immediately"))
     negative_pairs_keep_value: bool = _opt(False, "a pair of negative cards keeps its value")
     quad_two_columns_value: int | None = _opt(None, "four equal cards in two pair-columns score",
-                                              allowed=(0, -10), nullable=True)
+                                              allowed=(0, -10, -20), nullable=True)
     quad_two_columns_adjacent_only: bool = _opt(False, "the two quad columns must be adjacent")
+    quad_apart_value: int | None = _opt(None, "two pair-columns of one key that are not side by "
+                                        "side score this instead (none: as "
+                                        "quad_two_columns_value says)", allowed=(-5,),
+                                        nullable=True)
+    joker_quad_value: int | None = _opt(None, "two pair-columns of jokers side by side score "
+                                        "(before any other quad rule)", allowed=(-50,),
+                                        nullable=True)
+    joker_quad_apart_value: int | None = _opt(None, "two pair-columns of jokers not side by "
+                                              "side score", allowed=(-20,), nullable=True)
+    jack_pairs_bonus: int = _opt(0, "added once to a layout holding two or more pair-columns of "
+                                 "jacks (on top of their own scores)", allowed=(0, -5, -20))
     quad_others_penalty: int = _opt(0, "others add this when someone scores a quad",
                                     allowed=(0, 10))
     block_2x2_value: int | None = _opt(None, "four equal cards in a 2x2 square score",
@@ -180,6 +206,8 @@ class Rules:
                                            allowed=(-20,), nullable=True)
     shoot_the_moon: int | None = _opt(None, "a layout worth exactly this scores 0, others +it",
                                       allowed=(60,), nullable=True)
+    twenty_one_scores_zero: bool = _opt(False, "a layout worth exactly 21 is worth 0 (before "
+                                        "every hole rule)")
     lowest_scores_zero: bool = _opt(False, "the lowest layout of the hole scores 0")
     ender_penalty: str = _opt("none", "ender's score when not lowest", allowed=K.ENDER_PENALTIES)
     ender_bonus: str = _opt("none", "ender's score when lowest", allowed=K.ENDER_BONUSES)
@@ -187,6 +215,13 @@ class Rules:
                           allowed=K.ENDER_TIES)
     ender_rule_applies_to: str = _opt("any_ender", "who the ender rules apply to",
                                       allowed=K.ENDER_APPLIES)
+    ender_extra: int = _opt(0, "added to the ender's hole score, lowest or not (after "
+                            "ender_penalty and ender_bonus)", allowed=(0, -5))
+    lowest_bonus: int = _opt(0, "added to the hole score of each player with the lowest one "
+                             "(after the ender rules, lowest_scores_zero and shoot_the_moon)",
+                             allowed=(0, -3))
+    tie_penalty: int = _opt(0, "added to every hole score another player shares (last, after "
+                            "lowest_bonus)", allowed=(0, 5))
     match_end_mode: str = _opt("holes", "how a match ends (recorded only: a run takes the "
                                "match length from --holes or --target)",
                                allowed=("holes", "target", "manual"))
@@ -280,8 +315,23 @@ class Rules:
                 n = count
         return n
 
+    def jokers_in_copy(self, copy: int) -> int:
+        """Jokers of deck copy ``copy`` (joker_count puts them all in the first copy)."""
+        if self.joker_count is None:
+            return self.jokers_per_deck
+        return self.joker_count if copy == 0 else 0
+
+    @property
+    def has_jokers(self) -> bool:
+        return self.jokers_in_copy(0) > 0
+
+    def deck_locals(self, copy: int) -> range:
+        """Card numbers within deck copy ``copy`` (cards.card_id's local part) that the
+        shuffled deck holds: the 52 suited cards, then that copy's jokers."""
+        return range(52 + self.jokers_in_copy(copy))
+
     def deck_size(self, players: int) -> int:
-        return self.decks_for(players) * (52 + self.jokers_per_deck)
+        return sum(len(self.deck_locals(c)) for c in range(self.decks_for(players)))
 
     def check_players(self, players: int) -> None:
         if not self.players_min <= players <= self.players_max:
@@ -470,6 +520,10 @@ def _check_removal(r: Rules) -> None:
                         f"layout_mode = {r.layout_mode})")
     across = [name for name, on in (
         ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("quad_apart_value", r.quad_apart_value is not None),
+        ("joker_quad_value", r.joker_quad_value is not None),
+        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
+        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
         ("negative_quad_value", r.negative_quad_value is not None),
         ("block_2x2_value", r.block_2x2_value is not None and two_row_columns),
         ("six_of_kind_value", r.six_of_kind_value is not None),
@@ -487,9 +541,8 @@ def _check_combination(r: Rules) -> None:
             why = f"pair_scope = {r.pair_scope} (supported: {', '.join(WILD_SCOPES)})"
         elif r.line_sets != "none":
             why = f"line_sets = {r.line_sets}"
-        elif any(v is not None for v in (r.quad_two_columns_value, r.block_2x2_value,
-                                         r.negative_quad_value)):
-            why = "quads or 2x2 blocks"
+        elif _couples_two_columns(r):
+            why = "quads, 2x2 blocks or jack_pairs_bonus"
         elif r.grid_rows * r.grid_cols > 12:
             why = f"a {r.grid_rows}x{r.grid_cols} layout (at most 12 cards)"
         if why:
@@ -521,8 +574,15 @@ def _check_combination(r: Rules) -> None:
                         f"{r.grid_cols} cards, but initial_reveal_count = {count}")
     col_rules = [name for name, on in (
         ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("quad_apart_value", r.quad_apart_value is not None),
+        ("joker_quad_value", r.joker_quad_value is not None),
+        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
+        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
         ("negative_quad_value", r.negative_quad_value is not None),
         ("lock_face_up_columns", r.lock_face_up_columns)) if on]
+    if r.quad_apart_value is not None and r.quad_two_columns_adjacent_only:
+        raise RuleError("quad_apart_value scores pair-columns that are not side by side, but "
+                        "quad_two_columns_adjacent_only = true gives them nothing; choose one")
     if col_rules and (r.pair_scope != "column" or r.grid_rows != 2):
         raise RuleError(f"{', '.join(col_rules)} need pair_scope = column on a 2-row grid "
                         f"(got pair_scope = {r.pair_scope}, grid_rows = {r.grid_rows})")
@@ -754,6 +814,9 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "mandatory_unless_one_face_down": "the player must turn one face-down card up, except "
                                           "that with one face-down card left the flip is "
                                           "optional",
+        "optional_in_endgame": "no flip until some player (the discarder included) has at "
+                               "most one face-down card; from then on the player may turn "
+                               "one face-down card up",
     },
     "end_triggers": {
         "knock": "a player may knock (see knock_timing)",
@@ -791,6 +854,8 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
     "value_joker": {
         "plus15_pair_minus5": "an unpaired joker scores +15; two jokers that pair under "
                               "pair_scope score -5 together",
+        "plus2_pair_minus4": "an unpaired joker scores +2; two jokers that pair under "
+                             "pair_scope score -4 together",
     },
     "one_eyed_jacks": {
         "normal": "ordinary jacks",
@@ -876,18 +941,19 @@ def load_toml(path: str | Path) -> Rules:
 def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
     """Value of every card id (all deck copies) under the rule set."""
     table = list(_SCHEME_TABLES[r.value_scheme])
-    jokers_on = r.jokers_per_deck > 0
+    jokers_on = r.has_jokers
     if r.value_two is not None:
         table[C.RANK_TWO] = r.value_two
     if r.twos_positive_with_jokers and jokers_on:
         table[C.RANK_TWO] = 2
     for rank, v in ((C.RANK_JACK, r.value_jack), (C.RANK_QUEEN, r.value_queen),
-                    (C.RANK_KING, r.value_king), (C.RANK_EIGHT, r.value_eight)):
+                    (C.RANK_KING, r.value_king), (C.RANK_EIGHT, r.value_eight),
+                    (C.RANK_TEN, r.value_ten)):
         if v is not None:
             table[rank] = v
     joker = r.value_joker
-    if joker == JOKER_PLUS15:
-        joker = 15
+    if joker in JOKER_PAIR_SCHEMES:
+        joker = JOKER_PAIR_SCHEMES[joker][0]
     elif joker is None:
         joker = table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
     table[C.RANK_JOKER] = joker
@@ -941,10 +1007,10 @@ def card_values_text(r: Rules) -> str:
             parts.append(f"{name}={next(iter(by_value))}")
         else:
             parts += [f"{name}{suits}={v}" for v, suits in by_value.items()]
-    if r.jokers_per_deck:
+    if r.has_jokers:
         joker = f"joker={int(values[C.card_id(C.RANK_JOKER, 0)])}"
-        if r.value_joker == JOKER_PLUS15:
-            joker += " (two that pair: -5)"
+        if r.value_joker in JOKER_PAIR_SCHEMES:
+            joker += f" (two that pair: {JOKER_PAIR_SCHEMES[r.value_joker][1]})"
         parts.append(joker)
     return ", ".join(parts)
 
@@ -957,6 +1023,35 @@ class RuleArrays(NamedTuple):
     deck: np.ndarray        # int16[n_cards] card ids, canonical order before shuffling
 
 
+def _couples_two_columns(r: Rules) -> bool:
+    """Does the scoring couple pair-columns, or count them by rank (two-row grids)?"""
+    return any(v is not None for v in (r.quad_two_columns_value, r.quad_apart_value,
+                                       r.joker_quad_value, r.joker_quad_apart_value,
+                                       r.negative_quad_value, r.block_2x2_value)) or \
+        r.jack_pairs_bonus != 0
+
+
+def layout_kind(r: Rules) -> int:
+    """Which simple case of the layout scorer the rules are (K.LAYOUT_*): the kernels score
+    those in place, without calls."""
+    if r.six_of_kind_value is not None or r.one_eyed_jacks == "wild" or \
+            r.line_sets != "none" or _couples_two_columns(r):
+        return K.LAYOUT_GENERAL
+    if r.pair_scope == "none":
+        return K.LAYOUT_SUM
+    if r.pair_scope == "column" and r.grid_rows == 2:
+        return K.LAYOUT_COLUMNS
+    return K.LAYOUT_GENERAL
+
+
+def plain_hole(r: Rules) -> bool:
+    """Is every seat's hole score its layout value plus its extras (points paid to peek)?"""
+    return (r.quad_others_penalty == 0 and r.ender_penalty == "none" and
+            r.ender_bonus == "none" and not r.lowest_scores_zero and r.shoot_the_moon is None
+            and not r.twenty_one_scores_zero and r.ender_extra == 0 and r.lowest_bonus == 0
+            and r.tie_penalty == 0)
+
+
 def _nullable(v) -> int:
     return K.NONE_VALUE if v is None else int(v)
 
@@ -967,7 +1062,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
     values = card_values(r, n_decks)
     keys = card_keys(r, values)
     deck = np.array([copy * C.CARDS_PER_DECK + local
-                     for copy in range(n_decks) for local in range(52 + r.jokers_per_deck)],
+                     for copy in range(n_decks) for local in r.deck_locals(copy)],
                     dtype=np.int16)
     dealt = values[deck.astype(np.int64)]
     ri = np.zeros(K.N_RULE_SLOTS, dtype=np.int64)
@@ -1006,7 +1101,8 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_BLOCK_VALUE: _nullable(r.block_2x2_value),
         K.R_SIX_KIND_VALUE: _nullable(r.six_of_kind_value),
         K.R_NEG_QUAD_VALUE: _nullable(r.negative_quad_value),
-        K.R_JOKER_PAIR_VALUE: -5 if r.value_joker == JOKER_PLUS15 else K.NONE_VALUE,
+        K.R_JOKER_PAIR_VALUE: JOKER_PAIR_SCHEMES[r.value_joker][1]
+        if r.value_joker in JOKER_PAIR_SCHEMES else K.NONE_VALUE,
         K.R_ENDER_PENALTY: K.ENDER_PENALTIES.index(r.ender_penalty),
         K.R_ENDER_BONUS: K.ENDER_BONUSES.index(r.ender_bonus),
         K.R_ENDER_TIE: K.ENDER_TIES.index(r.ender_tie),
@@ -1036,6 +1132,18 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_PRIVATE_STOCK: int(r.private_stock_draw),
         K.R_REMOVE_CANCELLED: K.REMOVE_CANCELLED.index(r.remove_cancelled),
         K.R_BLIND: int(r.blind_replacement),
+        K.R_QUAD_APART_VALUE: _nullable(r.quad_apart_value),
+        K.R_JOKER_QUAD_VALUE: _nullable(r.joker_quad_value),
+        K.R_JOKER_QUAD_APART: _nullable(r.joker_quad_apart_value),
+        K.R_JACK_PAIRS_BONUS: r.jack_pairs_bonus,
+        K.R_TWENTY_ONE_ZERO: int(r.twenty_one_scores_zero),
+        K.R_ENDER_EXTRA: r.ender_extra,
+        K.R_LOWEST_BONUS: r.lowest_bonus,
+        K.R_TIE_PENALTY: r.tie_penalty,
+        K.R_FLIP_ALL_MAX: K.MAX_POS if r.flip_all_max_face_down is None
+        else r.flip_all_max_face_down,
+        K.R_LAYOUT_KIND: layout_kind(r),
+        K.R_PLAIN_HOLE: int(plain_hole(r)),
     }
     for slot, v in slots.items():
         ri[slot] = v

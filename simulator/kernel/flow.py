@@ -697,7 +697,8 @@ def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
         if g[ix(G_FACE_DOWN + seat)] > 0:
             if rt[K.R_FLIP_INSTEAD_OF_DRAW] != 0:
                 bits |= B_FLIP
-            if rt[K.R_FLIP_ALL_TO_END] != 0:
+            if rt[K.R_FLIP_ALL_TO_END] != 0 and \
+                    g[ix(G_FACE_DOWN + seat)] <= rt[K.R_FLIP_ALL_MAX]:
                 bits |= B_FLIP_ALL
         if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE and _unknown_mask(g, rt, seat, 0) != 0:
             bits |= B_PEEK
@@ -749,13 +750,21 @@ def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, 
 @hot(inline=STEP)
 def _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
     """flip_after_discard: having discarded the drawn card, the seat turns one of its cards up
-    (unless_one_left: it may pass when one is left). Returns (ok, up_n, up_sum)."""
+    (unless_one_left: it may pass when one is left; optional_in_endgame: it may flip, or
+    pass, once some player has at most one face-down card). Returns (ok, up_n, up_sum)."""
     fad = rt[K.R_FLIP_AFTER_DISCARD]
     fd = g[ix(G_FACE_DOWN + seat)]
     if fad == K.FAD_NONE or fd == 0:
         return True, up_n, up_sum
+    if fad == K.FAD_ENDGAME:
+        endgame = False
+        for s in range(rt[K.R_PLAYERS]):
+            if g[ix(G_FACE_DOWN + s)] <= 1:
+                endgame = True
+        if not endgame:
+            return True, up_n, up_sum
     _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
-    if fad == K.FAD_UNLESS_ONE and fd == 1:
+    if (fad == K.FAD_UNLESS_ONE and fd == 1) or fad == K.FAD_ENDGAME:
         g[ix(G_LEGAL + K.A_PASS)] = 1
     _show_piles(g, n_disc, sum_disc, up_n, up_sum)
     c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)

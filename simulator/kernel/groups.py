@@ -53,7 +53,7 @@ def group_value_nb(g, rt, seat, i):
     if rt[K.R_ROWS] == 2:
         a = g[ix(G_LAY + seat * MAX_POS + i)]
         b = g[ix(G_LAY + seat * MAX_POS + i + rt[K.R_COLS])]
-        return pair_of_values_nb(rt[ix(RT_VALUE + a)], rt[ix(RT_VALUE + b)], rt)
+        return pair_of_values_nb(a, b, rt[ix(RT_VALUE + a)], rt[ix(RT_VALUE + b)], rt)
     if i >= 8:
         return rt[K.R_BLOCK_VALUE]
     return 0

@@ -13,14 +13,28 @@ import numpy as np
 from simulator.kernel.jit import hot, ix
 
 from ..game import codes as K
+from ..game.cards import CARDS_PER_DECK, RANK_JACK as JACK
 from .layout import line_mask_nb, related_nb
+
+BLACKJACK = 21  # twenty_one_scores_zero: the layout value that becomes 0
 
 
 @hot(inline="always")
-def pair_of_values_nb(va, vb, ri):
-    """What a cancelled pair of cards worth va and vb contributes (normally 0)."""
+def is_joker_nb(card):
+    return card % CARDS_PER_DECK >= 52
+
+
+@hot(inline="always")
+def is_jack_nb(card):
+    local = card % CARDS_PER_DECK
+    return local < 52 and local % 13 == JACK
+
+
+@hot(inline="always")
+def pair_of_values_nb(a, b, va, vb, ri):
+    """What a cancelled pair of cards a and b, worth va and vb, contributes (normally 0)."""
     jp = ri[K.R_JOKER_PAIR_VALUE]
-    if jp != K.NONE_VALUE and va == 15 and vb == 15:
+    if jp != K.NONE_VALUE and is_joker_nb(a) and is_joker_nb(b):
         return jp
     if ri[K.R_NEG_PAIRS_KEEP] != 0 and va < 0 and vb < 0:
         return va + vb
@@ -30,39 +44,17 @@ def pair_of_values_nb(va, vb, ri):
 @hot
 def pair_value_nb(a, b, ri, card_value):
     """What a cancelled pair of cards a, b contributes (normally 0)."""
-    return pair_of_values_nb(card_value[a], card_value[b], ri)
-
-
-PLAIN_NONE = 0      # layout_value_nb's general path is needed
-PLAIN_SUM = 1       # a layout scores the sum of its card values
-PLAIN_COLUMNS = 2   # a two-row layout scores column by column: a pair of one key
-                    # pair_of_values_nb, any other two cards their sum
-
-
-@hot(inline="always")
-def plain_layout_nb(ri):
-    """Which of layout_value_nb's simple cases these rules are, so that a kernel on a hot path
-    can score without calling it (no six of a kind, wild cards, lines, blocks or quads)."""
-    if (ri[K.R_SIX_KIND_VALUE] != K.NONE_VALUE or ri[K.R_BLOCK_VALUE] != K.NONE_VALUE or
-            ri[K.R_QUAD_VALUE] != K.NONE_VALUE or ri[K.R_NEG_QUAD_VALUE] != K.NONE_VALUE or
-            ri[K.R_WILD_JACKS] != 0 or ri[K.R_LINE_SETS] != K.LINES_NONE):
-        return PLAIN_NONE
-    scope = ri[K.R_PAIR_SCOPE]
-    if scope == K.PAIR_NONE:
-        return PLAIN_SUM
-    if scope == K.PAIR_COLUMN and ri[K.R_ROWS] == 2:
-        return PLAIN_COLUMNS
-    return PLAIN_NONE
+    return pair_of_values_nb(a, b, card_value[a], card_value[b], ri)
 
 
 @hot(inline="always")
 def plain_layout_value_nb(cards, start, rt, kind):
-    """layout_value_nb for rules of a simple kind (plain_layout_nb(rt) == kind, not
-    PLAIN_NONE) of the layout cards[start:start+npos], from the flat rule table ``rt`` (rule
-    slots, then the card tables), with no calls and no array views."""
+    """layout_value_nb for rules of a simple kind (rule slot R_LAYOUT_KIND, not
+    LAYOUT_GENERAL) of the layout cards[start:start+npos], from the flat rule table ``rt``
+    (rule slots, then the card tables), with no calls and no array views."""
     npos = rt[K.R_NPOS]
     total = np.int64(0)
-    if kind == PLAIN_SUM:
+    if kind == K.LAYOUT_SUM:
         for p in range(npos):
             total += rt[ix(K.RT_VALUE + cards[ix(start + p)])]
         return total
@@ -76,7 +68,7 @@ def plain_layout_value_nb(cards, start, rt, kind):
         # branch on it is mispredicted often enough to show
         pair = np.int64(rt[ix(K.RT_KEY + a)] == rt[ix(K.RT_KEY + b)])
         apart = va + vb
-        total += apart + pair * (pair_of_values_nb(va, vb, rt) - apart)
+        total += apart + pair * (pair_of_values_nb(a, b, va, vb, rt) - apart)
     return total
 
 
@@ -84,6 +76,11 @@ def plain_layout_value_nb(cards, start, rt, kind):
 def _couple_value_nb(lay, seat, ca, cb, cols, ri, card_value):
     """Value of two pair-columns ca < cb of one key scored together, or NONE_VALUE."""
     adjacent = cb - ca == 1
+    if is_joker_nb(lay[seat, ca]) and is_joker_nb(lay[seat, ca + cols]) and \
+            is_joker_nb(lay[seat, cb]) and is_joker_nb(lay[seat, cb + cols]):
+        jq = ri[K.R_JOKER_QUAD_VALUE] if adjacent else ri[K.R_JOKER_QUAD_APART]
+        if jq != K.NONE_VALUE:
+            return jq
     block = ri[K.R_BLOCK_VALUE]
     if adjacent and block != K.NONE_VALUE:
         return block
@@ -93,6 +90,8 @@ def _couple_value_nb(lay, seat, ca, cb, cols, ri, card_value):
                card_value[lay[seat, cb]] < 0 and card_value[lay[seat, cb + cols]] < 0)
         if neg:
             return negq
+    if not adjacent and ri[K.R_QUAD_APART_VALUE] != K.NONE_VALUE:
+        return ri[K.R_QUAD_APART_VALUE]
     quad = ri[K.R_QUAD_VALUE]
     if quad != K.NONE_VALUE and (adjacent or ri[K.R_QUAD_ADJACENT_ONLY] == 0):
         return quad
@@ -119,12 +118,15 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
     quads[seat] = 0
     pairs_cancel = ri[K.R_PAIR_SCOPE] == K.PAIR_COLUMN  # with pair_scope none only blocks count
     total = np.int64(0)
+    jack_columns = 0
     # (without couples the kernels score in place: plain_layout_value_nb)
     for c in range(cols):
         a = lay[seat, c]
         b = lay[seat, c + cols]
         tmp[T_IS_PAIR + c] = 0
         tmp[T_PAIR_VAL + c] = 0
+        if is_jack_nb(a) and is_jack_nb(b):
+            jack_columns += 1
         if card_key[a] == card_key[b]:
             tmp[T_IS_PAIR + c] = 1
             tmp[T_PAIR_VAL + c] = pair_value_nb(a, b, ri, card_value) if pairs_cancel else \
@@ -182,6 +184,8 @@ def _column_pairs_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
         total += best_value
         n_quads += best_count
     quads[seat] = n_quads
+    if jack_columns >= 2:
+        total += ri[K.R_JACK_PAIRS_BONUS]
     return total
 
 
@@ -190,7 +194,8 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
     """Cards at the positions in bitmask ``members`` pair freely by key, compulsorily and
     maximally (floor(k/2) pairs per key), choosing among maximum matchings the one that is best
     for the owner (step (c) of docs/rules.md#how-a-layout-is-scored). A pair scores 0, except
-    two negative cards with negative_pairs_keep_value (their sum) and two plus15 jokers (-5);
+    two negative cards with negative_pairs_keep_value (their sum) and two jokers of a pairing
+    scheme (R_JOKER_PAIR_VALUE);
     an odd card out scores its value. Per key this reduces to a closed form over the negative
     cards N and the others P (a negative card paired with a non-negative one cancels to 0):
     m even: sum(N), less max(N) when |N| is odd; m odd: sum(N) when |N| is odd, else
@@ -210,7 +215,7 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
         max_neg = np.int64(-(1 << 40))
         min_pos = np.int64(1 << 40)
         min_all = np.int64(1 << 40)
-        jokers15 = 0
+        jokers = 0
         for q in range(first, 16):
             if (left >> q) & 1 and card_key[lay[seat, q]] == key:
                 left &= ~(1 << q)
@@ -223,10 +228,10 @@ def _free_pairs_value_nb(lay, seat, members, ri, card_value, card_key):
                     max_neg = max(max_neg, v)
                 else:
                     min_pos = min(min_pos, v)
-                if v == 15:
-                    jokers15 += 1
-        if joker_pair != K.NONE_VALUE and jokers15 == m:
-            total += (m // 2) * joker_pair + (15 if m % 2 else 0)
+                if is_joker_nb(lay[seat, q]):
+                    jokers += 1
+        if joker_pair != K.NONE_VALUE and jokers == m:
+            total += (m // 2) * joker_pair + (min_all if m % 2 else 0)
         elif not keep or k < 2:
             if m % 2:
                 total += min_all
@@ -425,9 +430,9 @@ def layout_value_nb(lay, seat, ri, card_value, card_key, quads, tmp):
 def layout_values_nb(cards, start, rt, players, L, quads, tmp):
     """Both kernels' layout values: L[s] (and quads[s]) of every seat's layout
     cards[start + s*MAX_POS : ...] under the flat rule table ``rt``, scored in place for rules
-    of a simple kind (plain_layout_nb), else by layout_value_nb."""
-    kind = plain_layout_nb(rt)
-    if kind != PLAIN_NONE:
+    of a simple kind (R_LAYOUT_KIND), else by layout_value_nb."""
+    kind = rt[K.R_LAYOUT_KIND]
+    if kind != K.LAYOUT_GENERAL:
         for s in range(players):
             quads[s] = 0
             L[s] = plain_layout_value_nb(cards, start + s * K.MAX_POS, rt, kind)
@@ -486,20 +491,13 @@ def ender_adjusted_nb(s, m, high, high_opp, players, ri):
     return max(f, s)
 
 
-@hot(inline="always")
-def plain_hole_nb(ri):
-    """Is every seat's hole score its layout value plus its extras? (no penalty to the others
-    for quads, no ender penalty or bonus, no lowest-scores-zero, no shoot the moon)"""
-    return (ri[K.R_QUAD_OTHERS_PENALTY] == 0 and ri[K.R_ENDER_PENALTY] == 0 and
-            ri[K.R_ENDER_BONUS] == 0 and ri[K.R_LOWEST_SCORES_ZERO] == 0 and
-            ri[K.R_SHOOT_MOON] == K.NONE_VALUE)
-
-
 @hot(inline="always")  # at the end of every round in both kernels: a call passes five arrays
 def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
     """Hole scores from layout values ``L[0:players]``; ``extra`` holds per-seat penalties
-    incurred during the hole (peek costs); ``ender`` is -1 when the hole had no ender."""
-    if plain_hole_nb(ri):
+    incurred during the hole (peek costs); ``ender`` is -1 when the hole had no ender.
+    With twenty_one_scores_zero, L itself is changed (the layout is worth 0), so what reads
+    L afterwards (the pot) sees the same values."""
+    if ri[K.R_PLAIN_HOLE] != 0:
         for p in range(players):
             out[p] = L[p] + extra[p]
         return
@@ -510,6 +508,8 @@ def hole_scores_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
 def _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, out):
     others_pen = ri[K.R_QUAD_OTHERS_PENALTY]
     for p in range(players):
+        if ri[K.R_TWENTY_ONE_ZERO] != 0 and L[p] == BLACKJACK:
+            L[p] = 0
         out[p] = L[p] + extra[p]
     if others_pen != 0:
         for q in range(players):
@@ -529,6 +529,8 @@ def _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, 
                 m = min(m, L[q])
                 high_opp = max(high_opp, L[q])
         out[ender] += ender_adjusted_nb(s, m, high, high_opp, players, ri) - s
+    if applies:
+        out[ender] += ri[K.R_ENDER_EXTRA]
     if ri[K.R_LOWEST_SCORES_ZERO] != 0:
         low = L[0]
         for q in range(players):
@@ -550,3 +552,28 @@ def _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, 
                 for p in range(players):
                     if p != q:
                         out[p] += moon
+    _lowest_and_ties_nb(players, ri, out)
+
+
+@hot
+def _lowest_and_ties_nb(players, ri, out):
+    """The last hole rules: lowest_bonus on the lowest hole score(s), then tie_penalty on
+    every score another player shares (judged after the bonus)."""
+    bonus = ri[K.R_LOWEST_BONUS]
+    if bonus != 0:
+        low = out[0]
+        for q in range(players):
+            low = min(low, out[q])
+        for q in range(players):
+            if out[q] == low:
+                out[q] += bonus
+    pen = ri[K.R_TIE_PENALTY]
+    if pen != 0:
+        shared = 0  # bitmask of the seats whose score another seat shares
+        for q in range(players):
+            for p in range(players):
+                if p != q and out[p] == out[q]:
+                    shared |= 1 << q
+        for q in range(players):
+            if (shared >> q) & 1:
+                out[q] += pen

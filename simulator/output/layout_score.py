@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game import cards as C
-from ..game.rules import (JOKER_PLUS15, RuleError, Rules, card_keys, card_values, describe,
-                          flatten)
+from ..game.rules import (JOKER_PAIR_SCHEMES, RuleError, Rules, card_keys, card_values,
+                          describe, flatten, option_text)
 
 
 @dataclass
@@ -32,6 +32,7 @@ class LayoutScore:
     columns: list[int] | None           # per-column scores when pairs form within columns
     breakdown_total: int                # sum of the Python breakdown
     score: int                          # the compiled kernel's layout value
+    quads: int = 0                      # quads scored (for quad_others_penalty)
 
     @property
     def pattern_adjustment(self) -> int:
@@ -57,9 +58,11 @@ class LayoutScore:
         }
 
 
-def _pair_value(r: Rules, va: int, vb: int) -> int:
-    if r.value_joker == JOKER_PLUS15 and va == 15 and vb == 15:
-        return -5
+def _pair_value(r: Rules, a: CardScore, b: CardScore) -> int:
+    va, vb = a.value, b.value
+    if r.value_joker in JOKER_PAIR_SCHEMES and C.rank_of(a.card) == C.RANK_JOKER and \
+            C.rank_of(b.card) == C.RANK_JOKER:
+        return JOKER_PAIR_SCHEMES[r.value_joker][1]
     if r.negative_pairs_keep_value and va < 0 and vb < 0:
         return va + vb
     return 0
@@ -76,7 +79,7 @@ def _free_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, positions: l
         group.sort(key=lambda p: (-cards[p].value, p))
         for a, b in zip(group[0::2], group[1::2]):
             cards[a].paired_with, cards[b].paired_with = b, a
-            pairs.append((min(a, b), max(a, b), _pair_value(r, cards[a].value, cards[b].value)))
+            pairs.append((min(a, b), max(a, b), _pair_value(r, cards[a], cards[b])))
     return pairs
 
 
@@ -105,7 +108,7 @@ def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int
             natural = keys[cards[p].card] == keys[cards[q].card]
             wild = is_wild(r, cards[p].card) or is_wild(r, cards[q].card)
             if natural:
-                v = _pair_value(r, cards[p].value, cards[q].value)
+                v = _pair_value(r, cards[p], cards[q])
                 if (sp + 1, -(sv + v)) > (out[0], -out[1]):
                     out = (sp + 1, sv + v, sc + ((p, q, v),))
             if wild and (sp, -sv) > (out[0], -out[1]):
@@ -125,8 +128,9 @@ def _group_total(cards, pairs, positions) -> int:
 
 
 def kernel_layout_value(rules: Rules, ids: list[int], values: np.ndarray,
-                        keys: np.ndarray) -> int:
-    """The compiled scoring of one layout (imported late: it may compile on first use)."""
+                        keys: np.ndarray) -> tuple[int, int]:
+    """The compiled scoring of one layout (imported late: it may compile on first use): its
+    value and the quads it scored."""
     from ..kernel.scoring import TMP_SIZE, layout_value_nb
     try:
         ri = flatten(rules, rules.players_min).ri
@@ -135,7 +139,8 @@ def kernel_layout_value(rules: Rules, ids: list[int], values: np.ndarray,
     lay = np.array(ids, dtype=np.int16).reshape(1, len(ids))
     quads = np.zeros(1, dtype=np.int64)
     tmp = np.zeros(TMP_SIZE, dtype=np.int64)
-    return int(layout_value_nb(lay, 0, ri, values, keys, quads, tmp))
+    value = int(layout_value_nb(lay, 0, ri, values, keys, quads, tmp))
+    return value, int(quads[0])
 
 
 class LayoutError(ValueError):
@@ -156,13 +161,15 @@ def check_decks_hold(rules: Rules, cards: list[tuple[int, int]]) -> None:
     where = f"{decks} deck{'s' if decks > 1 else ''}" + (
         "" if rules.decks else f" at most, with up to {rules.players_max} players")
     jokers = sum(1 for r, _ in cards if r == C.RANK_JOKER)
-    have = decks * rules.jokers_per_deck
+    have = sum(rules.jokers_in_copy(c) for c in range(decks))
     if jokers > have:
         if not have:
             raise LayoutError(f"layout: {jokers} joker{'s' if jokers > 1 else ''} given, but "
-                              "this rule set has no jokers (jokers_per_deck = 0)")
+                              "this rule set has no jokers (jokers_per_deck = 0, "
+                              f"joker_count = {option_text(rules.joker_count)})")
         raise LayoutError(f"layout: {jokers} jokers given, but this rule set's decks hold "
-                          f"{have} ({where}, {rules.jokers_per_deck} jokers each)")
+                          f"{have} ({where}; jokers_per_deck = {rules.jokers_per_deck}, "
+                          f"joker_count = {option_text(rules.joker_count)})")
     suited: dict[tuple[int, int], int] = {}
     by_rank: dict[int, int] = {}
     for rank, suit in cards:
@@ -211,8 +218,8 @@ def score_layout(rules: Rules, text: str) -> LayoutScore:
         columns = [_group_total(cards, pairs, [r * cols + c for r in range(rows)])
                    for c in range(cols)]
     total = _group_total(cards, pairs, list(range(rows * cols)))
-    score = kernel_layout_value(rules, ids, values, keys)
-    return LayoutScore(rules, cards, pairs, columns, total, score)
+    score, quads = kernel_layout_value(rules, ids, values, keys)
+    return LayoutScore(rules, cards, pairs, columns, total, score, quads)
 
 
 def format_layout_score(ls: LayoutScore, preset: str) -> str:
@@ -249,4 +256,72 @@ def format_layout_score(ls: LayoutScore, preset: str) -> str:
     if ls.pattern_adjustment:
         lines.append(f"patterns (quads, blocks, six of a kind): {ls.pattern_adjustment:+d}")
     lines.append(f"score: {ls.score}")
+    return "\n".join(lines)
+
+
+@dataclass
+class HoleScore:
+    """Several layouts scored as one hole: each seat's layout, its layout value (after
+    twenty_one_scores_zero) and its hole score under the hole rules."""
+    rules: Rules
+    layouts: list[LayoutScore]
+    ender: int          # -1: nobody ended the hole
+    knocked: bool
+    values: list[int]
+    scores: list[int]
+
+    def as_json(self, preset: str) -> dict:
+        return {"layouts": [ls.as_json(preset) for ls in self.layouts],
+                "layout_values": self.values, "hole_scores": self.scores,
+                "ender": None if self.ender < 0 else self.ender, "knocked": self.knocked}
+
+
+def score_hole(rules: Rules, text: str, ender: int | None, knocked: bool) -> HoleScore:
+    """Score the layouts of ``text``, one per seat separated by '|', as one hole ended by
+    seat ``ender`` (None: nobody), with the compiled hole scoring. The cards of all the
+    layouts come from one shuffled deck, so together they must fit in it."""
+    from ..kernel.scoring import hole_scores_nb
+    texts = [t.strip() for t in text.split("|")]
+    players = len(texts)
+    if any(not t for t in texts):
+        raise LayoutError("layout: an empty layout between '|' separators; write one layout "
+                          "per seat, e.g. \"KS 5H JC / KD 5C 2H | 2S 9H 9C / 3D 4C 5S\"")
+    if ender is not None and not 0 <= ender < players:
+        raise LayoutError(f"--ender {ender}: the seats are 0 to {players - 1} "
+                          f"({players} layouts given)")
+    rows, cols = rules.grid_rows, rules.grid_cols
+    check_decks_hold(rules, [c for t in texts for c in C.parse_layout_cards(t, rows, cols)])
+    layouts = [score_layout(rules, t) for t in texts]
+    try:
+        ri = flatten(rules, players).ri
+    except RuleError as e:
+        raise LayoutError(f"layout: {players} layouts given: {e}") from None
+    L = np.array([ls.score for ls in layouts], dtype=np.int64)
+    quads = np.array([ls.quads for ls in layouts], dtype=np.int64)
+    out = np.zeros(players, dtype=np.int64)
+    hole_scores_nb(L, quads, -1 if ender is None else ender, knocked, players, ri,
+                   np.zeros(players, dtype=np.int64), out)
+    return HoleScore(rules, layouts, -1 if ender is None else ender, knocked,
+                     [int(v) for v in L], [int(v) for v in out])
+
+
+def format_hole_score(hs: HoleScore, preset: str) -> str:
+    """The text ``golfsim score`` prints for several layouts."""
+    r = hs.rules
+    lines = [f"rules: {describe(r, preset)} ({r.grid_rows}x{r.grid_cols} grid, pairs cancel: "
+             f"{r.pair_scope})", ""]
+    texts = []
+    for ls in hs.layouts:
+        names = [C.card_name(c.card) for c in ls.cards]
+        texts.append(" / ".join(" ".join(names[i * r.grid_cols:(i + 1) * r.grid_cols])
+                                for i in range(r.grid_rows)))
+    width = max(len(t) for t in texts)
+    lines.append(f"  seat  {'layout'.ljust(width)}  layout value  hole score")
+    for s, (t, ls) in enumerate(zip(texts, hs.layouts)):
+        value = str(ls.score) if ls.score == hs.values[s] else f"{ls.score} -> {hs.values[s]}"
+        mark = "  (ender" + (", knocked)" if hs.knocked else ")") if s == hs.ender else ""
+        lines.append(f"  {str(s).rjust(4)}  {t.ljust(width)}  {value.rjust(12)}  "
+                     f"{str(hs.scores[s]).rjust(10)}{mark}")
+    lines.append("")
+    lines.append("hole scores: " + ", ".join(str(v) for v in hs.scores))
     return "\n".join(lines)
