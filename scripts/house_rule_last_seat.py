@@ -28,6 +28,9 @@ HOUSE_RULES = {
     "final_turns": ["each_other_player_once", "none"],        # no last turns after going out
     "reveal_on_trigger": [False, True],                       # others turn their cards up at once
     "lock_face_up_columns": [False, True],                    # a face-up column is locked
+    "lowest_bonus": [0, -3],                                  # underdog: -3 to the lowest
+    "tie_penalty": [0, 5],                                    # tied shame: +5 to shared scores
+    "ender_extra": [0, -5],                                   # knock bonus: -5 to who goes out
 }
 
 

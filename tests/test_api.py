@@ -314,7 +314,7 @@ def test_the_house_rule_example_script_answers(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "4 players, greedy in every seat, 3,000 deals per rule set, seed 1"
-    assert sum(line.startswith("  ") and "±" in line for line in lines) == 5   # every rule
+    assert sum(line.startswith("  ") and "±" in line for line in lines) == 8   # every rule
     assert any(line.startswith("answer: ") for line in lines)
     png = tmp_path / "house_rule_last_seat.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
