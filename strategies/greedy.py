@@ -90,10 +90,11 @@ def best_placement_nb(g, rt, seat, card, n, S, hide):
 
 
 @hot
-def place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
+def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False):
     """The placement rule shared by greedy and knock-threshold, given the seat's unseen pool
     (n cards worth S, the held card not yet removed): take the discard if it has an eligible
-    placement, else draw; place a drawn card at its best eligible position, else discard.
+    placement, else draw; place a drawn card at its best eligible position, else discard
+    (with ``stall``, greedy's stall rule: over its lowest unknown face-down position).
     ``hide``: own positions it has forgotten (0 but for ``forgetful``)."""
     if point == K.DP_TURN:
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
@@ -117,6 +118,10 @@ def place_or_draw_nb(point, seat, held, g, rt, n, S, hide):
         p = best_placement_nb(g, rt, seat, held, n, S, hide) if n > 0 else -1
         if p >= 0:
             return p
+        if stall:
+            for q in range(rt[K.R_NPOS]):
+                if g[ix(G_LEGAL + q)] and own_card_nb(g, seat, q, hide) < 0:
+                    return q
         if g[ix(G_LEGAL + K.A_DISCARD)]:
             return K.A_DISCARD
         return lowest_legal_nb(g, 0, MAX_POS)
@@ -134,7 +139,9 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
     drawn)."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
-    return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+    stall = g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES and \
+        (rt[K.R_END_TRIGGERS] & K.END_ALL_FACE_UP) != 0
+    return place_or_draw_nb(point, seat, held, g, rt, n, S, 0, stall)
 
 
 @hot(inline="always")

@@ -591,6 +591,7 @@ class Observation:
     stock_count: int
     turn: int
     ender: int | None
+    reshuffles: int = 0                      # times the stock was rebuilt in this hole
 
 
 class GameState:
@@ -676,7 +677,8 @@ class GameState:
                         for row in self.layouts)
         return Observation(seat, decision, tuple(legal), held, own,
                            tuple(self.replaceable_positions(seat)), face_up,
-                           tuple(self.discard), len(self.stock), self.turn, self.ender)
+                           tuple(self.discard), len(self.stock), self.turn, self.ender,
+                           self.reshuffles)
 
     # ---- card movements ---------------------------------------------------------------------
     def turn_up(self, seat: int, p: int) -> None:
@@ -944,6 +946,9 @@ class GreedyPolicy:
             p = self.best_placement(obs, obs.held, pool) if pool.n > 0 else None
             if p is not None:
                 return p
+            unknown = [a for a in legal if a < K.MAX_POS and obs.own[a] is None]
+            if self.stalled(obs) and unknown:
+                return unknown[0]
             if Action.DISCARD in legal:
                 return Action.DISCARD
             return min(a for a in legal if a < K.MAX_POS)
@@ -954,6 +959,13 @@ class GreedyPolicy:
         # the initial reveal (W1: positions 0 and 1), forced flips and pay_to_peek looks (the
         # lowest unknown position; greedy only peeks when A_PEEK is its only turn action)
         return legal[0]
+
+    def stalled(self, obs: Observation) -> bool:
+        """The stall rule (docs/policies.md#greedy): in a face-up game whose stock has been
+        reshuffled GREEDY_STALL_RESHUFFLES times this hole, a drawn card with no eligible
+        place goes over the lowest face-down position the seat has not seen."""
+        return obs.reshuffles >= K.GREEDY_STALL_RESHUFFLES and \
+            "all_face_up" in self.rules.end_triggers
 
     def best_placement(self, obs: Observation, card: int, pool: UnseenPool) -> int | None:
         """The eligible position with the largest gain G(p) = E now - E with ``card`` at p;
@@ -1048,6 +1060,9 @@ class KnockThresholdPolicy(GreedyPolicy):
 
     def pool(self, obs: Observation, held: int | None) -> UnseenPool:
         return MemoryPool(obs, self.table, held=held)
+
+    def stalled(self, obs: Observation) -> bool:
+        return False   # greedy's stall rule is greedy's own
 
     def choose(self, obs: Observation) -> int:
         if obs.decision not in (Decision.TURN, Decision.KNOCK):

@@ -30,8 +30,8 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JACK
 from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGAL,
-                                  G_MEMORY, G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP,
-                                  G_UPMASK, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
+                                  G_MEMORY, G_PENALTY, G_POLICY, G_PRIV, G_PUB, G_SKIP, G_STOCK,
+                                  G_UP, G_UPMASK, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
                                   POLICY_KNOCK_THRESHOLD, POLICY_USER, RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.estimate import trailing_zeros
@@ -820,6 +820,10 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         else:
             p = LP.best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
                                   vector) if n - 1 > 0 else -1
+            if p < 0 and reshuffles >= K.GREEDY_STALL_RESHUFFLES and \
+                    (rt[K.R_END_TRIGGERS] & K.END_ALL_FACE_UP) != 0 and \
+                    g[ix(G_POLICY + seat)] != POLICY_KNOCK_THRESHOLD:
+                p = _lowest(_unknown_mask(g, rt, seat, 0) & _replaceable(g, rt, seat))
         if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
             p = _lowest(_replaceable(g, rt, seat))
     if p >= 0:
