@@ -186,29 +186,38 @@ def check_figure(check: dict, players: int, heading: str):
     return fig
 
 
+def _figures(df: pl.DataFrame, heading: str, check: dict | None, players: int) -> list:
+    """(file name, figure) for the decision, threshold and check figures the data calls
+    for."""
+    heading = plots.title_lines(heading)
+    out = []
+    if df.filter(pl.col("table").is_in(list(TABLES))).height:
+        out.append((DECISIONS_PLOT, decisions_figure(df, heading)))
+    if df.filter(pl.col("table").is_in(["out", "knock"])).height:
+        out.append((THRESHOLDS_PLOT, thresholds_figure(df, heading)))
+    if check:
+        out.append((CHECK_PLOT, check_figure(check, players, heading)))
+    return out
+
+
+def figures(result: GuideResult, df: pl.DataFrame) -> list:
+    """(file name, figure) for every figure of the guide, the house rules' last."""
+    out = _figures(df, title(result), check_summary(result), result.players)
+    if result.compare is not None:
+        out.append((HOUSE_RULES_PLOT, plots.compare_figure(cmp.frame(result.compare),
+                                                           cmp.title(result.compare))))
+    return out
+
+
 def _draw(df: pl.DataFrame, heading: str, check: dict | None, players: int,
           out: Path) -> list[Path]:
-    """The decision, threshold and check figures that the data calls for."""
-    heading = plots.title_lines(heading)
-    written = []
-    if df.filter(pl.col("table").is_in(list(TABLES))).height:
-        written.append(plots._save_atomic(decisions_figure(df, heading), out / DECISIONS_PLOT))
-    if df.filter(pl.col("table").is_in(["out", "knock"])).height:
-        written.append(plots._save_atomic(thresholds_figure(df, heading),
-                                          out / THRESHOLDS_PLOT))
-    if check:
-        written.append(plots._save_atomic(check_figure(check, players, heading),
-                                          out / CHECK_PLOT))
-    return written
+    """Write the decision, threshold and check figures that the data calls for."""
+    return [plots._save_atomic(fig, out / name)
+            for name, fig in _figures(df, heading, check, players)]
 
 
 def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path]:
-    written = _draw(df, title(result), check_summary(result), result.players, out)
-    if result.compare is not None:
-        written.append(plots._save_atomic(
-            plots.compare_figure(cmp.frame(result.compare), cmp.title(result.compare)),
-            out / HOUSE_RULES_PLOT))
-    return written
+    return [plots._save_atomic(fig, out / name) for name, fig in figures(result, df)]
 
 
 def redraw(folder: Path) -> list[Path]:

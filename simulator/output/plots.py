@@ -114,16 +114,22 @@ def _save_atomic(fig: Figure, path: Path) -> Path:
     return path
 
 
+def run_figures(summary: pl.DataFrame, totals: Totals, title: str) -> list[tuple[str, Figure]]:
+    """(file name, figure) for the three figures of a run and, after match play, the match
+    win share."""
+    figures = (win_share_figure(summary, title), mean_score_figure(summary, title),
+               score_distribution_figure(totals, summary, title))
+    out = list(zip(PLOT_FILES, figures))
+    if "match_win_share" in summary.columns:
+        out.append((MATCH_PLOT, match_win_share_figure(summary, title)))
+    return out
+
+
 def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: str) -> list[Path]:
     """Write the three figures into ``out`` (and, after match play, the match win share) and
     return their paths."""
     out = Path(out)
-    figures = (win_share_figure(summary, title), mean_score_figure(summary, title),
-               score_distribution_figure(totals, summary, title))
-    written = [_save_atomic(fig, out / name) for fig, name in zip(figures, PLOT_FILES)]
-    if "match_win_share" in summary.columns:
-        written.append(_save_atomic(match_win_share_figure(summary, title), out / MATCH_PLOT))
-    return written
+    return [_save_atomic(fig, out / name) for name, fig in run_figures(summary, totals, title)]
 
 
 # ---- tournaments ---------------------------------------------------------------------------
