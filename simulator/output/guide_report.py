@@ -110,7 +110,8 @@ def title(result: GuideResult) -> str:
 def decisions_figure(df: pl.DataFrame, heading: str):
     from matplotlib.figure import Figure
     tables = [t for t in TABLES if df.filter(pl.col("table") == t).height]
-    fig = Figure(figsize=(5.0 * max(2, len(tables)), 7.5), layout="constrained")
+    width = 5.0 * max(2, len(tables))
+    fig = Figure(figsize=(width, 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
     colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd",
                "other": "#8c564b"}
@@ -133,17 +134,26 @@ def decisions_figure(df: pl.DataFrame, heading: str):
         ax.set_yticks(np.arange(len(ranks)), ranks)
         ax.set_ylim(len(ranks) - 0.5, -0.5)
         ax.set_xlabel(f"win share, {verb_a} minus {verb_b}\n(percentage points, 95% interval)")
-        ax.set_title(TABLES[table][3], fontsize=9, wrap=True)
+        ax.set_title(plots.wrap(TABLES[table][3], plots.chars(4.4, 9)), fontsize=9)
         ax.grid(axis="x", alpha=0.3)
-        ax.legend(fontsize=8, loc="lower right")
-    fig.suptitle("What each decision is worth, by the card's rank\n" + heading, fontsize=10)
+    # one legend for every panel, below them: inside a panel it would cover the last ranks
+    legend = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            legend.setdefault(label, handle)
+    if legend:
+        fig.legend(list(legend.values()), list(legend), loc="outside lower center",
+                   ncol=len(legend), fontsize=9, frameon=False)
+    fig.suptitle("What each decision is worth, by the card's rank\n" +
+                 plots.title_lines(heading, plots.chars(width - 0.4)), fontsize=10)
     return fig
 
 
 def thresholds_figure(df: pl.DataFrame, heading: str):
     from matplotlib.figure import Figure
     tables = [t for t in ("out", "knock") if df.filter(pl.col("table") == t).height]
-    fig = Figure(figsize=(6.5 * max(1, len(tables)), 4.2), layout="constrained")
+    width = 6.5 * max(1, len(tables))
+    fig = Figure(figsize=(width, 4.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
     names = {"out": "Go out only when your score would be at most ...",
              "knock": "Knock when your estimated score is at most ..."}
@@ -160,11 +170,11 @@ def thresholds_figure(df: pl.DataFrame, heading: str):
         ax.set_xticks(x, part["row"].to_list())
         ax.set_xlabel("threshold (points)")
         ax.set_ylabel("win share of the guided player (%)")
-        ax.set_title(names[table], fontsize=10)
+        ax.set_title(plots.wrap(names[table], plots.chars(5.6)), fontsize=10)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle("Thresholds against the field (95% intervals)\n" + heading,
-                 fontsize=10)
+    plots._outside_legend(fig, axes[0])   # below the panels, never over a point
+    fig.suptitle("Thresholds against the field (95% intervals)\n" +
+                 plots.title_lines(heading, plots.chars(width - 0.4)), fontsize=10)
     return fig
 
 
@@ -180,8 +190,9 @@ def check_figure(check: dict, players: int, heading: str):
     ax.set_yticks([0, 1], names)
     ax.set_ylim(1.5, -0.5)
     ax.set_xlabel("share of the rounds won by the strategy's seats (%), 95% interval")
-    ax.set_title(f"The guide against {check['field']}: {check['rounds']:,} rounds, every "
-                 f"seating of {players} players\n" + heading, fontsize=10)
+    ax.set_title(plots.title_lines(f"The guide against {check['field']}: {check['rounds']:,} "
+                                   f"rounds, every seating of {players} players\n" + heading,
+                                   plots.chars(5.4)), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -203,9 +214,11 @@ def _figures(df: pl.DataFrame, heading: str, check: dict | None, players: int) -
 def figures(result: GuideResult, df: pl.DataFrame) -> list:
     """(file name, figure) for every figure of the guide, the house rules' last."""
     out = _figures(df, title(result), check_summary(result), result.players)
-    if result.compare is not None:
-        out.append((HOUSE_RULES_PLOT, plots.compare_figure(cmp.frame(result.compare),
-                                                           cmp.title(result.compare))))
+    if result.compare is not None:   # the guide named "guide", as in the page's tables
+        house = cmp.frame(result.compare).with_columns(
+            pl.col("group").replace(result.spec, "guide"))
+        out.append((HOUSE_RULES_PLOT, plots.compare_figure(
+            house, cmp.title(result.compare).replace(result.spec, "guide"))))
     return out
 
 

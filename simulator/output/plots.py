@@ -8,6 +8,7 @@ state is touched and nothing needs a display.
 from __future__ import annotations
 
 import io
+import re
 
 from pathlib import Path
 
@@ -27,14 +28,59 @@ PLOT_FILES = ("win_share.png", "mean_score.png", "score_distribution.png")
 MATCH_PLOT = "match_win_share.png"   # match play (run --holes / --target) only
 
 
-def title_lines(title: str) -> str:
+def wrap(text: str, width: int | None) -> str:
+    """``text`` in lines of at most ``width`` characters, broken after ", ", ",", ":" or a
+    space (a strategy spec such as ``heuristic:take_max=5,hold=2`` breaks after its colon and
+    commas); a piece longer than ``width`` keeps its own line. Lines already broken stay
+    broken."""
+    if not width:
+        return text
+    out = []
+    for line in text.split("\n"):
+        current = ""
+        for piece in re.findall(r".+?(?:, |[,: ]|$)", line):
+            if current and len((current + piece).rstrip()) > width:
+                out.append(current.rstrip())
+                current = ""
+            current += piece
+        out.append(current.rstrip())
+    return "\n".join(out)
+
+
+def chars(inches: float, fontsize: float = 10.0) -> int:
+    """About how many characters of a ``fontsize`` text fit in ``inches`` (DejaVu Sans, the
+    default font, averages about 0.6 em a character on golfsim's titles and names)."""
+    return max(8, int(inches * 72 / (0.6 * fontsize)))
+
+
+def title_lines(title: str, width: int | None = None) -> str:
     """A results title (report.title: the rules; what was played) with each part on its own
-    line, so that a long rule set does not push the rest off the figure."""
-    return title.replace("; ", "\n")
+    line, so that a long rule set does not push the rest off the figure; with ``width``,
+    a part longer than that many characters is wrapped (``wrap``) rather than cut off by the
+    figure's edge."""
+    return wrap(title.replace("; ", "\n"), width)
 
 
-def _seat_labels(summary: pl.DataFrame) -> list[str]:
-    return [f"seat {s}\n{name}" for s, name in zip(summary["seat"], summary["strategy"])]
+def _seat_labels(summary: pl.DataFrame, inches: float) -> list[str]:
+    """Tick labels "seat N" over the seat's strategy, wrapped to ``inches`` per seat."""
+    width = chars(inches / max(summary.height, 1))
+    return [f"seat {s}\n{wrap(name, width)}" for s, name in
+            zip(summary["seat"], summary["strategy"])]
+
+
+def _side_legend(ax, fontsize: float = 8) -> None:
+    """The axes' legend beside them, to the right, outside (constrained layout makes room)."""
+    ax.legend(fontsize=fontsize, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+              borderaxespad=0)
+
+
+def _outside_legend(fig: Figure, ax, ncol: int = 1) -> None:
+    """The axes' legend below the axes, outside them (constrained layout makes room), so that
+    it never covers a bar or a point."""
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="outside lower center", fontsize=8, ncol=ncol,
+                   frameon=False)
 
 
 def _share_figure(summary: pl.DataFrame, share, err, color: str, what: str,
@@ -45,11 +91,11 @@ def _share_figure(summary: pl.DataFrame, share, err, color: str, what: str,
     seats = np.arange(summary.height)
     ax.bar(seats, share, yerr=err, capsize=4, color=color, alpha=0.8)
     ax.axhline(100 / summary.height, color="grey", lw=0.8, ls="--", label="equal shares")
-    ax.set_xticks(seats, _seat_labels(summary))
+    ax.set_xticks(seats, _seat_labels(summary, 5.6))
     ax.set_ylabel(f"share of {what} won (%)")
     ax.set_title(f"{'Win' if what == 'rounds' else 'Match win'} share per seat, 95% intervals"
-                 f"\n{title_lines(title)}", fontsize=10)
-    ax.legend(loc="lower right", fontsize=8)
+                 f"\n{title_lines(title, chars(6.0))}", fontsize=10)
+    _outside_legend(fig, ax)
     return fig
 
 
@@ -73,10 +119,11 @@ def mean_score_figure(summary: pl.DataFrame, title: str) -> Figure:
     seats = np.arange(summary.height)
     ax.errorbar(seats, summary["mean_score"].to_numpy(),
                 yerr=Z95 * summary["se_score"].to_numpy(), fmt="o", capsize=4, color="tab:red")
-    ax.set_xticks(seats, _seat_labels(summary))
+    ax.set_xticks(seats, _seat_labels(summary, 5.6))
     ax.set_xlim(-0.5, summary.height - 0.5)
     ax.set_ylabel("mean hole score (lower is better)")
-    ax.set_title(f"Mean score per seat, 95% intervals\n{title_lines(title)}", fontsize=10)
+    ax.set_title(f"Mean score per seat, 95% intervals\n{title_lines(title, chars(6.0))}",
+                 fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -88,12 +135,14 @@ def score_distribution_figure(totals: Totals, summary: pl.DataFrame, title: str)
     n = max(totals.rounds, 1)
     for seat in range(counts.shape[0]):
         name = summary["strategy"][seat] if seat < summary.height else ""
-        ax.step(scores, 100 * counts[seat] / n, where="mid", label=f"seat {seat} ({name})")
+        ax.step(scores, 100 * counts[seat] / n, where="mid",
+                label=f"seat {seat} ({wrap(name, 40)})")
     ax.set_xlabel("hole score")
     ax.set_ylabel("share of rounds (%)")
-    ax.set_title(f"Score distribution per seat\n{title_lines(title)}", fontsize=10)
+    ax.set_title(f"Score distribution per seat\n{title_lines(title, chars(6.8))}",
+                 fontsize=10)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+    _outside_legend(fig, ax, ncol=2)
     return fig
 
 
@@ -142,9 +191,11 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap; ``h`` and
     ``h_se`` are in the ranking's order."""
     k = ranking.height
-    names = ranking["strategy"].to_list()
-    fig = Figure(figsize=(6.0 + 1.6 * k, 4.6), layout="constrained")
+    width = 6.0 + 1.6 * k
+    names = [wrap(n, 18) for n in ranking["strategy"].to_list()]
+    fig = Figure(figsize=(width, 4.6), layout="constrained")
     ax, hm = fig.subplots(1, 2, width_ratios=[1, 1.25])
+    panel = chars(width / 2.25, 10)   # the bar panel's width; the heatmap's is 1.25 times it
     x = np.arange(k)
     share = ranking["win_share"].to_numpy()
     ax.bar(x, 100 * share, yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4,
@@ -154,8 +205,8 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     ax.set_ylim(0, 100)
     ax.set_xlabel("strategy (best first)")
     ax.set_ylabel("share of its pairings' rounds won (%)")
-    ax.set_title("Win share, mean over pairings, 95% intervals", fontsize=10)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(wrap("Win share, mean over pairings, 95% intervals", panel), fontsize=10)
+    _side_legend(ax)
 
     masked = np.ma.masked_invalid(100 * h)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.85")  # grey diagonal
@@ -166,13 +217,14 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
                 colour = "white" if abs(h[i, j] - 0.5) > 0.3 else "black"
                 hm.text(j, i, f"{100 * h[i, j]:.1f}%\n±{100 * Z95 * h_se[i, j]:.1f}",
                         ha="center", va="center", fontsize=8, color=colour)
-    hm.set_xticks(x, names, rotation=20, ha="right")
+    hm.set_xticks(x, names, rotation=45, ha="right", rotation_mode="anchor")
     hm.set_yticks(x, names)
     hm.set_xlabel("opponent")
     hm.set_ylabel("strategy")
-    hm.set_title("Head to head: strategy's share of the pairing's rounds", fontsize=10)
+    hm.set_title(wrap("Head to head: strategy's share of the pairing's rounds", panel),
+                 fontsize=10)
     fig.colorbar(image, ax=hm, label="share of rounds won (%)")
-    fig.suptitle(f"Tournament\n{title_lines(title)}", fontsize=10)
+    fig.suptitle(f"Tournament\n{title_lines(title, chars(width - 0.4))}", fontsize=10)
     return fig
 
 
@@ -244,15 +296,16 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
     what = "win share (%)" if win else "mean hole score"
     ax.set_ylabel(what)
     ax.set_title(f"Tuning: {what} against the parameter, 95% intervals\n"
-                 f"{title_lines(title)}", fontsize=10)
+                 f"{title_lines(title, chars(7.0))}", fontsize=10)
     ax.grid(alpha=0.3)
-    if len(groups) > 1:
-        ax.legend(fontsize=8, ncol=2)
+    if len(groups) > 1:   # beside the top panel, outside it
+        _side_legend(ax)
     dx.axhline(0, color="grey", lw=0.8, ls="--")
     dx.set_ylabel(f"{'win share' if win else 'score'}\nminus the best's" +
                   (" (points)" if win else ""))
-    dx.set_title("Paired difference to the best on the same deals (filled: indistinguishable "
-                 "from the best; star: best)", fontsize=9)
+    dx.set_title(wrap("Paired difference to the best on the same deals (filled: "
+                      "indistinguishable from the best; star: best)", chars(6.4, 9)),
+                 fontsize=9)
     dx.grid(alpha=0.3)
     nx.set_ylabel("deals played")
     nx.set_xlabel(xlabel)
@@ -331,7 +384,7 @@ def compare_figure(df: pl.DataFrame, title: str) -> Figure:
             err = np.vstack([diff - scale * rows_g["diff_lo95"].to_numpy(),
                              scale * rows_g["diff_hi95"].to_numpy() - diff])
             ax.barh(y, diff, height=h * 0.9, color=colours[g % len(colours)], alpha=0.85,
-                    label=group)
+                    label=wrap(group, 28))
             ax.errorbar(diff, y, xerr=err, fmt="none", ecolor="black", capsize=3, lw=1)
             if i == 0 and rows_g["paired"].all():
                 un = np.vstack([diff - scale * rows_g["unpaired_lo95"].to_numpy(),
@@ -352,12 +405,12 @@ def compare_figure(df: pl.DataFrame, title: str) -> Figure:
         ax.set_xlabel(unit)
         ax.set_title(name, fontsize=10)
         ax.grid(axis="x", alpha=0.3)
-        if len(groups) > 1 or i == 0:
-            ax.legend(fontsize=7, loc="best")
+        if len(groups) > 1 or i == 0:   # beside the panel, outside it: never over a bar
+            _side_legend(ax, fontsize=7)
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     fig.suptitle("Rule effects: variant minus baseline, bars with paired 95% intervals\n"
-                 + title_lines(title), fontsize=10)
+                 + title_lines(title, chars(fig.get_figwidth() - 0.4)), fontsize=10)
     return fig
 
 
