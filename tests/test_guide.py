@@ -5,7 +5,6 @@ opens in headless Chromium with its tables and figures."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -17,6 +16,7 @@ from simulator.output import guide_report as gr
 from simulator.game.rules import Rules
 from simulator.experiments.runner import run
 from strategies import ALL_RANKS, resolve_seats, seat_arrays
+import browser
 from policy_states import Table
 
 SIX = Rules.preset("six_card")
@@ -201,31 +201,18 @@ def test_guide_command_writes_its_files(guide_folder):
     assert "src=\"http" not in page and page.count("data:image/png;base64,") == 4
 
 
-def _browser():
-    """Debian's chromium and chromedriver (.ci/run installs them); the test is skipped with the
-    reason when they are missing. Tests never install system packages."""
-    need = [p for p in ("/usr/bin/chromium", "/usr/bin/chromedriver") if not Path(p).exists()]
-    if need:
-        pytest.skip(f"headless Chromium is not available ({', '.join(need)} missing; Debian's "
-                    "chromium and chromium-driver packages provide them: apt-get install "
-                    "chromium chromium-driver, as .ci/run does)")
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-    options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
-    for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
-              "--no-first-run", "--disable-background-networking",
-              "--disable-component-update", "--disable-sync", "--window-size=1200,1600"):
-        options.add_argument(a)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-
-
 @pytest.mark.slow
 def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
+    """The page at a phone's width (390 px) and a desktop's (1280 px): nothing scrolls the
+    page sideways, a wide table scrolls inside its own wrapper, every figure loads and fits,
+    the screenshots (kept in tmp_path) are not blank; on paper every table fits whole."""
     out, _ = guide_folder
-    driver = _browser()
+    page = out / "guide.html"
+    driver = browser.chromium()
     try:
-        driver.get((out / "guide.html").resolve().as_uri())
+        faults = browser.check_page(driver, page, tmp_path, "guide")
+        faults += browser.check_print(driver, page, tmp_path, "guide")
+        browser.open_page(driver, page, browser.DESKTOP)
         tables = driver.execute_script(
             "return Array.from(document.querySelectorAll('table')).map("
             "t => [t.className, t.querySelectorAll('tbody tr').length])")
@@ -233,17 +220,18 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
             "return Array.from(document.images).map(i => [i.alt, i.complete, i.naturalWidth,"
             " i.naturalHeight])")
         verdict = driver.execute_script("return document.getElementById('verdict').innerText")
-        shot = tmp_path / "guide.png"
-        driver.save_screenshot(str(shot))
     finally:
         driver.quit()
+    assert not faults, "\n".join(faults)
     kinds = [k for k, _ in tables]
     assert kinds.count("decisions") == 3 and "thresholds" in kinds and "house-rules" in kinds
     assert dict(tables)["decisions"] == 13
     assert len(images) == 4 and all(ok and w > 300 and h > 150 for _, ok, w, h in images), images
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
     assert f"{100 * check['guide_win']:.2f}%" in verdict and "greedy" in verdict
-    assert shot.stat().st_size > 20_000
+    for width in browser.WIDTHS:
+        assert (tmp_path / f"guide-{width}.png").stat().st_size > 10_000
+    assert (tmp_path / "guide.pdf").stat().st_size > 20_000
 
 
 def test_the_check_and_house_rule_seeds_stay_seeds():

@@ -221,3 +221,23 @@ def test_cli_shows_one_hole_of_a_match():
 def test_cli_errors_are_one_line(args, needle):
     full = ["replay", "--players", 2, *args]
     assert_one_line_error(invoke(*full), full, [needle])
+
+
+@pytest.mark.slow
+def test_the_page_reads_at_phone_and_desktop_width_and_on_paper(tmp_path):
+    """A nine-card match of four seats with long strategy names, in headless Chromium at 390
+    and 1280 px (screenshots kept in tmp_path) and laid out for paper (tests/browser.py)."""
+    import browser
+    page = tmp_path / "replay.html"
+    res = invoke("replay", "--preset", "nine_card", "--players", 4, "--holes", 1, "--seed", 3,
+                 "--strategy", "heuristic:take_max=5,hold=2", "--strategy", "greedy",
+                 "--strategy", "opponent-aware:care=2", "--strategy", "random", "--quiet",
+                 "--html", page)
+    assert res.exit_code == 0, res.output
+    driver = browser.chromium()
+    try:
+        faults = browser.check_page(driver, page, tmp_path, "replay")
+        faults += browser.check_print(driver, page, tmp_path, "replay")
+    finally:
+        driver.quit()
+    assert not faults, "\n".join(faults)
