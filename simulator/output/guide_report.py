@@ -409,16 +409,35 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
 CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; max-width: 1100px;
        margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
+h1, h2, h3, p, li { overflow-wrap: break-word; }
 h1 { border-bottom: 2px solid #2ca02c; padding-bottom: .2em; }
-table { border-collapse: collapse; margin: 1em 0; font-size: .92em; }
+.scroll { overflow-x: auto; max-width: 100%; margin: 1em 0; }
+table { border-collapse: collapse; font-size: .92em; }
 th, td { border: 1px solid #ccc; padding: .3em .6em; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 th { background: #f2f2f2; }
+table.house-rules td { white-space: nowrap; }   /* one line a cell; its wrapper scrolls */
 td.clear { font-weight: bold; }
 td.good { background: #e6f4e6; } td.bad { background: #fbeaea; }
 .verdict { background: #eef6ee; border-left: 4px solid #2ca02c; padding: .6em 1em; }
-img { max-width: 100%; border: 1px solid #ddd; margin: .5em 0; }
+img { max-width: 100%; height: auto; border: 1px solid #ddd; margin: .5em 0; }
 .note { color: #555; font-size: .9em; }
+@media (max-width: 600px) {
+  body { margin: 1em auto; padding: 0 .6em; }
+  table { font-size: .8em; }
+  th, td { padding: .2em .35em; }
+}
+@media print {   /* paper does not scroll: every table whole, at the page's width */
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  .scroll { overflow: visible; }
+  table { width: 100%; font-size: 8pt; }
+  thead { display: table-header-group; }
+  th, td, table.house-rules td { padding: .15em .3em; white-space: normal;
+                                 overflow-wrap: anywhere; }
+  tr, img, .verdict { break-inside: avoid; page-break-inside: avoid; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+  img { border: none; }
+}
 """
 
 
@@ -428,7 +447,7 @@ def _img(path: Path, alt: str) -> str:
 
 
 def _html_table(header, rows, cls="") -> str:
-    out = [f'<table class="{cls}"><thead><tr>'
+    out = [f'<div class="scroll"><table class="{cls}"><thead><tr>'
            + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr></thead><tbody>"]
     for r in rows:
         cells = []
@@ -436,7 +455,7 @@ def _html_table(header, rows, cls="") -> str:
             k = "clear" if any(w.isupper() and len(w) > 2 for w in c.split()[:1]) else ""
             cells.append(f'<td class="{k}">{html.escape(c)}</td>')
         out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     return "".join(out)
 
 
@@ -444,6 +463,7 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
     by_name = {p.name: p for p in figures}
     e = html.escape
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>Strategy guide: {e(title(result))}</title><style>{CSS}</style></head>"
              f"<body><h1>Strategy guide: {e(title(result))}</h1>",
              f"<p class='verdict' id='verdict'>{e(verdict_line(result))}</p>"]

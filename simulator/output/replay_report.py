@@ -413,7 +413,10 @@ def match_result_lines(m: MatchReplay) -> list[str]:
 
 # ---- HTML ------------------------------------------------------------------------------------
 CSS = """
-body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 62em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 1.5em auto; max-width: 62em; color: #222;
+  padding: 0 1em; }
+h1, h2, h3, p { overflow-wrap: break-word; }
+.scroll { overflow-x: auto; max-width: 100%; }
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
 h3 { font-size: 1em; margin: 1.2em 0 0.3em; }
 section { border-top: 1px solid #ddd; padding-top: 0.3em; }
@@ -435,6 +438,18 @@ tr.actor { background: #fff7d6; }
 .note { color: #555; font-size: 0.9em; }
 .legend .card { min-width: 1.6em; }
 p.say { margin: 0.25em 0; }
+@media (max-width: 600px) {
+  body { margin: 1em auto; padding: 0 0.6em; }
+  table.seats td, table.seats th { padding: 0.2em 0.35em; }
+}
+@media print {   /* paper does not scroll: every table whole, a turn not split */
+  body { max-width: none; margin: 0; padding: 0; font-size: 10pt; }
+  .scroll { overflow: visible; }
+  table.seats { width: 100%; font-size: 9pt; }
+  table.seats td, table.seats th { overflow-wrap: anywhere; }
+  tr, section { break-inside: avoid; page-break-inside: avoid; }
+  h2, h3 { break-after: avoid; page-break-after: avoid; }
+}
 """
 
 
@@ -461,6 +476,11 @@ def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None) 
             f'<span class="secret"> {name}</span></span>')
 
 
+def _spec_html(spec: str) -> str:
+    """A strategy spec that may break after its colon and commas on a narrow screen."""
+    return html.escape(spec).replace(":", ":<wbr>").replace(",", ",<wbr>")
+
+
 def _grid_html(w: Words, table: Table, seat: int, before: Table | None) -> str:
     r = w.rules
     n = len(table.cards[seat])
@@ -477,11 +497,11 @@ def _seats_table_html(w: Words, g: Group, hole: HoleReplay, others: bool) -> str
     for s in range(hole.players):
         other = w.others_known(g.after, s)
         rows.append(f'<tr class="{"actor" if s == g.seat else ""}"><td>{s}</td>'
-                    f'<td>{html.escape(hole.strategies[s])}</td>'
+                    f'<td>{_spec_html(hole.strategies[s])}</td>'
                     f'<td>{_grid_html(w, g.after, s, g.before)}</td>' +
                     (f'<td class="note">{html.escape(other[6:]) if other else ""}</td>'
                      if others else '') + '</tr>')
-    return f'<table class="seats">{"".join(rows)}</table>' \
+    return f'<div class="scroll"><table class="seats">{"".join(rows)}</table></div>' \
            f'<div class="pile">{html.escape(w.pile_text(g.after))}</div>'
 
 
@@ -500,11 +520,11 @@ def _final_table_html(w: Words, hole: HoleReplay) -> str:
         note = f" ({html.escape(_difference(hole, s))})" \
             if hole.scores[s] != hole.layout_values[s] else ""
         best = " &larr; lowest" if hole.scores[s] == low else ""
-        rows.append(f'<tr><td>{s}</td><td>{html.escape(hole.strategies[s])}</td>'
+        rows.append(f'<tr><td>{s}</td><td>{_spec_html(hole.strategies[s])}</td>'
                     f'<td><div class="grid" style="grid-template-columns: repeat({cols}, auto)">'
                     f'{cells}</div></td><td>{hole.layout_values[s]}</td>'
                     f'<td><b>{hole.scores[s]}</b>{note}{best}</td></tr>')
-    return f'<table class="seats">{"".join(rows)}</table>'
+    return f'<div class="scroll"><table class="seats">{"".join(rows)}</table></div>'
 
 
 def _hole_html(hole: HoleReplay, ascii_only: bool, level: str = "h2") -> str:
@@ -539,6 +559,7 @@ def _page(title: str, header_lines: list[str], body: str) -> str:
               'highlighted row is the seat that played. Positions count from 0, row by row.'
               '</p>')
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>{html.escape(title)}</title><style>{CSS}</style></head><body>'
             f'<h1>{html.escape(title)}</h1>{head}{legend}'
             f'<input type="checkbox" id="show-hidden"> <label for="show-hidden">show the '
