@@ -16,7 +16,6 @@ from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import Totals, make_job, run
-from simulator.kernel.scoring import plain_hole_nb
 from strategies import builtin
 from test_random_rules import draw_rule_sets
 from tiers import sweep
@@ -85,7 +84,8 @@ def test_mixed_seats_and_reshuffles_identical():
 
 @pytest.mark.parametrize("change", [
     {"ender_penalty": "plus_10"}, {"ender_bonus": "minus_players"},
-    {"lowest_scores_zero": True}, {"shoot_the_moon": 60},
+    {"lowest_scores_zero": True}, {"shoot_the_moon": 60}, {"ender_extra": -5},
+    {"lowest_bonus": -3}, {"tie_penalty": 5}, {"twenty_one_scores_zero": True},
 ])
 @pytest.mark.parametrize("workload", ["W1", "W2"])
 def test_hole_rules_on_plain_layouts_identical(change, workload):
@@ -94,7 +94,7 @@ def test_hole_rules_on_plain_layouts_identical(change, workload):
     base, policy, param = (W1, builtin.POLICY_GREEDY, 0.0) if workload == "W1" else \
         (W2, builtin.POLICY_KNOCK_THRESHOLD, 8.0)
     rules = base.with_options(**change)
-    assert plain_hole_nb(flatten(base, 4).ri) and not plain_hole_nb(flatten(rules, 4).ri)
+    assert flatten(base, 4).ri[K.R_PLAIN_HOLE] and not flatten(rules, 4).ri[K.R_PLAIN_HOLE]
     ids, params = [policy] * 4, [[param]] * 4
     _, scores, _, _ = _assert_same(rules, 4, ids, params, 0, 1500)
     if "shoot_the_moon" not in change:  # no layout here is worth 60: the others all show
