@@ -1,6 +1,6 @@
 """greedy's stall rule (docs/policies.md#greedy): at a large table the stock can come to hold
 only cards nobody wants, and without the rule greedy never turns its last face-down cards up
-(ten_card with 8 players hit the turn cap in 96% of rounds). After the stock's second
+(ten_card with 8 players hit the turn cap in 96% of rounds). After the stock's fourth
 reshuffle in a face-up game, a drawn card greedy has no place for goes over its lowest
 unknown face-down position instead."""
 
@@ -35,7 +35,7 @@ def test_the_stall_rule_plays_identically_in_both_engines():
 
 
 def test_the_rule_waits_for_the_second_reshuffle_and_is_greedys_own():
-    """Before the second reshuffle greedy discards what it cannot place, as W1 defines it;
+    """Before the fourth reshuffle greedy discards what it cannot place, as W1 defines it;
     knock-threshold never uses the rule."""
     rules = Rules.preset("ten_card")
     placed_blind = 0

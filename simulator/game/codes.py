@@ -25,7 +25,7 @@ POLICY_USER = 99      # the run's user policy (simulator/kernel/policy_api.py)
 # greedy's stall rule (docs/policies.md#greedy): in a face-up game whose stock has been
 # reshuffled this many times in the hole, a drawn card greedy has no place for goes over its
 # lowest face-down card it has not seen instead of onto the discard pile
-GREEDY_STALL_RESHUFFLES = 2
+GREEDY_STALL_RESHUFFLES = 4
 # the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
 # lookahead
 N_POLICY_SLOTS = POLICY_GUIDE + 2
