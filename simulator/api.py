@@ -869,8 +869,9 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     if not raw.complete:
         held = "the files hold those" if out_dir is not None else "the result holds those"
         if raw.error.startswith("interrupted"):
+            stuck = raw.error.partition("; ")[2]   # a policy that never returned, if any
             raise Interrupted(f"interrupted after {raw.totals.rounds:,} of {rounds:,} rounds; "
-                              f"{held}", result)
+                              f"{held}" + (f" ({stuck})" if stuck else ""), result)
         raise PolicyError(f"policy error, run stopped after {raw.totals.rounds:,} of "
                           f"{rounds:,} rounds ({held}): {raw.error}", result)
     return result

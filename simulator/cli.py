@@ -174,9 +174,20 @@ def _api_errors():
         yield
     except api.Interrupted as e:
         click.echo(f"golfsim: {e}", err=True)
-        sys.exit(130)
+        _exit(130)
     except api.GolfsimError as e:
         raise GolfsimError(str(e)) from None
+
+
+def _exit(code: int) -> None:
+    """Exit with ``code``; when a policy is stuck in a thread that never returns (after a
+    Ctrl-C, runner.STUCK), without waiting for that thread, which Python would do forever."""
+    from .experiments import runner
+    if runner.STUCK.is_set():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 def _say(message: str) -> None:

@@ -180,7 +180,8 @@ def test_wrong_signature_and_not_compilable(tmp_path):
                    rng, params):
             return "draw"
     """)
-    assert "does not compile as a policy" in _cli_error(_run_args(f"{path}:decide", tmp_path))
+    assert "returns Literal[str](draw), not an integer action" in \
+        _cli_error(_run_args(f"{path}:decide", tmp_path))
 
 
 def test_two_different_user_functions_are_refused(tmp_path):
@@ -246,3 +247,102 @@ def test_user_policy_in_a_tournament(tmp_path):
     assert r.exit_code == 0, r.output
     ranking = pl.read_parquet(out / "ranking.parquet")
     assert ranking["strategy"][0].endswith("greedy_policy.py:decide")
+
+
+# ---- faults of a policy's own code (a round number, the policy's name, exit 2; never a
+# silent action 0, a Numba traceback, or a process that ignores Ctrl-C) ---------------------
+RAISING = """
+    from simulator.game.codes import N_ACTIONS, PUB_TURN
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        if public[PUB_TURN] > 40:
+            raise ValueError("boom")
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                return a
+        return 0
+"""
+
+
+def _raising_run(tmp_path, seats):
+    path = _write(tmp_path, "raising.py", RAISING)
+    spec = f"{path}:decide"
+    strategies = [x for s in seats for x in ("--strategy", spec if s == "user" else s)]
+    r = CliRunner().invoke(cli, ["run", "--preset", "six_card", "--rounds", "400", "--quiet",
+                                 "--threads", "1", "--chunk-size", "10", "--out",
+                                 str(tmp_path / "out"), *strategies])
+    return spec, r
+
+
+def _assert_reported(spec, r, tmp_path):
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.output.splitlines() if ln.startswith("golfsim: error")]
+    assert len(lines) == 1 and "Traceback" not in r.output, r.output
+    line = lines[0]
+    assert "raised an exception" in line and spec in line and "'turn'" in line, line
+    round_no = int(line.split(": round ")[1].split(":")[0])
+    df = pl.read_parquet(tmp_path / "out" / "summary.parquet")
+    # the rounds before the failing one are kept (whole chunks of 10) and marked incomplete
+    assert df["rounds"][0] == round_no - round_no % 10
+    meta = pl.read_parquet_metadata(tmp_path / "out" / "summary.parquet")
+    assert meta["complete"] == "false"
+
+
+def test_a_policy_that_raises_stops_the_run_with_one_line(tmp_path):
+    spec, r = _raising_run(tmp_path, ["user", "greedy", "greedy", "greedy"])
+    _assert_reported(spec, r, tmp_path)
+
+
+@pytest.mark.slow   # every seat: the policy's own build of the flow, compiled for minutes
+def test_a_policy_that_raises_in_its_own_build(tmp_path):
+    spec, r = _raising_run(tmp_path, ["user"] * 4)
+    _assert_reported(spec, r, tmp_path)
+
+
+def test_a_policy_that_answers_a_float_is_refused_before_playing(tmp_path):
+    path = _write(tmp_path, "floaty.py", """
+        def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules,
+                   rng, params):
+            return point * 1.5
+    """)
+    out = _cli_error(_run_args(f"{path}:decide", tmp_path))
+    assert "returns float64, not an integer action" in out
+    assert len(out.strip().splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
+@pytest.mark.slow   # half a minute: the run is given time to compile and start
+def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    path = _write(tmp_path, "looping.py", """
+        def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules,
+                   rng, params):
+            while memory[0] >= 0:      # never false: the policy loops forever
+                memory[1] += 1
+            return 0
+    """)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--strategy",
+                             f"{path}:decide", "--strategy", "greedy", "--players", "2",
+                             "--rounds", "1000",
+                             "--threads", "1", "--out", str(tmp_path / "out"), "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=env, cwd=tmp_path)
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None:   # compiled and playing?
+        time.sleep(1)
+        if (tmp_path / "out").exists():
+            break
+    time.sleep(20)    # the policy compiles in a few seconds, then loops at its first decision
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("Ctrl-C did not stop a run whose policy loops")
+    assert proc.returncode == 130, out
+    assert "interrupted" in out and "may never return" in out, out

@@ -38,12 +38,21 @@ DEFAULT_CHUNK = 65536
 
 
 class PolicyError(RuntimeError):
-    """A policy returned an action that is not legal at that decision point. ``round_index``
-    is the round (the match, in match play) where it happened, when known."""
+    """A policy returned an action that is not legal at that decision point (or raised an
+    exception). ``round_index`` is the round (the match, in match play) where it happened,
+    when known; ``seat`` the seat whose policy it was."""
 
-    def __init__(self, message: str, round_index: int | None = None):
+    def __init__(self, message: str, round_index: int | None = None, seat: int | None = None):
         super().__init__(message)
         self.round_index = round_index
+        self.seat = seat
+
+
+# After a Ctrl-C the chunks in flight get this long to finish; one that does not is stuck in
+# a policy that never returns (compiled code cannot be interrupted): the run then stops
+# without it, and ``STUCK`` tells the command line to end the process without waiting for it.
+STUCK_AFTER_S = 3.0
+STUCK = threading.Event()
 
 
 @dataclass
@@ -311,7 +320,8 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                    pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies, st.aux)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played), start + played)
+        raise PolicyError(describe_error(st.out, start + played), start + played,
+                          int(st.out[K.OUT_ERR_SEAT]))
     return t, extra, played
 
 
@@ -328,7 +338,8 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
                              *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
                              mt.mtot, job.check, job.user, job.policies, st.aux)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played, "match"), start + played)
+        raise PolicyError(describe_error(st.out, start + played, "match"), start + played,
+                          int(st.out[K.OUT_ERR_SEAT]))
     return t, mt, played
 
 
@@ -364,6 +375,11 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round") -> st
     from ..game.codes import DECISION_NAMES, action_name
     code = int(out[K.OUT_ERROR])
     where = f"{unit} {round_index}"
+    if code == ERR_ILLEGAL_ACTION and int(out[K.OUT_ERR_ACTION]) == K.ACTION_RAISED:
+        return (f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])} raised an exception "
+                f"at decision point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}' (an error in "
+                "its code, such as an index out of range; run its function in plain Python "
+                "on that decision to see it)")
     if code == ERR_ILLEGAL_ACTION:
         return (f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "
                 f"{action_name(int(out[K.OUT_ERR_ACTION]))}, which is not legal at decision "
@@ -441,8 +457,13 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             else:
                 t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
         except PolicyError as e:
+            message = str(e)
+            names = list(strategies or [])
+            if e.seat is not None and 0 <= e.seat < len(names):   # name the policy too
+                seat = f"the policy of seat {e.seat}"
+                message = message.replace(seat, f"{seat} ({names[e.seat]})", 1)
             with lock:
-                errors.append((start if e.round_index is None else e.round_index, str(e)))
+                errors.append((start if e.round_index is None else e.round_index, message))
             return
         with lock:
             totals.add(t)
@@ -458,7 +479,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     t0 = time.perf_counter()
     interrupted = False
     crash = None
-    with ThreadPoolExecutor(max_workers=max(1, threads)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    stuck = False
+    try:
         pending: set = set()
         queue = iter(starts)
         try:
@@ -479,7 +502,11 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                     break
         except KeyboardInterrupt:
             interrupted = True
-            wait(pending)
+            stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
+    finally:
+        pool.shutdown(wait=not stuck, cancel_futures=True)
+    if stuck:
+        STUCK.set()
     if crash is not None:
         raise crash
     seconds = time.perf_counter() - t0
@@ -495,6 +522,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         # the first round that failed, by number: chunks are handed out in order and every
         # one handed out is finished, so no earlier round can have failed unseen
         result.error = min(errors)[1] if errors else "interrupted (Ctrl-C)"
+        if stuck:
+            result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later (it "
+                             "may never return), so the rounds it was playing are not kept")
     return result
 
 
@@ -534,10 +564,12 @@ def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto"
         _compile_apart(rules, players, policy_ids, kernel, match_mode, notify)
     job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
                    notify=notify)
+    # no round is played: a call compiles (or loads) the build whatever it plays, and a user
+    # policy that never returns would hold this thread where Ctrl-C cannot reach it
     with builds.compiling(job.build, notify):
-        play_chunk(job, 0, 2)
+        play_chunk(job, 0, 0)
     if match_mode:
         with builds.compiling("matches", notify):
-            play_match_chunk(job, 0, 1, holes, target)
+            play_match_chunk(job, 0, 0, holes, target)
     return time.perf_counter() - t0
 

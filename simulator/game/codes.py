@@ -67,6 +67,11 @@ ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KN
                 A_REMOVE: "remove"}
 
 
+# what a user policy's guard answers for it when it raised an exception (an illegal action,
+# so the engine stops and says so: simulator/kernel/policy_api.py)
+ACTION_RAISED = -(1 << 30)   # (within int32: the state array g is int32)
+
+
 def action_name(a: int) -> str:
     return f"pos{a}" if 0 <= a < MAX_POS else ACTION_NAMES.get(a, f"action{a}")
 

@@ -106,6 +106,24 @@ def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
     return Path(CACHE_DIR) / "flow_builds" / f"golfsim_flow_{safe}_{h.hexdigest()[:16]}.py"
 
 
+def generated_module(folder: str, stem: str, source: str):
+    """Import ``source`` as module ``stem`` written into the cache folder's ``folder`` (when
+    new), so Numba can compile and cache its functions like any module's. ``stem`` should
+    name what the source depends on (a hash), so a stale module is never loaded."""
+    if stem in _FLOW_BUILDS:
+        return _FLOW_BUILDS[stem]
+    file = Path(CACHE_DIR) / folder / f"{stem}.py"
+    if not file.exists():
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(source)
+        partial.replace(file)   # whole or absent: another process may be importing it
+    if str(file.parent) not in sys.path:
+        sys.path.insert(0, str(file.parent))
+    _FLOW_BUILDS[stem] = importlib.import_module(stem)
+    return _FLOW_BUILDS[stem]
+
+
 def flow_build(name: str, lines: str, key: bytes = b""):
     """The module of flow.py compiled as build ``name`` (flow_build_file), written into the
     cache folder when new and imported from there, so Numba compiles and caches it like any
