@@ -451,6 +451,31 @@ def test_cli_resumes_an_interrupted_search(tmp_path):
     assert fresh.exit_code == 0, fresh.output
 
 
+def test_rounds_and_title_are_right_after_any_number_of_resumes(tmp_path):
+    """Issue 27: after a resume the metadata counted only the rounds the last call played
+    (400,032 of 4,000,000), and a rerun of a finished search recorded 0 rounds and titled
+    its plot "0 rounds"."""
+    out = tmp_path / "t"
+    args = ("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=4..11",
+            "--opponent", "knock-threshold:T=8", "--rounds", 10_000, "--seed", 3,
+            "--threads", 2, "--out", out, "--quiet")
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    meta = pl.read_parquet_metadata(out / "tune.parquet")
+    rounds = pl.read_parquet(out / "tune.parquet")["rounds"].sum()
+    assert 9000 < rounds <= 10_000
+    assert meta["rounds"] == str(rounds) and f", {rounds:,} rounds, seed 3" in meta["title"]
+    kept = sorted((out / "shards").glob("eval-*.npy"))
+    for p in kept[len(kept) // 2:]:      # a search interrupted half way
+        p.unlink()
+    for _ in range(2):                   # resumed, then rerun once finished
+        again = invoke(*args)
+        assert again.exit_code == 0, again.output
+        assert pl.read_parquet_metadata(out / "tune.parquet") == meta
+        assert f"{rounds:,} rounds, " in again.stdout and "loaded from an earlier run" in \
+            again.stdout
+
+
 def test_plot_command_redraws_a_tune_folder(tmp_path):
     out = tmp_path / "t"
     res = invoke("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=6,8",

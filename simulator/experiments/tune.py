@@ -496,6 +496,7 @@ class TuneResult:
     # candidate: [rounds at the turn cap, rounds], of the rounds whose count is known (played
     # now, or loaded with its count; evaluations kept by older versions have none)
     capped: dict[int, list[int]] = field(default_factory=dict)
+    played_now: int | None = None   # of ``rounds``, those played by this call (None: all)
 
     @property
     def best(self) -> Candidate:
@@ -620,10 +621,14 @@ def tune(p: Plan, seed: int, threads: int = 1, progress=None,
         search = successive_halving(len(p.grid), evaluate, p.budget_deals, column=column,
                                     maximize=maximize, min_deals=min_deals)
     seconds = time.perf_counter() - t0
+    # every round of the search, those loaded from an earlier run included (not only those
+    # played now: after a resume that undercounted, and a rerun of a finished search said 0)
+    rounds = int(search.deals.sum()) * p.players
     return TuneResult(p.rules, p.players, p.strategy, p.params,
                       [o.spec for o in p.opponents], p.objective, int(seed), p.rounds, p.grid,
-                      search, compare_to_best(search), objective.rounds_played, seconds,
-                      capped=counted.capped)
+                      search, compare_to_best(search), rounds, seconds,
+                      capped=counted.capped, played_now=objective.rounds_played,
+                      notes=list(store.notes) if out_dir is not None else [])
 
 
 def warm_up(p: Plan) -> None:
@@ -782,7 +787,8 @@ def _stage_text(st: Stage, i: int, players: int) -> str:
 def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     """The search, the candidate table and the verdict, intervals as ± half-widths."""
     s, cmp = result.search, result.comparison
-    rate = result.rounds / result.seconds if result.seconds > 0 else float("nan")
+    now = result.rounds if result.played_now is None else result.played_now
+    rate = now / result.seconds if result.seconds > 0 else float("nan")
     opp = result.opponents
     field_text = (f"{opp[0]} in the other {len(opp)} seats" if len(set(opp)) == 1 else
                   "opponents " + ", ".join(opp) + " (in seat order after it)")
@@ -798,7 +804,12 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
         "tuned strategy in every seat, on the same deals for every candidate",
         f"successive halving, seed {result.seed}: {result.rounds:,} rounds in "
-        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)",
+        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)"
+        if now == result.rounds else
+        f"successive halving, seed {result.seed}: {result.rounds:,} rounds, "
+        f"{result.rounds - now:,} of them loaded from an earlier run; {now:,} played in "
+        f"{result.seconds:.2f} s on {threads} thread(s)" +
+        (f" ({rate:,.0f} rounds/s)" if now else ""),
     ]
     lines += [_stage_text(st, i + 1, result.players) for i, st in enumerate(s.stages)]
     lines += [""]
