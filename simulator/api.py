@@ -22,6 +22,7 @@ command (numba, polars and matplotlib are imported when something is played or w
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -451,13 +452,20 @@ def _say(ui: UI, message: str) -> None:
 # ---- output folders ----------------------------------------------------------------------------
 def check_out_dir(out) -> Path:
     """Create ``out`` and prove a file can be written there, before any round is played."""
+    import secrets
     path = Path(out)
     if path.exists() and not path.is_dir():
         raise GolfsimError(f"--out {out}: exists and is not a folder; give a folder to write into")
     try:
         path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path, prefix=".golfsim-write-test."):
-            pass
+        # named as every temporary file is (report.atomic_path): a killed process's is
+        # removed by the next command that writes into the folder
+        probe = path / f".golfsim-write-test.{os.getpid()}.{secrets.token_hex(4)}.tmp"
+        try:
+            with open(probe, "x"):
+                pass
+        finally:
+            probe.unlink(missing_ok=True)
     except OSError as e:
         reason = e.strerror or str(e)
         raise GolfsimError(f"--out {out}: cannot write there ({reason}); give a writable "
@@ -465,12 +473,67 @@ def check_out_dir(out) -> Path:
     return path
 
 
-def _write_to_out(result: "Result", out) -> None:
+def _write_to_out(result: "Result", out, folder=None) -> None:
+    """Write the result's files into ``out``: through ``folder`` (the folder.ResultsFolder the
+    command began) or as ``result.write`` does. A failed write is one line naming the file;
+    the folder stays marked unfinished, without any of the files of the failed write."""
     try:
-        result.written = result.write(out)
+        if folder is None:
+            result.written = result.write(out)
+        else:
+            result.written = folder.write(lambda: result._write_files(out))
     except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
+        raise _write_failed(out, e, folder is not None) from None
+
+
+def _write_failed(out, e: OSError, marked: bool = False) -> GolfsimError:
+    """The one line of an I/O error (a full disk, say) while a command wrote into ``out``:
+    the file and the reason."""
+    from .experiments.folder import MARKER
+    what = f"writing {e.filename}" if getattr(e, "filename", None) else "writing the results"
+    reason = e.strerror or str(e) or type(e).__name__
+    tail = (f"; the folder stays marked unfinished ({MARKER}) and holds no half-written "
+            "file: rerun the same command to finish it") if marked else ""
+    where = f"--out {out}: " if out is not None else ""
+    return GolfsimError(f"{where}{what} failed ({reason}){tail}")
+
+
+def _begin(out_dir: Path, out, command: str, command_line: str, key: str):
+    """Mark ``out_dir`` as being written by ``command`` and clear the files of its earlier
+    run (folder.ResultsFolder.begin), once every input is checked; returns the folder."""
+    from .experiments.folder import FolderBusy, ResultsFolder
+    folder = ResultsFolder(out_dir, command, command_line, key)
+    try:
+        folder.begin()
+    except FolderBusy as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    except OSError as e:
+        raise _write_failed(out, e) from None
+    return folder
+
+
+class _Playing:
+    """``with _Playing(folder, out):`` around what a command plays into its folder: an I/O
+    error (writing a shard, say) is one line (GolfsimError, exit status 2), and whatever
+    stops the command leaves the folder marked unfinished, saying why."""
+
+    def __init__(self, folder, out):
+        self.folder, self.out = folder, out
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, e, tb):
+        if e is None or self.folder is None:
+            if isinstance(e, OSError) and not isinstance(e, GolfsimError):
+                raise _write_failed(self.out, e) from None
+            return False
+        if isinstance(e, OSError):
+            self.folder.stop(f"writing failed: {e}")
+            raise _write_failed(self.out, e, True) from None
+        self.folder.stop("interrupted" if isinstance(e, KeyboardInterrupt) else
+                         f"stopped: {e}" if str(e) else f"stopped: {type(e).__name__}")
+        return False
 
 
 def _prepare_writers() -> threading.Thread:
@@ -524,7 +587,30 @@ class Result:
     def write(self, folder) -> list[Path]:
         """Write what ``golfsim <command> --out folder`` writes (its Parquet files with this
         metadata, Markdown, HTML and figures; not ``shards/``, which only the folder the
-        command played in holds) and return the paths."""
+        command played in holds) and return the paths. The folder follows the command's
+        contract (docs/cli.md#results-folders): the files an earlier result of this command
+        wrote there are removed first, and while the files are written (or when writing
+        them fails: an OSError naming the file) the folder holds the marker
+        ``golfsim-in-progress.json``."""
+        from .experiments.folder import FolderBusy, ResultsFolder, key_of
+        f = ResultsFolder(folder, self.command_name, self.metadata.get("command", ""),
+                          key_of(self.metadata))
+        try:
+            f.begin()
+        except FolderBusy as e:
+            raise GolfsimError(f"{folder}: {e}") from None
+        written = f.write(lambda: self._write_files(folder))
+        if self._complete:
+            f.finish()
+        else:
+            f.stop(self._incomplete_reason)
+        return written
+
+    _complete = True
+    _incomplete_reason = ""
+
+    def _write_files(self, folder) -> list[Path]:
+        """Write the files (each atomically) and return their paths."""
         raise NotImplementedError
 
     def to_pandas(self, table: str | None = None):
@@ -587,6 +673,14 @@ class RunResult(Result):
         return self.raw.complete
 
     @property
+    def _complete(self) -> bool:
+        return self.raw.complete
+
+    @property
+    def _incomplete_reason(self) -> str:
+        return self.raw.error or ""
+
+    @property
     def error(self) -> str:
         return self.raw.error or ""
 
@@ -600,7 +694,7 @@ class RunResult(Result):
         return report.format_summary(self.summary, self.raw, self.rule_set.preset,
                                      self.threads)
 
-    def write(self, folder) -> list[Path]:
+    def _write_files(self, folder) -> list[Path]:
         from .experiments import report
         from .output import plots
         out = _mkdir(folder)
@@ -643,7 +737,7 @@ class CompareResult(Result):
         from .experiments import compare as cmp
         return cmp.format_compare(self.raw, self.threads)
 
-    def write(self, folder) -> list[Path]:
+    def _write_files(self, folder) -> list[Path]:
         from .experiments import compare as cmp
         from .experiments import report
         from .output import plots
@@ -690,7 +784,7 @@ class TuneResult(Result):
         from .experiments import tune as tn
         return tn.format_tune(self.raw, self.rule_set.preset, self.threads)
 
-    def write(self, folder) -> list[Path]:
+    def _write_files(self, folder) -> list[Path]:
         from .experiments import report
         from .experiments import tune as tn
         from .output import plots
@@ -725,7 +819,7 @@ class TournamentResult(Result):
         from .experiments import tournament as tour
         return tour.format_tournament(self.raw, self.rule_set.preset, self.threads)
 
-    def write(self, folder) -> list[Path]:
+    def _write_files(self, folder) -> list[Path]:
         from .experiments import report
         from .output import plots
         out = _mkdir(folder)
@@ -772,7 +866,7 @@ class GuideResult(Result):
         from .output import guide_report as gr
         return gr.format_guide(self.raw, self.threads)
 
-    def write(self, folder) -> list[Path]:
+    def _write_files(self, folder) -> list[Path]:
         from .output import guide_report as gr
         return gr.write(self.raw, folder, self.command, self.rule_set.rules_file)
 
@@ -842,6 +936,15 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
                            ["--kernel", kernel] if kernel != "auto" else None)
     out_dir = check_out_dir(out) if out is not None else None
     ids, params = seat_arrays(seats)
+    store = folder = None
+    if out_dir is not None:   # what a killed or interrupted run left there is resumed
+        from .experiments.shards import RunStore, ShardError
+        store = RunStore(out_dir, _run_manifest(rs, players, seats, rounds, seed, per_round,
+                                                holes or 0, target or 0, kernel))
+        try:
+            store.check()
+        except ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
 
     _say(ui, LOADING)
     try:
@@ -850,31 +953,70 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
                        notify=None if ui.say is None else ui.say)
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
-    bar = _Bar(ui, "run", rounds, "match" if (holes or target) else "round")
+    unit = "match" if (holes or target) else "round"
+    if out_dir is not None:
+        folder = _begin(out_dir, out, "run", command, store.key)
+    bar = _Bar(ui, "run", rounds, unit)
     writers = _prepare_writers() if out_dir is not None else None
     try:
-        raw = runner.run(rs.rules, players, ids, params, rounds, seed, threads=threads,
-                         chunk_size=chunk_size, per_round=per_round, progress=bar.progress,
-                         strategies=names, holes=holes or 0, target=target or 0,
-                         kernel=kernel, user=user)
+        with _Playing(folder, out):
+            if store is not None:
+                store.open()
+            raw = runner.run(rs.rules, players, ids, params, rounds, seed, threads=threads,
+                             chunk_size=chunk_size, per_round=per_round,
+                             progress=bar.progress, strategies=names, holes=holes or 0,
+                             target=target or 0, kernel=kernel, user=user, store=store)
     finally:
         bar.close()
+    if store is not None:
+        for note in store.notes:
+            ui.note(note)
+    if raw.resumed:
+        units = "matches" if unit == "match" else "rounds"
+        ui.note(f"resumed: {raw.resumed:,} of the {rounds:,} {units} were played by an "
+                f"earlier, unfinished run (kept in {store.dir})")
     if writers is not None:
         writers.join()
     result = RunResult(raw, rs, rounds, command, threads)
     for w in result.warnings:
         ui.warn(w)
     if out_dir is not None:
-        _write_to_out(result, out)
+        _write_to_out(result, out, folder)
+        if raw.complete:
+            with _Playing(folder, out):
+                store.clear()
+            folder.finish()
+        else:
+            folder.stop(raw.error or "")
     if not raw.complete:
         held = "the files hold those" if out_dir is not None else "the result holds those"
         if raw.error.startswith("interrupted"):
             stuck = raw.error.partition("; ")[2]   # a policy that never returned, if any
+            resume = "; rerun the same command to resume" if out_dir is not None else ""
             raise Interrupted(f"interrupted after {raw.totals.rounds:,} of {rounds:,} rounds; "
-                              f"{held}" + (f" ({stuck})" if stuck else ""), result)
+                              f"{held}{resume}" + (f" ({stuck})" if stuck else ""), result)
         raise PolicyError(f"policy error, run stopped after {raw.totals.rounds:,} of "
                           f"{rounds:,} rounds ({held}): {raw.error}", result)
     return result
+
+
+def _run_manifest(rs: RuleSet, players: int, seats, rounds: int, seed: int, per_round: bool,
+                  holes: int, target: int, kernel: str) -> dict:
+    """The arguments that fix a run's results (shards.RunStore): not the threads or the
+    chunk size, which change nothing. A user policy's file counts by its content."""
+    from .experiments.report import version
+    files = {}
+    for s in seats:
+        if s.user is not None:
+            try:
+                files[str(s.user[0])] = hashlib.sha256(Path(s.user[0]).read_bytes()).hexdigest()
+            except OSError:
+                files[str(s.user[0])] = None
+    return {"version": version(), "rules": rs.rules.to_toml(), "players": players,
+            "strategies": [s.spec for s in seats],
+            "params": [[float(x) for x in s.params] for s in seats], "policy_files": files,
+            "rounds": rounds, "seed": seed, "per_round": bool(per_round), "holes": holes,
+            "target": target, "kernel": kernel}
 
 
 def compare(preset: str | None = None, *, vary=None, design: str = "factorial", set=None,
@@ -938,24 +1080,32 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
                            ["--until-width", repr(until_width), "--max-rounds", max_rounds],
                            ["--seed", seed],
                            ["--shard-size", plan.shard_size] if shard_size else None)
-    temporary = None
+    temporary = folder = None
     if out is not None:
         out_dir = check_out_dir(out)
+        from .experiments.shards import ShardError, ShardStore
+        try:
+            ShardStore(out_dir).check(plan.manifest(), fresh)
+        except ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
     else:
         temporary = tempfile.TemporaryDirectory(prefix="golfsim-compare-")
         out_dir = Path(temporary.name)
     try:
         _say(ui, LOADING)
         cmp.warm_up(plan, user=user)
+        if temporary is None:
+            folder = _begin(out_dir, out, "compare", command, plan.key())
         per_deal = len(plan.rule_sets) * len(plan.seats)
         bar = _Bar(ui, "compare", (rounds or max_rounds) * per_deal)
         finished = []
         kept = f" (kept in {out_dir / cmp.SHARD_DIR})" if temporary is None else ""
         try:
-            raw = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
-                          max_rounds=max_rounds, threads=threads, fresh=fresh,
-                          progress=bar.progress, user=user,
-                          on_shard=lambda j, loaded: finished.append(j))
+            with _Playing(folder, out):
+                raw = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
+                              max_rounds=max_rounds, threads=threads, fresh=fresh,
+                              progress=bar.progress, user=user,
+                              on_shard=lambda j, loaded: finished.append(j))
         except cmp.CompareError as e:
             raise GolfsimError(f"--out {out}: {e}") from None
         except runner.PolicyError as e:
@@ -967,9 +1117,6 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
                      "to resume") if temporary is None else ""
             raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
                 from None
-        except OSError as e:
-            raise GolfsimError(f"--out {out}: writing a shard failed "
-                               f"({e.strerror or e})") from None
         finally:
             bar.close()
     finally:
@@ -981,7 +1128,8 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     for w in result.warnings:
         ui.warn(w)
     if out is not None:
-        _write_to_out(result, out)
+        _write_to_out(result, out, folder)
+        folder.finish()
     return result
 
 
@@ -1023,13 +1171,24 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
                            ["--objective", objective] if objective != "win_share" else None,
                            ["--rounds", rounds, "--seed", seed])
     out_dir = check_out_dir(out) if out is not None else None
+    folder = None
+    if out_dir is not None:
+        from .experiments.shards import ShardStore
+        try:
+            ShardStore(out_dir).check(tn.manifest(plan, seed), fresh)
+        except tn.ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
 
     _say(ui, LOADING)
     tn.warm_up(plan)
+    if out_dir is not None:
+        from .experiments.folder import key_of
+        folder = _begin(out_dir, out, "tune", command, key_of(tn.manifest(plan, seed)))
     bar = _Bar(ui, "tune", plan.rounds_to_play)
     try:
-        raw = tn.tune(plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir,
-                      fresh=fresh)
+        with _Playing(folder, out):
+            raw = tn.tune(plan, seed, threads=threads, progress=bar.progress,
+                          out_dir=out_dir, fresh=fresh)
     except runner.PolicyError as e:
         raise PolicyError(f"policy error, tune stopped: {e}") from None
     except KeyboardInterrupt:
@@ -1038,11 +1197,14 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
         raise GolfsimError(f"--out {out}: {e}") from None
     finally:
         bar.close()
+    for note in raw.notes:
+        ui.note(note)
     result = TuneResult(raw, rs, command, threads)
     for w in result.warnings:
         ui.warn(w)
     if out_dir is not None:
-        _write_to_out(result, out)
+        _write_to_out(result, out, folder)
+        folder.finish()
     return result
 
 
@@ -1087,6 +1249,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
                            _repeat("--strategy", [s.spec for s in resolved]),
                            ["--rounds", rounds, "--seed", seed])
     out_dir = check_out_dir(out) if out is not None else None
+    folder = None
     pairs = len(resolved) * (len(resolved) - 1) // 2
     per_seating = -(-rounds // len(seat_lists))
 
@@ -1098,10 +1261,17 @@ def tournament(preset: str | None = None, *, strategy, set=None,
                 runner.warm_up(rs.rules, players, ids, params, user=user)
             except runner.PolicyError:
                 pass  # the tournament meets the same error and reports it
+    if out_dir is not None:
+        from .experiments.folder import key_of
+        folder = _begin(out_dir, out, "tournament", command,
+                        key_of({"rules": rs.rules.to_toml(), "players": players,
+                                "strategies": [s.spec for s in resolved], "rounds": rounds,
+                                "seed": seed}))
     bar = _Bar(ui, "tournament", pairs * len(seat_lists) * per_seating)
     try:
-        raw = tour.play(rs.rules, players, [s.spec for s in resolved], rounds, seed,
-                        threads=threads, progress=bar.progress)
+        with _Playing(folder, out):
+            raw = tour.play(rs.rules, players, [s.spec for s in resolved], rounds, seed,
+                            threads=threads, progress=bar.progress)
     except runner.PolicyError as e:
         stopped = " (nothing written)" if out_dir is not None else ""
         raise PolicyError(f"policy error, tournament stopped{stopped}: {e}") from None
@@ -1114,7 +1284,8 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     for w in result.warnings:
         ui.warn(w)
     if out_dir is not None:
-        _write_to_out(result, out)
+        _write_to_out(result, out, folder)
+        folder.finish()
     return result
 
 
@@ -1155,9 +1326,15 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                                          "--check-rounds", check_rounds,
                                          "--compare-rounds", compare_rounds],
                            _repeat("--vary", given), ["--seed", seed])
-    temporary = None
+    temporary = folder = None
     if out is not None:
         out_dir = check_out_dir(out)
+        from .experiments.shards import ShardError, ShardStore
+        manifest = gd.manifest(rs.rules, players, seed, deals)
+        try:
+            ShardStore(out_dir).check(manifest, fresh)
+        except ShardError as e:
+            raise GolfsimError(str(e).replace("comparison", "guide")) from None
     else:
         temporary = tempfile.TemporaryDirectory(prefix="golfsim-guide-")
         out_dir = Path(temporary.name)
@@ -1165,11 +1342,18 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
         _say(ui, LOADING)
         total = gd.rounds_planned(rs.rules, players, deals, check_rounds, compare_rounds,
                                   1 + len(varies))
+        if temporary is None:
+            from .experiments.folder import key_of
+            folder = _begin(out_dir, out, "guide", command,
+                            key_of({**manifest, "check_rounds": check_rounds,
+                                    "compare_rounds": compare_rounds, "vary": varies}))
         bar = _Bar(ui, "guide", total)
         try:
-            raw = gd.build(rs.rules, rs.preset, players, seed, deals, out_dir, threads=threads,
-                           check_rounds=check_rounds, compare_rounds=compare_rounds,
-                           varies=varies, fresh=fresh, progress=bar.progress)
+            with _Playing(folder, out):
+                raw = gd.build(rs.rules, rs.preset, players, seed, deals, out_dir,
+                               threads=threads, check_rounds=check_rounds,
+                               compare_rounds=compare_rounds, varies=varies, fresh=fresh,
+                               progress=bar.progress)
         except runner.PolicyError as e:
             raise PolicyError(f"policy error, guide stopped: {e}") from None
         except KeyboardInterrupt:
@@ -1186,5 +1370,6 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     for w in result.warnings:
         ui.warn(w)
     if out is not None:
-        _write_to_out(result, out)
+        _write_to_out(result, out, folder)
+        folder.finish()
     return result

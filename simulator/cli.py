@@ -256,14 +256,16 @@ def _resumable(what: str, out_dir: Path, bar, play):
         bar.close()
 
 
-def _write_and_report(out: str, write, text: str) -> None:
+def _write_and_report(out: str, write, text: str, folder=None) -> None:
     """Write the results (``write()`` returns the paths written), then print ``text`` and
-    the paths; a failed write is one line and exit status 2."""
+    the paths; a failed write is one line naming the file, exit status 2. ``folder``
+    (folder.ResultsFolder) is finished once everything is written."""
     try:
         written = write()
     except OSError as e:
-        raise GolfsimError(f"--out {out}: writing the results failed "
-                           f"({e.strerror or e})") from None
+        raise GolfsimError(str(api._write_failed(out, e, folder is not None))) from None
+    if folder is not None:
+        folder.finish()
     click.echo(text)
     click.echo("")
     click.echo("wrote:")
@@ -481,6 +483,14 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
         raise GolfsimError(str(e)) from None
     threads = threads or os.cpu_count() or 1
     out_dir = _check_out_dir(out)
+    from .experiments.folder import key_of
+    from .experiments.shards import ShardStore
+    for v, candidate in enumerate(tp.grid):   # every field's kept search, before any write
+        try:
+            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
+                tn.manifest(tp.field_plan(v), seed), fresh)
+        except tn.ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
 
     _say_loading(quiet)
     tn.warm_up(tp.first)
@@ -495,17 +505,28 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
             bar.refresh()
 
     run = eq.symmetric if symmetric else eq.best_response
+    with _api_errors():
+        folder = api._begin(out_dir, out, f"tune --{mode.replace('_', '-')}",
+                            _command_line(ctx),
+                            key_of({"mode": mode, "search": tn.manifest(tp.first, seed),
+                                    "grid": [c.spec for c in tp.grid],
+                                    "start": tp.start, "max_steps": tp.max_steps}))
+
+    def play():
+        with api._Playing(folder, out):
+            return run(tp, seed, threads=threads, progress=progress, out_dir=out_dir,
+                       fresh=fresh, on_response=on_response, preset=preset,
+                       command=_command_line(ctx))
     try:
-        result = _resumable("tune", out_dir, bar, lambda: run(
-            tp, seed, threads=threads, progress=progress, out_dir=out_dir, fresh=fresh,
-            on_response=on_response, preset=preset, command=_command_line(ctx)))
+        with _api_errors():
+            result = _resumable("tune", out_dir, bar, play)
     except tn.ShardError as e:
         raise GolfsimError(f"--out {out}: {e}") from None
     meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
     _warn(json.loads(meta["warnings"]))
-    _write_and_report(out, lambda: eq.write(result, out_dir, preset, _command_line(ctx),
-                                            rules_file) + [out_dir / "fields"],
-                      eq.format_result(result, preset, threads))
+    _write_and_report(out, lambda: folder.write(
+        lambda: eq.write(result, out_dir, preset, _command_line(ctx), rules_file)) +
+        [out_dir / "fields"], eq.format_result(result, preset, threads), folder)
 
 
 @cli.command()
@@ -744,6 +765,12 @@ def plot(folder):
     if not path.is_dir():
         raise GolfsimError(f"{folder}: no such folder; give a folder written by golfsim run, "
                            "tournament or compare")
+    from .experiments.folder import MARKER, read_marker
+    marker = read_marker(path)
+    if marker is not None:
+        click.echo(f"golfsim: note: {folder} is unfinished ({MARKER}: "
+                   f"`{marker.get('command_line', '?')}` {marker.get('state', 'stopped')}); "
+                   "rerun that command to finish it", err=True)
     try:
         written, notes = plots.redraw(path)
     except plots.ResultsFileError as e:

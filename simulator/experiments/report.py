@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
 from contextlib import contextmanager
 from importlib import metadata as _importlib_metadata
@@ -220,17 +221,54 @@ def write_parquet_atomic(df: pl.DataFrame, path: str | Path,
     return path
 
 
+class WriteError(OSError):
+    """Writing a file failed (a full disk, a missing permission, ...): ``filename`` is the
+    file meant, ``strerror`` the reason; ``str()`` is "<file>: <reason>". Every writer here
+    raises it (polars' own error for a failed Parquet write included), so a command can
+    say in one line which file failed and why."""
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
+
+_OS_ERROR = re.compile(r"os error (\d+)")
+
+
+def write_error(path: Path, e: BaseException) -> WriteError | None:
+    """``e``, raised while writing ``path``, as a WriteError; None when it is no I/O error
+    (a bug, an interruption), which is then raised as it is. Polars reports an I/O error of
+    a Parquet write as a ComputeError ending "... (os error 28)"."""
+    if isinstance(e, WriteError):
+        return e
+    if isinstance(e, OSError):
+        return WriteError(e.errno or 0, e.strerror or str(e), str(path))
+    m = _OS_ERROR.search(str(e)) if isinstance(e, Exception) else None
+    if m is not None:
+        code = int(m.group(1))
+        return WriteError(code, os.strerror(code), str(path))
+    return None
+
+
 @contextmanager
 def atomic_path(path: Path):
-    """Yield a temporary name in ``path``'s folder; on success rename it to ``path``.
-    (The file is created by the writer, so it gets the usual permissions of the umask.)"""
+    """Yield a temporary name in ``path``'s folder; on success rename it to ``path``. On any
+    failure the temporary file is removed (nothing half-written stays) and an I/O error is
+    raised as a WriteError naming ``path``. (The file is created by the writer, so it gets
+    the usual permissions of the umask.)"""
+    path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     try:
         yield tmp
         os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    except BaseException as e:
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+        failed = write_error(path, e)
+        if failed is None or failed is e:
+            raise
+        raise failed from e
 
 
 def save_npy_atomic(path: Path, array: np.ndarray) -> None:

@@ -224,6 +224,7 @@ class RunResult:
     match_totals: MatchTotals | None = None      # match play only
     holes: int = 0                               # match play: holes per match, or
     target: int = 0                              # the total that ends a match
+    resumed: int = 0                             # rounds (matches) loaded from a store
 
 
 @dataclass
@@ -419,10 +420,13 @@ def wait_all(futures) -> None:
                 raise f.exception()
 
 
+CHECKPOINT_SECONDS = 1.0   # a run with a store saves its state at most this often
+
+
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto", user=None) -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None, store=None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
@@ -430,13 +434,18 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
 
     Chunks are handed out a few at a time, so a Ctrl-C stops the run after the chunks in
     flight. On a policy error or an interruption the chunks already summed are kept and the
-    result is marked incomplete with the reason, so whatever was computed can be written."""
+    result is marked incomplete with the reason, so whatever was computed can be written.
+
+    ``store`` (shards.RunStore, opened) keeps the state on disk: every CHECKPOINT_SECONDS,
+    and when the run ends or stops, the sums of the chunks finished and which rounds they
+    are (and, with ``per_round``, their rounds). A run given the store of a killed or
+    interrupted one plays only the rounds missing there; the sums are integers, so the result
+    is the uninterrupted run's. Writing the state may raise OSError (report.WriteError)."""
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     job = make_job(rules, players, policy_ids, params, seed, check,
                    "general" if match_mode else kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
-    starts = range(0, rounds, chunk_size)   # a range, not a list: a long run has many chunks
     totals = Totals(players)
     match_totals = MatchTotals(players) if match_mode else None
     pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
@@ -445,12 +454,19 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     lock = threading.Lock()
     errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
     played: list[tuple[int, int]] = []
+    unsaved: list[tuple[int, int]] = []  # chunks finished since the store's last save
+    loaded, before = [], 0.0
+    if store is not None:
+        loaded, before = _resume(store, rounds, players, totals, match_totals,
+                                 pr_scores if per_round else None, pr_turns)
+        played.extend(loaded)
+        if progress is not None and loaded:
+            progress(sum(n for _, n in loaded))
 
-    def work(start: int):
+    def work(start: int, count: int):
         st = getattr(local, "state", None)
         if st is None:
             st = local.state = new_state(job, players)
-        count = min(chunk_size, rounds - start)
         try:
             if match_mode:
                 t, mt, _ = play_match_chunk(job, start, count, holes, target, st)
@@ -470,6 +486,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             if match_mode:
                 match_totals.add(mt)
             played.append((start, count))
+            unsaved.append((start, count))
             if per_round:
                 pr_scores[start:start + count] = s
                 pr_turns[start:start + count] = tr
@@ -477,20 +494,40 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             progress(count)
 
     t0 = time.perf_counter()
+
+    def save():
+        """The store's state: the sums and the rounds of every chunk finished so far."""
+        with lock:
+            arrays = {"acc": totals.acc.copy(), "tot": totals.tot.copy(),
+                      "hist": totals.hist.copy()}
+            if match_mode:
+                arrays.update(macc=match_totals.macc.copy(), mtot=match_totals.mtot.copy())
+            done = merged(played)
+            taken = len(unsaved)
+            new = sorted(unsaved)
+        new_rounds = None
+        if per_round and new:   # those slices are written once, before being listed
+            idx = np.concatenate([np.arange(a, a + n) for a, n in new])
+            new_rounds = (np.array(new, dtype=np.int64), pr_scores[idx], pr_turns[idx])
+        store.save_state(arrays, done, before + time.perf_counter() - t0, new_rounds)
+        with lock:   # saved: chunks are only ever appended, so these are the first ones
+            del unsaved[:taken]
+
     interrupted = False
     crash = None
+    last_save = time.monotonic()
     pool = ThreadPoolExecutor(max_workers=max(1, threads))
     stuck = False
     try:
         pending: set = set()
-        queue = iter(starts)
+        queue = remaining(rounds, chunk_size, loaded)
         try:
             while True:
                 while not errors and len(pending) < 2 * threads:
-                    start = next(queue, None)
-                    if start is None:
+                    chunk = next(queue, None)
+                    if chunk is None:
                         break
-                    pending.add(pool.submit(work, start))
+                    pending.add(pool.submit(work, *chunk))
                 if not pending:
                     break
                 # a short timeout keeps the main thread responsive to Ctrl-C
@@ -500,19 +537,30 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                         crash = crash or f.exception()
                 if crash is not None:
                     break
+                if store is not None and unsaved and \
+                        time.monotonic() - last_save >= CHECKPOINT_SECONDS:
+                    save()
+                    last_save = time.monotonic()
         except KeyboardInterrupt:
             interrupted = True
             stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
+        except Exception as e:   # the state could not be saved: stop as after a crash
+            crash = e
+            for f in pending:
+                f.cancel()
+            wait(pending)
     finally:
         pool.shutdown(wait=not stuck, cancel_futures=True)
     if stuck:
         STUCK.set()
+    if crash is None and store is not None and unsaved:
+        save()
     if crash is not None:
         raise crash
-    seconds = time.perf_counter() - t0
+    seconds = before + time.perf_counter() - t0
     result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
                        played=sorted(played), match_totals=match_totals, holes=holes,
-                       target=target)
+                       target=target, resumed=sum(n for _, n in loaded))
     if per_round:
         idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
             if played else np.zeros(0, dtype=np.int64)
@@ -526,6 +574,77 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later (it "
                              "may never return), so the rounds it was playing are not kept")
     return result
+
+
+def merged(ranges) -> list[tuple[int, int]]:
+    """(start, count) ranges of rounds as the fewest disjoint ones covering the same rounds,
+    in order."""
+    out: list[list[int]] = []
+    for a, n in sorted(ranges):
+        if out and a <= out[-1][0] + out[-1][1]:
+            out[-1][1] = max(out[-1][1], a + n - out[-1][0])
+        else:
+            out.append([a, n])
+    return [(a, n) for a, n in out]
+
+
+def remaining(rounds: int, chunk_size: int, done):
+    """(start, count) chunks of at most ``chunk_size`` rounds covering [0, rounds) but the
+    ranges in ``done``, in order (made as they are needed: a long run has many)."""
+    pos = 0
+    for a, n in merged(done) + [(rounds, 0)]:
+        while pos < min(a, rounds):
+            count = min(chunk_size, a - pos)
+            yield pos, count
+            pos += count
+        pos = max(pos, a + n)
+
+
+def _resume(store, rounds: int, players: int, totals: Totals, match_totals, pr_scores,
+            pr_turns) -> tuple[list[tuple[int, int]], float]:
+    """Add the state kept in ``store`` to the sums (and rounds); returns the ranges it holds
+    and the seconds spent on them. Anything that does not fit is noted and played again."""
+    shapes = {"acc": totals.acc.shape, "tot": totals.tot.shape, "hist": totals.hist.shape}
+    if match_totals is not None:
+        shapes.update(macc=match_totals.macc.shape, mtot=match_totals.mtot.shape)
+    state = store.load_state(shapes)
+    if state is None:
+        return [], 0.0
+    done = merged(state["played"])
+    if any(a < 0 or n < 1 or a + n > rounds for a, n in done):
+        store.notes.append("the kept run state names rounds beyond --rounds; playing the whole "
+                           "run again")
+        store.reset()
+        return [], 0.0
+    if pr_scores is not None:
+        covered = []
+        for seq in state["rounds_files"]:
+            got = store.load_rounds(seq, players)
+            if got is None:
+                store.reset()
+                return [], 0.0
+            ranges, scores, turns = got
+            at = 0
+            for a, n in ranges:
+                a, n = int(a), int(n)
+                if a < 0 or a + n > rounds:
+                    break
+                pr_scores[a:a + n] = scores[at:at + n]
+                pr_turns[a:a + n] = turns[at:at + n]
+                at += n
+                covered.append((a, n))
+        if merged(covered) != done:
+            store.notes.append("the kept rounds do not match the kept run state; playing the "
+                               "whole run again")
+            store.reset()
+            return [], 0.0
+    totals.acc += state["acc"]
+    totals.tot += state["tot"]
+    totals.hist += state["hist"]
+    if match_totals is not None:
+        match_totals.macc += state["macc"]
+        match_totals.mtot += state["mtot"]
+    return done, state["seconds"]
 
 
 def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mode: bool,
