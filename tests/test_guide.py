@@ -143,6 +143,19 @@ def test_an_interrupted_guide_resumes_to_the_same_tables(tmp_path):
         gd.build(SIX, "six_card", 4, 6, out_dir=tmp_path / "cut", **SMALL)
 
 
+def test_other_house_rules_replace_the_guides_kept_comparison(tmp_path):
+    """A rerun with other --vary (the decisions measured are the same) ended with a
+    traceback: the comparison kept in compare/ was of the other house rules."""
+    kw = dict(deals=100, threads=1, check_rounds=0, compare_rounds=200)
+    first = gd.build(SIX, "six_card", 2, 5, out_dir=tmp_path, **kw)
+    assert len(first.compare.plan.variants) == 3
+    other = gd.build(SIX, "six_card", 2, 5, out_dir=tmp_path,
+                     varies=["ender_penalty=none,plus_10"], **kw)
+    assert [v.label for v in other.compare.plan.variants] == ["ender_penalty=plus_10"]
+    assert any("compare/ was of other house rules" in n for n in other.notes)
+    assert gr.frame(other).equals(gr.frame(first))
+
+
 @pytest.mark.slow
 def test_the_guide_beats_greedy_and_says_by_how_much(tmp_path):
     result = gd.build(SIX, "six_card", 4, 3, deals=1000, out_dir=tmp_path, threads=2,

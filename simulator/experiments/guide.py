@@ -309,14 +309,15 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
     store = ShardStore(out_dir)
+    if fresh:   # before the manifest changes: the files are named without the seed, so a kill
+        # between the two must not leave another seed's measurements under this manifest
+        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
+            for old in store.dir.glob(pattern):
+                old.unlink()
     try:
         store.open(manifest(rules, players, seed, deals), fresh=fresh)
     except ShardError as e:
         raise GuideError(str(e).replace("comparison", "guide")) from None
-    if fresh:
-        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
-            for old in store.dir.glob(pattern):
-                old.unlink()
     params = default_params(rules)
     field = field_strategy(rules)
     entries: list[Entry] = []
@@ -437,5 +438,11 @@ def _house_rules(rules, preset, players, spec, field, varies, rounds, seed, thre
         return None
     plan = cmp.make_plan(rules, preset, usable, "one-at-a-time", [spec, field], players,
                          other_seed(seed, 2))
+    try:
+        ShardStore(out_dir / "compare").check(plan.manifest(), fresh)
+    except ShardError:   # the guide's own comparison of other house rules: replaced
+        notes.append("the house-rule comparison kept in compare/ was of other house rules; "
+                     "played again")
+        fresh = True
     return cmp.run(plan, out_dir / "compare", rounds=rounds, threads=threads, fresh=fresh,
                    progress=progress)
