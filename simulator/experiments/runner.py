@@ -464,6 +464,9 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             progress(sum(n for _, n in loaded))
 
     def work(start: int, count: int):
+        with lock:   # after a policy error only the rounds before it are played
+            if errors and min(errors)[0] < start:
+                return
         st = getattr(local, "state", None)
         if st is None:
             st = local.state = new_state(job, players)
