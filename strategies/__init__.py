@@ -14,7 +14,7 @@ from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
-N_PARAMS = 12
+N_PARAMS = 16
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
 MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
 MAX_BUDGET = 1_000_000     # lookahead's deals per move (its cost grows linearly)
@@ -57,6 +57,11 @@ def _num(x: float) -> str:
 
 def _rank_set(name, doc):
     return Param(name, float(ALL_RANKS), doc, 0, RANK_SET_MAX, integer=True)
+
+
+def _line_set(name, doc):
+    """A rank set that starts empty (the guide's line tables: as greedy, no rank)."""
+    return Param(name, 0.0, doc, 0, RANK_SET_MAX, integer=True)
 
 
 @dataclass(frozen=True)
@@ -131,12 +136,13 @@ STRATEGIES = {
         "guide", POLICY_GUIDE,
         "follows a strategy guide's tables (`golfsim guide` writes them): greedy's counting "
         "and placement, with which discards to take and which drawn cards to keep looked up "
-        "by rank and situation (pairs a card it knows; else early, late, last turn), and "
-        "thresholds for going out and knocking; the defaults play exactly as greedy",
+        "by rank and situation (pairs a card it knows; else early, late, last turn), the "
+        "cards it builds lines of three with (where lines score), and thresholds for going "
+        "out and knocking; the defaults play exactly as greedy",
         params=(_rank_set("take_pair", "ranks (bit r: A=0 .. K=12, joker=13) of a discard "
                           "it takes (when it has a placement) that pairs a card it knows"),
                 _rank_set("take_early", "... that pairs none, early in the round (more than "
-                          "a third of its cards face down)"),
+                          "a third of its cards unknown to it)"),
                 _rank_set("take_late", "... that pairs none, later"),
                 _rank_set("take_last", "... that pairs none, on its last turn (someone has "
                           "gone out)"),
@@ -153,7 +159,17 @@ STRATEGIES = {
                 Param("down", 0.0, "ranks of a kept card pairing nothing that it puts over its "
                       "first unknown face-down card (when below the mean of the unseen) "
                       "rather than where greedy's estimate gains most", 0, RANK_SET_MAX,
-                      integer=True))),
+                      integer=True),
+                _line_set("take_line3", "in games scoring lines of three (line_sets): ranks "
+                          "of a discard it takes to complete a line (two known cards of the "
+                          "line match it), putting it there; it never breaks a complete line "
+                          "of a rank in take_line3 or keep_line3"),
+                _line_set("take_line2", "... ranks of a discard it takes to join a line "
+                          "holding one card that matches it (both other places of the line "
+                          "open), over the place whose card is worth more"),
+                _line_set("keep_line3", "... ranks of a drawn card it keeps to complete a "
+                          "line"),
+                _line_set("keep_line2", "... ranks of a drawn card it keeps to join a line"))),
 }
 
 

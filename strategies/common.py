@@ -37,7 +37,7 @@ PAR_EV_T = 1    # ev: the highest estimate it ends the round with
 PAR_MARGIN = 2  # ev: how far below every opponent's estimate its own must be to end it
 PAR_TAKE_PAIR = 1   # guide: rank masks (bit r: rank r, 13 = joker) of the discards it takes
 PAR_TAKE_EARLY = 2  # when they pair a card it knows / pair none, early (more than a third of
-PAR_TAKE_LATE = 3   # its cards face down) / late / on its last turn (someone has gone out),
+PAR_TAKE_LATE = 3   # its cards unknown to it) / late / on its last turn (someone went out),
 PAR_TAKE_LAST = 4
 PAR_KEEP_PAIR = 5   # ... and of the drawn cards it keeps, in the same four situations
 PAR_KEEP_EARLY = 6
@@ -47,6 +47,10 @@ PAR_OUT = 9         # guide: the highest score it goes out with (turning its las
 PAR_KNOCK = 10      # guide: the highest estimated score it knocks with
 PAR_REVEAL = 11     # guide: initial reveal 0 = as greedy, 1 = different columns, 2 = same column
 PAR_DOWN = 12       # guide: ranks of a kept card pairing nothing that go over a face-down card
+PAR_TAKE_LINE3 = 13  # guide, in games scoring lines of three (line_sets): ranks of a discard it
+PAR_TAKE_LINE2 = 14  # takes to complete a line (two of the line's cards match it) / to join a
+PAR_KEEP_LINE3 = 15  # line holding one that matches it; and of a drawn card it keeps to do so
+PAR_KEEP_LINE2 = 16
 REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
 ALL_RANKS = (1 << 14) - 1
 EPS = 1e-9

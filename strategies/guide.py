@@ -7,12 +7,13 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
-from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
-                                  MAX_PLAYERS, MAX_POS, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
+                                  MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import can_replace_nb
+from simulator.kernel.layout import can_replace_nb, line_mask_nb
 from strategies.common import (decide_with_nb, EPS, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
-                               pairs_at_nb, PAR_DOWN, PAR_KEEP_PAIR, PAR_KNOCK, PAR_OUT, PAR_REVEAL,
+                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE2, PAR_KEEP_LINE3, PAR_KEEP_PAIR,
+                               PAR_KNOCK, PAR_OUT, PAR_REVEAL, PAR_TAKE_LINE2, PAR_TAKE_LINE3,
                                PAR_TAKE_PAIR, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
 from strategies.greedy import best_placement_nb, layout_estimate_nb, place_or_draw_nb
@@ -38,16 +39,180 @@ def pairs_somewhere_nb(g, rt, seat, card):
 def _in_table_nb(g, rt, par, seat, first, card, pairs):
     """Is ``card`` in the guide's table for its situation (``pairs``: it pairs a card the
     seat knows)? ``first`` is the table's pair column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the
-    early, late and last-turn columns follow."""
+    early, late and last-turn columns follow. Early: more than a third of the seat's cards are
+    unknown to it (face down and not seen: in a game of face-down cards, what it has still to
+    learn of its own layout)."""
     if pairs:
         col = first
     elif g[ix(G_PUB + K.PUB_ENDER)] >= 0:
         col = first + 3
-    elif g[ix(G_FACE_DOWN + seat)] * 3 > rt[K.R_NPOS]:
+    elif _unknown_own_nb(g, rt, seat) * 3 > rt[K.R_NPOS]:
         col = first + 1
     else:
         col = first + 2
-    return (np.int64(par[seat, col]) >> rank_nb(card)) & 1 != 0
+    return _has_rank_nb(par[seat, col], card)
+
+
+@hot(inline="always")
+def _has_rank_nb(mask, card):
+    return (np.int64(mask) >> rank_nb(card)) & 1 != 0
+
+
+@hot
+def _unknown_own_nb(g, rt, seat):
+    """How many of its own cards the seat does not know."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    n = 0
+    for q in range(rt[K.R_NPOS]):
+        if g[ix(own + q)] < 0:
+            n += 1
+    return n
+
+
+# ---- lines of three (line_sets: 3x3 grids where three equal cards in a line score 0) ----------
+@hot
+def line_target_nb(g, rt, seat, card, n, S):
+    """(k, q): how ``card`` could build a line of three that the rules score (line_sets) in
+    the seat's layout. k = 2: two known cards of a line match it and it completes the line at
+    q; k = 1: one known card of a line matches it, both other places of the line can take a
+    card, and q is the one whose card is worth more to replace (n times its value; a card the
+    seat does not know counts at the mean S/n of the unseen). The line with the larger k, then
+    the larger worth, then the first; (0, -1) when the card builds no line."""
+    if rt[K.R_LINE_SETS] == K.LINES_NONE:
+        return 0, -1
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    key = rt[ix(RT_KEY + card)]
+    best_k = 0
+    best_q = -1
+    best_w = 0
+    for i in range(8):
+        cells = line_mask_nb(rt, i)
+        if cells == 0:
+            continue
+        k = 0
+        q = -1
+        w = 0
+        open_line = True
+        for p in range(rt[K.R_NPOS]):
+            if (cells >> p) & 1 == 0:
+                continue
+            c = g[ix(own + p)]
+            if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key:
+                k += 1
+            elif can_replace_nb(g, rt, seat, p):
+                v = rt[ix(RT_VALUE + c)] * n if c >= 0 else S
+                if q < 0 or v > w:
+                    q = p
+                    w = v
+            else:
+                open_line = False
+        if open_line and (k == 1 or k == 2) and q >= 0 and \
+                (k > best_k or (k == best_k and w > best_w)):
+            best_k = k
+            best_q = q
+            best_w = w
+    return best_k, best_q
+
+
+@hot
+def complete_lines_nb(g, rt, seat, at, card):
+    """Cells (bit p) of the seat's complete lines of three equal known cards that the rules
+    score, with ``card`` imagined at ``at`` (at = -1: as it is)."""
+    if rt[K.R_LINE_SETS] == K.LINES_NONE:
+        return 0
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    out = 0
+    for i in range(8):
+        cells = line_mask_nb(rt, i)
+        if cells == 0:
+            continue
+        key = 0
+        full = True
+        first = True
+        for p in range(rt[K.R_NPOS]):
+            if (cells >> p) & 1 == 0:
+                continue
+            c = card if p == at else g[ix(own + p)]
+            if c < 0 or c >= K.EMPTY0:
+                full = False
+                break
+            if first:
+                key = rt[ix(RT_KEY + c)]
+                first = False
+            elif rt[ix(RT_KEY + c)] != key:
+                full = False
+                break
+        if full:
+            out |= cells
+    return out
+
+
+@hot
+def estimate_nb(g, rt, seat, at, card, n, S):
+    """n times the seat's estimated score (greedy's, with ``card`` imagined at ``at``), less
+    the known cards of its complete lines of three, which score 0."""
+    total = layout_estimate_nb(g, rt, seat, at, card, n, S, 0)
+    lines = complete_lines_nb(g, rt, seat, at, card)
+    if lines != 0:
+        own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+        for p in range(rt[K.R_NPOS]):
+            if (lines >> p) & 1:
+                c = card if p == at else g[ix(own + p)]
+                total -= rt[ix(RT_VALUE + c)] * n
+    return total
+
+
+@hot
+def _kept_lines_nb(g, rt, par, seat):
+    """Cells of the seat's complete lines whose rank it builds lines with (take_line3 or
+    keep_line3): its placements leave them alone."""
+    cells = complete_lines_nb(g, rt, seat, -1, -1)
+    if cells == 0:
+        return 0
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    builds = np.int64(par[seat, PAR_TAKE_LINE3]) | np.int64(par[seat, PAR_KEEP_LINE3])
+    kept = 0
+    for p in range(rt[K.R_NPOS]):
+        if (cells >> p) & 1 and (builds >> rank_nb(g[ix(own + p)])) & 1:
+            kept |= 1 << p
+    return kept
+
+
+@hot
+def _placement_nb(g, rt, par, seat, card, n, S):
+    """greedy's placement (``best_placement_nb``), except that it never breaks a complete line
+    the seat keeps (``_kept_lines_nb``): then the best of the other places by the same rule
+    (a gain of a point over a known card, any gain over an unknown one; ties to the lowest
+    place), or -1."""
+    p = best_placement_nb(g, rt, seat, card, n, S, 0)
+    if p < 0 or rt[K.R_LINE_SETS] == K.LINES_NONE:
+        return p
+    kept = _kept_lines_nb(g, rt, par, seat)
+    if (kept >> p) & 1 == 0:
+        return p
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    now = estimate_nb(g, rt, seat, -1, -1, n, S)
+    best = -1
+    best_gain = 0
+    for q in range(rt[K.R_NPOS]):
+        if (kept >> q) & 1 or not can_replace_nb(g, rt, seat, q):
+            continue
+        gain = now - estimate_nb(g, rt, seat, q, card, n, S)
+        if gain >= (n if g[ix(own + q)] >= 0 else 0) and (best < 0 or gain > best_gain):
+            best = q
+            best_gain = gain
+    return best
+
+
+@hot
+def _line_place_nb(g, rt, par, seat, card, n, S, col3, out):
+    """Where the guide puts ``card`` to build a line (its rank in the table column ``col3``
+    when it completes one, ``col3 + 1`` when it joins one), or -1."""
+    k, q = line_target_nb(g, rt, seat, card, n, S)
+    if k == 0 or not _has_rank_nb(par[seat, col3 + (2 - k)], card) or \
+            _goes_out_too_high_nb(g, rt, seat, q, card, n, S, out):
+        return -1
+    return q
 
 
 @hot
@@ -73,7 +238,7 @@ def _goes_out_too_high_nb(g, rt, seat, p, card, n, S, out):
     if not would_end_nb(g, rt, seat) or g[ix(G_UP + seat * MAX_POS + p)] != 0 or \
             rt[K.R_PLACEMENT_FACE] != K.FACE_UP or n <= 0:
         return False
-    return layout_estimate_nb(g, rt, seat, p, card, n, S, 0) > out * n + EPS
+    return estimate_nb(g, rt, seat, p, card, n, S) > out * n + EPS
 
 
 @hot
@@ -106,19 +271,26 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     """``guide``: greedy's card counting and placement, with the decisions a strategy guide
     tabulates taken from tables (docs/policies.md): which discards to take and which drawn
     cards to keep, by rank and situation (the card pairs one it knows; else early, late or
-    on its last turn); where a kept card goes; the highest score to go out or knock with; how
-    to make the initial reveal. With every rank in every table, no limit on going out, no
-    knocking, reveal 0 and no rank in ``down`` it plays exactly as greedy."""
+    on its last turn); in games scoring lines of three, which cards it takes or keeps to
+    complete a line or to join one (and the complete lines of those ranks it then never
+    breaks); where a kept card goes; the highest score to go out or knock with (its estimate
+    counting a complete line as 0); how to make the initial reveal. With every rank in every
+    table, no rank in the line tables nor in ``down``, no limit on going out, no knocking and
+    reveal 0 it plays exactly as greedy."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
     if point == K.DP_TURN:
         if g[ix(G_LEGAL + K.A_KNOCK)] and n > 0 and \
-                layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0) <= par[seat, PAR_KNOCK] * n:
+                estimate_nb(g, rt, seat, -1, -1, n, S) <= par[seat, PAR_KNOCK] * n:
             return K.A_KNOCK
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
             top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
-            p = best_placement_nb(g, rt, seat, top, n, S, 0)
+            p = _line_place_nb(g, rt, par, seat, top, n, S, PAR_TAKE_LINE3, out)
+            if p >= 0:
+                g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
+                return K.A_TAKE_DISCARD
+            p = _placement_nb(g, rt, par, seat, top, n, S)
             if p >= 0:
                 pairs = pairs_somewhere_nb(g, rt, seat, top)
                 p = _guide_position_nb(g, rt, par, seat, top, p, n, S, pairs)
@@ -133,7 +305,12 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     if point == K.DP_PLACE_DRAWN and g[ix(G_LEGAL + K.A_DISCARD)]:
         n -= 1
         S -= rt[ix(RT_VALUE + held)]
-        p = best_placement_nb(g, rt, seat, held, n, S, 0) if n > 0 else -1
+        if n <= 0:
+            return K.A_DISCARD
+        p = _line_place_nb(g, rt, par, seat, held, n, S, PAR_KEEP_LINE3, out)
+        if p >= 0:
+            return p
+        p = _placement_nb(g, rt, par, seat, held, n, S)
         if p < 0:
             return K.A_DISCARD
         pairs = pairs_somewhere_nb(g, rt, seat, held)

@@ -20,8 +20,12 @@ import browser
 from policy_states import Table
 
 SIX = Rules.preset("six_card")
+NINE = Rules.preset("nine_card")
+FOUR = Rules.preset("four_card")
 HIDDEN_6 = "? ? ? / ? ? ?"
+HIDDEN_9 = "? ? ? / ? ? ? / ? ? ?"
 FIVE = 4   # the rank index of a five (bit 4 of a rank mask)
+NINES = 1 << 8   # the rank mask of the nines
 
 
 def six(seat0: str, spec: str, discard=("5D",)) -> Table:
@@ -32,8 +36,12 @@ def without(rank: int) -> int:
     return ALL_RANKS & ~(1 << rank)
 
 
+def nine(seat0: str, spec: str, discard=("9D",)) -> Table:
+    return Table(NINE, [seat0] + [HIDDEN_9] * 3, [spec] + ["greedy"] * 3, discard=discard)
+
+
 # ---- the strategy --------------------------------------------------------------------------
-@pytest.mark.parametrize("rules", [SIX, Rules.preset("four_card"), Rules.preset("nine_card")],
+@pytest.mark.parametrize("rules", [SIX, FOUR, NINE],
                          ids=["six_card", "four_card", "nine_card"])
 def test_default_tables_play_exactly_as_greedy(rules):
     def scores(spec):
@@ -69,6 +77,47 @@ def test_the_situation_picks_the_table_column():
                      ender=1)
     assert last_turn(f"guide:take_late={without(FIVE)}").turn() == K.A_TAKE_DISCARD
     assert last_turn(f"guide:take_last={without(FIVE)}").turn() == K.A_DRAW_STOCK
+
+
+def test_the_situation_counts_the_cards_it_does_not_know():
+    """In four_card every card stays face down: "later" is when it knows most of its own
+    cards (here three of four), not when few are face down."""
+    layout = "?5S ?7H / ?KS ?"    # the discard 4D pairs nothing; over the 7 it gains 3
+    def four(spec):
+        return Table(FOUR, [layout] + ["? ? / ? ?"] * 3, [spec] + ["knock-threshold"] * 3,
+                     discard=("4D",))
+    assert four("guide").turn() == K.A_TAKE_DISCARD
+    assert four(f"guide:take_early={without(3)}").turn() == K.A_TAKE_DISCARD
+    assert four(f"guide:take_late={without(3)}").turn() == K.A_DRAW_STOCK
+
+
+def test_line_tables_complete_a_column_of_three():
+    layout = "9S ? ? / 9H ? ? / 4S ? ?"   # column 0: two nines; the 9D completes it over the 4
+    assert nine(layout, "guide").turn() == K.A_DRAW_STOCK      # greedy: a nine gains nothing
+    t = nine(layout, f"guide:take_line3={NINES}")
+    assert t.turn() == K.A_TAKE_DISCARD and t.place_taken() == 6
+    assert nine(layout, f"guide:keep_line3={NINES}").place_drawn("9C") == 6
+    assert nine(layout, f"guide:take_line3={ALL_RANKS & ~NINES}").turn() == K.A_DRAW_STOCK
+
+
+def test_line_tables_join_a_column_over_its_costlier_card():
+    layout = "9S ? ? / 8H ? ? / ? ? ?"   # one nine in column 0; the 8 is worth more than a
+    assert nine(layout, "guide").turn() == K.A_DRAW_STOCK      # card it does not know
+    t = nine(layout, f"guide:take_line2={NINES}")
+    assert t.turn() == K.A_TAKE_DISCARD and t.place_taken() == 3
+    assert nine(layout, f"guide:keep_line2={NINES}").place_drawn("9C") == 3
+    assert nine(layout, f"guide:take_line3={NINES}").turn() == K.A_DRAW_STOCK   # not two
+
+
+def test_a_kept_line_is_never_broken_and_counts_zero():
+    line = "9S ? ? / 9H ? ? / 9D ? ?"   # a complete column of nines
+    assert nine(line, "guide", discard=("5D",)).place_drawn("2C") == 0   # greedy breaks it
+    assert nine(line, f"guide:keep_line3={NINES}", discard=("5D",)).place_drawn("2C") == 1
+    # going out: the nines score 0, so an ace on the last face-down card ends at -4 + 1
+    last = "9S 2S 2H / 9H KS KD / 9D KH ?"
+    lines = f"take_line3={NINES},keep_line3={NINES}"
+    assert nine(last, f"guide:{lines},out=0", discard=("AD",)).turn() == K.A_TAKE_DISCARD
+    assert nine(last, f"guide:{lines},out=-4", discard=("AD",)).turn() == K.A_DRAW_STOCK
 
 
 def test_keep_table_decides_a_drawn_card():
