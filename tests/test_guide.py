@@ -1,10 +1,14 @@
-"""`golfsim guide`: the table-driven `guide` strategy does what its tables say, a guide's
-measurements resume after an interruption, the finished guide beats greedy, and the HTML
-opens in headless Chromium with its tables and figures."""
+"""`golfsim guide`: the table-driven `guide` strategy does what its tables say (by rank and
+situation, the line tables of a game scoring lines of three, what it still has to learn of its
+own cards), a guide's measurements resume after an interruption, its thresholds are measured
+against players who follow it, the finished guide beats greedy, its pages are written for
+players (the rules in words, rules of thumb, no strategy names, marks rather than capitals),
+and the HTML opens in headless Chromium with its tables and figures."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -13,7 +17,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.experiments import guide as gd
 from simulator.output import guide_report as gr
-from simulator.game.rules import Rules
+from simulator.game.rules import Rules, card_values_text, option_text
 from simulator.experiments.runner import run
 from strategies import ALL_RANKS, resolve_seats, seat_arrays
 import browser
@@ -214,20 +218,30 @@ def test_the_guide_beats_greedy_and_says_by_how_much(tmp_path):
     se = 2 * check["guide_win_se"]
     assert diff - 3 * se > 0, check
     assert result.spec != "guide"        # it changed something greedy does
-    assert "beats greedy" in gr.verdict_line(result)
+    assert "it beats them" in gr.verdict_line(result)
     assert f"{100 * diff:.2f}" in gr.verdict_line(result)
 
 
 def test_a_knock_game_is_measured_and_checked_against_knock_threshold(tmp_path):
-    rules = Rules.preset("four_card")
-    result = gd.build(rules, "four_card", 3, 2, deals=150, out_dir=tmp_path, threads=2,
+    """The entries against knock-threshold (T = 8); the knock threshold against players who
+    follow the guide, where "never" is no candidate (a table following it would never end a
+    round); the check against knock-threshold."""
+    result = gd.build(FOUR, "four_card", 3, 2, deals=150, out_dir=tmp_path, threads=2,
                       check_rounds=3000, compare_rounds=0)
     assert result.field == "knock-threshold" and "knock=" in result.spec
     assert [t.table for t in result.thresholds] == ["knock"]
+    th = result.thresholds[0]
+    assert gd.NEVER_KNOCK not in th.values and th.best >= 0
+    assert th.field.startswith("guide:") and f"knock={th.field_value:g}" in th.field
+    assert th.start == 8 and 1 <= th.sweeps <= gd.SWEEPS
+    assert th.settled == (th.best == th.field_value)
+    i = th.values.index(th.field_value)   # the guide against itself: an even share
+    assert abs(th.win.mean[i] - 1 / 3) < 1e-9
+    assert "down" not in {e.table for e in result.entries}   # every card stays face down
     check = gr.check_summary(result)
     assert check["field"] == "knock-threshold" and check["rounds"] >= 3000
     assert abs(check["guide_win"] + check["field_win"] - 1) < 1e-9
-    assert "knock-threshold's" in gr.verdict_line(result)
+    assert "baseline players' " in gr.verdict_line(result)
 
 
 # ---- the command and its HTML ----------------------------------------------------------------
@@ -282,6 +296,11 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
             "return Array.from(document.images).map(i => [i.alt, i.complete, i.naturalWidth,"
             " i.naturalHeight])")
         verdict = driver.execute_script("return document.getElementById('verdict').innerText")
+        na = driver.execute_script(   # not-applicable cells are greyed, clear ones bold
+            "const s = c => getComputedStyle(c); return ["
+            "Array.from(document.querySelectorAll('td.na')).map(c => [c.innerText, "
+            "s(c).color]), Array.from(document.querySelectorAll('td.clear')).map("
+            "c => s(c).fontWeight)]")
     finally:
         driver.quit()
     assert not faults, "\n".join(faults)
@@ -290,7 +309,11 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     assert dict(tables)["decisions"] == 13
     assert len(images) == 4 and all(ok and w > 300 and h > 150 for _, ok, w, h in images), images
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
-    assert f"{100 * check['guide_win']:.2f}%" in verdict and "greedy" in verdict
+    assert f"{100 * check['guide_win']:.2f}%" in verdict and "baseline players" in verdict
+    greyed, weights = na
+    assert greyed and all(text == gr.NA and colour != "rgb(34, 34, 34)"
+                          for text, colour in greyed)
+    assert weights and all(int(w) >= 600 for w in weights)
     for width in browser.WIDTHS:
         assert (tmp_path / f"guide-{width}.png").stat().st_size > 10_000
     assert (tmp_path / "guide.pdf").stat().st_size > 20_000
@@ -306,3 +329,93 @@ def test_the_check_and_house_rule_seeds_stay_seeds():
         for k in (1, 2):
             s = gd.other_seed(seed, k)
             assert 0 <= s < 2**63 and s != seed
+
+
+# ---- the pages, written for players ----------------------------------------------------------
+PAGES = {   # preset: options set, players
+    "six_card": (["pair_scope=anywhere"], 4),
+    "nine_card": ([], 4),
+    "four_card": ([], 3),
+}
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """Each preset's guide, small, written: (rules, guide.md, guide.html's text, result)."""
+    import simulator.api as golf
+    out = {}
+    for preset, (options, players) in PAGES.items():
+        folder = tmp_path_factory.mktemp(preset)
+        g = golf.guide(preset, set=options, players=players, deals=100, check_rounds=240,
+                       compare_rounds=0, threads=2, progress=False, out=folder)
+        page = (folder / "guide.html").read_text(encoding="utf-8")
+        out[preset] = (g.raw.rules, (folder / "guide.md").read_text(encoding="utf-8"),
+                       page, g.raw)
+    return out
+
+
+def page_text(page: str) -> str:
+    """The HTML's text: no tags (nor the figures' base64 data), entities decoded."""
+    import html
+    return html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r'src="data:[^"]*"', "", page)))
+
+
+@pytest.mark.parametrize("preset", list(PAGES))
+def test_each_page_opens_with_the_rules_in_words_and_rules_of_thumb(pages, preset):
+    rules, md, page, result = pages[preset]
+    base = Rules.preset(preset)
+    for text in (md, page_text(page)):
+        heads = re.findall(r"^## (.+)$", md, re.M) if text is md else \
+            re.findall(r"<h2>([^<]+)</h2>", page)
+        assert heads[:2] == ["The rules", "Rules of thumb"], heads
+        for name, value in rules.diff(base).items():   # every option changed from the preset
+            assert f"{name}={option_text(value)}" in text, name
+        for part in card_values_text(rules).split(", "):   # every card's value
+            assert part in text, part
+        assert "cancel" in text and preset in text
+        assert not re.search("greedy", text, re.I)
+        assert "never came up)" not in text
+        assert not re.search(r"\b(TAKE|DRAW|KEEP|DISCARD|FACE DOWN|BEST GAIN)\b", text)
+        assert "baseline player" in text
+    rules_of_thumb = md.split("## Rules of thumb", 1)[1].split("\n## ", 1)[0]
+    found = re.findall(r"^\d+\. (.+)$", rules_of_thumb, re.M)
+    assert found
+    worth = [float(m) for m in re.findall(r"worth ([+-]\d+\.\d+) ±", rules_of_thumb)]
+    assert worth == sorted(worth, reverse=True) and all(w > 0 for w in worth)
+    # an entry that never came up is marked not applicable, a clear one bold with its mark
+    cells = [gr._cell(e) for e in result.entries if e.table in gd.TABLES]
+    assert {c.kind for c in cells if c.text == gr.NA} <= {"na"}
+    assert all(c.text.endswith(gr.CLEAR_MARK) for c in cells if c.kind == "clear")
+    assert f"**{next(c.text for c in cells if c.kind == 'clear')}**" in md
+
+
+def test_the_situations_fit_each_game(pages):
+    _, six_md, _, six = pages["six_card"]
+    assert "anywhere" in six_md and "it pairs one of your cards" in six_md
+    assert "two of their 6 cards" in six_md and "Turn up your two cards" in six_md
+    _, nine_md, _, nine_result = pages["nine_card"]
+    assert "it completes a column of three" in nine_md
+    assert "it matches one card of a column" in nine_md
+    assert "it pairs one of your cards" not in nine_md and "no pair" not in nine_md
+    assert "three of their 9 cards" in nine_md and "Turn up your three cards" in nine_md
+    assert {"line2", "line3"} <= {e.situation for e in nine_result.entries}
+    _, four_md, _, four = pages["four_card"]
+    assert "Look at your two cards" in four_md and "stay face down" in four_md
+    assert "When to knock" in four_md and "players who follow this guide" in four_md
+    assert "| never |" not in four_md
+    assert "## Where to put a card you keep that pairs nothing" not in four_md
+    for result in (six, four):
+        assert not {"line2", "line3"} & {e.situation for e in result.entries}
+
+
+def test_rules_of_thumb_are_phrased_for_the_table():
+    assert gr._ranks_text(["K", "3", "5", "4"]) == "threes to fives and kings"
+    assert gr._ranks_text(["A", "2"]) == "aces and twos"
+    assert gr._rule_text(SIX, "take", "pair", True, "kings") == \
+        "Take kings from the discard pile when they pair one of your cards"
+    assert gr._rule_text(SIX, "take", "early", False, "fives").startswith(
+        "Don't take fives from the discard pile early in the round (3 or more of your cards "
+        "unknown), when they pair nothing: draw")
+    assert gr._rule_text(NINE, "keep", "line2", True, "nines") == (
+        "Keep nines drawn from the stock when they match one card of a column whose other two "
+        "places are open, and put them in that column")

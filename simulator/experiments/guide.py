@@ -1,9 +1,11 @@
 """Strategy guides (``golfsim guide``): the decisions that matter, measured by simulation.
 
 A guide is a set of tables read by the ``guide`` strategy (strategies/guide.py,
-``guide_nb``): which discards to take and which drawn cards to keep, by rank and by whether
-the card pairs one of the player's own; the highest score to go out (or knock) with; how to
-make the initial reveal. Everything else (where a card goes, counting cards) is greedy's.
+``guide_nb``): which discards to take and which drawn cards to keep, by rank and by the
+situation (the card pairs one of the player's own; in games scoring lines of three, it
+completes a line or joins one; else early in the round, later, or on the last turn); the
+highest score to go out (or knock) with; how to make the initial reveal. Everything else
+(where a card goes, counting cards) is greedy's, which the pages call the baseline player.
 
 **How an entry is measured.** Starting from the tables that make ``guide`` play exactly as
 ``greedy``, the entries are settled one at a time (coordinate ascent): the two versions of
@@ -12,9 +14,16 @@ numbers) against a field of ``greedy`` opponents (``knock-threshold`` in games o
 can end, where the tables start out knocking at 8), the guided player taking every seat in
 turn (tune.TableObjective). The entry's effect is the paired difference in the guided
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
-the difference is more than one standard error, and the current one otherwise. Thresholds are
-swept over a grid on the same deals, and the values indistinguishable from the best are those
-whose Holm-corrected paired test against it is not rejected (as in ``golfsim tune``).
+the difference is more than one standard error, and the current one otherwise.
+
+**Thresholds** (going out, knocking) are swept over a grid on the same deals against a field
+that plays the guide itself: the other seats follow the tables as measured so far, at the
+threshold the field currently plays. The best reply becomes the field's threshold and the
+sweep is repeated (at most SWEEPS times) until the best reply is the field's own threshold;
+the guide reports the last sweep and the field it was played against. In a game only a knock
+can end, "never knock" is not a candidate: a field following it would never end a round.
+The values indistinguishable from the best are those whose Holm-corrected paired test against
+it is not rejected (as in ``golfsim tune``).
 
 **How the guide is checked.** The finished tables play a tournament against the field on
 other deals (another seed), with every seating, and the guide reports the result.
@@ -34,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from strategies import STRATEGIES, resolve
+from strategies.common import ALL_RANKS
 
 from . import compare as cmp
 from . import stats
@@ -51,23 +61,84 @@ OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
 NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
 KNOCK_GRID = (0, 2, 4, 6, 8, 10, 12, 14, 16)
 NEVER_KNOCK = -1000.0
+SWEEPS = 3             # best replies to a field that plays the guide, at most
 DEFAULT_VARIES = ("ender_penalty=none,plus_10", "final_turn_stock_only=false,true",
                   "negative_pairs_keep_value=false,true")
-SITUATIONS = (("pair", "it pairs one of your cards"),
-              ("early", "no pair, early"),
-              ("late", "no pair, later"),
-              ("last", "no pair, your last turn"))
-SITUATION_HELP = ("'pair': it can go where it pairs a card of yours you know; otherwise "
-                  "'early' while more than a third of your cards are face down, 'later' after "
-                  "that, and 'your last turn' once someone has gone out.")
+SITUATION_KEYS = ("line3", "line2", "pair", "early", "late", "last")
+LINE_SITUATIONS = ("line3", "line2")
+IGNORE = "ignore the match"   # a line table's other option: the card is played as any other
 TABLES = {   # table: (verb when in the table, verb otherwise, parameter prefix, question)
     "take": ("take", "draw", "take", "The discard: take it, or draw from the stock?"),
     "keep": ("keep", "discard", "keep", "A card drawn from the stock: keep it, or discard it?"),
     "down": ("face down", "best gain", "down",
              "Where to put a card you keep that pairs nothing: over a face-down card, or "
-             "where it gains most (usually over your highest face-up card)?"),
+             "where it saves most (usually over your highest face-up card)?"),
 }
 PLACE_SITUATION = ("other", "it pairs none of your cards")
+
+
+def line_word(rules: Rules) -> str:
+    """What the rule set's scoring lines of three are called."""
+    return {"columns": "column", "rows_and_columns": "row or column"}.get(
+        rules.line_sets, "line (row, column or diagonal)")
+
+
+def has_lines(rules: Rules) -> bool:
+    return rules.line_sets != "none"
+
+
+def early_count(rules: Rules) -> int:
+    """The fewest unknown cards of one's own that make it "early" (the guide's rule: more than
+    a third of them unknown)."""
+    return rules.n_positions // 3 + 1
+
+
+def ending(rules: Rules) -> str:
+    """How someone ends a round, in words: "gone out", "knocked" or both."""
+    out = [w for t, w in (("all_face_up", "gone out"), ("all_players_face_up", "gone out"),
+                          ("knock", "knocked")) if t in rules.end_triggers]
+    return " or ".join(dict.fromkeys(out)) or "ended the round"
+
+
+def situations(rules: Rules) -> list[tuple[str, str]]:
+    """(key, column heading) of the situations the rule set has, in the order of the tables."""
+    out = []
+    if has_lines(rules):
+        line = line_word(rules)
+        out += [("line3", f"it completes a {line} of three"),
+                ("line2", f"it matches one card of a {line}")]
+    pairs = rules.pair_scope != "none"
+    if pairs:
+        out.append(("pair", "it pairs one of your cards"))
+    other = "pairs nothing, " if pairs and not has_lines(rules) else \
+        ("otherwise, " if pairs or has_lines(rules) else "")
+    out += [("early", f"{other}early in the round"), ("late", f"{other}later")]
+    if rules.final_turns != "none":
+        out.append(("last", f"{other}your last turn"))
+    return out
+
+
+def situation_help(rules: Rules) -> str:
+    """What the situations mean, in words a player can apply at the table."""
+    parts = []
+    if has_lines(rules):
+        line = line_word(rules)
+        parts.append(f"'it completes a {line} of three': two known cards of one {line} of "
+                     f"yours match it and it can take the third place (three equal cards in a "
+                     f"{line} score 0); 'it matches one card of a {line}': one does and both "
+                     f"other places of that {line} can still take a card. Taken for the {line}, "
+                     f"it goes into that {line} (joining one: over the card there that is worth "
+                     f"more to replace), and a complete {line} of a rank you build with is never "
+                     "broken up afterwards.")
+    if rules.pair_scope != "none":
+        parts.append("'it pairs one of your cards': it can go where it pairs a card of yours "
+                     "that you know.")
+    k, n = early_count(rules), rules.n_positions
+    parts.append(f"Otherwise 'early in the round' while {k} or more of your {n} cards are "
+                 "unknown to you (face down and never seen), 'later' after that"
+                 + (f", and 'your last turn' once someone has {ending(rules)}."
+                    if rules.final_turns != "none" else "."))
+    return " ".join(parts)
 
 
 class GuideError(ValueError):
@@ -86,9 +157,9 @@ def field_strategy(rules: Rules) -> str:
 @dataclass
 class Entry:
     """One measured decision: ``a`` (the first option) against ``b`` on the same deals."""
-    table: str                  # take, keep, reveal, out, knock
-    row: str                    # rank name, or the threshold / reveal option
-    situation: str              # pair / other / ""
+    table: str                  # take, keep, down, reveal
+    row: str                    # rank name, or the reveal's cards
+    situation: str              # a SITUATION_KEYS key, "other" (down) or "" (reveal)
     a: str
     b: str
     deals: int
@@ -96,6 +167,7 @@ class Entry:
     score: stats.Interval       # paired difference in mean score, a - b
     chosen: str                 # the option the guide keeps
     clear: bool                 # the 95% interval leaves out 0
+    diffs: np.ndarray | None = field(default=None, repr=False)   # per deal: win share, a - b
 
 
 @dataclass
@@ -106,6 +178,11 @@ class Threshold:
     diff: stats.Interval        # per value: paired difference to the best
     same: np.ndarray            # per value: indistinguishable from the best
     best: float
+    field: str = ""             # the other seats: the guide's tables as a strategy
+    field_value: float = 0.0    # ... playing this threshold
+    start: float = 0.0          # the threshold the tables started from (the baseline's)
+    sweeps: int = 1             # sweeps played, each against the best reply to the last
+    settled: bool = True        # the best reply is the field's own threshold
 
 
 @dataclass
@@ -129,10 +206,15 @@ class GuideResult:
 # ---- the tables as strategy parameters --------------------------------------------------------
 def default_params(rules: Rules | None = None) -> dict[str, float]:
     """The tables that play as greedy; in a game only a knock can end they start out knocking
-    as the field does (knock-threshold's T = 8), so that rounds end."""
+    as the field does (knock-threshold's T = 8), so that rounds end; in a game scoring lines
+    of three they start out completing a line with any card that can (and keeping it): a
+    line is only ever completed after cards were put in it for the line, so the entries for
+    joining one are measured with the completion they lead to."""
     params = {p.name: p.default for p in STRATEGIES["guide"].params}
     if rules is not None and field_strategy(rules) == "knock-threshold":
         params["knock"] = 8.0
+    if rules is not None and has_lines(rules):
+        params["take_line3"] = params["keep_line3"] = float(ALL_RANKS)
     return params
 
 
@@ -177,9 +259,12 @@ class _Measurer:
     def __exit__(self, *exc):
         self.objective.__exit__(*exc)
 
-    def observe(self, spec: str) -> np.ndarray:
-        """(deals, 2): the guided player's win share and score per deal, over the seatings."""
-        key = hashlib.sha256(f"{spec}|0|{self.deals}".encode()).hexdigest()[:20]
+    def observe(self, spec: str, field: str | None = None) -> np.ndarray:
+        """(deals, 2): the guided player's win share and score per deal, over the seatings;
+        against the field, or with ``field`` every other seat playing that strategy."""
+        text = f"{spec}|0|{self.deals}" if field is None else \
+            f"{spec}|field={field}|0|{self.deals}"
+        key = hashlib.sha256(text.encode()).hexdigest()[:20]
         path = self.store.dir / f"measure-{key}.npy"
         capped_path = path.with_name(f"capped-{path.name}")   # written first, as in tune
         if path.exists():
@@ -195,6 +280,8 @@ class _Measurer:
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
         self.objective.grid = [Candidate((), resolve(spec))]
+        self.objective.opponents = self.opponents if field is None else \
+            [resolve(field)] * (self.players - 1)
         self.objective.capped.clear()
         o = np.asarray(self.objective(0, 0, self.deals), dtype=np.float64)
         counts = np.array(self.objective.capped.get(0, [0, 0]))
@@ -225,12 +312,13 @@ def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current_is
     else:
         chosen = a if gain_a > ADOPT_Z * se and se > 0 else b
     clear = bool(win.lo > 0 or win.hi < 0)
-    return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear)
+    return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear,
+                 (oa - ob)[:, 0])
 
 
-def _threshold(m: _Measurer, params, name, grid, none_value) -> Threshold:
-    values = [float(v) for v in grid] + [none_value]
-    obs = [m.observe(spec_of({**params, name: v}))[:, 0] for v in values]
+def _threshold(m: _Measurer, params, name, values, field=None) -> Threshold:
+    values = [float(v) for v in values]
+    obs = [m.observe(spec_of({**params, name: v}), field)[:, 0] for v in values]
     o = np.column_stack(obs)
     n = o.shape[0]
     win = stats.mean_interval(o.sum(axis=0), (o * o).sum(axis=0), n)
@@ -242,6 +330,33 @@ def _threshold(m: _Measurer, params, name, grid, none_value) -> Threshold:
     return Threshold(name, values, win, diff, same, values[best])
 
 
+def threshold_values(rules: Rules, table: str) -> list[float]:
+    """The thresholds swept: the grid and "no limit" (out) or "never" (knock, unless only a
+    knock can end the round)."""
+    if table == "out":
+        return [float(v) for v in OUT_GRID] + [NO_LIMIT]
+    never = [] if field_strategy(rules) == "knock-threshold" else [NEVER_KNOCK]
+    return [float(v) for v in KNOCK_GRID] + never
+
+
+def _self_play_threshold(m: _Measurer, rules, params, name) -> Threshold:
+    """The threshold swept against a field that plays the guide (its tables as they stand),
+    replying to the field's threshold until the best reply is the field's own (SWEEPS at
+    most). ``params[name]`` ends at the last sweep's best."""
+    values = threshold_values(rules, name)
+    start = params[name]
+    for sweep in range(1, SWEEPS + 1):
+        field_value = params[name]
+        field = spec_of(params)
+        th = _threshold(m, params, name, values, field)
+        th.field, th.field_value, th.start, th.sweeps = field, field_value, start, sweep
+        th.settled = th.best == field_value
+        params[name] = th.best
+        if th.settled:
+            break
+    return th
+
+
 def applicable(rules: Rules, players: int) -> dict[str, bool]:
     return {
         "reveal": rules.initial_reveal_mode in ("flip", "peek") and
@@ -249,6 +364,9 @@ def applicable(rules: Rules, players: int) -> dict[str, bool]:
         rules.initial_reveal_constraint == "any" and rules.layout_mode == "grid",
         "take": bool(rules.draw_from_discard),
         "keep": bool(rules.stock_draw_may_be_discarded),
+        # a kept card over a face-down card rather than a face-up one: not a choice where
+        # every card stays face down
+        "down": rules.placement_face != "down",
         "out": any(t in ("all_face_up", "all_players_face_up") for t in rules.end_triggers),
         "knock": "knock" in rules.end_triggers,
     }
@@ -260,13 +378,17 @@ def steps(rules: Rules, players: int) -> list[tuple]:
     out: list[tuple] = []
     if use["reveal"]:
         out.append(("reveal",))
-    situations = [s for s, _ in SITUATIONS
-                  if not (s == "pair" and rules.pair_scope == "none") and
-                  not (s == "last" and rules.final_turns == "none")]
-    for table in ("take", "keep"):
-        if use[table]:
-            out += [(table, r, s) for s in situations for r in ranks_in_play(rules)]
-    out += [("down", r, PLACE_SITUATION[0]) for r in ranks_in_play(rules)]
+    keys = [s for s, _ in situations(rules)]
+    tables = [t for t in ("take", "keep") if use[t]]
+    # the line entries first, joining a line before completing one (see default_params)
+    for s in ("line2", "line3"):
+        if s in keys:
+            out += [(t, r, s) for t in tables for r in ranks_in_play(rules)]
+    for table in tables:
+        out += [(table, r, s) for s in keys if s not in LINE_SITUATIONS
+                for r in ranks_in_play(rules)]
+    if use["down"]:
+        out += [("down", r, PLACE_SITUATION[0]) for r in ranks_in_play(rules)]
     for table in ("out", "knock"):
         if use[table]:
             out.append((table,))
@@ -282,7 +404,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
         if st[0] in ("take", "keep", "down", "reveal"):
             n += 2 * per
         else:
-            n += (len(OUT_GRID if st[0] == "out" else KNOCK_GRID) + 1) * per
+            n += SWEEPS * len(threshold_values(rules, st[0])) * per
     seat_count = len(tour.seatings(players))
     n += -(-check_rounds // seat_count) * seat_count
     n += compare_rounds * n_compare_rule_sets * 2
@@ -292,7 +414,8 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
 def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
     return {"command": "guide", "rules": rules.to_toml(), "players": players,
             "seed": int(seed), "deals": int(deals), "field": field_strategy(rules),
-            "adopt_z": ADOPT_Z, "out_grid": list(OUT_GRID), "knock_grid": list(KNOCK_GRID)}
+            "adopt_z": ADOPT_Z, "out_grid": list(OUT_GRID), "knock_grid": list(KNOCK_GRID),
+            "threshold_field": "the guide", "sweeps": SWEEPS}
 
 
 def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_dir,
@@ -327,13 +450,15 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
             table = st[0]
             if table == "reveal":
                 a_p, b_p = {**params, "reveal": 1.0}, {**params, "reveal": 2.0}
-                e = _entry(m, "reveal", "first two cards", "", "different columns",
+                e = _entry(m, "reveal", "first cards", "", "different columns",
                            "same column", spec_of(a_p), spec_of(b_p), True)
                 params["reveal"] = 1.0 if e.chosen == e.a else 2.0
                 entries.append(e)
             elif table in TABLES:
                 _, rank, situation = st
                 verb_a, verb_b, prefix, _ = TABLES[table]
+                if situation in LINE_SITUATIONS:
+                    verb_b = IGNORE
                 name = prefix if table == "down" else f"{prefix}_{situation}"
                 on = {**params, name: with_bit(params[name], rank, True)}
                 off = {**params, name: with_bit(params[name], rank, False)}
@@ -342,14 +467,8 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                            spec_of(on), spec_of(off), current_on)
                 params[name] = with_bit(params[name], rank, e.chosen == verb_a)
                 entries.append(e)
-            elif table == "out":
-                th = _threshold(m, params, "out", OUT_GRID, NO_LIMIT)
-                params["out"] = th.best
-                thresholds.append(th)
-            elif table == "knock":
-                th = _threshold(m, params, "knock", KNOCK_GRID, NEVER_KNOCK)
-                params["knock"] = th.best
-                thresholds.append(th)
+            elif table in ("out", "knock"):
+                thresholds.append(_self_play_threshold(m, rules, params, table))
         measured = m.capped
     spec = spec_of(params)
     check = None

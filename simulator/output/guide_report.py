@@ -7,24 +7,49 @@ from __future__ import annotations
 import base64
 import html
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 
 from ..experiments import compare as cmp
+from ..experiments import stats
 from . import plots
-from ..experiments.guide import PLACE_SITUATION, SITUATION_HELP, SITUATIONS, TABLES, GuideResult
+from ..experiments.guide import (IGNORE, LINE_SITUATIONS, PLACE_SITUATION, SITUATION_KEYS,
+                                 SWEEPS, TABLES,
+                                 GuideResult, applicable, early_count, has_lines, line_word,
+                                 situation_help, situations)
 from ..experiments.report import (atomic_path, rules_metadata, text_table, version,
                                   write_parquet_atomic)
 from ..experiments.report import title as report_title
-from ..game.rules import PRESETS
+from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
+                          card_values_text, option_text)
 
 DECISIONS_PLOT = "guide-decisions.png"
 THRESHOLDS_PLOT = "guide-thresholds.png"
 CHECK_PLOT = "guide-check.png"
 HOUSE_RULES_PLOT = "guide-house-rules.png"
 PARQUET = "guide.parquet"
+
+
+ANY_CARD = "any card"   # the placement table's one column where no two cards pair
+
+
+def question(table: str, pairs: bool = True) -> str:
+    """A decision table's question (its heading)."""
+    if table == "down" and not pairs:
+        return ("Where to put a card you keep: over a face-down card, or where it saves most "
+                "(usually over your highest face-up card)?")
+    return TABLES[table][3]
+
+
+def _labels(rules: Rules) -> dict[str, str]:
+    """Column headings of the situations, the placement table's included."""
+    labels = dict(situations(rules) + [PLACE_SITUATION])
+    if rules.pair_scope == "none":
+        labels[PLACE_SITUATION[0]] = ANY_CARD
+    return labels
 
 
 def pp(x: float) -> str:
@@ -40,8 +65,10 @@ def _pm(lo: float, hi: float) -> str:
 def frame(result: GuideResult) -> pl.DataFrame:
     """One row per measured entry and per threshold value."""
     rows = []
+    labels = _labels(result.rules)
     for e in result.entries:
         rows.append({"table": e.table, "row": e.row, "situation": e.situation,
+                     "situation_text": labels.get(e.situation, ""),
                      "option": e.a, "versus": e.b, "deals": e.deals,
                      "win_diff": float(e.win.mean), "win_diff_se": float(e.win.se),
                      "win_diff_lo95": float(e.win.lo), "win_diff_hi95": float(e.win.hi),
@@ -52,6 +79,7 @@ def frame(result: GuideResult) -> pl.DataFrame:
     for th in result.thresholds:
         for i, v in enumerate(th.values):
             rows.append({"table": th.table, "row": _value_text(v), "situation": "",
+                         "situation_text": "",
                          "option": _value_text(v), "versus": _value_text(th.best),
                          "deals": result.deals,
                          "win_diff": float(th.diff.mean[i]), "win_diff_se": float(th.diff.se[i]),
@@ -62,7 +90,8 @@ def frame(result: GuideResult) -> pl.DataFrame:
                          "win_hi95": float(th.win.hi[i]),
                          "chosen": _value_text(th.best), "clear": None,
                          "indistinguishable": bool(th.same[i])})
-    schema = {"table": pl.Utf8, "row": pl.Utf8, "situation": pl.Utf8, "option": pl.Utf8,
+    schema = {"table": pl.Utf8, "row": pl.Utf8, "situation": pl.Utf8,
+              "situation_text": pl.Utf8, "option": pl.Utf8,
               "versus": pl.Utf8, "deals": pl.Int64, "win_diff": pl.Float64,
               "win_diff_se": pl.Float64, "win_diff_lo95": pl.Float64,
               "win_diff_hi95": pl.Float64, "score_diff": pl.Float64,
@@ -98,6 +127,11 @@ def metadata(result: GuideResult, command: str, rules_file: str | None = None) -
             "players": str(result.players), "seed": str(result.seed),
             "deals": str(result.deals), "guide_strategy": result.spec,
             "check": json.dumps(check_summary(result)),
+            "threshold_fields": json.dumps({th.table: {"field": th.field,
+                                                       "field_value": th.field_value,
+                                                       "sweeps": th.sweeps,
+                                                       "settled": th.settled}
+                                            for th in result.thresholds}),
             "warnings": json.dumps(result.warnings),
             "title": title(result)}
 
@@ -114,11 +148,13 @@ def decisions_figure(df: pl.DataFrame, heading: str):
     fig = Figure(figsize=(width, 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
     colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd",
-               "other": "#8c564b"}
+               "other": "#8c564b", "line3": "#d62728", "line2": "#17becf"}
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
-        situations = part["situation"].unique(maintain_order=True).to_list()
+        order = list(SITUATION_KEYS) + [PLACE_SITUATION[0]]
+        situations = sorted(part["situation"].unique().to_list(),
+                            key=lambda x: order.index(x) if x in order else len(order))
         h = 0.8 / max(1, len(situations))
         for j, s in enumerate(situations):
             sub = part.filter(pl.col("situation") == s)
@@ -126,7 +162,8 @@ def decisions_figure(df: pl.DataFrame, heading: str):
             d = 100 * sub["win_diff"].to_numpy()
             err = 100 * np.vstack([sub["win_diff"].to_numpy() - sub["win_diff_lo95"].to_numpy(),
                                    sub["win_diff_hi95"].to_numpy() - sub["win_diff"].to_numpy()])
-            label = dict(SITUATIONS + (PLACE_SITUATION,))[s]
+            label = sub["situation_text"][0] if "situation_text" in sub.columns and \
+                sub["situation_text"][0] else s
             ax.barh(y, d, height=h * 0.9, color=colours.get(s, "grey"), alpha=0.85, label=label)
             ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
         verb_a, verb_b = TABLES[table][0], TABLES[table][1]
@@ -134,16 +171,21 @@ def decisions_figure(df: pl.DataFrame, heading: str):
         ax.set_yticks(np.arange(len(ranks)), ranks)
         ax.set_ylim(len(ranks) - 0.5, -0.5)
         ax.set_xlabel(f"win share, {verb_a} minus {verb_b}\n(percentage points, 95% interval)")
-        ax.set_title(plots.wrap(TABLES[table][3], plots.chars(4.4, 9)), fontsize=9)
+        pairs = table != "down" or "situation_text" not in part.columns or \
+            part["situation_text"][0] != ANY_CARD
+        ax.set_title(plots.wrap(question(table, pairs), plots.chars(4.4, 9)), fontsize=9)
         ax.grid(axis="x", alpha=0.3)
     # one legend for every panel, below them: inside a panel it would cover the last ranks
     legend = {}
     for ax in axes:
         for handle, label in zip(*ax.get_legend_handles_labels()):
             legend.setdefault(label, handle)
-    if legend:
+    if legend:   # as many entries a row as fit the figure's width
+        room, ncol = plots.chars(width - 0.4, 9), len(legend)
+        while ncol > 1 and sum(len(x) + 6 for x in list(legend)[:ncol]) > room:
+            ncol -= 1
         fig.legend(list(legend.values()), list(legend), loc="outside lower center",
-                   ncol=len(legend), fontsize=9, frameon=False)
+                   ncol=ncol, fontsize=9, frameon=False)
     fig.suptitle("What each decision is worth, by the card's rank\n" +
                  plots.title_lines(heading, plots.chars(width - 0.4)), fontsize=10)
     return fig
@@ -173,7 +215,7 @@ def thresholds_figure(df: pl.DataFrame, heading: str):
         ax.set_title(plots.wrap(names[table], plots.chars(5.6)), fontsize=10)
         ax.grid(alpha=0.3)
     plots._outside_legend(fig, axes[0])   # below the panels, never over a point
-    fig.suptitle("Thresholds against the field (95% intervals)\n" +
+    fig.suptitle("Thresholds against players who follow the guide (95% intervals)\n" +
                  plots.title_lines(heading, plots.chars(width - 0.4)), fontsize=10)
     return fig
 
@@ -182,7 +224,7 @@ def check_figure(check: dict, players: int, heading: str):
     from matplotlib.figure import Figure
     fig = Figure(figsize=(6.0, 3.0), layout="constrained")
     ax = fig.subplots()
-    names = ["guide", check["field"]]
+    names = ["guide", "baseline"]
     w = 100 * np.array([check["guide_win"], check["field_win"]])
     se = 100 * np.array([check["guide_win_se"], check["field_win_se"]])
     ax.barh([0, 1], w, color=["#2ca02c", "#7f7f7f"], xerr=1.96 * se, capsize=4)
@@ -190,7 +232,7 @@ def check_figure(check: dict, players: int, heading: str):
     ax.set_yticks([0, 1], names)
     ax.set_ylim(1.5, -0.5)
     ax.set_xlabel("share of the rounds won by the strategy's seats (%), 95% interval")
-    ax.set_title(plots.title_lines(f"The guide against {check['field']}: {check['rounds']:,} "
+    ax.set_title(plots.title_lines(f"The guide against the baseline: {check['rounds']:,} "
                                    f"rounds, every seating of {players} players\n" + heading,
                                    plots.chars(5.4)), fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -214,11 +256,13 @@ def _figures(df: pl.DataFrame, heading: str, check: dict | None, players: int) -
 def figures(result: GuideResult, df: pl.DataFrame) -> list:
     """(file name, figure) for every figure of the guide, the house rules' last."""
     out = _figures(df, title(result), check_summary(result), result.players)
-    if result.compare is not None:   # the guide named "guide", as in the page's tables
-        house = cmp.frame(result.compare).with_columns(
-            pl.col("group").replace(result.spec, "guide"))
-        out.append((HOUSE_RULES_PLOT, plots.compare_figure(
-            house, cmp.title(result.compare).replace(result.spec, "guide"))))
+    if result.compare is not None:   # named "guide" and "baseline", as in the page's tables
+        names = {result.spec: "guide", result.field: "baseline player"}
+        house = cmp.frame(result.compare).with_columns(pl.col("group").replace(names))
+        heading = cmp.title(result.compare)
+        for old, new in names.items():
+            heading = heading.replace(old, new)
+        out.append((HOUSE_RULES_PLOT, plots.compare_figure(house, heading)))
     return out
 
 
@@ -243,52 +287,210 @@ def redraw(folder: Path) -> list[Path]:
                      folder)
 
 
-# ---- the guide's content, shared by HTML and Markdown ------------------------------------------
-def _cell(e) -> str:
-    verdict = e.chosen.upper() if e.clear else e.chosen
-    if e.win.se == 0 and e.win.mean == 0:
-        return f"{e.chosen} (never came up)"
-    return f"{verdict} {pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)}"
+# ---- the guide's content, shared by HTML, Markdown and the printed text ------------------------
+CLEAR_MARK = "✓"
+NA = "n/a"
+MAX_RULES = 8          # rules of thumb listed at the top of a guide
+BASELINE = "the baseline players"
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+           "7": "sevens", "8": "eights", "9": "nines", "10": "tens", "J": "jacks",
+           "Q": "queens", "K": "kings", "Joker": "jokers"}
+RANK_ORDER = list(PLURALS)
+# options whose non-default values change what scores (listed under "What cancels")
+SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
+                   "quad_two_columns_adjacent_only", "quad_apart_value", "joker_quad_value",
+                   "joker_quad_apart_value", "jack_pairs_bonus", "quad_others_penalty",
+                   "block_2x2_value", "six_of_kind_value", "negative_quad_value",
+                   "shoot_the_moon", "twenty_one_scores_zero", "lowest_scores_zero",
+                   "remove_cancelled", "one_eyed_jacks")
 
 
-def _house_rule_sections(result: GuideResult):
-    """The comparison's mean-score and win-share tables, the guide's column named "guide"."""
-    out = []
-    for heading, header, rows in cmp.sections(result.compare)[:2]:
-        out.append((heading, ["guide" if h == result.spec else h for h in header], rows))
+@dataclass
+class Cell:
+    """A table cell: its text and what it is ("clear": a clear difference, "na": the
+    situation never came up; "" otherwise)."""
+    text: str
+    kind: str = ""
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass
+class Rule:
+    """A rule of thumb: what to do, and what it is worth in win share (a paired interval)."""
+    text: str
+    worth: float
+    lo: float
+    hi: float
+    against: str = ""       # whom it was measured against, when not the baseline players
+
+    def line(self) -> str:
+        against = f", against {self.against}" if self.against else ""
+        return (f"{self.text}: worth {pp(self.worth)} ± {100 * (self.hi - self.lo) / 2:.2f} "
+                f"percentage points of win share{against}.")
+
+
+def _option_words(name: str, value) -> str:
+    """``name=value`` and what it means: the value's description, else the option's."""
+    doc = OPTIONS[name].metadata["doc"]
+    named = VALUE_DESCRIPTIONS.get(name, {})
+    values = value if isinstance(value, tuple) else (value,)
+    meant = [named[v] for v in values if isinstance(v, str) and v in named]
+    text = f"{name}={option_text(value)}"
+    if meant:
+        return f"{text} ({doc}: {'; '.join(meant)})"
+    return f"{text} ({doc})"
+
+
+def _preset_rules(preset: str) -> Rules:
+    return Rules.preset(preset) if preset in PRESETS else Rules()
+
+
+def rules_lines(result: GuideResult) -> list[tuple[str, str]]:
+    """The rule set in words, as (label, text): the preset and every change from it, what
+    every card is worth, what cancels, how a round starts and ends."""
+    r, preset = result.rules, result.preset
+    about = PRESET_DESCRIPTIONS.get(preset)
+    changes = r.diff(_preset_rules(preset))
+    game = f"{preset}" + (f" ({about})" if about else "")
+    if changes:
+        game += ", with " + ("this change" if len(changes) == 1 else "these changes") + ": " + \
+            "; ".join(_option_words(k, v) for k, v in changes.items())
+    else:
+        game += ", as the preset has it (no option changed)"
+    out = [("Rules", game + "."),
+           ("Card values", card_values_text(r) + ".")]
+    cancels = []
+    equal = "the same rank" if r.match_key == "rank" else \
+        "the same point value (a jack and a queen both worth 10 pair)"
+    if r.pair_scope != "none":
+        cancels.append(f"a pair scores 0: {VALUE_DESCRIPTIONS['pair_scope'][r.pair_scope]} "
+                       f"(equal: {equal})")
+    if r.line_sets != "none":
+        cancels.append(f"three equal cards in a line score 0: "
+                       f"{VALUE_DESCRIPTIONS['line_sets'][r.line_sets]}")
+    if not cancels:
+        cancels.append("nothing: every card scores its value")
+    default = Rules()
+    for name in SCORING_OPTIONS:
+        v = getattr(r, name)
+        if v != getattr(default, name):
+            cancels.append(_option_words(name, v))
+    out.append(("What cancels", "; ".join(cancels) + "."))
+    out.append(("Start and end", _start_and_end(r)))
     return out
 
 
-def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list[list[str]]]]:
-    """(heading, explanation, header, rows) for the take and keep tables."""
+def _start_and_end(r: Rules) -> str:
+    n = r.n_positions
+    count = r.initial_reveal_count
+    many = "a whole row" if count < 0 else f"{NUMBER_WORDS.get(count, count)}"
+    start = {"flip": f"each player turns {many} of their {n} cards face up",
+             "peek": f"each player looks at {many} of their {n} cards, which stay face down",
+             "flip_on_first_turn": f"each player turns {many} of their {n} cards face up at "
+                                   "the start of their first turn",
+             "none": f"nobody sees any of their {n} cards before play"}.get(
+        r.initial_reveal_mode, VALUE_DESCRIPTIONS["initial_reveal_mode"].get(
+            r.initial_reveal_mode, r.initial_reveal_mode))
+    placed = VALUE_DESCRIPTIONS["placement_face"][r.placement_face]
+    ends = "; ".join(VALUE_DESCRIPTIONS["end_triggers"][t] for t in r.end_triggers)
+    last = VALUE_DESCRIPTIONS["final_turns"][r.final_turns]
+    text = (f"To start, {start}. A card put into the layout goes {placed}. The round ends: "
+            f"{ends}; then {last}.")
+    return text.replace("the hole", "the round")
+
+
+def baseline_text(result: GuideResult) -> str:
+    """Who the baseline players are, in words (the field the entries are measured against)."""
+    text = ("The baseline player counts cards: it takes the discard, or keeps a card drawn "
+            "from the stock, when that lowers its estimated score (the cards it knows at "
+            "their values, each card it does not know at the average of the cards it has not "
+            "seen), and puts the card where it lowers that estimate most (over a card it "
+            "knows only when that saves at least a point).")
+    if result.field == "knock-threshold":
+        text += " It knocks when its estimated score is at most 8."
+    elif applicable(result.rules, result.players)["out"]:
+        text += " It goes out whenever it can."
+    if has_lines(result.rules):
+        text += (f" It does not build {line_word(result.rules)}s of three on purpose: a card "
+                 "counts at its value wherever it lies.")
+    return text
+
+
+def _cell(e) -> Cell:
+    if e.win.se == 0 and e.win.mean == 0:
+        return Cell(NA, "na")
+    verdict = "ignore" if e.chosen == IGNORE else e.chosen
+    text = f"{verdict} {pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)}"
+    if e.clear:
+        return Cell(f"{text} {CLEAR_MARK}", "clear")
+    return Cell(text)
+
+
+def legend_lines(result: GuideResult) -> list[str]:
+    """How to read the tables: the baseline, the cells, the marks, the situations."""
+    return [
+        baseline_text(result) + " Every entry was measured at a table of baseline players.",
+        "Each cell: what to do, then what the first option ('take', 'keep', 'face down') is "
+        "worth over the other, in percentage points of your share of rounds won, ± its paired "
+        "95% interval. 'take' and 'keep' mean: take (keep) the card when it lowers your "
+        "estimated score, as the baseline player does; 'draw' and 'discard': never in that "
+        "situation." + (" In the two columns about lines of three, 'take' and 'keep' mean: "
+                        f"take (keep) it for the {line_word(result.rules)}, and 'ignore': play "
+                        "it like any other card." if has_lines(result.rules) else ""),
+        f"{CLEAR_MARK} (in bold): a clear difference, the 95% interval leaves out zero. Without "
+        f"{CLEAR_MARK} the measurement cannot tell the two options apart; the guide then keeps "
+        "the choice it started from (the baseline player's; in a game of lines, completing "
+        "one) unless the other won by more than one standard error.",
+        f"{NA}: not applicable, the situation never came up in the measured deals (or the "
+        "choice never changed a round), so there is no advice; for example a card that pairs "
+        "nothing and is worth more than any card it could replace is never taken.",
+        "Situations: " + situation_help(result.rules),
+    ]
+
+
+def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list[list[Cell]]]]:
+    """(heading, explanation, header, rows) for the take, keep and placement tables."""
     out = []
-    for table, (verb_a, verb_b, _, question) in TABLES.items():
+    labels = _labels(result.rules)
+    pairs = result.rules.pair_scope != "none"
+    for table, (verb_a, verb_b, _, _) in TABLES.items():
         entries = [e for e in result.entries if e.table == table]
         if not entries:
             continue
-        labels = dict(SITUATIONS + (PLACE_SITUATION,))
-        situations = [s for s in labels if any(e.situation == s for e in entries)]
+        keys = [s for s in labels if any(e.situation == s for e in entries)]
         ranks = list(dict.fromkeys(e.row for e in entries))
-        header = ["card"] + [labels[s] for s in situations]
+        header = ["card"] + [labels[s] for s in keys]
         rows = []
         for r in ranks:
-            row = [r]
-            for s in situations:
+            row = [Cell(r)]
+            for s in keys:
                 e = next((x for x in entries if x.row == r and x.situation == s), None)
-                row.append(_cell(e) if e is not None else "-")
+                row.append(_cell(e) if e is not None else Cell("-"))
             rows.append(row)
-        note = (f"Each cell: what to do, then the measured effect of '{verb_a}' over "
-                f"'{verb_b}' on the guided player's win share in percentage points, ± its "
-                "paired 95% interval. CAPITALS: the interval leaves out zero. ")
         if table == "down":
-            note += ("'face down': over your first face-down card you do not know, when the "
-                     "card is below the average of the cards you have not seen; 'best gain': "
-                     "where it lowers your estimated score most.")
+            note = ("'face down': over your first face-down card you do not know, when the "
+                    "card is below the average of the cards you have not seen; 'best gain': "
+                    "where it lowers your estimated score most.")
         else:
-            note += (f"'{verb_a}' means {verb_a} it when it lowers your estimated score "
-                     "(greedy's placement rule says where). " + SITUATION_HELP)
-        out.append((question, note, header, rows))
+            note = (f"'{verb_a}': {verb_a} it when it lowers your estimated score; "
+                    + ("'draw': draw from the stock instead." if table == "take" else
+                       "'discard': discard it instead."))
+            if has_lines(result.rules):
+                note += (f" In the two columns about lines of three, '{verb_a}': {verb_a} it "
+                         f"for the {line_word(result.rules)}, 'ignore': play it like any other "
+                         "card.")
+        out.append((question(table, pairs), note, header, rows))
     return out
+
+
+def _against(th, players: int) -> str:
+    what = {"out": "going out only at", "knock": "knocking at"}[th.table]
+    return (f"{players - 1} players who follow this guide, {what} {_value_text(th.field_value)}"
+            if th.table == "knock" or th.field_value < 1000 else
+            f"{players - 1} players who follow this guide, going out whenever they can")
 
 
 def threshold_tables(result: GuideResult):
@@ -297,32 +499,175 @@ def threshold_tables(result: GuideResult):
                      "Turn your last face-down card up (ending the round) only when your score "
                      "would then be at most the threshold; otherwise discard the card. "),
              "knock": ("When to knock", "Knock when your estimated score is at most the "
-                       "threshold. ")}
+                       "threshold (the cards you know at their values, each card you don't "
+                       "know at the average of the cards you have not seen). ")}
     for th in result.thresholds:
         head, text = names[th.table]
-        text += (f"Best: {_value_text(th.best)}. Win share of the guided player with each "
-                 "threshold and its paired difference to the best (95% intervals); 'same' "
-                 "marks values indistinguishable from the best (Holm-corrected paired tests).")
+        text += (f"Measured against {_against(th, result.players)}, so that the advice holds "
+                 "at a table where everyone plays by it. ")
+        if th.settled:
+            text += (f"Best: {_value_text(th.best)}, which is also what the others play: "
+                     "no other threshold does better against them. ")
+        else:
+            text += (f"Best against them: {_value_text(th.best)}; after {th.sweeps} rounds "
+                     "of replies the best reply still differed from what the others play, so "
+                     "the threshold is not settled. ")
+        text += ("Your win share with each threshold and its paired difference to the best "
+                 "(95% intervals); 'same' marks values that cannot be told apart from the "
+                 "best (Holm-corrected paired tests).")
         header = ["threshold", "win share %", "± 95%", "minus best (pp)", "± 95%", ""]
         rows = []
         for i, v in enumerate(th.values):
-            rows.append([_value_text(v), f"{100 * th.win.mean[i]:.2f}",
-                         _pm(th.win.lo[i], th.win.hi[i]),
-                         pp(th.diff.mean[i]), _pm(th.diff.lo[i], th.diff.hi[i]),
-                         "best" if v == th.best else ("same" if th.same[i] else "")])
+            rows.append([Cell(_value_text(v)), Cell(f"{100 * th.win.mean[i]:.2f}"),
+                         Cell(_pm(th.win.lo[i], th.win.hi[i])),
+                         Cell(pp(th.diff.mean[i])), Cell(_pm(th.diff.lo[i], th.diff.hi[i])),
+                         Cell("best" if v == th.best else ("same" if th.same[i] else ""))])
         out.append((head, text, header, rows))
     return out
 
 
+def _reveal_words(rules: Rules) -> tuple[str, str, str]:
+    """(what one does, the first option, the second) for the reveal entry."""
+    count = rules.initial_reveal_count
+    verb = "Turn up" if rules.initial_reveal_mode == "flip" else "Look at"
+    cards = f"your {NUMBER_WORDS.get(count, count)} cards"
+    apart = "in different rows and columns" if rules.pair_scope in (
+        "row_or_column", "row_column_diagonal") else "in different columns"
+    together = "in the same column" if count == 2 else "all in one column"
+    return f"{verb} {cards}", apart, together
+
+
 def reveal_lines(result: GuideResult) -> list[str]:
     out = []
+    what, apart, together = _reveal_words(result.rules)
     for e in result.entries:
         if e.table == "reveal":
-            out.append(f"Reveal your first two cards in {e.chosen}: {e.a} minus {e.b} is "
-                       f"{pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)} percentage points of win "
-                       f"share ({'a clear difference' if e.clear else 'not a clear difference'}"
-                       f"; mean score {e.score.mean:+.3f} points).")
+            chosen, other = (apart, together) if e.chosen == e.a else (together, apart)
+            gain = e.win.mean if e.chosen == e.a else -e.win.mean
+            out.append(f"{what} {chosen}, rather than {other}: {pp(gain)} "
+                       f"{_pm(e.win.lo, e.win.hi)} percentage points of win share "
+                       f"({'a clear difference' if e.clear else 'not a clear difference'}; "
+                       f"mean score {(e.score.mean if e.chosen == e.a else -e.score.mean):+.3f} "
+                       "points).")
     return out
+
+
+def _ranks_text(ranks: list[str]) -> str:
+    """Plural rank names, runs of three or more as "threes to nines"."""
+    idx = sorted(RANK_ORDER.index(r) for r in ranks)
+    runs, run = [], [idx[0]]
+    for i in idx[1:]:
+        if i == run[-1] + 1:
+            run.append(i)
+        else:
+            runs.append(run)
+            run = [i]
+    runs.append(run)
+    parts = []
+    for run in runs:
+        names = [PLURALS[RANK_ORDER[i]] for i in run]
+        parts += [f"{names[0]} to {names[-1]}"] if len(run) >= 3 else names
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _situation_phrase(rules: Rules, situation: str) -> str:
+    line = line_word(rules) if has_lines(rules) else ""
+    nothing = ", when they pair nothing" if rules.pair_scope != "none" else ""
+    return {"line3": f"when they complete a {line} of three",
+            "line2": f"when they match one card of a {line} whose other two places are open",
+            "pair": "when they pair one of your cards",
+            "early": f"early in the round ({early_count(rules)} or more of your cards unknown)"
+                     f"{nothing}",
+            "late": f"later in the round{nothing}",
+            "last": f"on your last turn{nothing}",
+            "other": "that pair nothing"}[situation]
+
+
+def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
+    phrase = _situation_phrase(rules, situation)
+    lines = situation in LINE_SITUATIONS
+    line = line_word(rules) if lines else ""
+    lower = "" if lines or situation == "pair" else ", if they lower your score"
+    if table == "down":
+        return (f"Put {ranks} you keep {phrase} over a face-down card, not over your highest "
+                "face-up card" if yes else
+                f"Put {ranks} you keep {phrase} where they save most, not over a face-down "
+                "card")
+    source = "from the discard pile" if table == "take" else "drawn from the stock"
+    verb = "Take" if table == "take" else "Keep"
+    if yes:
+        there = f", and put them in that {line}" if lines else ""
+        return f"{verb} {ranks} {source} {phrase}{there}{lower}"
+    if lines:
+        just = {"line3": f"complete a {line} of three",
+                "line2": f"match one card of a {line}"}[situation]
+        return (f"Don't {verb.lower()} {ranks} {source} just because they {just}: play them "
+                "like any other card")
+    if table == "take":
+        return f"Don't take {ranks} from the discard pile {phrase}: draw from the stock"
+    return f"Discard {ranks} drawn from the stock {phrase}"
+
+
+def rules_of_thumb(result: GuideResult) -> tuple[list[Rule], int]:
+    """The clear advice of the tables as rules a player can apply, the most valuable first,
+    and how many there are in all (at most MAX_RULES are listed). The ranks with the same
+    clear advice in one situation make one rule; its worth is the sum of their measured
+    effects (the chosen option over the other), with the paired interval of that sum over
+    the same deals."""
+    groups: dict[tuple, list] = {}
+    for e in result.entries:
+        if e.table in TABLES and e.clear and e.diffs is not None:
+            groups.setdefault((e.table, e.situation, e.chosen == e.a), []).append(e)
+    rules = []
+    for (table, situation, yes), entries in groups.items():
+        d = sum(e.diffs if yes else -e.diffs for e in entries)
+        w = stats.paired_interval(d.sum(), (d * d).sum(), d.size)
+        if not (w.lo > 0 or w.hi < 0):
+            continue
+        ranks = _ranks_text([e.row for e in entries])
+        rules.append(Rule(_rule_text(result.rules, table, situation, yes, ranks),
+                          float(w.mean), float(w.lo), float(w.hi)))
+    for e in result.entries:
+        if e.table == "reveal" and e.clear:
+            what, apart, together = _reveal_words(result.rules)
+            yes = e.chosen == e.a
+            lo, hi = (e.win.lo, e.win.hi) if yes else (-e.win.hi, -e.win.lo)
+            rules.append(Rule(f"{what} {apart if yes else together}, not "
+                              f"{together if yes else apart}",
+                              float(e.win.mean if yes else -e.win.mean), float(lo), float(hi)))
+    for th in result.thresholds:
+        if th.start not in th.values or th.best == th.start:
+            continue
+        i = th.values.index(th.start)   # the baseline's threshold, against the best
+        lo, hi = -float(th.diff.hi[i]), -float(th.diff.lo[i])
+        if not lo > 0:
+            continue
+        text = (f"Go out only when your score would then be at most {_value_text(th.best)}"
+                if th.table == "out" else
+                f"Knock when your estimated score is at most {_value_text(th.best)}")
+        text += (", rather than whenever you can" if th.start >= 1000 else
+                 f", rather than at {_value_text(th.start)}")
+        rules.append(Rule(text, -float(th.diff.mean[i]), lo, hi,
+                          _against(th, result.players)))
+    rules.sort(key=lambda r: -r.worth)
+    return rules[:MAX_RULES], len(rules)
+
+
+def rules_of_thumb_lines(result: GuideResult) -> list[str]:
+    rules, total = rules_of_thumb(result)
+    if not rules:
+        return ["No entry made a clear difference on these deals: play as the baseline player "
+                "does (more --deals narrow the intervals)."]
+    lines = [r.line() for r in rules]
+    if total > len(rules):
+        lines.append(f"({total - len(rules)} more clear rules in the tables below.)")
+    return lines
+
+
+RULES_OF_THUMB_NOTE = ("The clear advice of the tables below, the most valuable first. Worth: "
+                       "what following the rule adds to your share of rounds won, at a table "
+                       "of baseline players unless it says otherwise (the sum of the measured "
+                       "entries it stands for, ± its paired 95% interval).")
 
 
 def verdict_line(result: GuideResult) -> str:
@@ -330,78 +675,141 @@ def verdict_line(result: GuideResult) -> str:
     if c is None:
         return "The guide was not checked (--check-rounds 0)."
     diff = c["guide_win"] - c["field_win"]
-    f = c["field"]
     se = 2 * c["guide_win_se"]   # the two shares sum to 1, so their difference moves twice
     beats = diff - 1.96 * se > 0
     return (f"Checked: a player following these tables won {100 * c['guide_win']:.2f}% "
-            f"(±{196 * c['guide_win_se']:.2f}) of the rounds against {f}'s "
+            f"(±{196 * c['guide_win_se']:.2f}) of the rounds against {BASELINE}' "
             f"{100 * c['field_win']:.2f}% over {c['rounds']:,} rounds on fresh deals (seed "
             f"{c['seed']}), every seating of {result.players} players: "
-            f"{f'it beats {f}' if beats else f'it does NOT clearly beat {f}'} by "
+            f"{'it beats them' if beats else 'it does NOT clearly beat them'} by "
             f"{100 * diff:.2f} ± {196 * se:.2f} percentage points; its seats score "
             f"{c['score_diff']:+.3f} ± {1.96 * c['score_diff_se']:.3f} points a round against "
-            f"{f}'s.")
+            "theirs.")
 
 
 def method_lines(result: GuideResult) -> list[str]:
-    return [
+    out = [
         f"Every entry was measured on the same {result.deals:,} deals (seed {result.seed}), "
         f"the guided player taking each of the {result.players} seats in turn against "
-        f"{result.players - 1} {result.field} players: the two versions of the tables that "
-        "differ in "
+        f"{result.players - 1} baseline players: the two versions of the tables that differ in "
         "that entry alone played identical deals, so the difference is paired (common random "
         "numbers).",
-        "Entries were settled one after another, starting from the tables that play exactly "
-        "as greedy (knocking at 8 in games only a knock ends); a change was kept when it won by "
-        "more than one standard error.",
+        "Entries were settled one after another, starting from tables that play exactly as "
+        "the baseline player" + (" (knocking at 8)" if result.field == "knock-threshold" else "")
+        + (f", except that they complete a {line_word(result.rules)} of three whenever a card "
+           "can and keep it (the entries for joining one then measure where that leads); the "
+           f"entries for lines came first, joining a {line_word(result.rules)} before "
+           "completing one" if has_lines(result.rules) else "")
+        + "; a change was kept when it won by more than one standard error.",
+    ]
+    if result.thresholds:
+        out.append("Thresholds were swept on the same deals against players who follow the "
+                   "guide's tables themselves, starting from the baseline's threshold; the "
+                   "best reply became the others' threshold and the sweep was repeated (at "
+                   f"most {SWEEPS} times) until the best reply was what the others play.")
+    out += [
         "Win share: the share of rounds with the lowest score, a k-way tie counting 1/k.",
         f"The finished guide plays as the strategy `{result.spec}`.",
     ]
+    return out
 
 
-PLACE_TEXT = ("Where it completes a pair, if it can. Otherwise as the table 'Where to put a card "
-              "you keep that pairs nothing' says: over a face-down card, or where it lowers your "
-              "estimated score most, counting a face-down card at the average of the cards you "
-              "have not seen and replacing a face-up card only when that saves at least a "
-              "point.")
+def place_text(rules: Rules) -> str:
+    parts = []
+    if rules.pair_scope != "none":
+        parts.append("Where it pairs one of your cards, if it can.")
+    if has_lines(rules):
+        line = line_word(rules)
+        parts.append(f"A card you take or keep for a {line}: into that {line}; a complete "
+                     f"{line} of a rank you build with is never broken up.")
+    parts.append(("Otherwise" if parts else "Where") + " it lowers your estimated score "
+                 "most: over a card you know only when that saves at least a point, over a "
+                 "card you don't know when it is below the average of the cards you have not "
+                 "seen.")
+    if applicable(rules, 2)["down"]:
+        parts.append("The placement table above says, by rank, when to put it over a "
+                     "face-down card instead.")
+    return " ".join(parts)
+
+
+def _house_rule_sections(result: GuideResult):
+    """The comparison's mean-score and win-share tables, the guide's column named "guide" and
+    the field's "baseline"."""
+    names = {result.spec: "guide", result.field: "baseline player"}
+    return [(heading, [names.get(h, h) for h in header], rows)
+            for heading, header, rows in cmp.sections(result.compare)[:2]]
+
+
+def _sections(result: GuideResult, names: set[str]) -> list[tuple]:
+    """The guide as blocks both writers render: ("h2"|"h3"|"p"|"note"|"verdict", text),
+    ("dl", [(label, text)]), ("ul"|"ol", [text]), ("table", header, rows, class),
+    ("img", file name, alt)."""
+    b: list[tuple] = [("h2", "The rules"), ("dl", rules_lines(result)),
+                      ("h2", "Rules of thumb"), ("note", RULES_OF_THUMB_NOTE),
+                      ("ol", rules_of_thumb_lines(result)),
+                      ("h2", "How well it plays"), ("verdict", verdict_line(result))]
+    if CHECK_PLOT in names:
+        b.append(("img", CHECK_PLOT, "the guide against the baseline players"))
+    b += [("h2", "How to read the tables"), ("ul", legend_lines(result))]
+    for head, note, header, rows in decision_tables(result):
+        b += [("h2", head), ("note", note), ("table", header, rows, "decisions")]
+    if DECISIONS_PLOT in names:
+        b.append(("img", DECISIONS_PLOT, "decisions by rank"))
+    b += [("h2", "Where to put a card you keep"), ("p", place_text(result.rules))]
+    for head, note, header, rows in threshold_tables(result):
+        b += [("h2", head), ("note", note), ("table", header, rows, "thresholds")]
+    if THRESHOLDS_PLOT in names:
+        b.append(("img", THRESHOLDS_PLOT, "thresholds"))
+    if reveal_lines(result):
+        b += [("h2", "Which cards to reveal first")] + [("p", x) for x in reveal_lines(result)]
+    if result.compare is not None:
+        b += [("h2", "House rules: what changes when you change them"),
+              ("note", f"Measured with the guide and the baseline player "
+                       f"({result.compare.rounds:,} deals per rule set, paired). Each change: "
+                       "variant minus baseline rules ± its paired 95% interval.")]
+        for heading, header, rows in _house_rule_sections(result):
+            b += [("h3", heading[0].upper() + heading[1:]),
+                  ("table", header, [[Cell(c) for c in r] for r in rows], "house-rules")]
+        if HOUSE_RULES_PLOT in names:
+            b.append(("img", HOUSE_RULES_PLOT, "house rules"))
+    b += [("h2", "How this was measured"),
+          ("ul", method_lines(result) + [f"Notes: {n}" for n in result.notes])]
+    return b
 
 
 # ---- Markdown --------------------------------------------------------------------------------
+def _md_cell(c) -> str:
+    text = str(c).replace("|", "\\|")
+    if getattr(c, "kind", "") == "clear":
+        return f"**{text}**"
+    return text
+
+
 def _md_table(header, rows) -> list[str]:
     lines = ["| " + " | ".join(header) + " |",
              "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
-    return lines + ["| " + " | ".join(r) + " |" for r in rows]
+    return lines + ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
 
 
 def markdown(result: GuideResult, figures: list[Path]) -> str:
-    names = {p.name for p in figures}
-    lines = [f"# Strategy guide: {title(result)}", "", verdict_line(result), ""]
-    if CHECK_PLOT in names:
-        lines += [f"![the guide against {result.field}]({CHECK_PLOT})", ""]
-    for head, note, header, rows in decision_tables(result):
-        lines += [f"## {head}", "", note, ""] + _md_table(header, rows) + [""]
-    if DECISIONS_PLOT in names:
-        lines += [f"![decisions by rank]({DECISIONS_PLOT})", ""]
-    lines += ["## Where to put a card you keep", "", PLACE_TEXT, ""]
-    for head, note, header, rows in threshold_tables(result):
-        lines += [f"## {head}", "", note, ""] + _md_table(header, rows) + [""]
-    if THRESHOLDS_PLOT in names:
-        lines += [f"![thresholds]({THRESHOLDS_PLOT})", ""]
-    if reveal_lines(result):
-        lines += ["## Which cards to reveal first", ""] + reveal_lines(result) + [""]
-    if result.compare is not None:
-        lines += ["## House rules: what changes when you change them", "",
-                  f"Measured with the guide and {result.field} "
-                  f"({result.compare.rounds:,} deals per "
-                  "rule set, paired).", ""]
-        for heading, header, rows in _house_rule_sections(result):
-            lines += [f"### {heading[0].upper()}{heading[1:]}", ""] + \
-                _md_table(header, rows) + [""]
-        if HOUSE_RULES_PLOT in names:
-            lines += [f"![house rules]({HOUSE_RULES_PLOT})", ""]
-    lines += ["## How this was measured", ""] + [f"- {m}" for m in method_lines(result)]
-    lines += [f"- Notes: {n}" for n in result.notes]
-    lines += ["", f"golfsim {version()}", ""]
+    lines = [f"# Strategy guide: {title(result)}", ""]
+    for block in _sections(result, {p.name for p in figures}):
+        kind = block[0]
+        if kind in ("h2", "h3"):
+            lines += [("## " if kind == "h2" else "### ") + block[1], ""]
+        elif kind in ("p", "note", "verdict"):
+            lines += [block[1], ""]
+        elif kind == "dl":
+            lines += [f"- **{label}:** {text}" for label, text in block[1]] + [""]
+        elif kind == "ul":
+            lines += [f"- {x}" for x in block[1]] + [""]
+        elif kind == "ol":
+            lines += [f"{i}. {x}" for i, x in enumerate(block[1], 1)] + [""]
+        elif kind == "table":
+            lines += _md_table(block[1], block[2]) + [""]
+        elif kind == "img":
+            lines += [f"![{block[2]}]({block[1]})", ""]
+    lines += [f"golfsim {version()}", ""]
     return "\n".join(lines)
 
 
@@ -409,7 +817,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
 CSS = """
 body { font-family: system-ui, -apple-system, 'Segoe UI', sans-serif; max-width: 1100px;
        margin: 2em auto; padding: 0 1em; color: #222; line-height: 1.45; }
-h1, h2, h3, p, li { overflow-wrap: break-word; }
+h1, h2, h3, p, li, dd { overflow-wrap: break-word; }
 h1 { border-bottom: 2px solid #2ca02c; padding-bottom: .2em; }
 .scroll { overflow-x: auto; max-width: 100%; margin: 1em 0; }
 table { border-collapse: collapse; font-size: .92em; }
@@ -418,7 +826,11 @@ th:first-child, td:first-child { text-align: left; }
 th { background: #f2f2f2; }
 table.house-rules td { white-space: nowrap; }   /* one line a cell; its wrapper scrolls */
 td.clear { font-weight: bold; }
+td.na { color: #999; background: #f7f7f7; }
 td.good { background: #e6f4e6; } td.bad { background: #fbeaea; }
+dl.rules dt { font-weight: bold; margin-top: .4em; }
+dl.rules dd { margin-left: 1.2em; }
+ol.thumb li { margin: .25em 0; }
 .verdict { background: #eef6ee; border-left: 4px solid #2ca02c; padding: .6em 1em; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; margin: .5em 0; }
 .note { color: #555; font-size: .9em; }
@@ -447,14 +859,12 @@ def _img(path: Path, alt: str) -> str:
 
 
 def _html_table(header, rows, cls="") -> str:
+    e = html.escape
     out = [f'<div class="scroll"><table class="{cls}"><thead><tr>'
-           + "".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr></thead><tbody>"]
+           + "".join(f"<th>{e(h)}</th>" for h in header) + "</tr></thead><tbody>"]
     for r in rows:
-        cells = []
-        for c in r:
-            k = "clear" if any(w.isupper() and len(w) > 2 for w in c.split()[:1]) else ""
-            cells.append(f'<td class="{k}">{html.escape(c)}</td>')
-        out.append("<tr>" + "".join(cells) + "</tr>")
+        out.append("<tr>" + "".join(
+            f'<td class="{getattr(c, "kind", "")}">{e(str(c))}</td>' for c in r) + "</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
 
@@ -465,35 +875,29 @@ def html_page(result: GuideResult, figures: list[Path]) -> str:
     parts = [f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
              "<meta name='viewport' content='width=device-width, initial-scale=1'>"
              f"<title>Strategy guide: {e(title(result))}</title><style>{CSS}</style></head>"
-             f"<body><h1>Strategy guide: {e(title(result))}</h1>",
-             f"<p class='verdict' id='verdict'>{e(verdict_line(result))}</p>"]
-    if CHECK_PLOT in by_name:
-        parts.append(_img(by_name[CHECK_PLOT], f"the guide against {result.field}"))
-    for head, note, header, rows in decision_tables(result):
-        parts += [f"<h2>{e(head)}</h2>", f"<p class='note'>{e(note)}</p>",
-                  _html_table(header, rows, "decisions")]
-    if DECISIONS_PLOT in by_name:
-        parts.append(_img(by_name[DECISIONS_PLOT], "decisions by rank"))
-    parts += ["<h2>Where to put a card you keep</h2>", f"<p>{e(PLACE_TEXT)}</p>"]
-    for head, note, header, rows in threshold_tables(result):
-        parts += [f"<h2>{e(head)}</h2>", f"<p class='note'>{e(note)}</p>",
-                  _html_table(header, rows, "thresholds")]
-    if THRESHOLDS_PLOT in by_name:
-        parts.append(_img(by_name[THRESHOLDS_PLOT], "thresholds"))
-    if reveal_lines(result):
-        parts += ["<h2>Which cards to reveal first</h2>"] + \
-            [f"<p>{e(x)}</p>" for x in reveal_lines(result)]
-    if result.compare is not None:
-        parts += ["<h2>House rules: what changes when you change them</h2>",
-                  f"<p class='note'>Measured with the guide and {result.field} "
-                  f"({result.compare.rounds:,} deals per rule set, paired). Each change: "
-                  "variant minus baseline ± its paired 95% interval.</p>"]
-        for heading, header, rows in _house_rule_sections(result):
-            parts += [f"<h3>{e(heading)}</h3>", _html_table(header, rows, "house-rules")]
-        if HOUSE_RULES_PLOT in by_name:
-            parts.append(_img(by_name[HOUSE_RULES_PLOT], "house rules"))
-    parts += ["<h2>How this was measured</h2><ul>"] + \
-        [f"<li>{e(m)}</li>" for m in method_lines(result) + result.notes] + ["</ul>"]
+             f"<body><h1>Strategy guide: {e(title(result))}</h1>"]
+    for block in _sections(result, set(by_name)):
+        kind = block[0]
+        if kind in ("h2", "h3"):
+            parts.append(f"<{kind}>{e(block[1])}</{kind}>")
+        elif kind == "p":
+            parts.append(f"<p>{e(block[1])}</p>")
+        elif kind == "note":
+            parts.append(f"<p class='note'>{e(block[1])}</p>")
+        elif kind == "verdict":
+            parts.append(f"<p class='verdict' id='verdict'>{e(block[1])}</p>")
+        elif kind == "dl":
+            parts.append("<dl class='rules'>" + "".join(
+                f"<dt>{e(label)}</dt><dd>{e(text)}</dd>" for label, text in block[1])
+                + "</dl>")
+        elif kind in ("ul", "ol"):
+            cls = " class='thumb'" if kind == "ol" else ""
+            parts.append(f"<{kind}{cls}>" + "".join(f"<li>{e(x)}</li>" for x in block[1])
+                         + f"</{kind}>")
+        elif kind == "table":
+            parts.append(_html_table(block[1], block[2], block[3]))
+        elif kind == "img":
+            parts.append(_img(by_name[block[1]], block[2]))
     parts.append(f"<p class='note'>golfsim {e(version())}</p></body></html>")
     return "\n".join(parts)
 
@@ -518,14 +922,19 @@ def write(result: GuideResult, out: str | Path, command: str,
 def format_guide(result: GuideResult, threads: int) -> str:
     """The text ``golfsim guide`` prints."""
     lines = [f"strategy guide: {title(result)}; {result.deals:,} deals per decision, seed "
-             f"{result.seed}; {result.seconds:.1f} s on {threads} thread(s)",
-             verdict_line(result)]
+             f"{result.seed}; {result.seconds:.1f} s on {threads} thread(s)"]
+    lines += [f"{label}: {text}" for label, text in rules_lines(result)]
+    lines += ["", "Rules of thumb:"]
+    lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
+    lines += ["", verdict_line(result)]
     for head, _, header, rows in decision_tables(result):
-        lines += ["", head + "  (win share change in pp, ± paired 95%)"]
-        lines += text_table(tuple(header), [tuple(r) for r in rows], left={0})
+        lines += ["", head + f"  (win share change in pp, ± paired 95%; {CLEAR_MARK} clear, "
+                  f"{NA} never came up)"]
+        lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
     for head, _, header, rows in threshold_tables(result):
-        lines += ["", head]
-        lines += text_table(tuple(header), [tuple(r) for r in rows], left={0})
+        th = next(t for t in result.thresholds if names_of(t) == head)
+        lines += ["", f"{head}  (against {_against(th, result.players)})"]
+        lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
     lines += reveal_lines(result)
     if result.compare is not None:
         heading, header, rows = _house_rule_sections(result)[0]
@@ -534,6 +943,10 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines.append(f"the guide as a strategy: {result.spec}")
     lines += [f"note: {n}" for n in result.notes]
     return "\n".join(lines)
+
+
+def names_of(th) -> str:
+    return {"out": "When to go out", "knock": "When to knock"}[th.table]
 
 
 __all__ = ["format_guide", "frame", "markdown", "html_page", "redraw", "write", "PRESETS"]
