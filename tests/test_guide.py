@@ -416,6 +416,10 @@ def test_rules_of_thumb_are_phrased_for_the_table():
     assert gr._rule_text(SIX, "take", "early", False, "fives").startswith(
         "Don't take fives from the discard pile early in the round (3 or more of your cards "
         "unknown), when they pair nothing: draw")
+    assert gr._rule_text(NINE, "down", "other", True, "aces") == \
+        "Put aces you keep over a face-down card, not over your highest face-up card"
+    assert gr._rule_text(SIX, "down", "other", False, "kings") == \
+        "Put kings you keep that pair nothing where they save most, not over a face-down card"
     assert gr._rule_text(NINE, "keep", "line2", True, "nines") == (
         "Keep nines drawn from the stock when they match one card of a column whose other two "
         "places are open, and put them in that column")

@@ -580,7 +580,7 @@ def _situation_phrase(rules: Rules, situation: str) -> str:
                      f"{nothing}",
             "late": f"later in the round{nothing}",
             "last": f"on your last turn{nothing}",
-            "other": "that pair nothing"}[situation]
+            "other": "that pair nothing" if rules.pair_scope != "none" else ""}[situation]
 
 
 def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
@@ -589,10 +589,9 @@ def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) 
     line = line_word(rules) if lines else ""
     lower = "" if lines or situation == "pair" else ", if they lower your score"
     if table == "down":
-        return (f"Put {ranks} you keep {phrase} over a face-down card, not over your highest "
-                "face-up card" if yes else
-                f"Put {ranks} you keep {phrase} where they save most, not over a face-down "
-                "card")
+        kept = f"{ranks} you keep {phrase}".rstrip()
+        return (f"Put {kept} over a face-down card, not over your highest face-up card" if yes
+                else f"Put {kept} where they save most, not over a face-down card")
     source = "from the discard pile" if table == "take" else "drawn from the stock"
     verb = "Take" if table == "take" else "Keep"
     if yes:
