@@ -143,7 +143,8 @@ def check_scores(rules: Rules, layouts, layout_values, scores, ender: int, knock
     players = len(layouts)
     bank = bank or [0] * players
     parts = [R.score_layout(rules, [int(c) for c in row]) for row in layouts]
-    L = [part.value + b for part, b in zip(parts, bank)]
+    # (twenty_one_scores_zero: a layout worth 21 counts as 0 from the start of the hole rules)
+    L = R.twenty_one_zero(rules, [part.value + b for part, b in zip(parts, bank)])
     assert L == [int(x) for x in layout_values], f"layout values {list(layout_values)}, recount {L}"
     recount = R.hole_scores(rules, L, ender, knocked, [part.couples for part in parts],
                             extra=extra)
