@@ -11,7 +11,7 @@ import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -317,8 +317,20 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
     chunk = job.user_chunk if job.user_chunk is not None else \
         chunk_nb if job.lean else play_chunk_nb
-    played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot, t.hist,
-                   pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies, st.aux)
+    try:
+        played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
+                       t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies,
+                       st.aux)
+    except Exception:   # noqa: BLE001 - an exception of the user's policy, re-found below
+        if job.user_chunk is None:
+            raise
+        # A policy's own build inlines it unguarded (a guarded call costs a third of its
+        # speed), so an exception it raises leaves the build without a round or a decision.
+        # The general engine plays the same rounds with the policy under its guard
+        # (policy_api) and says where.
+        ids = [int(p) for p in job.par[:, 0]]
+        general = replace(job, user_chunk=None, policies=compiled.table(ids))
+        return play_chunk(general, start, count, None, per_round, layouts)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played), start + played,

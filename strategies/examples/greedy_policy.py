@@ -22,8 +22,9 @@ from numba import njit
 
 from simulator.game.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_REMOVE, A_TAKE_DISCARD,
                                   DP_FACE, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REMOVE, DP_TURN,
-                                  N_ACTIONS, PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N,
-                                  PUB_FACEUP_SUM, R_DECK_SUM, R_NCARDS, RT_VALUE)
+                                  END_ALL_FACE_UP, GREEDY_STALL_RESHUFFLES, MAX_POS, N_ACTIONS,
+                                  PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N, PUB_FACEUP_SUM,
+                                  PUB_RESHUFFLES, R_DECK_SUM, R_END_TRIGGERS, R_NCARDS, RT_VALUE)
 from simulator.kernel.policy_tools import best_position
 
 # no parameters; a policy with parameters lists them as PARAMS = (("name", default, "doc"), ...)
@@ -63,6 +64,13 @@ def decide(point, seat, held, public, legal, known, faceup, discard, memory, rul
         # off the six-card family the search may name a position these rules do not allow
         if p >= 0 and legal[p]:
             return p
+        # greedy's stall rule (docs/policies.md#greedy): a stock reshuffled that often holds
+        # only cards nobody wants; the card goes over the lowest own card not seen yet
+        if public[PUB_RESHUFFLES] >= GREEDY_STALL_RESHUFFLES and \
+                rules[R_END_TRIGGERS] & END_ALL_FACE_UP:
+            for q in range(MAX_POS):
+                if legal[q] and known[seat * MAX_POS + q] < 0:
+                    return q
         if legal[A_DISCARD]:
             return A_DISCARD
     elif point == DP_FACE:
