@@ -324,6 +324,8 @@ def test_ctrl_c_stops_a_policy_that_never_returns(tmp_path):
                 memory[1] += 1
             return 0
     """)
+    from simulator.kernel.policy_api import compile_policy
+    compile_policy(path, "decide")   # cached on disk: the run below loads it and plays at once
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "simulator.cli", "run", "--strategy",
                              f"{path}:decide", "--strategy", "greedy", "--players", "2",
