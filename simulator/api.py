@@ -872,12 +872,37 @@ class GuideResult(Result):
 
 
 # ---- the commands ------------------------------------------------------------------------------
+def _clustered(fn):
+    """``cluster``: "tcp://HOST:PORT" (a Dask scheduler) or "local:N" (a LocalCluster of N
+    worker processes for the duration of the call) plays the rounds there, with identical
+    results (simulator/experiments/cluster.py, docs/cluster.md); None plays in-process and
+    does not import Dask."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, cluster: str | None = None, **kwargs):
+        if cluster is None:
+            return fn(*args, **kwargs)
+        from .experiments import cluster as cl
+        try:
+            cl.parse(cluster)
+        except ValueError as e:
+            raise _invalid("--cluster", str(e)) from None
+        try:
+            with cl.session(cluster):
+                return fn(*args, **kwargs)
+        except cl.ClusterError as e:
+            raise GolfsimError(str(e)) from None
+    return wrapper
+
+
+@_clustered
 def run(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
         players: int = DEFAULT_PLAYERS, strategy=None, rounds=DEFAULT_ROUNDS,
         seed=DEFAULT_SEED, threads: int | None = None, chunk_size=None,
         per_round: bool = False, holes=None, target=None, kernel: str = "auto",
         out=None, progress: bool = True, command: str | None = None,
-        ui: UI | None = None) -> RunResult:
+        ui: UI | None = None, cluster: str | None = None) -> RunResult:
     """Play ``rounds`` rounds (or, with ``holes`` or ``target``, whole matches) of a rule set;
     ``golfsim run``. ``strategy``: one spec for every seat or a list, one per seat (default
     greedy, knock-threshold in knock-only games). With ``out`` the folder is checked before
@@ -1019,12 +1044,13 @@ def _run_manifest(rs: RuleSet, players: int, seats, rounds: int, seed: int, per_
             "target": target, "kernel": kernel}
 
 
+@_clustered
 def compare(preset: str | None = None, *, vary=None, design: str = "factorial", set=None,
             rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
             strategy=None, rounds=None, until_width: float | None = None, max_rounds=None,
             seed=DEFAULT_SEED, threads: int | None = None, shard_size=None, out=None,
             fresh: bool = False, progress: bool = True, command: str | None = None,
-            ui: UI | None = None) -> CompareResult:
+            ui: UI | None = None, cluster: str | None = None) -> CompareResult:
     """Play a baseline rule set and its variants on the same deals and measure what each
     change does, with paired 95% intervals; ``golfsim compare``. ``vary``: "OPTION=V1,V2"
     strings (the baseline's value first) or a dict {option: [values]}. ``rounds`` deals
@@ -1133,11 +1159,13 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     return result
 
 
+@_clustered
 def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
          objective: str = "win_share", set=None, rules_file: str | None = None, rules=None,
          players: int = DEFAULT_PLAYERS, rounds=DEFAULT_TUNE_ROUNDS, seed=DEFAULT_SEED,
          threads: int | None = None, out=None, fresh: bool = False, progress: bool = True,
-         command: str | None = None, ui: UI | None = None) -> TuneResult:
+         command: str | None = None, ui: UI | None = None,
+         cluster: str | None = None) -> TuneResult:
     """Find the best values of a strategy's numeric parameters against a field of opponents
     (successive halving on shared deals); ``golfsim tune``. ``param``: "NAME=VALUES" strings
     (``T=4..20``, ``T=4..20:2``, ``x=0,0.5,1``) or a dict {name: values or range}; ``opponent``:
@@ -1215,11 +1243,12 @@ def _interrupted(what: str, out_dir: Path | None) -> str:
             "same command to resume")
 
 
+@_clustered
 def tournament(preset: str | None = None, *, strategy, set=None,
                rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
                rounds=DEFAULT_ROUNDS, seed=DEFAULT_SEED, threads: int | None = None,
                out=None, progress: bool = True, command: str | None = None,
-               ui: UI | None = None) -> TournamentResult:
+               ui: UI | None = None, cluster: str | None = None) -> TournamentResult:
     """Play every pair of the strategies (a list of at least two specs) against each other,
     the seats rotated, on the same deals; rank them by win share; ``golfsim tournament``.
     ``rounds`` counts one pairing's rounds, split over its seatings. With ``out`` the files
@@ -1289,12 +1318,13 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     return result
 
 
+@_clustered
 def guide(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
           players: int = DEFAULT_PLAYERS, deals=DEFAULT_DEALS,
           check_rounds=DEFAULT_CHECK_ROUNDS, compare_rounds=DEFAULT_GUIDE_COMPARE_ROUNDS,
           vary=None, seed=DEFAULT_SEED, threads: int | None = None, out=None,
           fresh: bool = False, progress: bool = True, command: str | None = None,
-          ui: UI | None = None) -> GuideResult:
+          ui: UI | None = None, cluster: str | None = None) -> GuideResult:
     """Write a strategy guide for a rule set: every decision measured on ``deals`` deals
     against the field, checked by a tournament of ``check_rounds`` rounds (0: none), with the
     effects of the house rules ``vary`` (as in compare; default ender_penalty,

@@ -125,6 +125,11 @@ class _ChunkSizeOption(click.Option):
 # ---- options shared by the commands ----------------------------------------------------------
 _threads_option = click.option("--threads", type=int, default=None, callback=_at_least_one,
                                help="Worker threads  [default: number of CPUs]")
+_cluster_option = click.option(
+    "--cluster", default=None, metavar="tcp://HOST:PORT|local:N",
+    help="Play on a Dask cluster: a scheduler's address, or local:N for N worker processes "
+         "started for this command (identical results; needs golfsim[cluster]; "
+         "docs/cluster.md).")
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 _players_option = click.option("--players", default=DEFAULT_PLAYERS, show_default=True,
                                type=int, help="Players at the table.")
@@ -305,6 +310,7 @@ def cli():
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; round i of a seed is always the same deal and choices.")
 @_threads_option
+@_cluster_option
 @click.option("--chunk-size", type=Count(1, MAX_ROUNDS), default=None,
               cls=_ChunkSizeOption, help="Rounds per chunk (the unit of work and progress)  "
                                          "[default: DEFAULT_CHUNK]")
@@ -327,7 +333,7 @@ def cli():
                    "version of its file); general forces the general engine.")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-        chunk_size, out, per_round, holes, target, quiet, kernel):
+        cluster, chunk_size, out, per_round, holes, target, quiet, kernel):
     """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
     every round."""
     args = _rule_arguments(ctx, preset, rules_file, assignments)
@@ -335,6 +341,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         try:
             result = api.run(**args, players=players, strategy=list(strategies),
                              rounds=rounds, seed=seed, threads=threads, chunk_size=chunk_size,
+                             cluster=cluster,
                              per_round=per_round, holes=holes, target=target, kernel=kernel,
                              out=out, command=_command_line(ctx), ui=_ui(quiet))
         except (api.PolicyError, api.Interrupted) as e:
@@ -357,12 +364,13 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every seating and pairing replays the same deals.")
 @_threads_option
+@_cluster_option
 @click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
               help="Folder for ranking.parquet, head_to_head.parquet and tournament.png.")
 @_quiet_option
 @click.pass_context
 def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-               out, quiet):
+               cluster, out, quiet):
     """Play every pair of strategies against each other with the seats rotated; rank them by
     win share and write the ranking, the head-to-head matrix and a plot.
 
@@ -375,7 +383,8 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
     with _api_errors():
         result = api.tournament(**args, players=players, strategy=list(strategies),
                                 rounds=rounds, seed=seed, threads=threads, out=out,
-                                command=_command_line(ctx), ui=_ui(quiet))
+                                cluster=cluster, command=_command_line(ctx),
+                                ui=_ui(quiet))
     _report(result)
 
 
@@ -404,6 +413,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every candidate and seating replays the same deals.")
 @_threads_option
+@_cluster_option
 @click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
               help="Folder for tune.parquet, tune.png and shards/ (what is played is kept "
                    "there, so an interrupted search resumes when rerun).")
@@ -426,8 +436,8 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 @_quiet_option
 @click.pass_context
 def tune(ctx, preset, rules_file, assignments, players, strategy, params, opponents,
-         objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
-         max_steps, quiet):
+         objective, rounds, seed, threads, cluster, out, fresh, symmetric, best_response,
+         start, max_steps, quiet):
     """Find the best value of a strategy's numeric parameters against a field of opponents:
     successive halving over shards of deals (every candidate on the same deals, the tuned
     seat rotated through every seat); report the best value, the values indistinguishable
@@ -441,16 +451,36 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     """
     if symmetric or best_response or start is not None or max_steps is not None:
         rules, preset = build_rules(ctx, preset, rules_file, assignments)
-        return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
-                           opponents, objective, rounds, seed, threads, out, fresh, symmetric,
-                           best_response, start, max_steps, quiet)
+        with _cluster_session(cluster):
+            return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
+                               opponents, objective, rounds, seed, threads, out, fresh,
+                               symmetric, best_response, start, max_steps, quiet)
     args = _rule_arguments(ctx, preset, rules_file, assignments)
     with _api_errors():
         result = api.tune(**args, players=players, strategy=strategy, param=list(params),
                           opponent=list(opponents), objective=objective, rounds=rounds,
                           seed=seed, threads=threads, out=out, fresh=fresh,
-                          command=_command_line(ctx), ui=_ui(quiet))
+                          cluster=cluster, command=_command_line(ctx), ui=_ui(quiet))
     _report(result)
+
+
+@contextmanager
+def _cluster_session(spec):
+    """--cluster for the commands that do not go through the API (tune --symmetric and
+    --best-response)."""
+    if spec is None:
+        yield
+        return
+    from .experiments import cluster as cl
+    try:
+        cl.parse(spec)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--cluster") from None
+    try:
+        with cl.session(spec):
+            yield
+    except cl.ClusterError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, opponents,
@@ -646,6 +676,7 @@ def _positive_float(ctx, param, value):
               type=click.IntRange(0, 2**63 - 1),
               help="Seed; every rule set and seating replays the same deals.")
 @_threads_option
+@_cluster_option
 @click.option("--shard-size", type=Count(1, MAX_HELD_ROUNDS), default=None,
               help="Deals per shard, the unit saved for resuming (at most 10^8)  "
                    "[default: 20,000]")
@@ -656,7 +687,7 @@ def _positive_float(ctx, param, value):
 @_quiet_option
 @click.pass_context
 def compare(ctx, preset, rules_file, assignments, varies, design, players, strategies, rounds,
-            until_width, max_rounds, seed, threads, shard_size, out, fresh, quiet):
+            until_width, max_rounds, seed, threads, cluster, shard_size, out, fresh, quiet):
     """Compare house rules on the same deals: the effect of each rule change on every seat
     and strategy (mean score, win share, first-player advantage, knocker's success, round
     length) with paired 95% intervals. Resumable: rerun an interrupted command to continue.
@@ -672,7 +703,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
                              strategy=list(strategies), rounds=rounds,
                              until_width=until_width, max_rounds=max_rounds, seed=seed,
                              threads=threads, shard_size=shard_size, out=out, fresh=fresh,
-                             command=_command_line(ctx), ui=_ui(quiet))
+                             cluster=cluster, command=_command_line(ctx), ui=_ui(quiet))
     _report(result, f"{Path(out) / 'shards'}/ ({result.raw.shards} shard(s): rerun the "
             "command to resume, or with more --rounds to extend)")
 
@@ -697,6 +728,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @click.option("--seed", default=DEFAULT_SEED, show_default=True,
               type=click.IntRange(0, 2**63 - 1), help="Seed of the measured deals.")
 @_threads_option
+@_cluster_option
 @click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
               help="Folder for guide.html, guide.md, guide.parquet, the figures and shards/ "
                    "(an interrupted guide resumes when rerun).")
@@ -704,7 +736,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @_quiet_option
 @click.pass_context
 def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, compare_rounds,
-          varies, seed, threads, out, fresh, quiet):
+          varies, seed, threads, cluster, out, fresh, quiet):
     """Write a strategy guide for a rule set: when to take the discard, which drawn cards to
     keep, when to go out or knock, how to reveal, each backed by measured win-share
     differences with paired 95% intervals; the house-rule effects; and a tournament showing
@@ -719,7 +751,7 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
     with _api_errors():
         result = api.guide(**args, players=players, deals=deals, check_rounds=check_rounds,
                            compare_rounds=compare_rounds, vary=list(varies), seed=seed,
-                           threads=threads, out=out, fresh=fresh,
+                           threads=threads, out=out, fresh=fresh, cluster=cluster,
                            command=_command_line(ctx), ui=_ui(quiet))
     _report(result)
 

@@ -56,6 +56,7 @@ from . import report
 from .report import rules_metadata, text_table, version
 from ..game.rules import (RuleError, Rules, canonical_option, describe, option_text,
                           parse_option_text)
+from . import cluster
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
 
@@ -455,6 +456,58 @@ class _Player:
         return scores, turns, tot
 
 
+class _RemotePlayer:
+    """Plays the shards of a plan as tasks on the active cluster (cluster.py), up to twice as
+    many at once as the cluster has threads, in shard order; ``play`` hands them back in
+    that order, so the sums are added exactly as in-process."""
+
+    def __init__(self, plan: Plan, kernel: str, user, ranges, store: ShardStore, key: str):
+        self.plan, self.kernel = plan, kernel
+        self.user = cluster.user_source(user)
+        self.store, self.key = store, key
+        self.window = 2 * cluster.active().threads()
+        self.pool = ThreadPoolExecutor(max_workers=self.window)
+        self.source = enumerate(ranges)
+        self.ahead: list = []   # (j, start, count, future or None when it is stored)
+
+    def ranges(self):
+        """The shard ranges, each submitted (unless stored) before it is reached."""
+        while True:
+            self._fill()
+            if not self.ahead:
+                return
+            j, start, count, future = self.ahead[0]
+            self.current = future
+            yield start, count
+            self.ahead.pop(0)
+
+    def _fill(self) -> None:
+        busy = sum(f is not None for *_, f in self.ahead)
+        while busy < self.window:
+            item = next(self.source, None)
+            if item is None:
+                return
+            j, (start, count) = item
+            stored = self.store.path(j).exists()
+            future = None if stored else self.pool.submit(
+                cluster.compare_shard, self.plan, self.kernel, self.user, start, count)
+            self.ahead.append((j, start, count, future))
+            busy += future is not None
+
+    def play(self, start: int, count: int, progress=None) -> ShardSums:
+        future = self.current
+        if future is None:   # stored, but not loadable (another cut, unreadable): play it
+            future = self.pool.submit(cluster.compare_shard, self.plan, self.kernel,
+                                      self.user, start, count)
+        sums = future.result()
+        if progress is not None:
+            progress(count * len(self.plan.rule_sets) * len(self.plan.seats))
+        return sums
+
+    def close(self):
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:
     """Compile (or load) the kernels every rule set and seating needs."""
     for rules in plan.rule_sets:
@@ -525,6 +578,9 @@ def run(plan: Plan, out_dir: str | Path, rounds: int | None = None,
     resumed = shards = played_now = 0
     t0 = time.perf_counter()
     player = None
+    if cluster.active() is not None:   # --cluster: shards are tasks there, played ahead
+        player = _RemotePlayer(plan, kernel, user, ranges, store, key)
+        ranges = player.ranges()
     try:
         for j, (start, count) in enumerate(ranges):
             sums = store.load(j, key, start, count, len(plan.rule_sets), len(plan.columns))

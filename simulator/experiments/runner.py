@@ -19,7 +19,7 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import warm
+from . import cluster, warm
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
                              play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
@@ -475,18 +475,32 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         if progress is not None and loaded:
             progress(sum(n for _, n in loaded))
 
+    def _state():
+        st = getattr(local, "state", None)
+        if st is None:
+            st = local.state = new_state(job, players)
+        return st
+
+    remote = None
+    if cluster.active() is not None:   # --cluster: every chunk is a task there; more of
+        # them in flight than the cluster has threads, so that none waits for the next
+        remote = cluster.job_spec(rules, players, policy_ids, params, seed, check,
+                                  "general" if match_mode else kernel, user)
+        threads = 2 * cluster.active().threads()
+
     def work(start: int, count: int):
         with lock:   # after a policy error only the rounds before it are played
             if errors and min(errors)[0] < start:
                 return
-        st = getattr(local, "state", None)
-        if st is None:
-            st = local.state = new_state(job, players)
         try:
-            if match_mode:
-                t, mt, _ = play_match_chunk(job, start, count, holes, target, st)
+            if remote is not None:   # a task on the cluster (simulator/experiments/cluster.py)
+                t, mt, s, tr = cluster.run_chunk(remote, start, count, per_round, holes,
+                                                 target)
+            elif match_mode:
+                t, mt, _ = play_match_chunk(job, start, count, holes, target, _state())
             else:
-                t, (s, tr, _), _ = play_chunk(job, start, count, st, per_round=per_round)
+                t, (s, tr, _), _ = play_chunk(job, start, count, _state(),
+                                              per_round=per_round)
         except PolicyError as e:
             message = str(e)
             names = list(strategies or [])

@@ -48,7 +48,7 @@ from scipy.stats import t as student_t
 
 from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
 
-from . import runner, stats
+from . import cluster, runner, stats
 from . import report
 from .report import rules_metadata, save_npy_atomic, text_table
 from ..game.rules import Rules, describe
@@ -415,8 +415,26 @@ class TableObjective:
         self._lock = threading.Lock()
 
     def __enter__(self):
-        self._pool = ThreadPoolExecutor(max_workers=self.threads)
+        self._pool = ThreadPoolExecutor(max_workers=self._pool_size())
         return self
+
+    def _pool_size(self) -> int:
+        """Threads of the local pool: with --cluster they only wait for the cluster's tasks,
+        twice as many as it has threads (cluster.py)."""
+        remote = cluster.active()
+        return self.threads if remote is None else 2 * remote.threads()
+
+    def _play(self, job, q: int, c: int, a: int, n: int):
+        """(Totals, scores) of rounds [a, a + n) of seating ``q``: here or on the cluster."""
+        if cluster.active() is None:
+            t, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
+                                                     per_round=True)
+            return t, scores
+        ids, params = seat_arrays(self.seat_strategies(c, self.seatings[q]))
+        spec = cluster.job_spec(self.rules, self.players, ids, params, self.seed, False,
+                                "auto", self.user)
+        t, _, scores, _ = cluster.run_chunk(spec, a, n, True)
+        return t, scores
 
     def __exit__(self, *exc):
         self._pool.shutdown(wait=True, cancel_futures=True)
@@ -446,12 +464,13 @@ class TableObjective:
         k = len(self.seatings)
         win = np.zeros((k, count))
         score = np.zeros((k, count))
+        remote = cluster.active()
+        threads = self.threads if remote is None else remote.threads()
         chunk = min(runner.DEFAULT_CHUNK,
-                    max(self.MIN_CHUNK, -(-count // (2 * self.threads))))
+                    max(self.MIN_CHUNK, -(-count // (2 * threads))))
 
         def work(q, job, seat, a, n):
-            t, (scores, _, _), _ = runner.play_chunk(job, a, n, self._state(job),
-                                                     per_round=True)
+            t, scores = self._play(job, q, c, a, n)
             win[q, a - start:a - start + n] = round_wins(scores)[:, seat]
             score[q, a - start:a - start + n] = scores[:, seat]
             with self._lock:
@@ -464,7 +483,7 @@ class TableObjective:
         tasks = [(q, job, seating.index(-1), a, min(chunk, start + count - a))
                  for q, (job, seating) in enumerate(zip(self.jobs(c), self.seatings))
                  for a in range(start, start + count, chunk)]
-        pool = self._pool or ThreadPoolExecutor(max_workers=self.threads)
+        pool = self._pool or ThreadPoolExecutor(max_workers=self._pool_size())
         try:
             runner.wait_all([pool.submit(work, *t) for t in tasks])
         finally:

@@ -1,0 +1,289 @@
+"""Runs on a Dask cluster (``--cluster tcp://HOST:8786`` or ``--cluster local:N``).
+
+The work is cut exactly as on threads: ``golfsim run`` (and tournament) into chunks of
+rounds [start, start + count) of one seed, compare and guide into the shards of
+``compare.Plan``, tune into the chunks of ``tune.TableObjective``. Each piece becomes one Dask
+task whose key names the piece (the arguments' hash, start and count), so a task is pure:
+when a worker is lost Dask plays its pieces again elsewhere and gets the same numbers. The
+results are added on this side in the same order as on threads, so the data are identical to
+an in-process run with the same seed.
+
+Only picklable descriptions go to the workers (rules, seat ids and parameters, a user
+policy's file path and function name, the seed); each worker makes its own jobs, compiling
+(or loading from its disk cache) the build it needs once, then keeps them for later tasks.
+
+Nothing here imports dask until a cluster is asked for: the default stays in-process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+INSTALL_HINT = "--cluster needs Dask: pip install 'golfsim[cluster]' (dask[distributed])"
+
+
+class ClusterError(RuntimeError):
+    """The cluster could not be reached or started (the message is one line)."""
+
+
+_ACTIVE: "Session | None" = None
+_PENDING: str | None = None       # the spec of session(), started when first needed
+_START_LOCK = threading.Lock()
+
+
+def active() -> "Session | None":
+    """The cluster session the current command plays on, or None (in-process). Inside
+    ``session(spec)`` the cluster is started (or connected to) on the first call, so that a
+    command checks its arguments and warms up before it waits for a cluster."""
+    global _ACTIVE
+    if _PENDING is None:
+        return None
+    with _START_LOCK:
+        if _ACTIVE is None:
+            s = Session(_PENDING)
+            try:
+                s.wait_for_workers(1)
+            except BaseException:
+                s.close()
+                raise
+            _ACTIVE = s
+        return _ACTIVE
+
+
+def parse(spec: str) -> tuple[str, int | str]:
+    """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or another Dask address) ->
+    ("address", spec). Raises ValueError with the reason."""
+    spec = str(spec).strip()
+    if spec.startswith("local:") or spec == "local":
+        n = spec.partition(":")[2] or "2"
+        try:
+            workers = int(n)
+        except ValueError:
+            raise ValueError(f"{spec!r}: expected local:N with N a whole number >= 1") \
+                from None
+        if workers < 1:
+            raise ValueError(f"{spec!r}: expected local:N with N a whole number >= 1")
+        return "local", workers
+    if "://" in spec and spec.split("://", 1)[1]:
+        return "address", spec
+    raise ValueError(f"{spec!r}: expected tcp://HOST:PORT (a Dask scheduler) or local:N")
+
+
+class Session:
+    """A Dask client (and, for ``local:N``, the LocalCluster it started)."""
+
+    def __init__(self, spec: str):
+        kind, value = parse(spec)
+        try:
+            import logging
+
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise ClusterError(INSTALL_HINT) from None
+        self.spec = spec
+        self.local = None
+        try:
+            if kind == "local":
+                self.local = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
+                                          dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.local)
+            else:
+                self.client = Client(value, timeout="20s")
+        except Exception as e:  # noqa: BLE001 - unreachable scheduler, no free port, ...
+            self.close()
+            raise ClusterError(f"--cluster {spec}: {type(e).__name__}: {e}") from None
+
+    def close(self) -> None:
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        if self.local is not None:
+            self.local.close()
+
+    def threads(self) -> int:
+        """Worker threads in the cluster now (at least 1)."""
+        info = self.client.scheduler_info()
+        return max(1, sum(int(w.get("nthreads", 1)) for w in info.get("workers", {}).values()))
+
+    def wait_for_workers(self, n: int = 1, timeout: float = 60.0) -> None:
+        try:
+            self.client.wait_for_workers(n, timeout=timeout)
+        except Exception as e:  # noqa: BLE001
+            raise ClusterError(f"--cluster {self.spec}: no worker joined within {timeout:g} s "
+                               f"({type(e).__name__})") from None
+
+    def call(self, fn, *args, key: str):
+        """Run ``fn(*args)`` as the task ``key`` and wait for its result (from a thread of
+        this process; a lost worker's task is run again elsewhere by Dask)."""
+        future = self.client.submit(fn, *args, key=key, pure=True)
+        try:
+            return future.result()
+        finally:
+            future.release()
+
+
+@contextmanager
+def session(spec: str | None):
+    """Play on ``spec`` for the duration of the block (nothing when ``spec`` is None); the
+    cluster is started or connected to when first needed (``active``) and closed at the end."""
+    global _ACTIVE, _PENDING
+    if not spec:
+        yield
+        return
+    parse(spec)   # a malformed spec fails at once (ValueError)
+    if _PENDING is not None:
+        raise ClusterError("a cluster session is already open in this process")
+    _PENDING = spec
+    try:
+        yield
+    finally:
+        with _START_LOCK:
+            s, _ACTIVE, _PENDING = _ACTIVE, None, None
+        if s is not None:
+            s.close()
+
+
+def digest(*parts) -> str:
+    """A short hash of picklable parts (the task keys)."""
+    return hashlib.sha256(pickle.dumps(parts, protocol=4)).hexdigest()[:16]
+
+
+# ---- what the workers run -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class JobSpec:
+    """A picklable description of runner.make_job's arguments."""
+    rules: object           # game.rules.Rules
+    players: int
+    policy_ids: tuple
+    params: np.ndarray
+    seed: int
+    check: bool = False
+    kernel: str = "auto"
+    user: tuple | None = None   # (policy file path, function name): must exist on workers
+
+    def key(self) -> str:
+        return digest(self.rules.to_toml(), self.players, tuple(int(p) for p in self.policy_ids),
+                      np.asarray(self.params, dtype=np.float64).tobytes(), self.seed,
+                      self.check, self.kernel, self.user)
+
+
+def user_of(strategies) -> tuple | None:
+    """The (path, function) of the user policy the seats share, or None."""
+    users = {s.user for s in strategies if getattr(s, "user", None) is not None}
+    return next(iter(users)) if users else None
+
+
+_WORKER_CACHE: dict = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def _cached(key, make):
+    with _WORKER_LOCK:
+        if key not in _WORKER_CACHE:
+            _WORKER_CACHE[key] = make()
+        return _WORKER_CACHE[key]
+
+
+def _compiled_user(user):
+    if user is None:
+        return None
+    from ..kernel.policy_api import compile_policy
+    return _cached(("user", user), lambda: compile_policy(*user))
+
+
+def _worker_job(spec: JobSpec):
+    from . import runner
+
+    def make():
+        return runner.make_job(spec.rules, spec.players, np.asarray(spec.policy_ids),
+                               spec.params, spec.seed, spec.check, spec.kernel,
+                               _compiled_user(spec.user))
+    return _cached(("job", spec.key()), make)
+
+
+def _state(job, players):
+    from . import runner
+    local = _cached(("states",), threading.local)
+    states = getattr(local, "states", None)
+    if states is None:
+        states = local.states = {}
+    k = (job.lean, job.user_chunk is not None, players)
+    if k not in states:
+        states[k] = runner.new_state(job, players)
+    return states[k]
+
+
+def play_chunk_task(spec: JobSpec, start: int, count: int, per_round: bool,
+                    holes: int = 0, target: int = 0):
+    """One chunk of rounds (or matches) on a worker: ("ok", Totals, MatchTotals or None,
+    scores, turns) or ("policy", message, round, seat) after a policy error."""
+    from . import runner
+    job = _worker_job(spec)
+    st = _state(job, spec.players)
+    try:
+        if holes > 0 or target > 0:
+            t, mt, _ = runner.play_match_chunk(job, start, count, holes, target, st)
+            return "ok", t, mt, None, None
+        t, (s, tr, _), _ = runner.play_chunk(job, start, count, st, per_round=per_round)
+        return "ok", t, None, s, tr
+    except runner.PolicyError as e:
+        return "policy", str(e), e.round_index, e.seat
+
+
+def run_chunk(spec: JobSpec, start: int, count: int, per_round: bool, holes: int = 0,
+              target: int = 0):
+    """Play one chunk of ``spec`` on the active cluster (from a thread of this process);
+    raises runner.PolicyError as the in-process chunk would."""
+    from . import runner
+    key = f"golfsim-chunk-{spec.key()}-{int(per_round)}-{holes}-{target}-{start}-{count}"
+    got = _ACTIVE.call(play_chunk_task, spec, start, count, per_round, holes, target, key=key)
+    if got[0] == "policy":
+        raise runner.PolicyError(got[1], got[2], got[3])
+    return got[1:]
+
+
+def compare_shard_task(plan, kernel: str, user, start: int, count: int):
+    """One shard of a comparison on a worker (its ShardSums)."""
+    from . import compare
+    player = _cached(("compare", plan.key(), kernel, user),
+                     lambda: compare._Player(plan, 1, kernel, _compiled_user(user)))
+    try:
+        return "ok", player.play(start, count)
+    except compare.runner.PolicyError as e:
+        return "policy", str(e), e.round_index, e.seat
+
+
+def compare_shard(plan, kernel: str, user, start: int, count: int):
+    """Play one shard of ``plan`` on the active cluster; raises runner.PolicyError."""
+    from . import runner
+    key = f"golfsim-shard-{plan.key()}-{kernel}-{digest(user)}-{start}-{count}"
+    got = _ACTIVE.call(compare_shard_task, plan, kernel, user, start, count, key=key)
+    if got[0] == "policy":
+        raise runner.PolicyError(got[1], got[2], got[3])
+    return got[1]
+
+
+def user_source(user) -> tuple | None:
+    """(absolute file path, function name) of a compiled user policy (policy_api), or None:
+    what the workers compile again (the file must exist at that path on every worker)."""
+    if user is None:
+        return None
+    from ..kernel import policy_api
+    for key, fn in policy_api._COMPILED.items():
+        if fn is user:
+            return key
+    raise ClusterError("--cluster: the user policy's file is not known (compile it with "
+                       "policy_api.compile_policy)")
+
+
+def job_spec(rules, players: int, policy_ids, params, seed: int, check: bool, kernel: str,
+             user) -> JobSpec:
+    return JobSpec(rules, int(players), tuple(int(p) for p in policy_ids),
+                   np.asarray(params, dtype=np.float64), int(seed), bool(check), kernel,
+                   user_source(user))
