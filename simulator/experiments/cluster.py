@@ -91,7 +91,7 @@ class Session:
         try:
             if kind == "local":
                 self.local = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                          dashboard_address=None, silence_logs=logging.ERROR)
+                                          dashboard_address=":0", silence_logs=logging.ERROR)
                 self.client = Client(self.local)
             else:
                 self.client = Client(value, timeout="20s")
