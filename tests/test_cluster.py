@@ -138,3 +138,23 @@ def test_worker_killed_mid_run(tmp_path):
     api.run(**common, threads=2, out=tmp_path / "here")
     _same(_frames(tmp_path / "here", ["summary.parquet"]),
           _frames(tmp_path / "there", ["summary.parquet"]))
+
+
+@pytest.mark.slow
+@needs_dask
+def test_tune_and_tournament_identical(client, tmp_path):
+    address = client.scheduler.address
+    common = dict(strategy=["greedy", "random"], rounds=20_000, seed=2, progress=False)
+    api.tournament(**common, threads=2, out=tmp_path / "t-here")
+    api.tournament(**common, cluster=address, out=tmp_path / "t-there")
+    names = ["ranking.parquet", "head_to_head.parquet"]
+    _same(_frames(tmp_path / "t-here", names), _frames(tmp_path / "t-there", names))
+
+    common = dict(preset="four_card", set=["pair_scope=none",
+                                           "initial_reveal_constraint=nearest_row"],
+                  strategy="knock-threshold", param=["T=6..12:2"],
+                  opponent=["knock-threshold:T=8"], rounds=40_000, seed=4, progress=False)
+    api.tune(**common, threads=2, out=tmp_path / "u-here")
+    api.tune(**common, cluster=address, out=tmp_path / "u-there")
+    _same(_frames(tmp_path / "u-here", ["tune.parquet"]),
+          _frames(tmp_path / "u-there", ["tune.parquet"]))
