@@ -993,6 +993,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
                              target=target or 0, kernel=kernel, user=user, store=store)
     finally:
         bar.close()
+        if writers is not None:   # also on an error: exiting while it imports can abort
+            writers.join()
     if store is not None:
         for note in store.notes:
             ui.note(note)
@@ -1000,8 +1002,6 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         units = "matches" if unit == "match" else "rounds"
         ui.note(f"resumed: {raw.resumed:,} of the {rounds:,} {units} were played by an "
                 f"earlier, unfinished run (kept in {store.dir})")
-    if writers is not None:
-        writers.join()
     result = RunResult(raw, rs, rounds, command, threads)
     for w in result.warnings:
         ui.warn(w)
