@@ -890,7 +890,11 @@ def _clustered(fn):
             raise _invalid("--cluster", str(e)) from None
         try:
             with cl.session(cluster):
-                return fn(*args, **kwargs)
+                result = fn(*args, **kwargs)
+                where = cl.description()
+                if where is not None and hasattr(result, "threads"):
+                    result.threads = where   # its report says where it was played
+                return result
         except cl.ClusterError as e:
             raise GolfsimError(str(e)) from None
     return wrapper

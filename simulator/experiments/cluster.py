@@ -56,6 +56,16 @@ def active() -> "Session | None":
         return _ACTIVE
 
 
+def description() -> str | None:
+    """What the current command played on, for its report ("2 worker threads of the cluster
+    local:2"), or None when no cluster was started."""
+    s = _ACTIVE
+    if s is None:
+        return None
+    n = s.threads()
+    return f"{n} worker thread{'s' if n != 1 else ''} of the cluster {s.spec}"
+
+
 def parse(spec: str) -> tuple[str, int | str]:
     """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or another Dask address) ->
     ("address", spec). Raises ValueError with the reason."""

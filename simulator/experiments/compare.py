@@ -894,7 +894,7 @@ def _header_lines(result: CompareResult, threads: int | None = None) -> list[str
     if threads is not None:
         rate = f" ({result.played_now / result.seconds:,.0f} rounds/s)" \
             if result.played_now and result.seconds > 0 else ""
-        lines.append(f"{played} in {result.seconds:.2f} s on {threads} thread(s){rate}")
+        lines.append(f"{played} in {result.seconds:.2f} s on {report.ran_on(threads)}{rate}")
         shards = f"{result.shards} shard(s) of up to {plan.shard_size:,} deals"
         if result.resumed:
             shards += f"; {result.resumed} loaded from an earlier run"

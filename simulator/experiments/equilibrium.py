@@ -371,7 +371,7 @@ def format_result(result: TableResult, preset: str, threads: int) -> str:
             f"of the {objective} (a tune search of {tp.rounds:,} rounds) becomes the next value",
         ]
     lines.append(f"seed {result.seed}: {result.rounds:,} rounds in {result.seconds:.2f} s on "
-                 f"{threads} thread(s) ({rate:,.0f} rounds/s)")
+                 f"{report.ran_on(threads)} ({rate:,.0f} rounds/s)")
     lines.append("")
     names = [p.name for p in tp.params]
     unit = "pp" if tp.objective == "win_share" else "points"

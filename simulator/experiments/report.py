@@ -293,6 +293,11 @@ def text_table(header, rows, left) -> list[str]:
     return [fmt(header), *(fmt(r) for r in rows)]
 
 
+def ran_on(threads) -> str:
+    """"2 thread(s)", or the cluster's description (cluster.description) as it is."""
+    return threads if isinstance(threads, str) else f"{ran_on(threads)}"
+
+
 def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: int) -> str:
     """The table printed after a run: one line per seat, intervals as ± half-widths."""
     t = result.totals
@@ -301,7 +306,7 @@ def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: in
     lines = [
         f"rules: {describe(result.rules, preset)}",
         f"{result.players} players, {n:,} rounds, seed {result.seed}, "
-        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)",
+        f"{result.seconds:.2f} s on {ran_on(threads)} ({rate:,.0f} rounds/s)",
         "",
     ]
     header = ("seat", "strategy", "mean score", "±95%", "win share", "±95%", "ender share")

@@ -370,7 +370,7 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
         f"{result.players} players, {k} strategies, {n_pair} pairing(s) x "
         f"{len(result.seatings)} seatings ({', '.join(map(seating_text, result.seatings))}) x "
         f"{result.rounds_per_seating:,} rounds, seed {result.seed}",
-        f"{total:,} rounds in {result.seconds:.2f} s on {threads} thread(s) "
+        f"{total:,} rounds in {result.seconds:.2f} s on {report.ran_on(threads)} "
         f"({rate:,.0f} rounds/s); every seating and pairing replays the same deals",
         "",
         "ranking (win share: share of a pairing's rounds won by the strategy's seats, ties "

@@ -823,11 +823,11 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
         "tuned strategy in every seat, on the same deals for every candidate",
         f"successive halving, seed {result.seed}: {result.rounds:,} rounds in "
-        f"{result.seconds:.2f} s on {threads} thread(s) ({rate:,.0f} rounds/s)"
+        f"{result.seconds:.2f} s on {report.ran_on(threads)} ({rate:,.0f} rounds/s)"
         if now == result.rounds else
         f"successive halving, seed {result.seed}: {result.rounds:,} rounds, "
         f"{result.rounds - now:,} of them loaded from an earlier run; {now:,} played in "
-        f"{result.seconds:.2f} s on {threads} thread(s)" +
+        f"{result.seconds:.2f} s on {report.ran_on(threads)}" +
         (f" ({rate:,.0f} rounds/s)" if now else ""),
     ]
     lines += [_stage_text(st, i + 1, result.players) for i, st in enumerate(s.stages)]

@@ -20,7 +20,7 @@ from ..experiments.guide import (IGNORE, LINE_SITUATIONS, PLACE_SITUATION, SITUA
                                  SWEEPS, TABLES,
                                  GuideResult, applicable, early_count, has_lines, line_word,
                                  situation_help, situations)
-from ..experiments.report import (atomic_path, rules_metadata, text_table, version,
+from ..experiments.report import (atomic_path, ran_on, rules_metadata, text_table, version,
                                   write_parquet_atomic)
 from ..experiments.report import title as report_title
 from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
@@ -921,7 +921,7 @@ def write(result: GuideResult, out: str | Path, command: str,
 def format_guide(result: GuideResult, threads: int) -> str:
     """The text ``golfsim guide`` prints."""
     lines = [f"strategy guide: {title(result)}; {result.deals:,} deals per decision, seed "
-             f"{result.seed}; {result.seconds:.1f} s on {threads} thread(s)"]
+             f"{result.seed}; {result.seconds:.1f} s on {ran_on(threads)}"]
     lines += [f"{label}: {text}" for label, text in rules_lines(result)]
     lines += ["", "Rules of thumb:"]
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
