@@ -953,7 +953,10 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
             raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
                                f"{MAX_ROUNDS // most} matches, {power_text(MAX_ROUNDS)} "
                                "holes in all")
-    chunk_size = chunk_size or runner.DEFAULT_CHUNK
+    if chunk_size is None:
+        from .experiments import cluster
+        chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
+                      else runner.DEFAULT_CHUNK)
     names = [s.spec for s in seats]
     if command is None:
         command = _command("run", rs, ["--players", players],

@@ -25,6 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+# the Dask settings of the worker processes ``local:N`` starts (docs/cluster.md gives them
+# for workers started by hand)
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False}
+CLUSTER_CHUNK = 1 << 20
 INSTALL_HINT = "--cluster needs Dask: pip install 'golfsim[cluster]' (dask[distributed])"
 
 
@@ -66,6 +70,18 @@ def description() -> str | None:
     return f"{n} worker thread{'s' if n != 1 else ''} of the cluster {s.spec}"
 
 
+def pending() -> bool:
+    """Will the current command play on a cluster (started or not yet)?"""
+    return _PENDING is not None
+
+
+def chunk_rounds(rounds: int, default: int) -> int:
+    """``run``'s chunk size on a cluster when none is given: larger than in-process, since
+    every chunk is a task with a round trip through the scheduler, yet at least 16 chunks so
+    that the workers stay evenly busy (any chunk size gives the same data)."""
+    return max(default, min(CLUSTER_CHUNK, rounds // 16))
+
+
 def parse(spec: str) -> tuple[str, int | str]:
     """``local:N`` -> ("local", N); ``tcp://HOST:PORT`` (or another Dask address) ->
     ("address", spec). Raises ValueError with the reason."""
@@ -100,8 +116,14 @@ class Session:
         self.local = None
         try:
             if kind == "local":
-                self.local = LocalCluster(n_workers=value, threads_per_worker=1, processes=True,
-                                          dashboard_address=":0", silence_logs=logging.ERROR)
+                import dask
+                # Dask's statistical profiler samples every worker thread 100 times a second;
+                # on a machine with a core per worker that sampling competes with the rounds
+                # (docs/cluster.md has the figures)
+                with dask.config.set(QUIET_WORKERS):
+                    self.local = LocalCluster(n_workers=value, threads_per_worker=1,
+                                              processes=True, dashboard_address=":0",
+                                              silence_logs=logging.ERROR)
                 self.client = Client(self.local)
             else:
                 self.client = Client(value, timeout="20s")
