@@ -293,6 +293,21 @@ def test_a_policy_that_raises_stops_the_run_with_one_line(tmp_path):
     _assert_reported(spec, r, tmp_path)
 
 
+# writes past the end of its memory once the round is under way: an IndexError under the
+# guard's bounds checks, not a write into the engine's state or a segmentation fault
+OUT_OF_RANGE = RAISING.replace('raise ValueError("boom")', "memory[memory.shape[0] + 7] = 1")
+
+
+def test_a_policy_writing_out_of_range_stops_the_run_with_one_line(tmp_path):
+    path = _write(tmp_path, "raising.py", OUT_OF_RANGE)
+    spec = f"{path}:decide"
+    r = CliRunner().invoke(cli, ["run", "--preset", "six_card", "--rounds", "400", "--quiet",
+                                 "--threads", "1", "--chunk-size", "10", "--out",
+                                 str(tmp_path / "out"), "--strategy", spec,
+                                 *["--strategy", "greedy"] * 3])
+    _assert_reported(spec, r, tmp_path)
+
+
 @pytest.mark.slow   # every seat: the policy's own build of the flow, compiled for minutes
 def test_a_policy_that_raises_in_its_own_build(tmp_path):
     spec, r = _raising_run(tmp_path, ["user"] * 4)

@@ -116,7 +116,7 @@ from simulator.game.codes import ACTION_RAISED
 from {module} import {name} as _policy
 
 policy = njit(getattr(_policy, "py_func", _policy), cache=True, error_model="numpy",
-              _nrt={nrt})
+              boundscheck=True, _nrt={nrt})
 
 
 def guarded({args}):
