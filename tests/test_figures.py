@@ -128,3 +128,20 @@ def test_the_checks_find_each_fault():
     fig, ax = figure()
     ax.set_xticks([0, 1, 2], labels, rotation=45, ha="right", rotation_mode="anchor")
     assert problems(fig) == []    # turned, they no longer touch
+
+
+def test_a_two_strategy_tournament_with_a_user_policy_fits():
+    """A user policy is named by its whole path in the tables; the figure names it by its file
+    (a 100-character tick label left the bar panel no room at all). With two strategies the
+    panels are narrow: their titles wrap to fit."""
+    import numpy as np
+    import polars as pl
+
+    path = "/tmp/" + "a_long_folder_name/" * 5 + "greedy_policy.py:decide"
+    ranking = pl.DataFrame({"strategy": [path, "random"], "win_share": [0.7, 0.3],
+                            "se_win": [0.01, 0.01]})
+    h = np.array([[np.nan, 0.7], [0.3, np.nan]])
+    fig = plots.tournament_figure(ranking, h, np.full((2, 2), 0.01), "six_card")
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels[0].replace("\n", "") == "greedy_policy.py:decide", labels
+    assert not problems(fig)

@@ -47,6 +47,16 @@ def wrap(text: str, width: int | None) -> str:
     return "\n".join(out)
 
 
+def strategy_label(name: str) -> str:
+    """A strategy's name for a plot: a user policy ``/some/folder/file.py:decide`` as
+    ``file.py:decide`` (the whole path, in the metadata and tables, would squeeze the axes to
+    nothing); anything else as it is."""
+    head, sep, tail = name.rpartition(".py:")
+    if sep and ("/" in head or "\\" in head):
+        return re.split(r"[/\\]", head)[-1] + sep + tail
+    return name
+
+
 def chars(inches: float, fontsize: float = 10.0) -> int:
     """About how many characters of a ``fontsize`` text fit in ``inches`` (DejaVu Sans, the
     default font, averages about 0.6 em a character on golfsim's titles and names)."""
@@ -64,7 +74,7 @@ def title_lines(title: str, width: int | None = None) -> str:
 def _seat_labels(summary: pl.DataFrame, inches: float) -> list[str]:
     """Tick labels "seat N" over the seat's strategy, wrapped to ``inches`` per seat."""
     width = chars(inches / max(summary.height, 1))
-    return [f"seat {s}\n{wrap(name, width)}" for s, name in
+    return [f"seat {s}\n{wrap(strategy_label(name), width)}" for s, name in
             zip(summary["seat"], summary["strategy"])]
 
 
@@ -192,10 +202,12 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     ``h_se`` are in the ranking's order."""
     k = ranking.height
     width = 6.0 + 1.6 * k
-    names = [wrap(n, 18) for n in ranking["strategy"].to_list()]
+    names = [wrap(strategy_label(n), 18) for n in ranking["strategy"].to_list()]
     fig = Figure(figsize=(width, 4.6), layout="constrained")
     ax, hm = fig.subplots(1, 2, width_ratios=[1, 1.25])
-    panel = chars(width / 2.25, 10)   # the bar panel's width; the heatmap's is 1.25 times it
+    # the titles' width: the bar panel's share of the figure, less what its tick labels and
+    # the heatmap's colour bar take (with two strategies the panels are narrow)
+    panel = chars(0.6 * width / 2.25, 10)
     x = np.arange(k)
     share = ranking["win_share"].to_numpy()
     ax.bar(x, 100 * share, yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4,
