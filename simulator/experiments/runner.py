@@ -32,7 +32,7 @@ from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
 from ..kernel.features import lacking, needed_from_ri
-from ..game.rules import RuleArrays, Rules, flatten
+from ..game.rules import POWERS_REFUSED, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
 
@@ -258,6 +258,7 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     always through the general engine; "lean" insists on the lean one."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
+    refuse_powers(rules)
     check_policies(rules, players, policy_ids)
     arrays = flatten(rules, players)
     can = eligible(arrays.ri, policy_ids) and not check
@@ -284,6 +285,13 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=lean, user=NO_USER_POLICY if user is None else user,
                user_chunk=user_chunk, policies=policies)
+
+
+def refuse_powers(rules: Rules) -> None:
+    """No compiled build has the "powers" feature (simulator/kernel/features.py): say so in
+    one line instead of failing inside a build."""
+    if "powers" in lacking("general", needed_from_ri(flatten(rules, rules.players_min).ri)):
+        raise RuleError(POWERS_REFUSED)  # api._rule_set says it earlier
 
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:

@@ -514,6 +514,12 @@ def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: boo
         scores[ender] += ender_score(rules, L, ender) - L[ender]
     if applies:
         scores[ender] += rules.ender_extra
+    # non_caller_rule (Cactus): a player who did not call and whose layout value is at most
+    # the caller's scores 0 (its points incurred during the hole still count)
+    if ender >= 0 and rules.non_caller_rule == "zero_if_not_above_caller":
+        for q in range(n):
+            if q != ender and L[q] <= L[ender]:
+                scores[q] = extra[q]
     # step 5: hole-level transforms
     if rules.lowest_scores_zero:
         low = min(L)
