@@ -1,4 +1,4 @@
-"""The power-card games in the reference engine: RULES §4 (Malaysia, Pablo, Cumbia, Cabo, Cactus
+"""The power-card games in the reference engine: docs/rules.md#power-card-games (Malaysia, Pablo, Cumbia, Cabo, Cactus
 and the Dutch powers table as an add-on), move for move. No compiled build plays them yet
 (the "powers" feature of simulator/kernel/features.py); when one does, it follows this module,
 which is therefore written as the specification: every decision below is asked in exactly this
@@ -20,7 +20,7 @@ What everyone knows (Cell.known_to, Cell.peeked_by)
 ---------------------------------------------------
 Knowledge moves with the card: a blind swap or move between positions or layouts is public,
 so whoever knew a card knows its new place. A peek adds the peeker; every seat sees *which*
-position was peeked (RULES §4.0), kept as the card's ``peeked_by`` (the initial peeks too),
+position was peeked (docs/rules.md#power-card-games), kept as the card's ``peeked_by`` (the initial peeks too),
 which moves with it. A card shown (nominated in a turn match, a snapped card that does not
 match) becomes known to all and goes back face down. A shuffle makes every shuffled card
 unknown to everyone, its owner included, and clears their peek records; face-up cards are
@@ -133,7 +133,7 @@ from .reference import (Action, Cell, Decision, GameState, Hole, InvariantError,
 from .rules import Rules
 from .streams import STREAM_DEAL, PyStream
 
-# ---- which card has which effect (RULES §4.1-4.6) ------------------------------------------
+# ---- which card has which effect (docs/rules.md#power-card-games) ----------------------------
 _R = {name: i for i, name in enumerate(C.RANKS)}
 _SET_EFFECTS = {
     "malaysia": {_R["J"]: K.POW_PEEK_OWN, _R["Q"]: K.POW_PEEK_OPP,
@@ -200,6 +200,7 @@ class PowerState(GameState):
         self.pub_power = K.POW_NONE     # PUB_POWER and PUB_TARGET_SEAT of the next decision
         self.pub_target = -1
         self.pub_choices: tuple = ()
+        self.drawn_pair: list[int] = []  # Dutch 8: the two cards drawn until one is kept
         # (kind, ...) facts of knowledge, replayed by tests: ("put", seat, p, card, face_up,
         # seen_by), ("empty", seat, p), ("see", observer, seat, p), ("show", seat, p),
         # ("up", seat, p), ("swap", s1, p1, s2, p2), ("move", s1, p1, s2, p2),
@@ -397,6 +398,7 @@ class PowerState(GameState):
             self.stock + self.discard
         if self.held is not None:
             places.append(self.held)
+        places += self.drawn_pair
         if sorted(places) != sorted(self.table.deck):
             raise InvariantError(f"card conservation broken after turn {self.turn}")
         everyone = set(range(self.players))
@@ -800,20 +802,24 @@ class PowerHole(Hole):
     def draw_two(self, seat: int) -> None:
         """Dutch 8 after the 8 is discarded: draw up to two, keep one, discard the other."""
         st, r = self.state, self.rules
-        drawn = []
+        drawn: list[int] = []
         for _ in range(2):
             card = st.draw_card()
             if card is not None:
                 drawn.append(card)
+                st.drawn_pair = list(drawn)
+        st.drawn_pair = []
         if not drawn:
             return
         keep = 0
         if len(drawn) == 2:
             st.pub_choices = tuple(drawn)
+            st.drawn_pair = list(drawn)
             try:
                 keep = self.ask_about(seat, Decision.KEEP, [0, 1], K.POW_DRAW_TWO)
             finally:
                 st.pub_choices = ()
+                st.drawn_pair = []
             st.put_on_discard(seat, drawn[1 - keep])
         card = drawn[keep]
         st.held = card

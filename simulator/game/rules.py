@@ -250,7 +250,8 @@ class Rules:
     # ---- power cards (docs/rules.md#power-card-games; the reference engine plays them,
     # simulator/game/powers.py, no compiled build yet)
     power_set: str = _opt("none", "which cards have powers when drawn from the stock (the "
-                          "power-card games of RULES §4; dutch: the Dutch powers table, an "
+                          "power-card games, docs/rules.md#power-card-games; dutch: the Dutch "
+                          "powers table, an "
                           "add-on to any preset, its cards chosen by dutch_powers)",
                           allowed=K.POWER_SETS)
     dutch_powers: tuple = _opt(K.DUTCH_POWER_CARDS, "power_set = dutch: the cards whose power "
@@ -737,7 +738,7 @@ _NOT_WITH_POWERS = (
 
 
 def _check_powers(r: Rules) -> None:
-    """The power options make sense only together (RULES §3.10, §4)."""
+    """The power options make sense only together (docs/rules.md#power-card-games)."""
     triggers = set(r.end_triggers)
     if {"knock", "call"} <= triggers:
         raise RuleError("end_triggers with both knock and call: a call is the knock of the "
@@ -834,9 +835,9 @@ PRESETS: dict[str, dict] = {
         "line_sets": "rows_and_columns", "remove_cancelled": "immediate",
     },
 }
-# The power-card games of RULES §4, each inheriting four_card as its YAML block says. The
+# The power-card games (docs/rules.md#power-card-games), each inheriting four_card as its YAML block says. The
 # named value tables give every card of a rank one value, so the suit-specific values of
-# RULES §3.5.1 are set here: Cumbia's red kings -5 and 2♦ -10, Cabo's K♦ 0 (TV-D15).
+# docs/rules.md#power-card-games are set here: Cumbia's red kings -5 and 2♦ -10, Cabo's K♦ 0 (TV-D15).
 _FOUR_CARD = PRESETS["four_card"]
 POWER_PRESETS: dict[str, dict] = {
     "power_malaysia": {
@@ -997,12 +998,12 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "all_players_face_up": "the hole ends, with no final turns, once every layout is "
                                "entirely face up",
         "stock_exhausted": "the hole ends as soon as the action that took the last stock "
-                           "card is complete, with no final turns (AMB-44c; needs stock_empty "
+                           "card is complete, with no final turns (AMB-44; needs stock_empty "
                            "= end_hole; the reference engine only so far)",
         "call": "a player may call the end, named call_name (the knock of the power-card "
                 "games, timed by knock_timing; the reference engine only so far)",
         "empty_layout": "the hole ends as soon as the action that left a player without "
-                        "layout cards is complete, with no final turns (AMB-44c; the reference "
+                        "layout cards is complete, with no final turns (AMB-44; the reference "
                         "engine only so far)",
     },
     "owner_view": {
@@ -1099,7 +1100,7 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "cabo": "7, 8 peek own; 9, 10 peek an opponent's; J, Q swap any two blind",
         "cactus": "6, 7, 8 peek own; 9, 10, J peek an opponent's; Q swap own and opponent's "
                   "blind",
-        "dutch": "the Dutch table (RULES §4.6), each card switched by dutch_powers",
+        "dutch": "the Dutch table (docs/rules.md#power-card-games), each card switched by dutch_powers",
     },
     "power_source": {
         "stock_only": "a power works only when its card is drawn from the stock",
