@@ -295,7 +295,7 @@ def text_table(header, rows, left) -> list[str]:
 
 def ran_on(threads) -> str:
     """"2 thread(s)", or the cluster's description (cluster.description) as it is."""
-    return threads if isinstance(threads, str) else f"{ran_on(threads)}"
+    return threads if isinstance(threads, str) else f"{threads} thread(s)"
 
 
 def format_summary(df: pl.DataFrame, result: RunResult, preset: str, threads: int) -> str:
