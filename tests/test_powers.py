@@ -498,3 +498,11 @@ def test_power_matches_are_played_by_the_reference(preset):
                 "knocked": rec.knocked, "layouts": rec.layouts}
     result = R.play_match(rules, 3, 5, 0, holes=3, target=0, play_hole=play_hole)
     assert result.holes >= 3 and sum(result.wins) == 1
+
+
+def test_cactus_winner_plays_first_and_the_caller_loses_ties():
+    rules = Rules.preset("power_cactus")
+    hole = {"layout_values": [4, 4, 9], "ender": 0, "scores": [14, 0, 9]}
+    assert R.hole_winner(rules, hole, hole["scores"]) == 1
+    hole = {"layout_values": [3, 4, 9], "ender": 0, "scores": [0, 4, 9]}
+    assert R.hole_winner(rules, hole, hole["scores"]) == 0

@@ -823,7 +823,9 @@ class PowerHole(Hole):
             st.put_on_discard(seat, drawn[1 - keep])
         card = drawn[keep]
         st.held = card
-        legal = st.replaceable_positions(seat) + [Action.DISCARD]
+        legal = st.replaceable_positions(seat) \
+            if r.power_card_placeable or not self.is_power_card(card) else []
+        legal.append(Action.DISCARD)
         if self.match_possible(seat):
             legal.append(Action.MATCH)
         choice = self.ask_about(seat, Decision.PLACE_DRAWN, legal, K.POW_DRAW_TWO, held=card)

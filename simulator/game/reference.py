@@ -1654,7 +1654,7 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
                 wins = [Fraction(int(s in winners), len(winners)) for s in range(players)]
                 return MatchRecord(totals, wins, balance, h)
         if rules.first_player == "previous_hole_winner":
-            first = order[scores.index(min(scores))]
+            first = order[hole_winner(rules, r, scores)]
         else:
             first = (first + 1) % players
         done = (max(totals) >= target or h >= MATCH_STRIDE) if target > 0 else h >= holes
@@ -1668,6 +1668,22 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
         best = [best[PyStream(seed, match, STREAM_TIEBREAK).below(len(best))]]
     wins = [Fraction(int(s in best), len(best)) for s in range(players)]
     return MatchRecord(totals, wins, balance, h)
+
+
+def hole_winner(rules: Rules, r, scores: list[int]) -> int:
+    """The turn position of a hole's winner, who plays first in the next hole with
+    first_player = previous_hole_winner: the lowest hole score, the earliest in turn order on a
+    tie. With the call trigger (Cactus) the winner has the lowest layout value and the caller
+    loses ties; opponents tied for lowest are decided by the earliest in turn order (the rules
+    cut the cards)."""
+    if "call" not in rules.end_triggers:
+        return scores.index(min(scores))
+    values = list(r["layout_values"])
+    low = min(values)
+    tied = [i for i, v in enumerate(values) if v == low]
+    if len(tied) > 1 and r["ender"] in tied:
+        tied.remove(r["ender"])
+    return tied[0]
 
 
 def _has_four_of_a_kind(cards) -> bool:

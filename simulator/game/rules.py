@@ -746,6 +746,9 @@ def _check_powers(r: Rules) -> None:
     if "stock_exhausted" in triggers and r.stock_empty != "end_hole":
         raise RuleError(f"end_triggers = stock_exhausted needs stock_empty = end_hole (got "
                         f"{r.stock_empty}): a reshuffled stock is never exhausted")
+    if r.non_caller_rule != "layout_value" and "call" not in triggers:
+        raise RuleError(f"non_caller_rule = {r.non_caller_rule} scores the players who did not "
+                        f"call: it needs end trigger call, which end_triggers lacks")
     if r.call_name != "Knock" and "call" not in triggers:
         raise RuleError(f"call_name = {r.call_name} names the call of end trigger call, which "
                         f"end_triggers lacks")
