@@ -430,6 +430,10 @@ def check_hole(rules: Rules, players: int, strategies, seed: int) -> R.RoundReco
     st = hole.state
     st.check_invariants()
     assert rec.turns <= rules.turn_cap
+    if st.ender is not None and not st.over and not rec.capped and \
+            not (rules.stock_empty == "end_hole" and not st.stock) and \
+            rules.final_turns == "each_other_player_once":
+        assert rec.turns - 1 - st.end_turn == players - 1   # every other seat played once more
     # the scores, recounted from the final layouts
     value = st.table.value
     L = []

@@ -497,6 +497,8 @@ class PowerHole(Hole):
                 st.final_turns_left -= 1          # a final turn was played
             elif st.ender is None:
                 self.check_end(seat)
+                if st.ender is not None:   # triggered by the turn just played
+                    st.end_turn = st.turn - 1
             if st.ender is not None and st.final_turns_left <= 0:
                 break
             if self.rules.stock_empty == "end_hole" and not st.stock:
@@ -1148,12 +1150,12 @@ def decide(policy, obs: Observation) -> int | None:
             if rules.turn_match_mode == "pablo_multi_replace":
                 chosen = pablo_nomination(view)
                 if chosen:
-                    plan["nominate"] = [(me, p) for p in chosen]
+                    plan["nominate"], plan["done"] = [(me, p) for p in chosen], []
                     return Action.MATCH
             else:
                 chosen = cabo_nomination(view)
                 if chosen:
-                    plan["nominate"] = chosen
+                    plan["nominate"], plan["done"] = chosen, []
                     return Action.MATCH
         if d == Decision.PLACE_TAKEN:
             return None
