@@ -510,3 +510,97 @@ def test_cactus_winner_plays_first_and_the_caller_loses_ties():
     assert R.hole_winner(rules, hole, hole["scores"]) == 1
     hole = {"layout_values": [3, 4, 9], "ender": 0, "scores": [0, 4, 9]}
     assert R.hole_winner(rules, hole, hole["scores"]) == 0
+
+
+# ---- the Dutch table, one card at a time (four_card + power_set dutch: knock instead of a turn,
+# so no call is asked after the turn) ------------------------------------------------------------
+DUTCH = Rules.preset("four_card", power_set="dutch", value_red_king=-1)
+
+
+def test_dutch_8_draws_two_and_keeps_one():
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="5C 9D 8S",
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.KEEP, 1), (D.PLACE_DRAWN, 0)]]))
+    st = hole.state
+    assert hole.policies[0].seen[2].choices == tuple(cards("9D 5C"))
+    assert st.layouts[0][0].card == card("5C") and st.layouts[0][0].known_to == {0}
+    assert st.discard[-3:] == cards("8S 9D AS")
+
+
+def test_dutch_9_exchanges_itself_for_an_opponents_card():
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "KH QH 3H 4H"], stock_top="9S",
+                        known=[[], [(1, 1)]],
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.TARGET_SEAT, 1), (D.TARGET_POS, 1), (D.PLACE_TAKEN, 2)]]))
+    st = hole.state
+    assert st.layouts[1][1].card == card("9S") and st.layouts[1][1].known_to == {0}
+    assert st.layouts[0][2].card == card("QH") and st.layouts[0][2].known_to == {0, 1}
+    assert st.discard[-1] == card("3S")
+
+
+def test_dutch_7_swaps_a_column_with_the_same_column_of_an_opponent():
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="7S",
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.TARGET_SEAT, 1), (D.TARGET_POS, 2)]]))   # 2: column 0
+    lay = hole.state.layouts
+    assert [c.card for c in lay[0]] == cards("AH 2S 3H 4S")
+    assert [c.card for c in lay[1]] == cards("AS 2H 3S 4H")
+
+
+def test_dutch_ace_removes_an_own_card_or_gives_the_top_stock_card():
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="AC",
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.TARGET_SEAT, 0), (D.TARGET_POS, 3)]]))
+    st = hole.state
+    assert R.is_empty(st.layouts[0][3].card) and st.discard[-2:] == cards("4S AC")
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="6D AC",
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.TARGET_SEAT, 1)]]))
+    row = hole.state.layouts[1]
+    assert len(row) == 5 and row[4].card == card("6D") and row[4].known_to == set()
+
+
+def test_dutch_2_combines_two_powers():
+    jack, ten = C.RANKS.index("J"), C.RANKS.index("10")
+    hole = played(setup(DUTCH, ["AS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="2C",
+                        scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                                  (D.CHOOSE_POWER, jack), (D.TARGET_POS, 1),
+                                  (D.CHOOSE_POWER, ten), (D.TARGET_SEAT, 1),
+                                  (D.TARGET_POS, 0)]]))
+    st = hole.state
+    assert st.layouts[0][1].known_to == {0} and st.layouts[1][0].known_to == {0}
+    assert jack not in hole.policies[0].seen[4].legal      # two different powers
+    assert st.discard[-1] == card("2C")
+
+
+def test_dutch_4_turning_up_a_black_king_cancels_the_final_lap():
+    hole = setup(DUTCH, ["KS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="4D",
+                 scripts=[[], [(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                               (D.TARGET_SEAT, 0), (D.TARGET_POS, 0)]])
+    hole.state.start_end(0)
+    played(hole, 1)
+    st = hole.state
+    assert st.layouts[0][0].face_up and st.ender is None
+
+
+def test_an_emptied_layout_ends_the_hole_at_once():
+    rules = Rules.preset("power_cabo")
+    hole = setup(rules, ["KS 2S 3S 4S", "AH 2H 3H 4H"], stock_top="KD",
+                 scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.MATCH),
+                           (D.TARGET_SEAT, 0), (D.NOMINATE, 0), (D.TARGET_SEAT, T.PASS)]])
+    st = hole.state
+    for p in (1, 2, 3):
+        st.discard.append(st.take(0, p))
+    played(hole)          # no call is asked: the hole is over
+    assert st.over and st.ender == 0 and st.final_turns_left == 0
+
+
+def test_the_last_stock_card_ends_malaysia_after_the_action():
+    rules = Rules.preset("power_malaysia")
+    hole = setup(rules, ["AS 2S 3S 4S", "AH 2H 3H 4H"],
+                 scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.DISCARD)]])
+    st = hole.state
+    st.discard = st.stock[:-1] + st.discard
+    st.stock = st.stock[-1:]
+    played(hole)
+    assert st.over and not st.stock and st.ender is None
