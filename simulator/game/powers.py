@@ -129,7 +129,8 @@ from dataclasses import dataclass, field
 from . import cards as C
 from . import codes as K
 from .reference import (Action, Cell, Decision, GameState, Hole, InvariantError, Observation,
-                        RoundRecord, hole_scores, is_empty, score_layout, twenty_one_zero)
+                        RoundRecord, hole_scores, is_empty, may_replace, score_layout,
+                        twenty_one_zero)
 from .rules import Rules
 from .streams import STREAM_DEAL, PyStream
 
@@ -233,7 +234,6 @@ class PowerState(GameState):
             if is_empty(cell.card):
                 continue
             if p < self.npos:
-                from .reference import may_replace
                 if not may_replace(self.rules, flags[:self.npos], p):
                     continue
             elif cell.face_up and not self.rules.replace_face_up_allowed:
@@ -527,11 +527,10 @@ class PowerHole(Hole):
             card = st.take_discard()
             self.play_held(seat, card, Decision.PLACE_TAKEN, K.POW_NONE, public=True)
         elif action == Action.FLIP:
-            p = self.ask(seat, Decision.FLIP, self.flippable(seat))
-            self.flip(seat, p)
+            st.turn_up(seat, self.ask(seat, Decision.FLIP, st.face_down_positions(seat)))
         elif action == Action.FLIP_ALL:
-            for p in self.flippable(seat):
-                self.flip(seat, p)
+            for p in st.face_down_positions(seat):
+                st.turn_up(seat, p)
             if st.ender is None:
                 st.start_end(seat)
         elif action == Action.KNOCK:
@@ -549,14 +548,6 @@ class PowerHole(Hole):
                 st.start_end(seat)
                 st.knocked = True
         return True
-
-    def flippable(self, seat: int) -> list[int]:
-        return [p for p in self.state.face_down_positions(seat)]
-
-    def flip(self, seat: int, p: int) -> None:
-        """A card turned face up; a black king turned up by an opponent's Dutch 4 cancels a
-        final lap (see :meth:`resolve`), not one turned by its owner."""
-        self.state.turn_up(seat, p)
 
     def check_over(self, seat: int) -> bool:
         """Step 5: empty_layout (the first seat from ``seat`` on with no card left becomes the
