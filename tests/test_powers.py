@@ -339,10 +339,16 @@ def test_bad_combinations_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
-def test_run_refuses_power_rules_in_one_line():
+@pytest.mark.parametrize("command", [
+    ["run", "--preset", "power_cabo", "--rounds", "5"],
+    ["run", "--preset", "six_card", "--set", "power_set=dutch", "--rounds", "5"],
+    ["replay", "--preset", "power_pablo", "--players", "3"],
+    ["compare", "--preset", "four_card", "--vary", "snap_mode=none,cactus", "--rounds", "5"]])
+def test_compiled_commands_refuse_power_rules_in_one_line(command, tmp_path):
     from simulator.cli import cli
-    result = CliRunner().invoke(cli, ["run", "--preset", "power_cabo", "--rounds", "5"])
-    assert result.exit_code == 2
+    result = CliRunner().invoke(cli, command + (["--out", str(tmp_path / "out")]
+                                                if command[0] != "replay" else []))
+    assert result.exit_code == 2, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "reference engine only" in lines[0], result.output
 

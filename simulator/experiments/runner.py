@@ -258,7 +258,6 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     always through the general engine; "lean" insists on the lean one."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
-    refuse_powers(rules)
     check_policies(rules, players, policy_ids)
     arrays = flatten(rules, players)
     can = eligible(arrays.ri, policy_ids) and not check
@@ -287,15 +286,19 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
                user_chunk=user_chunk, policies=policies)
 
 
-def refuse_powers(rules: Rules) -> None:
+def refuse_powers(rules: Rules | RuleArrays) -> None:
     """No compiled build has the "powers" feature (simulator/kernel/features.py): say so in
-    one line instead of failing inside a build."""
-    if "powers" in lacking("general", needed_from_ri(flatten(rules, rules.players_min).ri)):
-        raise RuleError(POWERS_REFUSED)  # api._rule_set says it earlier
+    one line instead of playing the rules without their powers (api._rule_set says it
+    earlier for the commands that play)."""
+    ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
+    if "powers" in lacking("general", needed_from_ri(ri)):
+        raise RuleError(POWERS_REFUSED)
 
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
-    """Refuse strategies that cannot play these rules (ValueError with the reason)."""
+    """Refuse rules no build plays and strategies that cannot play these rules (ValueError
+    with the reason)."""
+    refuse_powers(rules)
     if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
         return
     ri = flatten(rules, players).ri
@@ -369,6 +372,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    refuse_powers(arrays)
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)
