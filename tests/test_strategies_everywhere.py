@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from simulator.experiments.runner import play_logged_round
-from simulator.game.rules import PRESETS, Rules, flatten
+from simulator.game.rules import Rules, flatten
 from strategies import STRATEGIES, resolve_seats, seat_arrays
 from test_random_rules import COMPILED_PRESETS, draw_rule_sets
 from tiers import sweep
