@@ -610,3 +610,13 @@ def test_the_last_stock_card_ends_malaysia_after_the_action():
     st.stock = st.stock[-1:]
     played(hole)
     assert st.over and not st.stock and st.ender is None
+
+
+def test_a_power_round_is_the_same_every_time():
+    for preset in sorted(POWER_PRESETS):
+        rules = Rules.preset(preset)
+        a = R.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
+        b = R.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
+        assert a == b and a.log
+        assert all(0 <= dp < K.N_DECISION_POINTS and 0 <= action < K.N_ACTIONS
+                   for _, _, dp, action, _ in a.log)
