@@ -1112,9 +1112,11 @@ def snap_target(view: _View, rules: Rules) -> tuple[int, int] | None:
 
 
 def greedy_calls(view: _View) -> bool:
-    """Greedy calls (end trigger call) when its estimate plus GREEDY_CALL_MARGIN is at most
-    every opponent's estimate."""
+    """Greedy calls (end trigger call) when it knows every card of its layout and their total
+    plus GREEDY_CALL_MARGIN is at most every opponent's estimate."""
     me, n = view.obs.seat, len(view.obs.known)
+    if view.unknown(me, view.cards(me)):
+        return False
     mine = view.total(me)
     return all(mine + GREEDY_CALL_MARGIN * view.n <= view.total(s)
                for s in range(n) if s != me)
