@@ -1,5 +1,6 @@
-"""The power-card games in the reference engine: docs/rules.md#power-card-games (Malaysia, Pablo, Cumbia, Cabo, Cactus
-and the Dutch powers table as an add-on), move for move. No compiled build plays them yet
+"""The power-card games in the reference engine (docs/rules.md#power-card-games: Malaysia,
+Pablo, Cumbia, Cabo, Cactus and the Dutch powers table as an add-on), move for move. No
+compiled build plays them yet
 (the "powers" feature of simulator/kernel/features.py); when one does, it follows this module,
 which is therefore written as the specification: every decision below is asked in exactly this
 order, with exactly these legal actions (ascending), and every random number named.
@@ -20,8 +21,8 @@ What everyone knows (Cell.known_to, Cell.peeked_by)
 ---------------------------------------------------
 Knowledge moves with the card: a blind swap or move between positions or layouts is public,
 so whoever knew a card knows its new place. A peek adds the peeker; every seat sees *which*
-position was peeked (docs/rules.md#power-card-games), kept as the card's ``peeked_by`` (the initial peeks too),
-which moves with it. A card shown (nominated in a turn match, a snapped card that does not
+position was peeked (docs/rules.md#power-card-games), kept as the card's ``peeked_by`` (the
+initial peeks too), which moves with it. A card shown (nominated in a turn match, a snapped card that does not
 match) becomes known to all and goes back face down. A shuffle makes every shuffled card
 unknown to everyone, its owner included, and clears their peek records; face-up cards are
 not shuffled. A card put into a layout is known to the seat that put it there (and to all when
@@ -51,12 +52,14 @@ A turn (seat s)
    effect in power_set with a target now); MATCH (turn_match_mode: Pablo with two or more own
    cards; Cabo with any card on the table). TAKE_DISCARD, then DP_PLACE_TAKEN: the replaceable
    positions and MATCH (either pile may start a match, AMB-44a). A position places the card as
-   in the plain game, the card there going to the discard pile.
+   in the plain game (placement_face), the card there going to the discard pile; DISCARD puts
+   it on the discard pile (then flip_after_stock_discard as in the plain game).
 2. POWER resolves the effect (below), then the card goes to the discard pile with its power
    used (the Dutch 8 and 9 dispose of it themselves).
 3. MATCH: Pablo: DP_NOMINATE (own non-empty positions not nominated; PASS once two are): the
    nominated cards are shown to all. All of one key: each is discarded in nomination order and
-   the held card goes to the first nominated position (placement_face). Otherwise they stay,
+   the held card goes to the first nominated position (face up only with placement_face =
+   up). Otherwise they stay,
    face down, known to all, and the held card is added to the layout (no discard). Cabo:
    DP_TARGET_SEAT (seats with a card not nominated; PASS once one is), then DP_NOMINATE (that
    seat's positions not nominated), until PASS; all are shown; the ones of the held card's key
@@ -100,26 +103,35 @@ SWAP_LINE      (Dutch 7; grids, not hands) DP_TARGET_SEAT opponent; DP_TARGET_PO
                rows 0..R-1, then columns R..R+C-1; the seat's cells of that line swap with the
                opponent's cells at the same positions.
 DRAW_TWO       (Dutch 8) the 8 is discarded (used); up to two stock cards are drawn; with two,
-               DP_KEEP (0 or 1) keeps one and the other is discarded; the kept card is held as
-               a stock card without power: DP_PLACE_DRAWN (positions, DISCARD, MATCH).
+               DP_KEEP (0 or 1, Observation.choices: the two in drawing order) keeps one and
+               the other is discarded at once; the kept card is held as a stock card without
+               power: DP_PLACE_DRAWN (power POW_DRAW_TWO; positions unless it is a power card
+               and power_card_placeable = false, DISCARD, MATCH).
 SHIELD         (Dutch 5) no power targets the seat until the start of its next turn.
 GIVE_OR_REMOVE (Dutch A) DP_TARGET_SEAT: an opponent (the top stock card is added to its
                layout, unseen, when the stock can be drawn and the layout is not full) or the
                seat itself (DP_TARGET_POS: that own card goes face up to the discard pile, its
                position emptied).
-CANCEL_FINAL   (Dutch black king) offered only while a final lap runs: the ender loses that
-               status, play resumes and the hole may be ended again.
+CANCEL_FINAL   (Dutch black king) offered (POWER, the player's choice) only while a final lap
+               runs: the ender loses that status, play resumes and the hole may be ended
+               again, by the canceller too (its DP_KNOCK follows).
 COMBINE        (Dutch 2) up to twice, DP_CHOOSE_POWER: the rank index of an enabled Dutch
                power from K down to 3 not chosen yet and with a target now, or PASS; each is
                resolved at once; the 8 and 9 (which dispose of the 2) end the combination.
 EXCHANGE_THIS  (Dutch 9) DP_TARGET_SEAT opponent, DP_TARGET_POS its card: the 9 takes that
                card's place (and face; known to the seat), the card comes to the seat's hand
-               and is placed like a taken discard, DP_PLACE_TAKEN (positions only), known to the
-               seat and to whoever knew it.
+               and is placed like a taken discard, DP_PLACE_TAKEN (power POW_EXCHANGE_THIS;
+               positions only; face up with placement_face = up or over a face-up card),
+               known to the seat and to whoever knew it.
 
 Ending: the call is the knock (start_end, knocked = True) with each other player's final turn
-(final_turns); the ender's scoring (ender_penalty / ender_bonus / ender_tie) and
-non_caller_rule are applied by :func:`simulator.game.reference.hole_scores`.
+(final_turns; a final lap counts the turns after the one that started it, whichever trigger
+started it); the ender's scoring (ender_penalty / ender_bonus / ender_tie) and
+non_caller_rule are applied by :func:`simulator.game.reference.hole_scores`, and in a match
+with the call trigger the next first player (first_player = previous_hole_winner) is the
+lowest layout value, the caller losing ties (:func:`simulator.game.reference.hole_winner`).
+Scores are layout values (:func:`layout_value_grown`) plus the points incurred in the hole
+(Cumbia's missed snaps, pay_to_peek), as in the plain game.
 """
 
 from __future__ import annotations
