@@ -403,8 +403,13 @@ def random_power_rules(rng: random.Random) -> Rules:
         "turn_match_mode": ["none", "pablo_multi_replace", "cabo_match"],
         "power_source": ["stock_only", "stock_or_unused_discard"],
         "stock_draw_may_be_discarded": [True, False],
+        "final_turns": ["none", "each_other_player_once", "complete_lap"],
+        "knock_timing": ["instead_of_turn", "end_of_own_turn", "any_time_in_turn"],
+        "jack_discard_skips_next": [False, True],
+        "pay_to_peek": [None, 1],
+        "private_stock_draw": [True, False],
     }
-    for option in rng.sample(sorted(switches), rng.randint(0, 3)):
+    for option in rng.sample(sorted(switches), rng.randint(0, 4)):
         base[option] = rng.choice(switches[option])
     if base.get("snap_mode") == "cactus":
         base["snap_penalty_cards"] = rng.randint(0, 3)
