@@ -136,7 +136,7 @@ Scores are layout values (:func:`layout_value_grown`) plus the points incurred i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import cards as C
 from . import codes as K
@@ -268,13 +268,10 @@ class PowerState(GameState):
         known = tuple(tuple(cell.card if seat in cell.known_to else None for cell in row)
                       for row in self.layouts)
         peeked = tuple(tuple(frozenset(cell.peeked_by) for cell in row) for row in self.layouts)
-        return Observation(base.seat, base.decision, base.legal, base.held, base.own,
-                           base.replaceable, base.face_up, base.discard, base.stock_count,
-                           base.turn, base.ender, base.reshuffles, power_game=True,
-                           power=self.pub_power, target_seat=self.pub_target, known=known,
-                           shielded=tuple(self.shielded),
-                           top_power_unused=self.top_power_unused and bool(self.discard),
-                           choices=self.pub_choices, peeked=peeked)
+        return replace(base, power_game=True, power=self.pub_power,
+                       target_seat=self.pub_target, known=known, shielded=tuple(self.shielded),
+                       top_power_unused=self.top_power_unused and bool(self.discard),
+                       choices=self.pub_choices, peeked=peeked)
 
     # ---- card movements, each logged ------------------------------------------------------
     def put(self, seat: int, p: int, card: int, face_up: bool, seen_by: set[int]) -> None:
