@@ -70,11 +70,20 @@ GROUPS = (
                        "ender_extra")),
     ("Match play", ("match_end_mode", "match_end_holes", "match_end_target", "match_tie",
                     "four_of_kind_wins_match", "pot_enabled", "pot_ante", "pot_cap")),
+    ("Power cards", ("power_set", "dutch_powers", "power_source", "power_card_placeable",
+                     "snap_mode", "snap_penalty_opponent_miss", "snap_penalty_cards",
+                     "turn_match_mode", "match_fail_penalty_cards", "call_name",
+                     "non_caller_rule")),
 )
 
 
 # A few words before a section's options, where its options share notation.
 GROUP_INTROS = {
+    "Power cards": "The power-card games ([Power-card games](#power-card-games); the presets `power_*`, and `power_set = "
+                   "dutch` on any preset) are played by the reference engine only so far "
+                   "(`simulator.game.reference.play_round`, specified move by move in "
+                   "`simulator/game/powers.py`); `golfsim run` and the other compiled "
+                   "commands refuse them in one line.",
     "Card values": "`value_scheme` gives every card its points; the other options override "
                    "single ranks or cards on top of it.",
     "Ender scoring": "Below, `s` is the ender's layout value, `N` the number of players, `m` "

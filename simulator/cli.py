@@ -23,7 +23,7 @@ import click
 
 from . import api
 from .game.cards import CardParseError
-from .game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,  # noqa: F401
+from .game.rules import (OPTIONS, POWER_PRESETS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,  # noqa: F401
                          card_values_text, option_text, preset_reference)
 from .game.rules import _allowed_text
 
@@ -603,7 +603,10 @@ def presets():
     """List the named rule sets."""
     width = max(len(name) for name in PRESETS)
     for name in PRESETS:
-        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')} "
+        # the power-card games are played by the reference engine only so far
+        note = " [not yet playable by run: reference engine only]" \
+            if name in POWER_PRESETS else ""
+        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')}{note} "
                    f"({preset_reference(name)})")
 
 

@@ -19,7 +19,7 @@ from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
 from simulator.experiments.runner import make_job
 from strategies import builtin
 from strategies.lookahead import POLICY_LOOKAHEAD
-from test_random_rules import _candidates, draw_rule_sets
+from test_random_rules import COMPILED_PRESETS, POWER_OPTIONS, _candidates, draw_rule_sets
 
 
 def test_every_option_is_classified():
@@ -35,7 +35,8 @@ def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == {"general", "lean", "user_kernel", "lookahead_rollout"}
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
-    assert F.mask(F.BUILD_FEATURES["general"]) == F.ALL
+    # the general build has every feature but "powers", which no build has yet
+    assert F.mask(F.BUILD_FEATURES["general"]) == F.ALL & ~F.BIT["powers"]
     assert set(F.MATCH_FEATURES) <= set(F.FEATURES)
 
 
@@ -62,9 +63,11 @@ def _old_rules_eligible(ri) -> bool:
 
 def _single_option_sets():
     """Every preset with every candidate value of one option, where the rules allow it."""
-    for preset in PRESETS:
+    for preset in COMPILED_PRESETS:   # (the power presets and options: below)
         base = Rules.preset(preset)
         for f in fields(Rules):
+            if f.name in POWER_OPTIONS:
+                continue
             for value in _candidates(f):
                 try:
                     rules = base.with_options(**{f.name: value})
@@ -75,7 +78,7 @@ def _single_option_sets():
 
 
 def test_allow_list_decides_as_the_old_deny_list():
-    cases = [(Rules.preset(p), n) for p in PRESETS
+    cases = [(Rules.preset(p), n) for p in COMPILED_PRESETS
              for n in range(Rules.preset(p).players_min, min(Rules.preset(p).players_max, 6) + 1)]
     cases += [(rules, players) for *_, rules, players in draw_rule_sets(500, seed=25)]
     cases += list(_single_option_sets())
@@ -117,6 +120,7 @@ EXAMPLES = {   # feature -> a rule set that needs it: (preset, overrides)
     "remove_cancelled": ("nine_card_fuchs", {}),
     "match_play": ("six_card", {}),
     "pot": ("six_card", {"pot_enabled": True}),
+    "powers": ("power_cabo", {}),
 }
 PLAYERS = 3
 
@@ -143,7 +147,7 @@ def _lacked(build):
     return [f for f in F.FEATURES if f not in F.BUILD_FEATURES[build]]
 
 
-@pytest.mark.parametrize("feature", _lacked("lean"))
+@pytest.mark.parametrize("feature", [f for f in _lacked("lean") if f != "powers"])
 def test_builds_refuse_a_rule_set_needing_what_they_lack(feature):
     rules = _example(feature)
     matches = feature in F.MATCH_FEATURES
@@ -167,3 +171,22 @@ def test_lean_plays_what_it_has(feature):
     assert F.missing("lean", rules, PLAYERS) == []
     assert _job(rules, builtin.POLICY_GREEDY, kernel="lean").lean
     assert np.array_equal(_job(rules, POLICY_LOOKAHEAD).arrays.ri, flatten(rules, PLAYERS).ri)
+
+
+# ---- power-card rules: no build plays them yet -------------------------------------------------
+POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] + [
+    Rules.preset("six_card", power_set="dutch"), Rules.preset("four_card", power_set="dutch"),
+    Rules.preset("four_card", end_triggers=("call",)),
+    Rules.preset("four_card", end_triggers=("knock", "stock_exhausted"), stock_empty="end_hole"),
+    Rules.preset("four_card", snap_mode="cactus"),
+    Rules.preset("four_card", turn_match_mode="cabo_match")]
+
+
+@pytest.mark.parametrize("case", range(len(POWER_RULE_SETS)))
+def test_every_build_refuses_power_rules(case):
+    rules = POWER_RULE_SETS[case]
+    for build in F.BUILD_FEATURES:
+        assert "powers" in F.missing(build, rules, PLAYERS), build
+    assert not rules_eligible(flatten(rules, PLAYERS).ri)
+    with pytest.raises(RuleError, match="reference engine only"):
+        _job(rules, builtin.POLICY_GREEDY)

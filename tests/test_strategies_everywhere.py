@@ -7,14 +7,14 @@ from __future__ import annotations
 import pytest
 
 from simulator.experiments.runner import play_logged_round
-from simulator.game.rules import PRESETS, Rules, flatten
+from simulator.game.rules import Rules, flatten
 from strategies import STRATEGIES, resolve_seats, seat_arrays
-from test_random_rules import draw_rule_sets
+from test_random_rules import COMPILED_PRESETS, draw_rule_sets
 from tiers import sweep
 
 NEW = [name for name in STRATEGIES if name not in ("random", "greedy", "knock-threshold")]
 RULE_SETS = [(p, {}, Rules.preset(p), 4 if Rules.preset(p).players_max >= 4 else 2)
-             for p in PRESETS] + draw_rule_sets(120, seed=7)
+             for p in COMPILED_PRESETS] + draw_rule_sets(120, seed=7)
 
 
 # lookahead (the slowest by far) only in the slow tier; test_lookahead.py covers it by default

@@ -32,7 +32,7 @@ from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
 from ..kernel.features import lacking, needed_from_ri
-from ..game.rules import RuleArrays, Rules, flatten
+from ..game.rules import POWERS_REFUSED, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
 
@@ -286,8 +286,19 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
                user_chunk=user_chunk, policies=policies)
 
 
+def refuse_powers(rules: Rules | RuleArrays) -> None:
+    """No compiled build has the "powers" feature (simulator/kernel/features.py): say so in
+    one line instead of playing the rules without their powers (api._rule_set says it
+    earlier for the commands that play)."""
+    ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
+    if "powers" in lacking("general", needed_from_ri(ri)):
+        raise RuleError(POWERS_REFUSED)
+
+
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
-    """Refuse strategies that cannot play these rules (ValueError with the reason)."""
+    """Refuse rules no build plays and strategies that cannot play these rules (ValueError
+    with the reason)."""
+    refuse_powers(rules)
     if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
         return
     ri = flatten(rules, players).ri
@@ -361,6 +372,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    refuse_powers(arrays)
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)

@@ -44,9 +44,20 @@ DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK 
 DP_ARRANGE = 8       # rearrange_after_reveal: where a face-up card (held) goes: a position
 DP_REMOVE = 9        # remove_cancelled = optional_to_discard_bottom: a completed group (held =
                      # its lowest position) goes to the discard pile's bottom? A_REMOVE or A_PASS
-N_DECISION_POINTS = 10
+# power-card games (simulator/game/powers.py; none of these arise in other games)
+DP_TARGET_SEAT = 10  # name a seat (actions 0..players-1) for the effect in PUB_POWER
+DP_TARGET_POS = 11   # name a position of the seat in PUB_TARGET_SEAT (for the Dutch 7: a
+                     # line, rows 0..R-1 then columns R..R+C-1)
+DP_SWAP = 12         # confirm an optional swap: A_SWAP or A_PASS
+DP_KEEP = 13         # Dutch 8: action 0 or 1 keeps the first or second of the two drawn cards
+DP_SNAP = 14         # out of turn, after a discard: A_SNAP or A_PASS (then which card)
+DP_NOMINATE = 15     # Pablo / Cabo turn match: nominate a card (a position; Cabo names the
+                     # seat first at DP_TARGET_SEAT); A_PASS ends the nomination
+DP_CHOOSE_POWER = 16  # Dutch 2: which power next (action = its rank index), A_PASS to stop
+N_DECISION_POINTS = 17
 DECISION_NAMES = ("reveal", "turn", "place_drawn", "place_taken", "flip", "face", "peek",
-                  "knock", "arrange", "remove")   # by DP_* number
+                  "knock", "arrange", "remove", "target_seat", "target_pos", "swap", "keep",
+                  "snap", "nominate", "choose_power")   # by DP_* number
 
 # ---- actions: 0..MAX_POS-1 are positions ----------------------------------------------
 A_DRAW_STOCK = 16
@@ -61,10 +72,16 @@ A_FACE_DOWN = 24
 A_PEEK = 25          # look at one of your face-down cards: pay_to_peek (for a cost) at the
                      # turn; with blind_replacement = false before placing a held card (once)
 A_REMOVE = 26        # remove_cancelled: move the completed group off the layout
+A_POWER = 27         # use the held stock card's power (at DP_PLACE_DRAWN)
+A_MATCH = 28         # Pablo multi-replace / Cabo match with the held card
+A_SNAP = 29          # snap a card on the new top discard (at DP_SNAP)
+A_SWAP = 30          # confirm an optional swap (at DP_SWAP)
+A_DISCARD_POWER = 31  # Cactus: the turn is using the unused power of the top discard
 ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
                 A_FACE_UP: "face_up", A_FACE_DOWN: "face_down", A_PEEK: "peek",
-                A_REMOVE: "remove"}
+                A_REMOVE: "remove", A_POWER: "power", A_MATCH: "match", A_SNAP: "snap",
+                A_SWAP: "swap", A_DISCARD_POWER: "discard_power"}
 
 
 # what a user policy's guard answers for it when it raised an exception (an illegal action,
@@ -110,8 +127,54 @@ FINAL_NONE, FINAL_EACH_OTHER, FINAL_COMPLETE_LAP = range(3)
 STOCK_EMPTY = ("reshuffle_keep_top", "end_hole")
 STOCK_RESHUFFLE, STOCK_END_HOLE = range(2)
 
-END_TRIGGERS = ("knock", "all_face_up", "all_players_face_up", "stock_exhausted")
+END_TRIGGERS = ("knock", "all_face_up", "all_players_face_up", "stock_exhausted", "call",
+                "empty_layout")
 END_KNOCK, END_ALL_FACE_UP, END_ALL_PLAYERS_FACE_UP, END_STOCK_EXHAUSTED = 1, 2, 4, 8
+END_CALL, END_EMPTY_LAYOUT = 16, 32
+
+# ---- power-card games (docs/rules.md#power-card-games, simulator/game/powers.py) -----------
+POWER_SETS = ("none", "malaysia", "pablo", "cumbia", "cabo", "cactus", "dutch")
+POWER_SOURCES = ("stock_only", "stock_or_unused_discard")
+SNAP_MODES = ("none", "cumbia", "cactus")
+SNAP_NONE, SNAP_CUMBIA, SNAP_CACTUS = range(3)
+TURN_MATCH_MODES = ("none", "pablo_multi_replace", "cabo_match")
+TMATCH_NONE, TMATCH_PABLO, TMATCH_CABO = range(3)
+NON_CALLER_RULES = ("layout_value", "zero_if_not_above_caller")
+# the Dutch powers by card, as dutch_powers names them ("K" is the black king)
+DUTCH_POWER_CARDS = ("K", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
+# PUB_POWER: the effect a target decision resolves (0: none); the POW_* effects of a power
+# card, then the contexts of the other target decisions (snaps, matches, gifts)
+POW_NONE = 0
+POW_PEEK_OWN = 1
+POW_PEEK_OPP = 2
+POW_PEEK_ANY = 3
+POW_SWAP_OWN_OPP_BLIND = 4
+POW_SWAP_AFTER_PEEK_OPP = 5     # Pablo 7: peek at an opponent's card, then swap it blind
+POW_SWAP_ANY_TWO = 6
+POW_PEEK_BOTH_SWAP = 7          # Cumbia J: peek own and opponent's, optional swap
+POW_SHUFFLE_OPP = 8
+POW_FLIP_OPP = 9
+POW_SWAP_LINE = 10
+POW_DRAW_TWO = 11
+POW_SHIELD = 12
+POW_GIVE_OR_REMOVE = 13
+POW_CANCEL_FINAL = 14
+POW_COMBINE = 15
+POW_EXCHANGE_THIS = 16          # Dutch 9: this card into an opponent's layout, theirs to you
+CTX_SNAP = 20                   # which card a snap takes
+CTX_NOMINATE = 21               # which card a turn match nominates
+CTX_GIVE = 22                   # which own card goes blind to an opponent (Cumbia, Cabo)
+POWER_NAMES = {POW_NONE: "none", POW_PEEK_OWN: "peek_own", POW_PEEK_OPP: "peek_opponent",
+               POW_PEEK_ANY: "peek_any", POW_SWAP_OWN_OPP_BLIND: "swap_own_opponent_blind",
+               POW_SWAP_AFTER_PEEK_OPP: "swap_own_opponent_after_peek",
+               POW_SWAP_ANY_TWO: "swap_any_two_blind", POW_PEEK_BOTH_SWAP:
+               "peek_own_and_opponent_then_optional_swap", POW_SHUFFLE_OPP:
+               "shuffle_opponent_layout", POW_FLIP_OPP: "flip_opponent_card",
+               POW_SWAP_LINE: "swap_line_with_opponent", POW_DRAW_TWO: "draw_two_choose_one",
+               POW_SHIELD: "shield", POW_GIVE_OR_REMOVE: "give_or_remove",
+               POW_CANCEL_FINAL: "cancel_final_lap", POW_COMBINE: "combine_two_powers",
+               POW_EXCHANGE_THIS: "exchange_this_card", CTX_SNAP: "snap",
+               CTX_NOMINATE: "nominate", CTX_GIVE: "give"}
 
 ENDER_PENALTIES = ("none", "plus_10", "plus_20", "double_plus_5", "double", "equal_highest",
                    "plus_twice_players", "plus_lowest_score", "plus_highest_opponent")
@@ -200,7 +263,12 @@ R_TIE_PENALTY = 68        # added to every hole score another player shares
 R_FLIP_ALL_MAX = 69       # flip_all_to_end only with at most this many face-down cards
 R_LAYOUT_KIND = 70        # LAYOUT_*: which of the scorer's simple cases the rules are
 R_PLAIN_HOLE = 71         # 1 when every hole score is the layout value plus the seat's extras
-N_RULE_SLOTS = 72
+R_POWER_SET = 72          # index into POWER_SETS (0: no power cards)
+R_SNAP_MODE = 73          # SNAP_*
+R_TURN_MATCH = 74         # TMATCH_*
+R_POWER_SOURCE = 75       # index into POWER_SOURCES
+R_NON_CALLER = 76         # index into NON_CALLER_RULES
+N_RULE_SLOTS = 77
 
 # R_LAYOUT_KIND: the simple cases a kernel scores in place, without calls
 LAYOUT_GENERAL = 0  # the general scorer is needed
@@ -224,6 +292,8 @@ PUB_HELD_PUBLIC = 9   # a held card everyone has seen (taken from the discard pi
                       # with private_stock_draw = false) and not yet placed, else -1
 PUB_RESHUFFLES = 10
 PUB_KNOCKED = 11      # 1 when the end was triggered by a knock
+PUB_POWER = 12        # power-card games: the effect a decision resolves (POW_*, CTX_*), or 0
+PUB_TARGET_SEAT = 13  # the seat whose positions DP_TARGET_POS / DP_NOMINATE offer, else -1
 N_PUB_SLOTS = 16      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
 
 # ---- per-round outcome slots ---------------------------------------------------------------

@@ -56,7 +56,7 @@ from functools import lru_cache
 from . import cards as C
 from . import codes as K
 from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules
+from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules, uses_power_engine
 
 
 class Decision(IntEnum):
@@ -71,6 +71,14 @@ class Decision(IntEnum):
     KNOCK = K.DP_KNOCK              # knock_timing other than instead_of_turn: KNOCK or PASS
     ARRANGE = K.DP_ARRANGE          # rearrange_after_reveal: a position for the held face-up card
     REMOVE = K.DP_REMOVE            # remove_cancelled optional: REMOVE or PASS (held: 1st cell)
+    # power-card games (simulator/game/powers.py)
+    TARGET_SEAT = K.DP_TARGET_SEAT  # name a seat for the effect in Observation.power
+    TARGET_POS = K.DP_TARGET_POS    # a position of Observation.target_seat (Dutch 7: a line)
+    SWAP = K.DP_SWAP                # confirm an optional swap: SWAP or PASS
+    KEEP = K.DP_KEEP                # Dutch 8: 0 or 1, which of Observation.choices to keep
+    SNAP = K.DP_SNAP                # snap onto the new top discard: SNAP or PASS
+    NOMINATE = K.DP_NOMINATE        # Pablo / Cabo: nominate a card, PASS ends
+    CHOOSE_POWER = K.DP_CHOOSE_POWER  # Dutch 2: a power by its rank index, PASS stops
 
 
 class Action(IntEnum):
@@ -86,6 +94,11 @@ class Action(IntEnum):
     FACE_DOWN = K.A_FACE_DOWN
     PEEK = K.A_PEEK                 # pay_to_peek: look at one own face-down card, then go on
     REMOVE = K.A_REMOVE             # remove_cancelled: the completed group leaves the layout
+    POWER = K.A_POWER               # use the held stock card's power
+    MATCH = K.A_MATCH               # Pablo multi-replace / Cabo match with the held card
+    SNAP = K.A_SNAP                 # snap a card onto the new top discard
+    SWAP = K.A_SWAP                 # confirm an optional swap
+    DISCARD_POWER = K.A_DISCARD_POWER  # Cactus: use the unused power of the top discard
 
 
 NO_CARD = -1  # "no card" in log rows, as in the kernel
@@ -514,6 +527,12 @@ def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: boo
         scores[ender] += ender_score(rules, L, ender) - L[ender]
     if applies:
         scores[ender] += rules.ender_extra
+    # non_caller_rule (Cactus): a player who did not call and whose layout value is at most
+    # the caller's scores 0 (its points incurred during the hole still count)
+    if ender >= 0 and rules.non_caller_rule == "zero_if_not_above_caller":
+        for q in range(n):
+            if q != ender and L[q] <= L[ender]:
+                scores[q] = extra[q]
     # step 5: hole-level transforms
     if rules.lowest_scores_zero:
         low = min(L)
@@ -592,6 +611,15 @@ class Observation:
     turn: int
     ender: int | None
     reshuffles: int = 0                      # times the stock was rebuilt in this hole
+    # power-card games only (simulator/game/powers.py); the defaults everywhere else
+    power_game: bool = False
+    power: int = K.POW_NONE                  # the effect this decision resolves (PUB_POWER)
+    target_seat: int = -1                    # whose positions are offered (PUB_TARGET_SEAT)
+    known: tuple = ()                        # [seat][pos]: the card this seat knows there
+    shielded: tuple = ()                     # [seat]: no power may target that layout now
+    top_power_unused: bool = False           # the top discard's power was not used
+    choices: tuple = ()                      # DP_KEEP: the two cards drawn, in order
+    peeked: tuple = ()                       # [seat][pos]: seats seen peeking at that card
 
 
 class GameState:
@@ -881,6 +909,11 @@ class GreedyPolicy:
         return UnseenPool(obs, self.table, drawn=held)
 
     def choose(self, obs: Observation) -> int:
+        if obs.power_game:   # powers, snaps, matches and calls (docs/policies.md#power-cards)
+            from .powers import decide
+            action = decide(self, obs)
+            if action is not None:
+                return action
         d = obs.decision
         if d == Decision.TURN:
             return self.choose_turn(obs, self.pool(obs, None))
@@ -983,8 +1016,13 @@ class GreedyPolicy:
         return best
 
     def estimate(self, own: list[int | None] | tuple, pool: UnseenPool) -> int:
-        """n * E, the estimated layout score."""
+        """n * E, the estimated layout score. Positions beyond the grid (a layout grown in a
+        power-card game) pair with nothing: their values, S/n when unknown, are added."""
         rules = self.rules
+        if len(own) > rules.n_positions:
+            extra = sum(pool.S if x is None else self.table.value[x] * pool.n
+                        for x in own[rules.n_positions:])
+            return self.estimate(own[:rules.n_positions], pool) + extra
         if rules.pair_scope == "column" and rules.grid_rows == 2:
             cols = rules.grid_cols
             return sum(self.column_estimate(own[c], own[c + cols], pool) for c in range(cols))
@@ -1065,6 +1103,11 @@ class KnockThresholdPolicy(GreedyPolicy):
         return False   # greedy's stall rule is greedy's own
 
     def choose(self, obs: Observation) -> int:
+        if obs.power_game:   # powers, snaps and matches (docs/policies.md#power-cards)
+            from .powers import decide
+            action = decide(self, obs)
+            if action is not None:
+                return action
         if obs.decision not in (Decision.TURN, Decision.KNOCK):
             return self.choose_after_turn(obs)
         pool = self.pool(obs, None)
@@ -1532,8 +1575,18 @@ class Hole:
 
 def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
                round_index: int) -> RoundRecord:
-    """Deal, reveal, play and score one hole with one strategy name per seat (or one for all)."""
-    return Hole(rules, players, strategies, seed, round_index).play()
+    """Deal, reveal, play and score one hole with one strategy name per seat (or one for all).
+    Power-card rules are played by simulator/game/powers.py."""
+    return make_hole(rules, players, strategies, seed, round_index).play()
+
+
+def make_hole(rules: Rules, players: int, strategies: list[str], seed: int,
+              round_index: int) -> Hole:
+    """The referee of one hole: the power-card engine's when the rules need it."""
+    if uses_power_engine(rules):
+        from .powers import PowerHole
+        return PowerHole(rules, players, strategies, seed, round_index)
+    return Hole(rules, players, strategies, seed, round_index)
 
 
 # ---- match play (docs/rules.md#matches, docs/rules.md#match-play) ------------------------
@@ -1601,7 +1654,7 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
                 wins = [Fraction(int(s in winners), len(winners)) for s in range(players)]
                 return MatchRecord(totals, wins, balance, h)
         if rules.first_player == "previous_hole_winner":
-            first = order[scores.index(min(scores))]
+            first = order[hole_winner(rules, r, scores)]
         else:
             first = (first + 1) % players
         done = (max(totals) >= target or h >= MATCH_STRIDE) if target > 0 else h >= holes
@@ -1615,6 +1668,22 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
         best = [best[PyStream(seed, match, STREAM_TIEBREAK).below(len(best))]]
     wins = [Fraction(int(s in best), len(best)) for s in range(players)]
     return MatchRecord(totals, wins, balance, h)
+
+
+def hole_winner(rules: Rules, r, scores: list[int]) -> int:
+    """The turn position of a hole's winner, who plays first in the next hole with
+    first_player = previous_hole_winner: the lowest hole score, the earliest in turn order on a
+    tie. With the call trigger (Cactus) the winner has the lowest layout value and the caller
+    loses ties; opponents tied for lowest are decided by the earliest in turn order (the rules
+    cut the cards)."""
+    if "call" not in rules.end_triggers:
+        return scores.index(min(scores))
+    values = list(r["layout_values"])
+    low = min(values)
+    tied = [i for i, v in enumerate(values) if v == low]
+    if len(tied) > 1 and r["ender"] in tied:
+        tied.remove(r["ender"])
+    return tied[0]
 
 
 def _has_four_of_a_kind(cards) -> bool:

@@ -112,8 +112,7 @@ class Rules:
     flip_all_max_face_down: int | None = _opt(None, "flip_all_to_end only with at most this many "
                                               "face-down cards (none: any number)", lo=1,
                                               hi=K.MAX_POS, nullable=True)
-    end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS,
-                               supported=("knock", "all_face_up", "all_players_face_up"))
+    end_triggers: tuple = _opt(("all_face_up",), "what ends a hole", allowed=K.END_TRIGGERS)
     knock_exclusive: bool = _opt(True, "nobody may knock once someone has knocked (the rules "
                                  "give a second knock no effect, so only true is played)",
                                  supported=(True,))
@@ -248,6 +247,38 @@ class Rules:
     pot_ante: int = _opt(5, "each player's ante into an empty pot", lo=1, hi=10000)
     pot_cap: int | None = _opt(None, "the most won from or paid into the pot at once (none: no "
                                "cap)", lo=1, hi=1000000, nullable=True)
+    # ---- power cards (docs/rules.md#power-card-games; the reference engine plays them,
+    # simulator/game/powers.py, no compiled build yet)
+    power_set: str = _opt("none", "which cards have powers when drawn from the stock (the "
+                          "power-card games, docs/rules.md#power-card-games; dutch: the Dutch "
+                          "powers table, an "
+                          "add-on to any preset, its cards chosen by dutch_powers)",
+                          allowed=K.POWER_SETS)
+    dutch_powers: tuple = _opt(K.DUTCH_POWER_CARDS, "power_set = dutch: the cards whose power "
+                               "is enabled (K is the black king)", allowed=K.DUTCH_POWER_CARDS)
+    power_source: str = _opt("stock_only", "where a power may come from: only a card drawn "
+                             "from the stock, or also (Cactus) the top discard whose power "
+                             "nobody used, as a whole turn", allowed=K.POWER_SOURCES)
+    power_card_placeable: bool = _opt(True, "a power card may be put into a layout as an "
+                                      "ordinary card (false: it can only be used or "
+                                      "discarded, and never taken from the discard pile, "
+                                      "AMB-43)")
+    snap_mode: str = _opt("none", "snapping a card onto a new top discard out of turn",
+                          allowed=K.SNAP_MODES)
+    snap_penalty_opponent_miss: int = _opt(0, "snap_mode = cumbia: points added to a snapper "
+                                           "whose card taken from an opponent's layout does not "
+                                           "match", lo=0, hi=100)
+    snap_penalty_cards: int = _opt(0, "snap_mode = cactus: cards drawn from the stock, unseen, "
+                                   "into the snapper's layout after a wrong snap", lo=0, hi=4)
+    turn_match_mode: str = _opt("none", "matching the held card against layout cards as a "
+                                "turn", allowed=K.TURN_MATCH_MODES)
+    match_fail_penalty_cards: int = _opt(0, "turn_match_mode = cabo_match: cards drawn from the "
+                                         "stock, unseen, into the matcher's layout for each "
+                                         "nominated card that does not match", lo=0, hi=4)
+    call_name: str = _opt("Knock", "what the call that ends a hole (end trigger call) is named "
+                          "at the table", allowed=("Knock", "Pablo", "Cumbia", "Cabo", "Cactus"))
+    non_caller_rule: str = _opt("layout_value", "what a player who did not call scores",
+                                allowed=K.NON_CALLER_RULES)
 
     def __post_init__(self):
         for f in fields(self):
@@ -412,6 +443,13 @@ def _coerce(f, value):
             raise RuleError(f"option end_triggers = {value!r}: expected a list of "
                             + ", ".join(K.END_TRIGGERS))
         return tuple(value)
+    if f.name == "dutch_powers":
+        if isinstance(value, str):
+            value = [v for v in value.replace("+", ",").split(",") if v]
+        if not isinstance(value, (list, tuple)):
+            raise RuleError(f"option dutch_powers = {value!r}: expected a list of "
+                            + ", ".join(K.DUTCH_POWER_CARDS))
+        return tuple(str(v).upper() for v in value)
     if f.name == "deck_thresholds":
         try:
             return tuple(tuple(int(x) for x in pair) for pair in value)
@@ -463,6 +501,8 @@ def parse_option_text(name: str, text: str):
                             "such as 2:1,5:2,9:3") from None
     if name == "end_triggers":
         return tuple(v for v in text.replace("+", ",").split(",") if v)
+    if name == "dutch_powers":
+        return tuple(v.upper() for v in text.replace("+", ",").split(",") if v)
     try:
         return int(text)
     except ValueError:
@@ -488,6 +528,12 @@ def _check_value(f, value) -> None:
             if m["supported"] and v not in m["supported"]:
                 raise RuleError(f"option end_triggers = {v!r} is not supported yet; supported: "
                                 + ", ".join(m["supported"]))
+        return
+    if f.name == "dutch_powers":
+        for v in value:
+            if v not in K.DUTCH_POWER_CARDS:
+                raise RuleError(f"option dutch_powers = {v!r}: expected items from "
+                                + ", ".join(K.DUTCH_POWER_CARDS))
         return
     if f.name == "deck_thresholds":
         if not value or any(len(p) != 2 or p[1] < 1 for p in value):
@@ -645,10 +691,13 @@ def _check_combination(r: Rules) -> None:
     if r.initial_reveal_mode == "flip" and r.placement_face == "down" and \
             "all_face_up" in r.end_triggers:
         pass  # legal (the face-down game with flips), merely slow to end
-    if "knock" not in r.end_triggers and "all_face_up" not in r.end_triggers and \
-            "all_players_face_up" not in r.end_triggers:
-        raise RuleError("end_triggers must include knock, all_face_up or all_players_face_up")
-    if r.placement_face == "down" and not ({"knock"} & set(r.end_triggers)) and \
+    if not {"knock", "all_face_up", "all_players_face_up", "call", "stock_exhausted"} & \
+            set(r.end_triggers):
+        raise RuleError("end_triggers must include knock, all_face_up, all_players_face_up, "
+                        "call or stock_exhausted")
+    _check_powers(r)
+    if r.placement_face == "down" and \
+            not ({"knock", "call", "stock_exhausted", "empty_layout"} & set(r.end_triggers)) and \
             not (r.flip_instead_of_draw or r.flip_all_to_end or
                  r.flip_after_stock_discard != "none"):
         raise RuleError("placement_face = down with end_triggers = "
@@ -660,6 +709,71 @@ def _check_combination(r: Rules) -> None:
             (r.ender_penalty != "none" or r.ender_bonus != "none"):
         raise RuleError("ender_penalty/ender_bonus with ender_rule_applies_to = knock_only have "
                         "no effect without the knock end trigger")
+
+
+POWERS_REFUSED = ("power-card games (power_set, snap_mode, turn_match_mode, the end triggers "
+                  "call, empty_layout, stock_exhausted) are played by the reference engine "
+                  "only so far (simulator.game.reference.play_round); golfsim's compiled "
+                  "commands cannot play them yet")
+
+
+def uses_power_engine(r: Rules) -> bool:
+    """Does the rule set need the power-card engine (simulator/game/powers.py): power cards,
+    snaps, turn matches, or the end triggers only it plays (call, empty_layout,
+    stock_exhausted)? No compiled build plays such rules yet (simulator/kernel/features.py)."""
+    return r.power_set != "none" or r.snap_mode != "none" or r.turn_match_mode != "none" or \
+        bool({"call", "empty_layout", "stock_exhausted"} & set(r.end_triggers))
+
+
+# options the power-card engine does not combine with (none of the power games uses them)
+_NOT_WITH_POWERS = (
+    ("remove_cancelled", lambda r: r.remove_cancelled != "never", "never"),
+    ("replace_unseen_once", lambda r: r.replace_unseen_once, "false"),
+    ("rearrange_after_reveal", lambda r: r.rearrange_after_reveal, "false"),
+    ("blind_replacement", lambda r: not r.blind_replacement, "true"),
+    ("initial_reveal_mode", lambda r: r.initial_reveal_mode == "flip_on_first_turn",
+     "none, flip or peek"),
+    ("knock_min_laps", lambda r: r.knock_min_laps != 0, "0"),
+)
+
+
+def _check_powers(r: Rules) -> None:
+    """The power options make sense only together (docs/rules.md#power-card-games)."""
+    triggers = set(r.end_triggers)
+    if {"knock", "call"} <= triggers:
+        raise RuleError("end_triggers with both knock and call: a call is the knock of the "
+                        "power-card games under another name (call_name); choose one")
+    if "stock_exhausted" in triggers and r.stock_empty != "end_hole":
+        raise RuleError(f"end_triggers = stock_exhausted needs stock_empty = end_hole (got "
+                        f"{r.stock_empty}): a reshuffled stock is never exhausted")
+    if r.non_caller_rule != "layout_value" and "call" not in triggers:
+        raise RuleError(f"non_caller_rule = {r.non_caller_rule} scores the players who did not "
+                        f"call: it needs end trigger call, which end_triggers lacks")
+    if r.call_name != "Knock" and "call" not in triggers:
+        raise RuleError(f"call_name = {r.call_name} names the call of end trigger call, which "
+                        f"end_triggers lacks")
+    for name, bad, need in (
+            ("snap_penalty_opponent_miss", r.snap_penalty_opponent_miss and
+             r.snap_mode != "cumbia", "snap_mode = cumbia"),
+            ("snap_penalty_cards", r.snap_penalty_cards and r.snap_mode != "cactus",
+             "snap_mode = cactus"),
+            ("match_fail_penalty_cards", r.match_fail_penalty_cards and
+             r.turn_match_mode != "cabo_match", "turn_match_mode = cabo_match"),
+            ("power_source", r.power_source != "stock_only" and r.power_set == "none",
+             "a power_set"),
+            ("power_card_placeable", not r.power_card_placeable and r.power_set == "none",
+             "a power_set"),
+            ("dutch_powers", r.dutch_powers != K.DUTCH_POWER_CARDS and r.power_set != "dutch",
+             "power_set = dutch")):
+        if bad:
+            raise RuleError(f"option {name} = {option_text(getattr(r, name))} needs {need}")
+    if uses_power_engine(r):
+        for name, bad, allowed in _NOT_WITH_POWERS:
+            if bad(r):
+                raise RuleError(f"option {name} = {option_text(getattr(r, name))} is not "
+                                f"played with power cards, snaps, turn matches or the end "
+                                f"triggers call, empty_layout, stock_exhausted; allowed: "
+                                f"{allowed}")
 
 
 def _toml_value(v) -> str:
@@ -724,6 +838,55 @@ PRESETS: dict[str, dict] = {
         "line_sets": "rows_and_columns", "remove_cancelled": "immediate",
     },
 }
+# The power-card games (docs/rules.md#power-card-games), each inheriting four_card as its YAML block says. The
+# named value tables give every card of a rank one value, so the suit-specific values of
+# docs/rules.md#power-card-games are set here: Cumbia's red kings -5 and 2♦ -10, Cabo's K♦ 0 (TV-D15).
+_FOUR_CARD = PRESETS["four_card"]
+POWER_PRESETS: dict[str, dict] = {
+    "power_malaysia": {
+        **_FOUR_CARD, "decks": 1, "jokers_per_deck": 2, "value_scheme": "malaysia",
+        "pair_scope": "none", "power_set": "malaysia", "end_triggers": ("stock_exhausted",),
+        "stock_empty": "end_hole", "match_end_mode": "holes", "match_end_holes": 9,
+    },
+    "power_pablo": {
+        **_FOUR_CARD, "decks": 1, "jokers_per_deck": 2, "value_scheme": "pablo",
+        "pair_scope": "none", "power_set": "pablo", "turn_match_mode": "pablo_multi_replace",
+        "end_triggers": ("call",), "call_name": "Pablo", "knock_timing": "end_of_own_turn",
+        "final_turns": "each_other_player_once", "ender_penalty": "plus_highest_opponent",
+        "ender_bonus": "fixed_minus_10", "ender_tie": "neutral", "match_end_mode": "target",
+        "match_end_target": 100,
+    },
+    "power_cumbia": {
+        **_FOUR_CARD, "decks": 1, "jokers_per_deck": 0, "value_scheme": "cumbia",
+        "value_red_king": -5, "value_two_of_diamonds": -10,
+        "pair_scope": "none", "match_key": "point_value", "power_set": "cumbia",
+        "power_card_placeable": False, "snap_mode": "cumbia", "snap_penalty_opponent_miss": 10,
+        "end_triggers": ("call",), "call_name": "Cumbia", "knock_timing": "any_time_in_turn",
+        "final_turns": "each_other_player_once", "ender_penalty": "none",
+        "ender_bonus": "none", "match_end_mode": "holes", "match_end_holes": 7,
+    },
+    "power_cabo": {
+        **_FOUR_CARD, "decks": 1, "jokers_per_deck": 0, "value_scheme": "cabo",
+        "value_king_of_diamonds": 0, "pair_scope": "none", "match_key": "rank",
+        "power_set": "cabo", "turn_match_mode": "cabo_match", "match_fail_penalty_cards": 1,
+        "end_triggers": ("call", "empty_layout", "stock_exhausted"), "stock_empty": "end_hole",
+        "call_name": "Cabo", "knock_timing": "any_time_in_turn",
+        "final_turns": "each_other_player_once", "match_end_mode": "target",
+        "match_end_target": 100,
+    },
+    "power_cactus": {
+        **_FOUR_CARD, "players_min": 2, "players_max": 8, "decks": 1, "jokers_per_deck": 0,
+        "initial_discard": "none", "value_scheme": "cactus", "pair_scope": "none",
+        "power_set": "cactus", "power_source": "stock_or_unused_discard",
+        "snap_mode": "cactus", "snap_penalty_cards": 2, "end_triggers": ("call",),
+        "call_name": "Cactus", "knock_timing": "end_of_own_turn",
+        "final_turns": "each_other_player_once", "ender_penalty": "plus_10",
+        "ender_bonus": "zero", "ender_tie": "counts_as_not_lowest",
+        "non_caller_rule": "zero_if_not_above_caller", "first_player": "previous_hole_winner",
+        "match_end_mode": "target", "match_end_target": 100, "match_tie": "extra_holes",
+    },
+}
+PRESETS.update(POWER_PRESETS)
 PRESET_DESCRIPTIONS = {  # each preset's section in docs/rules.md is docs/rules.md#<name>
     "four_card": "4-card Golf: 2x2 grid, peek at two, face-down memory play, knock to end, "
                  "pairs in a row or column cancel",
@@ -746,6 +909,19 @@ PRESET_DESCRIPTIONS = {  # each preset's section in docs/rules.md is docs/rules.
     "nine_card_fuchs": "9-card Golf, Jesse Fuchs's version: nothing turned up at the start, "
                        "queens 0, kings 10, jokers -2, rows and columns of three equal cards "
                        "leave the layout as soon as they are formed",
+    "power_malaysia": "power-card Golf, Malaysia: J peek own, Q peek an opponent's, K blind "
+                      "swap, joker shuffles an opponent; no calling, the hole ends when the "
+                      "stock runs out",
+    "power_pablo": "power-card Golf, Pablo: 7 look at an opponent's card and swap it, 8 peek "
+                   "at any card, replace several equal cards at once; call Pablo: -10 when "
+                   "lowest, else plus the highest opponent",
+    "power_cumbia": "power-card Golf, Cumbia: peeks, blind swaps, power cards never placed; "
+                    "anyone snaps a matching card from any layout; call Cumbia",
+    "power_cabo": "power-card Golf, Cabo: peeks and swaps, match the held card against "
+                  "equal cards anywhere; call Cabo, or empty your layout, or run the stock out",
+    "power_cactus": "power-card Golf, Cactus: no turn-up, peeks and blind swaps, the unused "
+                    "power of the top discard, snaps of own cards; call Cactus: 0 when "
+                    "strictly lowest, else +10",
 }
 
 
@@ -824,7 +1000,14 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
                        "the hole",
         "all_players_face_up": "the hole ends, with no final turns, once every layout is "
                                "entirely face up",
-        "stock_exhausted": "the hole ends when the stock is used up (named, not played yet)",
+        "stock_exhausted": "the hole ends as soon as the action that took the last stock "
+                           "card is complete, with no final turns (AMB-44; needs stock_empty "
+                           "= end_hole; the reference engine only so far)",
+        "call": "a player may call the end, named call_name (the knock of the power-card "
+                "games, timed by knock_timing; the reference engine only so far)",
+        "empty_layout": "the hole ends as soon as the action that left a player without "
+                        "layout cards is complete, with no final turns (AMB-44; the reference "
+                        "engine only so far)",
     },
     "owner_view": {
         "none": "owners know only the cards they have seen",
@@ -908,6 +1091,48 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "knock_only": "only an ender who knocked",
         "any_ender": "whoever ended the hole: by knocking, by turning its last card face up "
                      "or by flipping all",
+    },
+    "power_set": {
+        "none": "no power cards",
+        "malaysia": "J peek own, Q peek an opponent's, K swap own and opponent's blind, joker "
+                    "shuffle an opponent's face-down cards (docs/rules.md#power_malaysia)",
+        "pablo": "7 look at an opponent's card, then swap it with one of yours blind; 8 peek "
+                 "at any card",
+        "cumbia": "4, 5 peek own; 6, 7 peek an opponent's; 10 swap any two blind; J peek own "
+                  "and an opponent's, then swap them if you like",
+        "cabo": "7, 8 peek own; 9, 10 peek an opponent's; J, Q swap any two blind",
+        "cactus": "6, 7, 8 peek own; 9, 10, J peek an opponent's; Q swap own and opponent's "
+                  "blind",
+        "dutch": "the Dutch table (docs/rules.md#power-card-games), each card switched by dutch_powers",
+    },
+    "power_source": {
+        "stock_only": "a power works only when its card is drawn from the stock",
+        "stock_or_unused_discard": "also: a whole turn using the power of the top discard, "
+                                   "unless its power was used when it was discarded (Cactus)",
+    },
+    "snap_mode": {
+        "none": "no snaps",
+        "cumbia": "after a turn's discard anyone may take one card from any layout, blind; a "
+                  "match is discarded (taken from an opponent, the snapper gives that "
+                  "opponent one of its own cards blind), a miss goes back and, taken from an "
+                  "opponent, costs snap_penalty_opponent_miss points",
+        "cactus": "after a turn's discard anyone may discard one of its own cards onto it, "
+                  "blind; a miss goes back and the snapper draws snap_penalty_cards cards",
+    },
+    "turn_match_mode": {
+        "none": "no turn matches",
+        "pablo_multi_replace": "the held card replaces two or more equal own cards at once; "
+                               "if they are not all equal they stay, shown, and the held card "
+                               "is added as an extra card",
+        "cabo_match": "the held card is matched against nominated cards of any layouts: "
+                      "equal ones are discarded (an opponent's is replaced by one of the "
+                      "matcher's cards, blind), each other one costs match_fail_penalty_cards "
+                      "cards",
+    },
+    "non_caller_rule": {
+        "layout_value": "their layout value",
+        "zero_if_not_above_caller": "0 when their layout value is at most the caller's "
+                                    "(Cactus)",
     },
     "match_end_mode": {
         "holes": "a fixed number of holes (match_end_holes)",
@@ -1071,7 +1296,8 @@ def flatten(r: Rules, players: int) -> RuleArrays:
     for t in r.end_triggers:
         triggers |= {"knock": K.END_KNOCK, "all_face_up": K.END_ALL_FACE_UP,
                      "all_players_face_up": K.END_ALL_PLAYERS_FACE_UP,
-                     "stock_exhausted": K.END_STOCK_EXHAUSTED}[t]
+                     "stock_exhausted": K.END_STOCK_EXHAUSTED, "call": K.END_CALL,
+                     "empty_layout": K.END_EMPTY_LAYOUT}[t]
     slots = {
         K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
         K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
@@ -1144,6 +1370,11 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         else r.flip_all_max_face_down,
         K.R_LAYOUT_KIND: layout_kind(r),
         K.R_PLAIN_HOLE: int(plain_hole(r)),
+        K.R_POWER_SET: K.POWER_SETS.index(r.power_set),
+        K.R_SNAP_MODE: K.SNAP_MODES.index(r.snap_mode),
+        K.R_TURN_MATCH: K.TURN_MATCH_MODES.index(r.turn_match_mode),
+        K.R_POWER_SOURCE: K.POWER_SOURCES.index(r.power_source),
+        K.R_NON_CALLER: K.NON_CALLER_RULES.index(r.non_caller_rule),
     }
     for slot, v in slots.items():
         ri[slot] = v

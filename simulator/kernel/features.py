@@ -43,6 +43,9 @@ FEATURES = (
     "knock_in_turn",         # a knock after one's own turn, or at any time in it
     "wild_jacks",            # one-eyed jacks pair with related cards
     "remove_cancelled",      # completed groups leave the layout
+    # no compiled build yet: the reference engine only (simulator/game/powers.py)
+    "powers",                # power cards, snaps, turn matches, and the end triggers call,
+                             # empty_layout and stock_exhausted
     # whole matches
     "match_play",            # the match loop: dealers, first players, ties, instant wins
     "pot",                   # antes and payouts between holes
@@ -108,7 +111,10 @@ OPTION_FEATURES: dict[str, tuple] = {
     "flip_all_to_end": _flag("flip_all_to_end", K.R_FLIP_ALL_TO_END),
     # a limit on flip_all_to_end, which needs the feature itself
     "flip_all_max_face_down": DATA_ONLY,
-    "end_triggers": (Need("knock", K.R_END_TRIGGERS, lambda v: v & K.END_KNOCK),),
+    "end_triggers": (Need("knock", K.R_END_TRIGGERS, lambda v: v & K.END_KNOCK),
+                     Need("powers", K.R_END_TRIGGERS,
+                          lambda v: v & (K.END_CALL | K.END_EMPTY_LAYOUT |
+                                         K.END_STOCK_EXHAUSTED))),
     "knock_exclusive": DATA_ONLY,   # rules.py accepts only true
     "knock_min_laps": DATA_ONLY,
     "pay_to_peek": (Need("pay_to_peek", K.R_PAY_TO_PEEK, lambda v: v != K.NONE_VALUE),),
@@ -175,11 +181,26 @@ OPTION_FEATURES: dict[str, tuple] = {
     "pot_enabled": (Need("pot", K.R_POT_ANTE, bool),),
     "pot_ante": DATA_ONLY,
     "pot_cap": DATA_ONLY,
+    "power_set": (Need("powers", K.R_POWER_SET, bool),),
+    # the following only mean something with a power set, a snap or turn-match mode, or the
+    # call trigger (rules.py insists), each of which needs "powers"
+    "dutch_powers": DATA_ONLY,
+    "power_source": (Need("powers", K.R_POWER_SOURCE, bool),),
+    "power_card_placeable": DATA_ONLY,
+    "snap_mode": (Need("powers", K.R_SNAP_MODE, bool),),
+    "snap_penalty_opponent_miss": DATA_ONLY,
+    "snap_penalty_cards": DATA_ONLY,
+    "turn_match_mode": (Need("powers", K.R_TURN_MATCH, bool),),
+    "match_fail_penalty_cards": DATA_ONLY,
+    "call_name": DATA_ONLY,
+    # the caller exists only with the call trigger; a knocker's opponents keep their values
+    "non_caller_rule": (Need("powers", K.R_NON_CALLER, bool),),
 }
 
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
-    "general": frozenset(FEATURES),                 # simulator/kernel/flow.py, general build
+    # every feature but "powers", which no compiled build plays yet
+    "general": frozenset(FEATURES) - {"powers"},    # simulator/kernel/flow.py, general build
     "lean": _COMMON,                                # simulator/kernel/flow.py, lean build
     "user_kernel": _COMMON,                         # simulator/kernel/flow.py, user builds
     "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build
