@@ -12,12 +12,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples" / \
     "greedy_policy.py"
 
 
+# first, before pytest-xdist's own hook starts the workers (``-n``): they find everything
+# compiled and compile nothing
+@pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
-    if os.environ.get("NUMBA_DISABLE_JIT"):
+    if os.environ.get("NUMBA_DISABLE_JIT") or os.environ.get("PYTEST_XDIST_WORKER"):
         return
     from simulator.kernel import builds
     from simulator.experiments import warm
