@@ -22,10 +22,14 @@ EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples"
 # compiled and compile nothing
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
-    if os.environ.get("NUMBA_DISABLE_JIT") or os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("NUMBA_DISABLE_JIT"):
         return
+    # imported before any test, also in a worker: simulator.kernel.jit's warning filters then
+    # hold for the whole session (imported inside a test, pytest would undo them after it)
     from simulator.kernel import builds
     from simulator.experiments import warm
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
     plan = list(warm.PLAN)
     markexpr = session.config.option.markexpr or ""
     if "slow" in markexpr and "not slow" not in markexpr:
