@@ -521,14 +521,9 @@ class PowerHole(Hole):
         st, r = self.state, self.rules
         st.shielded[seat] = False
         st.top_new = False
-        while True:
-            options = self.turn_options(seat)
-            if not options:
-                return False
-            action = self.ask(seat, Decision.TURN, options)
-            if action != Action.PEEK:
-                break
-            self.pay_to_peek(seat)
+        action = self.turn_action(seat)
+        if action is None:
+            return False
         if action == Action.DRAW_STOCK:
             card = st.draw_from_stock()
             self.play_held(seat, card, Decision.PLACE_DRAWN, effect_of(r, card), public=False)
@@ -552,10 +547,7 @@ class PowerHole(Hole):
         self.snap_window(seat)
         if self.check_over(seat):
             return True
-        if r.knock_timing != "instead_of_turn" and self.may_knock():
-            if self.ask(seat, Decision.KNOCK, [Action.KNOCK, Action.PASS]) == Action.KNOCK:
-                st.start_end(seat)
-                st.knocked = True
+        self.knock_after_turn(seat)
         return True
 
     def check_over(self, seat: int) -> bool:
@@ -606,23 +598,6 @@ class PowerHole(Hole):
             self.turn_match(seat, card, public)
         else:
             self.place(seat, choice, card, public=public or not r.private_stock_draw)
-
-    def flip_after_discard(self, seat: int) -> None:
-        """flip_after_stock_discard, as in the plain game."""
-        st, r = self.state, self.rules
-        face_down = st.face_down_positions(seat)
-        fad = r.flip_after_stock_discard
-        if fad == "optional_in_endgame" and \
-                all(st.face_down_count(s) > 1 for s in range(self.players)):
-            fad = "none"
-        if fad != "none" and face_down:
-            options = list(face_down)
-            if (fad == "mandatory_unless_one_face_down" and len(face_down) == 1) or \
-                    fad == "optional_in_endgame":
-                options.append(Action.PASS)
-            p = self.ask(seat, Decision.FLIP, options)
-            if p != Action.PASS:
-                st.turn_up(seat, p)
 
     def use_discard_power(self, seat: int) -> None:
         """Step 4 (Cactus): the top discard's power, then it goes back, spent."""

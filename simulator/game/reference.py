@@ -1401,14 +1401,9 @@ class Hole:
                 seat not in self.first_turn_done:
             self.first_turn_reveal(seat)
             self.remove_groups(seat)
-        while True:
-            options = self.turn_options(seat)
-            if not options:
-                return False
-            action = self.ask(seat, Decision.TURN, options)
-            if action != Action.PEEK:
-                break
-            self.pay_to_peek(seat)             # then the turn decision is asked again
+        action = self.turn_action(seat)
+        if action is None:
+            return False
         if action == Action.DRAW_STOCK:
             self.play_stock_card(seat)
         elif action == Action.TAKE_DISCARD:
@@ -1427,13 +1422,29 @@ class Hole:
             st.start_end(seat)
             st.knocked = True
         self.remove_groups(seat)
-        # knock_timing end_of_own_turn / any_time_in_turn (AMB-12): a knock right after the
-        # turn (knocking first and then playing the turn would gain nothing over it)
+        self.knock_after_turn(seat)
+        return True
+
+    def turn_action(self, seat: int) -> int | None:
+        """The turn's decision, after any pay-to-peek looks (each followed by the decision
+        asked again); None when the seat has nothing it may do."""
+        while True:
+            options = self.turn_options(seat)
+            if not options:
+                return None
+            action = self.ask(seat, Decision.TURN, options)
+            if action != Action.PEEK:
+                return action
+            self.pay_to_peek(seat)
+
+    def knock_after_turn(self, seat: int) -> None:
+        """knock_timing end_of_own_turn / any_time_in_turn (AMB-12): a knock right after the
+        turn (knocking first and then playing the turn would gain nothing over it)."""
+        st = self.state
         if self.rules.knock_timing != "instead_of_turn" and self.may_knock():
             if self.ask(seat, Decision.KNOCK, [Action.KNOCK, Action.PASS]) == Action.KNOCK:
                 st.start_end(seat)
                 st.knocked = True
-        return True
 
     def may_knock(self) -> bool:
         """A knock game, nobody has ended the hole, and knock_min_laps laps have been played
@@ -1462,9 +1473,13 @@ class Hole:
             return
         st.held = None
         st.put_on_discard(seat, card)
-        # flip_after_stock_discard: turn a face-down card up (PASS allowed with one left);
-        # optional_in_endgame: a flip that may be passed, once some player (this one
-        # included) has at most one face-down card, and no flip before
+        self.flip_after_discard(seat)
+
+    def flip_after_discard(self, seat: int) -> None:
+        """flip_after_stock_discard: turn a face-down card up (PASS allowed with one left);
+        optional_in_endgame: a flip that may be passed, once some player (this one included)
+        has at most one face-down card, and no flip before."""
+        st, r = self.state, self.rules
         face_down = st.face_down_positions(seat)
         fad = r.flip_after_stock_discard
         if fad == "optional_in_endgame" and \

@@ -429,6 +429,15 @@ def _allowed_text(f) -> str:
     return "a valid value"
 
 
+def _as_list(name: str, value, allowed) -> tuple:
+    """A list option's value: a list, or text with its items separated by "," or "+"."""
+    if isinstance(value, str):
+        value = [v for v in value.replace("+", ",").split(",") if v]
+    if not isinstance(value, (list, tuple)):
+        raise RuleError(f"option {name} = {value!r}: expected a list of " + ", ".join(allowed))
+    return tuple(value)
+
+
 def _coerce(f, value):
     """Normalise a Python value (from TOML or code) to the field's type, or raise RuleError."""
     m = f.metadata
@@ -437,19 +446,9 @@ def _coerce(f, value):
         if m["nullable"]:
             return None
     if f.name == "end_triggers":
-        if isinstance(value, str):
-            value = [v for v in value.replace("+", ",").split(",") if v]
-        if not isinstance(value, (list, tuple)):
-            raise RuleError(f"option end_triggers = {value!r}: expected a list of "
-                            + ", ".join(K.END_TRIGGERS))
-        return tuple(value)
+        return _as_list(f.name, value, K.END_TRIGGERS)
     if f.name == "dutch_powers":
-        if isinstance(value, str):
-            value = [v for v in value.replace("+", ",").split(",") if v]
-        if not isinstance(value, (list, tuple)):
-            raise RuleError(f"option dutch_powers = {value!r}: expected a list of "
-                            + ", ".join(K.DUTCH_POWER_CARDS))
-        return tuple(str(v).upper() for v in value)
+        return tuple(str(v).upper() for v in _as_list(f.name, value, K.DUTCH_POWER_CARDS))
     if f.name == "deck_thresholds":
         try:
             return tuple(tuple(int(x) for x in pair) for pair in value)
