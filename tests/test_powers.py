@@ -625,3 +625,14 @@ def test_a_power_round_is_the_same_every_time():
         assert a == b and a.log
         assert all(0 <= dp < K.N_DECISION_POINTS and 0 <= action < K.N_ACTIONS
                    for _, _, dp, action, _ in a.log)
+
+
+def test_greedy_calls_rather_than_stall():
+    """Greedy's stall rule in power games: once the stock has been reshuffled
+    GREEDY_STALL_RESHUFFLES times it calls. These Cactus holes (seed 1) reached the turn cap
+    without it, the players never knowing all their cards after penalty cards."""
+    rules = Rules.preset("power_cactus")
+    for i in (62, 75, 131, 165):
+        rec = R.play_round(rules, 4, ["greedy"], 1, i)
+        assert not rec.capped and rec.ender >= 0 and rec.knocked, i
+        assert rec.reshuffles == K.GREEDY_STALL_RESHUFFLES, (i, rec.reshuffles)

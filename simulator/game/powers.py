@@ -1097,8 +1097,13 @@ def snap_target(view: _View, rules: Rules) -> tuple[int, int] | None:
 
 def greedy_calls(view: _View) -> bool:
     """Greedy calls (end trigger call) when it knows every card of its layout and their total
-    plus GREEDY_CALL_MARGIN is at most every opponent's estimate."""
+    plus GREEDY_CALL_MARGIN is at most every opponent's estimate; and, its stall rule, at once
+    once the stock has been reshuffled GREEDY_STALL_RESHUFFLES times in the hole (a table of
+    greedy players that never gets to know its cards, e.g. after Cactus's penalty cards,
+    would otherwise play on to the turn cap)."""
     me, n = view.obs.seat, len(view.obs.known)
+    if view.obs.reshuffles >= K.GREEDY_STALL_RESHUFFLES:
+        return True
     if view.unknown(me, view.cards(me)):
         return False
     mine = view.total(me)
