@@ -119,7 +119,7 @@ class Session:
                 import dask
                 # Dask's statistical profiler samples every worker thread 100 times a second;
                 # on a machine with a core per worker that sampling competes with the rounds
-                # (docs/cluster.md has the figures)
+                # (docs/cluster.md#overhead)
                 with dask.config.set(QUIET_WORKERS):
                     self.local = LocalCluster(n_workers=value, threads_per_worker=1,
                                               processes=True, dashboard_address=":0",

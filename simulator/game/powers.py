@@ -403,24 +403,9 @@ class PowerState(GameState):
 
     # ---- invariants -------------------------------------------------------------------------
     def check_invariants(self) -> None:
-        places = [cell.card for row in self.layouts for cell in row if not is_empty(cell.card)] + \
-            self.stock + self.discard
-        if self.held is not None:
-            places.append(self.held)
-        places += self.drawn_pair
-        if sorted(places) != sorted(self.table.deck):
-            raise InvariantError(f"card conservation broken after turn {self.turn}")
-        everyone = set(range(self.players))
-        for seat, row in enumerate(self.layouts):
-            if not self.npos <= len(row) <= K.MAX_POS:
-                raise InvariantError(f"seat {seat} has {len(row)} positions")
-            for p, cell in enumerate(row):
-                if is_empty(cell.card) and (cell.card != K.EMPTY0 + p or not cell.face_up):
-                    raise InvariantError(f"empty ({seat}, {p}) is not face up in place")
-                if cell.face_up and cell.known_to != everyone:
-                    raise InvariantError(f"face-up ({seat}, {p}) is not known to everyone")
-                if not cell.known_to <= everyone or not cell.peeked_by <= everyone:
-                    raise InvariantError(f"({seat}, {p}) known to a seat that does not exist")
+        # layouts grow up to MAX_POS; the Dutch 8's two cards are held while one is chosen
+        self.check_cards(([] if self.held is None else [self.held]) + list(self.drawn_pair),
+                         K.MAX_POS)
         if (self.ender is None) != (self.final_turns_left is None):
             raise InvariantError("ender and final turns disagree")
         if self.knocked and self.ender is None:
@@ -530,18 +515,10 @@ class PowerHole(Hole):
         elif action == Action.TAKE_DISCARD:
             card = st.take_discard()
             self.play_held(seat, card, Decision.PLACE_TAKEN, K.POW_NONE, public=True)
-        elif action == Action.FLIP:
-            st.turn_up(seat, self.ask(seat, Decision.FLIP, st.face_down_positions(seat)))
-        elif action == Action.FLIP_ALL:
-            for p in st.face_down_positions(seat):
-                st.turn_up(seat, p)
-            if st.ender is None:
-                st.start_end(seat)
-        elif action == Action.KNOCK:
-            st.start_end(seat)
-            st.knocked = True
         elif action == Action.DISCARD_POWER:
             self.use_discard_power(seat)
+        else:
+            self.flip_or_knock(seat, action)
         if self.check_over(seat):
             return True
         self.snap_window(seat)

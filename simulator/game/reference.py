@@ -809,25 +809,31 @@ class GameState:
                         self.turn_up(other, p)
 
     # ---- invariants -------------------------------------------------------------------------
-    def check_invariants(self) -> None:
-        """Every card of the deck is in exactly one place, and the bookkeeping agrees."""
+    def check_cards(self, in_hand: list[int], most_positions: int) -> None:
+        """Every card of the deck is in exactly one place (``in_hand``: the cards held outside
+        the piles and layouts); every layout has npos to ``most_positions`` positions, its empty
+        ones face up in place, its face-up cards known to all, and only real seats know or
+        peeked at a card."""
         places = [cell.card for row in self.layouts for cell in row if not is_empty(cell.card)] + \
-            self.stock + self.discard
-        if self.held is not None:
-            places.append(self.held)
+            self.stock + self.discard + in_hand
         if sorted(places) != sorted(self.table.deck):
             raise InvariantError(f"card conservation broken after turn {self.turn}")
         everyone = set(range(self.players))
         for seat, row in enumerate(self.layouts):
-            if len(row) != self.npos:
+            if not self.npos <= len(row) <= most_positions:
                 raise InvariantError(f"seat {seat} has {len(row)} positions")
             for p, cell in enumerate(row):
                 if is_empty(cell.card) and (cell.card != K.EMPTY0 + p or not cell.face_up):
                     raise InvariantError(f"empty ({seat}, {p}) is not face up in place")
                 if cell.face_up and cell.known_to != everyone:
                     raise InvariantError(f"face-up ({seat}, {p}) is not known to everyone")
-                if not cell.known_to <= everyone:
+                if not cell.known_to <= everyone or \
+                        not getattr(cell, "peeked_by", set()) <= everyone:
                     raise InvariantError(f"({seat}, {p}) known to a seat that does not exist")
+
+    def check_invariants(self) -> None:
+        """Every card of the deck is in exactly one place, and the bookkeeping agrees."""
+        self.check_cards([] if self.held is None else [self.held], self.npos)
         if not self.discard and self.rules.initial_discard == "turn_up":
             raise InvariantError("the discard pile is empty")
         if (self.ender is None) != (self.final_turns_left is None):
@@ -1410,9 +1416,18 @@ class Hole:
             card = st.take_discard()
             p = self.ask_placement(seat, Decision.PLACE_TAKEN, card)
             self.place(seat, p, card, public=True)
-        elif action == Action.FLIP:
-            p = self.ask(seat, Decision.FLIP, st.face_down_positions(seat))
-            st.turn_up(seat, p)
+        else:
+            self.flip_or_knock(seat, action)
+        self.remove_groups(seat)
+        self.knock_after_turn(seat)
+        return True
+
+    def flip_or_knock(self, seat: int, action: int) -> None:
+        """The turns that move no card: FLIP one card up, FLIP_ALL (which ends the hole), or
+        KNOCK."""
+        st = self.state
+        if action == Action.FLIP:
+            st.turn_up(seat, self.ask(seat, Decision.FLIP, st.face_down_positions(seat)))
         elif action == Action.FLIP_ALL:
             for p in st.face_down_positions(seat):
                 st.turn_up(seat, p)
@@ -1421,9 +1436,6 @@ class Hole:
         elif action == Action.KNOCK:
             st.start_end(seat)
             st.knocked = True
-        self.remove_groups(seat)
-        self.knock_after_turn(seat)
-        return True
 
     def turn_action(self, seat: int) -> int | None:
         """The turn's decision, after any pay-to-peek looks (each followed by the decision
