@@ -294,7 +294,11 @@ PUB_RESHUFFLES = 10
 PUB_KNOCKED = 11      # 1 when the end was triggered by a knock
 PUB_POWER = 12        # power-card games: the effect a decision resolves (POW_*, CTX_*), or 0
 PUB_TARGET_SEAT = 13  # the seat whose positions DP_TARGET_POS / DP_NOMINATE offer, else -1
-N_PUB_SLOTS = 16      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
+PUB_CHOICE0 = 14      # DP_KEEP (Dutch 8): the first and second of the two cards drawn, else -1
+PUB_CHOICE1 = 15
+PUB_SHIELDED = 16     # bit s set while seat s is shielded (Dutch 5): no power targets it
+PUB_TOP_POWER_UNUSED = 17  # 1 when the top discard has a power nobody used (Cactus)
+N_PUB_SLOTS = 20      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
 
 # ---- per-round outcome slots ---------------------------------------------------------------
 OUT_TURNS = 0
@@ -373,7 +377,10 @@ G_SCRATCH = G_KNOCK_T + MAX_PLAYERS  # [i]: one decision's working counts (a pol
 G_MEMORY = G_SCRATCH + MAX_IDS              # [seat * MEMORY_SLOTS + i]: policy memory
 MEMORY_SLOTS = 144  # 0..15 the policy's own; policy_tools' cache keeps 16..143
 G_KNOWN = G_MEMORY + MAX_PLAYERS * MEMORY_SLOTS   # [(obs * MAX_PLAYERS + seat) * MAX_POS + pos]
-G_FLOW = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS   # the flow reads and writes g[:G_FLOW]
+# power-card games: [seat * MAX_POS + pos] bit o set when seat o was seen peeking at that card
+# (public; it moves with the card)
+G_PEEKED = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS
+G_FLOW = G_PEEKED + MAX_PLAYERS * MAX_POS   # the flow reads and writes g[:G_FLOW]
 G_AUX = G_FLOW                     # two flow states (lookahead): a deal as loaded, a rollout
 G_AUX_SIZE = 2 * G_FLOW
 G_SIZE = G_AUX + G_AUX_SIZE
