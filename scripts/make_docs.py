@@ -70,7 +70,7 @@ GROUPS = (
                        "ender_extra")),
     ("Match play", ("match_end_mode", "match_end_holes", "match_end_target", "match_tie",
                     "four_of_kind_wins_match", "pot_enabled", "pot_ante", "pot_cap")),
-    ("Power cards", ("power_set", "dutch_powers", "power_source", "power_card_placeable",
+    ("Power cards", ("power_set", "dutch_powers", "powers_off", "power_source", "power_card_placeable",
                      "snap_mode", "snap_penalty_opponent_miss", "snap_penalty_cards",
                      "turn_match_mode", "match_fail_penalty_cards", "call_name",
                      "non_caller_rule")),

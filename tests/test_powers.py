@@ -329,6 +329,27 @@ def test_effects_of_the_dutch_table_follow_dutch_powers():
     assert effect_of(rules, card("JD")) == K.POW_NONE
 
 
+def test_powers_off_switches_one_card_of_a_named_set_to_an_ordinary_card():
+    rules = Rules.preset("power_malaysia", powers_off="j")
+    assert rules.powers_off == ("J",)
+    assert effect_of(rules, card("JS")) == K.POW_NONE
+    assert effect_of(rules, card("QS")) == K.POW_PEEK_OPP
+    assert effect_of(Rules.preset("power_malaysia"), card("JS")) == K.POW_PEEK_OWN
+    # the switched-off jack is never offered as a power in play
+    for seed in range(3):
+        hole = PowerHole(rules, 3, ["greedy"] * 3, seed, 0)
+        record = hole.play()
+        for _, _, point, action, held in record.log:
+            if action == K.A_POWER:
+                assert C.rank_of(held) != C.RANKS.index("J")
+    for bad, said in (("A", "gives A no power; cards with powers: J, Q, K, Joker"),
+                      ("X", "expected ranks from A, 2,")):
+        with pytest.raises(RuleError, match=said):
+            Rules.preset("power_malaysia", powers_off=bad)
+    with pytest.raises(RuleError, match="needs a named power_set"):
+        Rules.preset("six_card", power_set="dutch", powers_off="J")
+
+
 def test_bad_combinations_are_refused_in_one_line():
     for overrides in ({"snap_penalty_cards": 2}, {"end_triggers": ("knock", "call")},
                       {"end_triggers": ("stock_exhausted",)}, {"call_name": "Pablo"},

@@ -23,8 +23,8 @@ SKIP = {"match_end_mode", "match_end_holes", "match_end_target", "match_tie", "p
         "players_max", "deck_thresholds", "turn_cap"}
 # the power-card options and presets: no compiled build plays them yet, so there is nothing
 # to compare the reference with (tests/test_powers.py plays them through the reference)
-POWER_OPTIONS = {"power_set", "dutch_powers", "power_source", "power_card_placeable",
-                 "snap_mode", "snap_penalty_opponent_miss", "snap_penalty_cards",
+POWER_OPTIONS = {"power_set", "dutch_powers", "powers_off", "power_source",
+                 "power_card_placeable", "snap_mode", "snap_penalty_opponent_miss", "snap_penalty_cards",
                  "turn_match_mode", "match_fail_penalty_cards", "call_name", "non_caller_rule"}
 SKIP |= POWER_OPTIONS
 COMPILED_PRESETS = [p for p in PRESETS if p not in POWER_PRESETS]

@@ -173,6 +173,12 @@ COMBINABLE = ("K", "J", "10", "9", "8", "7", "6", "5", "4", "3")
 DISPOSING = (K.POW_DRAW_TWO, K.POW_EXCHANGE_THIS)
 
 
+def ranks_with_powers(power_set: str) -> tuple[str, ...]:
+    """The ranks (as powers_off names them) that have a power in a named power set."""
+    ranks = _SET_EFFECTS.get(power_set, {})
+    return tuple("Joker" if r == C.RANK_JOKER else C.RANKS[r] for r in sorted(ranks))
+
+
 def is_black_king(card: int) -> bool:
     return C.rank_of(card) == C.RANK_KING and not C.is_red(card)
 
@@ -188,7 +194,11 @@ def effect_of(rules: Rules, card: int) -> int:
             return K.POW_NONE
         return DUTCH_EFFECTS[name] if name in rules.dutch_powers and name != "Q" else \
             K.POW_NONE
-    return _SET_EFFECTS.get(rules.power_set, {}).get(C.rank_of(card), K.POW_NONE)
+    rank = C.rank_of(card)
+    if rules.powers_off and ("Joker" if rank == C.RANK_JOKER else C.RANKS[rank]) in \
+            rules.powers_off:
+        return K.POW_NONE
+    return _SET_EFFECTS.get(rules.power_set, {}).get(rank, K.POW_NONE)
 
 
 # ================================================================================================

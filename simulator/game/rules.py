@@ -256,6 +256,9 @@ class Rules:
                           allowed=K.POWER_SETS)
     dutch_powers: tuple = _opt(K.DUTCH_POWER_CARDS, "power_set = dutch: the cards whose power "
                                "is enabled (K is the black king)", allowed=K.DUTCH_POWER_CARDS)
+    powers_off: tuple = _opt((), "cards whose power is switched off, by rank (e.g. J, or Joker): "
+                             "they play as ordinary cards (to measure what one power is "
+                             "worth)", allowed=C.RANKS + ("Joker",))
     power_source: str = _opt("stock_only", "where a power may come from: only a card drawn "
                              "from the stock, or also (Cactus) the top discard whose power "
                              "nobody used, as a whole turn", allowed=K.POWER_SOURCES)
@@ -429,6 +432,19 @@ def _allowed_text(f) -> str:
     return "a valid value"
 
 
+_POWER_RANKS = C.RANKS + ("Joker",)
+
+
+def _rank_name(v) -> str:
+    """A rank as powers_off names it ("j" -> "J", "joker" -> "Joker"); unknown text is kept
+    for _check_value to refuse."""
+    text = str(v).strip()
+    for name in _POWER_RANKS:
+        if text.upper() == name.upper():
+            return name
+    return text
+
+
 def _as_list(name: str, value, allowed) -> tuple:
     """A list option's value: a list, or text with its items separated by "," or "+"."""
     if isinstance(value, str):
@@ -449,6 +465,8 @@ def _coerce(f, value):
         return _as_list(f.name, value, K.END_TRIGGERS)
     if f.name == "dutch_powers":
         return tuple(str(v).upper() for v in _as_list(f.name, value, K.DUTCH_POWER_CARDS))
+    if f.name == "powers_off":
+        return tuple(_rank_name(v) for v in _as_list(f.name, value, _POWER_RANKS))
     if f.name == "deck_thresholds":
         try:
             return tuple(tuple(int(x) for x in pair) for pair in value)
@@ -500,8 +518,10 @@ def parse_option_text(name: str, text: str):
                             "such as 2:1,5:2,9:3") from None
     if name == "end_triggers":
         return tuple(v for v in text.replace("+", ",").split(",") if v)
-    if name == "dutch_powers":
-        return tuple(v.upper() for v in text.replace("+", ",").split(",") if v)
+    if name in ("dutch_powers", "powers_off"):
+        items = tuple(v for v in text.replace("+", ",").split(",") if v)
+        return tuple(_rank_name(v) for v in items) if name == "powers_off" else \
+            tuple(v.upper() for v in items)
     try:
         return int(text)
     except ValueError:
@@ -527,6 +547,12 @@ def _check_value(f, value) -> None:
             if m["supported"] and v not in m["supported"]:
                 raise RuleError(f"option end_triggers = {v!r} is not supported yet; supported: "
                                 + ", ".join(m["supported"]))
+        return
+    if f.name == "powers_off":
+        for v in value:
+            if v not in _POWER_RANKS:
+                raise RuleError(f"option powers_off = {v!r}: expected ranks from "
+                                + ", ".join(_POWER_RANKS))
         return
     if f.name == "dutch_powers":
         for v in value:
@@ -763,9 +789,19 @@ def _check_powers(r: Rules) -> None:
             ("power_card_placeable", not r.power_card_placeable and r.power_set == "none",
              "a power_set"),
             ("dutch_powers", r.dutch_powers != K.DUTCH_POWER_CARDS and r.power_set != "dutch",
-             "power_set = dutch")):
+             "power_set = dutch"),
+            ("powers_off", r.powers_off and r.power_set in ("none", "dutch"),
+             "a named power_set (malaysia, pablo, cumbia, cabo, cactus; the Dutch table "
+             "switches its cards with dutch_powers)")):
         if bad:
             raise RuleError(f"option {name} = {option_text(getattr(r, name))} needs {need}")
+    if r.powers_off:
+        from .powers import ranks_with_powers   # the effects table lives with the engine
+        having = ranks_with_powers(r.power_set)
+        for v in r.powers_off:
+            if v not in having:
+                raise RuleError(f"option powers_off = {v}: power_set = {r.power_set} gives "
+                                f"{v} no power; cards with powers: {', '.join(having)}")
     if uses_power_engine(r):
         for name, bad, allowed in _NOT_WITH_POWERS:
             if bad(r):

@@ -185,6 +185,7 @@ OPTION_FEATURES: dict[str, tuple] = {
     # the following only mean something with a power set, a snap or turn-match mode, or the
     # call trigger (rules.py insists), each of which needs "powers"
     "dutch_powers": DATA_ONLY,
+    "powers_off": DATA_ONLY,
     "power_source": (Need("powers", K.R_POWER_SOURCE, bool),),
     "power_card_placeable": DATA_ONLY,
     "snap_mode": (Need("powers", K.R_SNAP_MODE, bool),),
