@@ -463,6 +463,9 @@ def _coerce(f, value):
             return None
     if f.name == "end_triggers":
         return _as_list(f.name, value, K.END_TRIGGERS)
+    if f.name in ("dutch_powers", "powers_off") and isinstance(value, str) and \
+            value.strip().lower() == "none":
+        return ()
     if f.name == "dutch_powers":
         return tuple(str(v).upper() for v in _as_list(f.name, value, K.DUTCH_POWER_CARDS))
     if f.name == "powers_off":
@@ -492,6 +495,8 @@ def option_text(v) -> str:
         return "none"
     if isinstance(v, bool):
         return "true" if v else "false"
+    if v == ():
+        return "none"   # an empty list (powers_off, dutch_powers)
     if isinstance(v, tuple):
         return ",".join(":".join(map(str, x)) if isinstance(x, tuple) else option_text(x)
                         for x in v)
@@ -518,6 +523,8 @@ def parse_option_text(name: str, text: str):
                             "such as 2:1,5:2,9:3") from None
     if name == "end_triggers":
         return tuple(v for v in text.replace("+", ",").split(",") if v)
+    if name in ("dutch_powers", "powers_off") and text.strip().lower() == "none":
+        return ()
     if name in ("dutch_powers", "powers_off"):
         items = tuple(v for v in text.replace("+", ",").split(",") if v)
         return tuple(_rank_name(v) for v in items) if name == "powers_off" else \
