@@ -123,15 +123,26 @@ class Env:
 
 
 def mirrored_hole(name: str, players: int, specs: list[str], seed: int,
-                  compiled_specs: list[str] | None = None):
+                  compiled_specs: list[str] | None = None, grow: int = 0):
     """Plays one reference hole with ``specs`` (reference strategies), asking the compiled
     ``compiled_specs`` (default: the same) at every decision. Returns the Env (its
-    ``asked``: (decision, power, reference answer, compiled answer, observation))."""
+    ``asked``: (decision, power, reference answer, compiled answer, observation)). ``grow``:
+    penalty cards added to every layout after the initial reveal, so that layouts grow
+    beyond the grid (rare in play between these policies)."""
     rules = rules_named(name)
     hole = R.make_hole(rules, players, specs, seed, 0)
     assert isinstance(hole, PowerHole)
     env = Env(rules, players, compiled_specs or specs)
-    hole.policies = [Mirror(hole, s, pol, env) for s, pol in enumerate(hole.policies)]
+    hole.policies = [pol if spec == "random" else Mirror(hole, s, pol, env)
+                     for s, (pol, spec) in enumerate(zip(hole.policies, specs))]
+    if grow:
+        reveal = hole.initial_reveal
+
+        def reveal_and_grow():
+            reveal()
+            for s in range(players):
+                hole.state.add_penalty_cards(s, grow)
+        hole.initial_reveal = reveal_and_grow
     hole.play()
     return env
 
@@ -142,7 +153,7 @@ def mismatches(env: Env) -> list:
             for d, pw, w, c, o in env.asked if w != c]
 
 
-SPECS = ("greedy", "knock-threshold", "mixed")
+SPECS = ("greedy", "knock-threshold", "mixed", "with-random")
 CASES = [(name, players, spec, seed)
          for name in PRESETS + ("dutch:six_card",)
          for players in (2, 3, 4, 5)
@@ -155,6 +166,8 @@ KEEP = [i for i, (name, players, spec, seed) in enumerate(CASES)
 def seat_specs(spec: str, players: int) -> list[str]:
     if spec == "mixed":
         return [("greedy", "knock-threshold")[s % 2] for s in range(players)]
+    if spec == "with-random":   # random seats (not compared) make for more varied states
+        return [("random", "greedy", "random", "knock-threshold")[s % 4] for s in range(players)]
     return [spec] * players
 
 
@@ -165,6 +178,20 @@ def test_compiled_power_decisions_match_reference(name, players, spec, seed):
     except ValueError as e:   # a preset that does not seat this many players
         pytest.skip(str(e))
     assert env.asked
+    assert not mismatches(env), mismatches(env)[:5]
+
+
+GROWN = [(name, players, spec, seed) for name in PRESETS + ("dutch:six_card", "dutch:nine_card")
+         for players in (2, 4) for spec in ("mixed", "with-random") for seed in (1, 2, 3)]
+
+
+@pytest.mark.parametrize("name,players,spec,seed",
+                         sweep(GROWN, [0, 13, 40]))
+def test_grown_layouts_match_reference(name, players, spec, seed):
+    """Layouts grown beyond the grid (penalty cards): placements, estimates and calls."""
+    env = mirrored_hole(name, players, seat_specs(spec, players), seed, grow=3)
+    npos = rules_named(name).n_positions
+    assert any(len(o.known[o.seat]) > npos for *_, o in env.asked)
     assert not mismatches(env), mismatches(env)[:5]
 
 
@@ -183,7 +210,7 @@ def test_forgetful_forgets_opponents_cards():
     from strategies.powers import peek_target_nb
     env = mirrored_hole("power_malaysia", 3, ["knock-threshold"] * 3, 5,
                         ["forgetful:T=8,decay=1"] * 3)
-    assert env.asked
+    assert env.asked and all(got in o.legal for _, _, _, got, o in env.asked)
     rules = rules_named("power_malaysia")
     hole = R.make_hole(rules, 3, ["knock-threshold"] * 3, 5, 0)
     hole.state.deal()
@@ -191,11 +218,12 @@ def test_forgetful_forgets_opponents_cards():
     g = np.zeros(K.G_SIZE, dtype=np.int32)
     opp = hole.state.layouts[1]
     opp[0].known_to.add(0)           # seat 0 knows seat 1's first card
+    hole.state.layouts[0][1].known_to.add(0)   # and its own second one
     fill_view(g, hole, obs, env.rt)
     assert peek_target_nb(g, env.rt, 0, False, True) != 1 + 1 * K.MAX_POS + 0
     mem = K.G_MEMORY
     g[mem + MEM_LAST_TURN] = 0
     decide(K.DP_TURN, 0, -1, g, env.rt, env.rng, env.par)
     assert g[mem + MEM_FORGOTTEN_OPP] & 1, "the opponent's card is forgotten"
-    assert g[mem + MEM_FORGOTTEN] == 0 or True
+    assert g[mem + MEM_FORGOTTEN] == 2, "and its own card"
     assert peek_target_nb(g, env.rt, 0, False, True) == 1 + 1 * K.MAX_POS + 0
