@@ -686,7 +686,7 @@ def view_pool_nb(n, S, rt, held):
     return n, S
 
 
-@hot
+@hot(inline="always")   # a function argument in a compiled call would keep the entry off the disk cache
 def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb):
     """The greedy-family rule for every other built-in (greedy's pool; its own plain rules for
     the turn, the call and a taken card's placement): at DP_PLACE_DRAWN, and when an

@@ -227,3 +227,23 @@ def test_forgetful_forgets_opponents_cards():
     assert g[mem + MEM_FORGOTTEN_OPP] & 1, "the opponent's card is forgotten"
     assert g[mem + MEM_FORGOTTEN] == 2, "and its own card"
     assert peek_target_nb(g, env.rt, 0, False, True) == 1 + 1 * K.MAX_POS + 0
+
+
+OTHERS = ("heuristic", "opponent-aware", "ev", "guide", "lookahead")
+
+
+@pytest.mark.parametrize("other", OTHERS)
+@pytest.mark.parametrize("name", sweep(["power_cumbia", "power_cabo", "dutch:six_card",
+                                        "power_pablo", "power_cactus", "power_malaysia"],
+                                       ["power_cumbia", "dutch:six_card"]))
+def test_other_builtins_answer_power_decisions(other, name):
+    """Every other built-in answers every decision of a power game legally (greedy and
+    knock-threshold seats drive the game); their power decisions go through the shared rule
+    (strategies/powers.py others_power_nb)."""
+    env = mirrored_hole(name, 3, ["greedy", "knock-threshold", "greedy"], 4, [other] * 3,
+                        grow=1)
+    assert env.asked
+    wrong = [(d, K.action_name(got), o.legal) for d, _, _, got, o in env.asked
+             if got not in o.legal]
+    assert not wrong, wrong[:5]
+    assert any(d >= K.DP_TARGET_SEAT for d, *_ in env.asked)
