@@ -148,7 +148,7 @@ def mirrored_hole(name: str, players: int, specs: list[str], seed: int,
 
 
 def mismatches(env: Env) -> list:
-    return [(K.DECISION_NAMES[d] if hasattr(K, "DECISION_NAMES") else d, K.POWER_NAMES.get(pw),
+    return [(K.DECISION_NAMES[d], K.POWER_NAMES.get(pw),
              K.action_name(w), K.action_name(c), o.seat, o.legal)
             for d, pw, w, c, o in env.asked if w != c]
 
