@@ -20,6 +20,19 @@ MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per
 MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
 MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-down card at p
 MEM_LOOK = 7            # blind_replacement = false: the unknown card it will look at first
+# power-card games (strategies/powers.py): the greedy-family "plan" carried from one decision of
+# a power, turn match or snap to the next (simulator/game/powers.py decide()'s power_plan), kept
+# as the reference keeps its dict: set and read by the same decisions, cleared only when it
+# chooses to use a power. A (seat, pos) is stored as 1 + seat*16 + pos, 0 meaning none.
+MEM_PLAN_SNAP = 8       # plan["snap"]: the card it snaps
+MEM_PLAN_OWN = 9        # plan["own"]: 1 + its own card peeked by a Cumbia J (position only)
+MEM_PLAN_THEIRS = 10    # plan["theirs"]: the opponent card a swap takes
+MEM_PLAN_FIRST = 11     # plan["first"]: 1 after the first card of a swap_any_two
+MEM_PLAN_NOMINATE = 12  # plan["nominate"] less plan["done"]: slots 12..15, three 10-bit
+PLAN_NOMINATE_SLOTS = 4  # entries a slot (an entry is zeroed once nominated): at most 12 cards
+PLAN_PER_SLOT = 3
+MEM_FORGOTTEN_OPP = 3   # forgetful in power games: slots 3..6, bit p set when it has forgotten
+FORGET_OPPONENTS = 4    # the card at p of the k-th seat after it (k = 1..4; later seats: never)
 AGE_PER_SLOT = 7
 AGE_MAX = 15
 PAR_ID = 0      # column of the policy table holding the policy id

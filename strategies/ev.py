@@ -9,9 +9,10 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
-from strategies.common import (decide_with_nb, EPS, estimate_nb, estimate_of_nb, flip_nb,
+from strategies.common import (EPS, estimate_nb, estimate_of_nb, flip_nb,
                                lowest_legal_nb, MEM_PLANNED_POS, PAR_EV_T, PAR_MARGIN,
                                reveal_apart_nb, unseen_pool_nb, would_end_nb)
+from strategies.powers import decide_others_nb
 
 
 @hot
@@ -164,4 +165,4 @@ def ev_nb(point, seat, held, g, rt, rng, par):
 
 
 def ev_entry(point, seat, held, g, rt, rng, par, aux):
-    return decide_with_nb(point, seat, held, g, rt, rng, par, ev_nb)
+    return decide_others_nb(point, seat, held, g, rt, rng, par, ev_nb)

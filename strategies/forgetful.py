@@ -10,9 +10,10 @@ from simulator.game.codes import (G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_P
                                   RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import below_nb, STREAM_SEAT0
-from strategies.common import (DECAY_ONE, decide_with_nb, MEM_FORGOTTEN, MEM_LAST_TURN, PAR_DECAY,
-                               PAR_T)
-from strategies.greedy import layout_estimate_nb, own_card_nb, place_or_draw_nb
+from strategies.common import (DECAY_ONE, decide_with_nb, FORGET_OPPONENTS, MEM_FORGOTTEN,
+                               MEM_FORGOTTEN_OPP, MEM_LAST_TURN, PAR_DECAY, PAR_T)
+from strategies.greedy import knock_power_nb, layout_estimate_nb, own_card_nb, place_or_draw_nb
+from strategies.powers import power_game_nb
 
 
 @hot
@@ -23,11 +24,39 @@ def _forget_nb(g, rt, rng, seat, decay):
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     hide = g[ix(mem + MEM_FORGOTTEN)]
     limit = np.int64(decay * DECAY_ONE)
-    for p in range(rt[K.R_NPOS]):
+    power = power_game_nb(rt)
+    for p in range(MAX_POS if power else rt[K.R_NPOS]):
         if (hide >> p) & 1 == 0 and g[ix(G_UP + seat * MAX_POS + p)] == 0 and g[ix(own + p)] >= 0:
             if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
                 hide |= 1 << p
     g[ix(mem + MEM_FORGOTTEN)] = hide
+    if not power:
+        return
+    # power games: what it knows of the next seats' face-down cards fades alike (the
+    # seats after the FORGET_OPPONENTS-th are remembered: no room in memory)
+    players = rt[K.R_PLAYERS]
+    for k in range(1, min(players, FORGET_OPPONENTS + 1)):
+        s = (seat + k) % players
+        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+        lost = g[ix(mem + MEM_FORGOTTEN_OPP + k - 1)]
+        for p in range(MAX_POS):
+            if (lost >> p) & 1 == 0 and g[ix(G_UP + s * MAX_POS + p)] == 0 and \
+                    g[ix(row + p)] >= 0:
+                if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
+                    lost |= 1 << p
+        g[ix(mem + MEM_FORGOTTEN_OPP + k - 1)] = lost
+
+
+@hot
+def seen_again_nb(g, rt, seat, s, p):
+    """It looks at, or puts a card it knows at, (s, p): that position is remembered again."""
+    mem = G_MEMORY + seat * K.MEMORY_SLOTS
+    if s == seat:
+        g[ix(mem + MEM_FORGOTTEN)] &= ~(1 << p)
+        return
+    k = (s - seat) % rt[K.R_PLAYERS]
+    if 1 <= k <= FORGET_OPPONENTS:
+        g[ix(mem + MEM_FORGOTTEN_OPP + k - 1)] &= ~(1 << p)
 
 
 @hot
@@ -43,6 +72,15 @@ def forgetful_nb(point, seat, held, g, rt, rng, par):
         if par[seat, PAR_DECAY] > 0:
             _forget_nb(g, rt, rng, seat, par[seat, PAR_DECAY])
     hide = g[ix(mem + MEM_FORGOTTEN)]
+    if power_game_nb(rt):
+        # in power games every decision sees what it remembers: a forgotten card, its own or
+        # an opponent's, counts as unknown (powers.py's est, pools and peek targets)
+        a = knock_power_nb(point, seat, held, g, rt, par, hide, True)
+        if (point == K.DP_PLACE_DRAWN or point == K.DP_PLACE_TAKEN) and 0 <= a < MAX_POS:
+            seen_again_nb(g, rt, seat, seat, a)
+        elif point == K.DP_TARGET_POS and 0 <= a < MAX_POS:
+            seen_again_nb(g, rt, seat, g[ix(G_PUB + K.PUB_TARGET_SEAT)], a)
+        return a
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     for p in range(rt[K.R_NPOS]):

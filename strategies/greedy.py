@@ -12,6 +12,9 @@ from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, own_card_
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
 from strategies.common import decide_with_nb, lowest_legal_nb, MEM_PLANNED_POS, PAR_T
+from strategies.powers import (greedy_pool_nb, KIND_GREEDY, KIND_KNOCK, memory_pool_nb,
+                               power_best_placement_nb, power_free_estimate_nb, power_game_nb,
+                               power_rule_nb, view_pool_nb)
 
 
 @hot(inline="always")
@@ -89,8 +92,16 @@ def best_placement_nb(g, rt, seat, card, n, S, hide):
                         G_UP + seat * MAX_POS, hide, rt, replaceable, card, n, S)
 
 
+@hot(inline="always")
+def placement_nb(g, rt, seat, card, n, S, hide, power):
+    """best_placement_nb, over a layout that may have grown in a power game."""
+    if power:
+        return power_best_placement_nb(g, rt, seat, card, n, S, hide)
+    return best_placement_nb(g, rt, seat, card, n, S, hide)
+
+
 @hot
-def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False):
+def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False, power=False):
     """The placement rule shared by greedy and knock-threshold, given the seat's unseen pool
     (n cards worth S, the held card not yet removed): take the discard if it has an eligible
     placement, else draw; place a drawn card at its best eligible position, else discard
@@ -99,7 +110,7 @@ def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False):
     if point == K.DP_TURN:
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
             top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
-            p = best_placement_nb(g, rt, seat, top, n, S, hide)
+            p = placement_nb(g, rt, seat, top, n, S, hide, power)
             if p >= 0:
                 # decided before taking: remembered for the placement that follows
                 g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
@@ -115,7 +126,7 @@ def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False):
     if point == K.DP_PLACE_DRAWN:
         n -= 1
         S -= rt[ix(RT_VALUE + held)]
-        p = best_placement_nb(g, rt, seat, held, n, S, hide) if n > 0 else -1
+        p = placement_nb(g, rt, seat, held, n, S, hide, power) if n > 0 else -1
         if p >= 0:
             return p
         if stall:
@@ -132,11 +143,30 @@ def place_or_draw_nb(point, seat, held, g, rt, n, S, hide, stall=False):
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
+@hot
+def greedy_power_nb(point, seat, held, g, rt, kind, hide, forget, n, S):
+    """powers.decide for greedy, knock-threshold and forgetful, given the seat's pool without
+    the held card: the answer, or -1 for the plain rules. Their placement of a held card is
+    the best placement by the view pool (the held card out), as the reference's."""
+    vn, vS = view_pool_nb(n, S, rt, held)
+    place = -1
+    if point == K.DP_PLACE_DRAWN and vn > 0 or \
+            point == K.DP_PLACE_TAKEN and g[ix(G_PUB + K.PUB_POWER)] == K.POW_EXCHANGE_THIS:
+        place = power_best_placement_nb(g, rt, seat, held, vn, vS, hide)
+    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place)
+
+
 @hot(inline="always")
 def greedy_nb(point, seat, held, g, rt, rng, par):
     """W1's ``greedy`` (docs/benchmarks.md#w1): card-counting, one-step placement gain. Its
     pool U: cards neither face up in a grid nor in the discard pile (nor the card just
     drawn)."""
+    if power_game_nb(rt):
+        n, S = greedy_pool_nb(g, rt, seat)
+        a = greedy_power_nb(point, seat, held, g, rt, KIND_GREEDY, 0, False, n, S)
+        if a >= 0:
+            return a
+        return place_or_draw_nb(point, seat, held, g, rt, n, S, 0, False, True)
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     stall = g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES and \
@@ -150,6 +180,8 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
     but the discard pile and its own known cards (what it has seen elsewhere is not
     subtracted); it knocks at the start of a turn when its estimated score E <= T, else plays
     greedy's placement rule with that pool."""
+    if power_game_nb(rt):
+        return knock_power_nb(point, seat, held, g, rt, par, 0, False)
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
@@ -163,6 +195,22 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
         if nE <= par[seat, PAR_T] * n:
             return K.A_KNOCK
     return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
+
+
+@hot
+def knock_power_nb(point, seat, held, g, rt, par, hide, forget):
+    """knock-threshold (and forgetful, with what it has forgotten) in a power game: the power
+    rule, else its knock rule over the whole (maybe grown) layout, else greedy's placement."""
+    n, S = memory_pool_nb(g, rt, seat, hide)
+    a = greedy_power_nb(point, seat, held, g, rt, KIND_KNOCK, hide, forget, n, S)
+    if a >= 0:
+        return a
+    if (point == K.DP_TURN or point == K.DP_KNOCK) and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
+        if power_free_estimate_nb(g, rt, seat, n, S, hide) <= par[seat, PAR_T] * n:
+            return K.A_KNOCK
+    if point == K.DP_KNOCK:
+        return K.A_PASS
+    return place_or_draw_nb(point, seat, held, g, rt, n, S, hide, False, True)
 
 
 def greedy_entry(point, seat, held, g, rt, rng, par, aux):

@@ -10,11 +10,12 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
-from strategies.common import (AGE_MAX, age_nb, AGE_PER_SLOT, decide_with_nb, EPS, estimate_nb,
+from strategies.common import (AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
                                flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
                                pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
                                PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_of_key_nb,
                                unseen_pool_nb, would_end_nb)
+from strategies.powers import decide_others_nb
 
 
 @hot
@@ -191,4 +192,4 @@ def _face_nb(g, rt, seat, held, end_at, final):
 
 
 def heuristic_entry(point, seat, held, g, rt, rng, par, aux):
-    return decide_with_nb(point, seat, held, g, rt, rng, par, heuristic_nb)
+    return decide_others_nb(point, seat, held, g, rt, rng, par, heuristic_nb)

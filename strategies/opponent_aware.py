@@ -7,8 +7,9 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
-from strategies.common import decide_with_nb, MEM_PLANNED_POS, PAR_CARE
+from strategies.common import MEM_PLANNED_POS, PAR_CARE
 from strategies.greedy import column_estimate_nb, layout_estimate_nb, place_or_draw_nb
+from strategies.powers import decide_others_nb
 
 
 @hot
@@ -123,4 +124,4 @@ def opponent_aware_nb(point, seat, held, g, rt, rng, par):
 
 
 def opponent_aware_entry(point, seat, held, g, rt, rng, par, aux):
-    return decide_with_nb(point, seat, held, g, rt, rng, par, opponent_aware_nb)
+    return decide_others_nb(point, seat, held, g, rt, rng, par, opponent_aware_nb)

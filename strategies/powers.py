@@ -1,0 +1,719 @@
+"""The built-ins' decisions in power-card games (docs/policies.md#power-cards): the compiled
+form of simulator/game/powers.py's ``decide()`` and its helpers, which the reference greedy and
+knock-threshold play. greedy, knock-threshold and forgetful answer with their own pools; every
+other built-in goes through ``others_power_nb`` (the same rule with greedy's pool, its own
+placement choice standing in for greedy's). Random answers uniformly and never comes here.
+
+Views (the conventions the power engine keeps): every position without a card holds the
+pseudo-card EMPTY0 + p, face up, known to all, worth 0; positions from rt[R_NPOS] on may hold
+real cards (a grown layout), scored without pairs. So the loops here run over all MAX_POS
+positions, and "the seat's cards" are its non-empty positions.
+
+Estimates are kept multiplied by n = |U| as the reference's _View does: a known card is worth
+value * max(n, 1), an unknown one S (0 when the pool is empty).
+"""
+
+from __future__ import annotations
+
+from simulator.game import cards as C
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
+                                  MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel.estimate import estimate_cards_nb
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import can_replace_nb, related_nb
+from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
+                               MEM_PLAN_FIRST, MEM_PLAN_NOMINATE, MEM_PLAN_OWN, MEM_PLAN_SNAP,
+                               MEM_PLAN_THEIRS, FORGET_OPPONENTS, PLAN_NOMINATE_SLOTS,
+                               PLAN_PER_SLOT)
+
+GREEDY_CALL_MARGIN = 5   # as simulator.game.powers.GREEDY_CALL_MARGIN
+KIND_GREEDY, KIND_KNOCK, KIND_OTHER = 0, 1, 2   # who asks: greedy calls; the others do not
+RANK_J, RANK_10, RANK_K = C.RANKS.index("J"), C.RANKS.index("10"), C.RANKS.index("K")
+NOM_BITS = 10
+NOM_MASK = (1 << NOM_BITS) - 1
+
+
+@hot(inline="always")
+def power_game_nb(rt):
+    return rt[K.R_POWER_SET] != 0 or rt[K.R_SNAP_MODE] != 0 or rt[K.R_TURN_MATCH] != 0 or \
+        (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0
+
+
+@hot(inline="always")
+def mem_nb(seat, i):
+    return G_MEMORY + seat * K.MEMORY_SLOTS + i
+
+
+# ---- what the seat knows (forgetful: less) ---------------------------------------------------
+@hot(inline="always")
+def hidden_nb(g, rt, me, s, p, forget):
+    """Has forgetful forgotten the face-down card at (s, p)? (face-up cards are never
+    forgotten)"""
+    if not forget or g[ix(G_UP + s * MAX_POS + p)] != 0:
+        return False
+    if s == me:
+        return (g[ix(mem_nb(me, MEM_FORGOTTEN))] >> p) & 1 != 0
+    k = (s - me) % rt[K.R_PLAYERS]
+    if k > FORGET_OPPONENTS:
+        return False
+    return (g[ix(mem_nb(me, MEM_FORGOTTEN_OPP + k - 1))] >> p) & 1 != 0
+
+
+@hot(inline="always")
+def known_nb(g, rt, me, s, p, forget):
+    """The card ``me`` knows at (s, p), or -1."""
+    c = g[ix(G_KNOWN + (me * MAX_PLAYERS + s) * MAX_POS + p)]
+    if c >= 0 and forget and hidden_nb(g, rt, me, s, p, forget):
+        return -1
+    return c
+
+
+@hot(inline="always")
+def is_card_nb(g, rt, me, s, p, forget):
+    """Does (s, p) hold a card (not an empty position's pseudo-card)?"""
+    return known_nb(g, rt, me, s, p, forget) < K.EMPTY0
+
+
+@hot(inline="always")
+def est_nb(g, rt, me, s, p, n, S, forget):
+    c = known_nb(g, rt, me, s, p, forget)
+    if c < 0:
+        return S if n > 0 else 0
+    return rt[ix(RT_VALUE + c)] * max(n, 1)
+
+
+@hot(inline="always")
+def shielded_nb(g, s):
+    return (g[ix(G_PUB + K.PUB_SHIELDED)] >> s) & 1 != 0
+
+
+@hot
+def worst_own_nb(g, rt, me, n, S, forget, cand):
+    """Of the positions in bit mask ``cand``, the own one with the highest estimate (ties: the
+    lowest); -1 for none."""
+    best = -1
+    best_e = 0
+    for p in range(MAX_POS):
+        if (cand >> p) & 1:
+            e = est_nb(g, rt, me, me, p, n, S, forget)
+            if best < 0 or e > best_e:
+                best, best_e = p, e
+    return best
+
+
+@hot
+def best_of_nb(g, rt, me, s, n, S, forget, cand):
+    """Of the positions in ``cand``, seat s's one with the lowest estimate (ties: the lowest)."""
+    best = -1
+    best_e = 0
+    for p in range(MAX_POS):
+        if (cand >> p) & 1:
+            e = est_nb(g, rt, me, s, p, n, S, forget)
+            if best < 0 or e < best_e:
+                best, best_e = p, e
+    return best
+
+
+@hot
+def cards_mask_nb(g, rt, me, s, forget):
+    m = 0
+    for p in range(MAX_POS):
+        if is_card_nb(g, rt, me, s, p, forget):
+            m |= 1 << p
+    return m
+
+
+@hot
+def legal_positions_nb(g):
+    m = 0
+    for p in range(MAX_POS):
+        if g[ix(G_LEGAL + p)]:
+            m |= 1 << p
+    return m
+
+
+@hot
+def best_opponent_card_nb(g, rt, me, n, S, forget):
+    """1 + seat*16 + pos of the lowest-estimated card of an unshielded opponent (turn order,
+    then position; the first of equals), 0 for none."""
+    players = rt[K.R_PLAYERS]
+    best = 0
+    best_e = 0
+    for k in range(1, players):
+        s = (me + k) % players
+        if shielded_nb(g, s):
+            continue
+        for p in range(MAX_POS):
+            if is_card_nb(g, rt, me, s, p, forget):
+                e = est_nb(g, rt, me, s, p, n, S, forget)
+                if best == 0 or e < best_e:
+                    best, best_e = 1 + s * MAX_POS + p, e
+    return best
+
+
+@hot
+def swap_gain_nb(g, rt, me, n, S, forget):
+    mine = cards_mask_nb(g, rt, me, me, forget)
+    theirs = best_opponent_card_nb(g, rt, me, n, S, forget)
+    if mine == 0 or theirs == 0:
+        return 0
+    t = theirs - 1
+    return est_nb(g, rt, me, me, worst_own_nb(g, rt, me, n, S, forget, mine), n, S, forget) - \
+        est_nb(g, rt, me, t // MAX_POS, t % MAX_POS, n, S, forget)
+
+
+@hot
+def first_unknown_down_nb(g, rt, me, s, forget):
+    for p in range(MAX_POS):
+        if known_nb(g, rt, me, s, p, forget) < 0 and g[ix(G_UP + s * MAX_POS + p)] == 0:
+            return p
+    return -1
+
+
+@hot
+def peek_target_nb(g, rt, me, include_self, forget):
+    """1 + seat*16 + pos of the first card it does not know (its own first when
+    ``include_self``, then unshielded opponents in turn order); 0 for none."""
+    if include_self:
+        p = first_unknown_down_nb(g, rt, me, me, forget)
+        if p >= 0:
+            return 1 + me * MAX_POS + p
+    players = rt[K.R_PLAYERS]
+    for k in range(1, players):
+        s = (me + k) % players
+        if shielded_nb(g, s):
+            continue
+        p = first_unknown_down_nb(g, rt, me, s, forget)
+        if p >= 0:
+            return 1 + s * MAX_POS + p
+    return 0
+
+
+@hot
+def any_known_positive_nb(g, rt, me, n, S, forget):
+    """Does it know an own card with an estimate above 0?"""
+    for p in range(MAX_POS):
+        if known_nb(g, rt, me, me, p, forget) >= 0 and is_card_nb(g, rt, me, me, p, forget) \
+                and est_nb(g, rt, me, me, p, n, S, forget) > 0:
+            return True
+    return False
+
+
+@hot
+def first_known_match_nb(g, rt, me, s, key, n, S, forget, positive):
+    """The first card of seat s it knows with pairing key ``key`` (with ``positive``: and an
+    estimate above 0), -1 for none."""
+    for p in range(MAX_POS):
+        c = known_nb(g, rt, me, s, p, forget)
+        if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key and \
+                (not positive or est_nb(g, rt, me, s, p, n, S, forget) > 0):
+            return p
+    return -1
+
+
+@hot
+def wants_power_nb(g, rt, me, effect, n, S, forget):
+    """powers.wants_power: use a power it may use (when it could not place the card usefully)?"""
+    if effect == K.POW_PEEK_OWN:
+        t = peek_target_nb(g, rt, me, True, forget)
+        return t != 0 and (t - 1) // MAX_POS == me
+    if effect == K.POW_PEEK_OPP:
+        return peek_target_nb(g, rt, me, False, forget) != 0
+    if effect == K.POW_PEEK_ANY:
+        return peek_target_nb(g, rt, me, True, forget) != 0
+    if effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_ANY_TWO:
+        return swap_gain_nb(g, rt, me, n, S, forget) > 0
+    if effect == K.POW_SWAP_AFTER_PEEK_OPP:
+        mine = cards_mask_nb(g, rt, me, me, forget)
+        return mine != 0 and \
+            est_nb(g, rt, me, me, worst_own_nb(g, rt, me, n, S, forget, mine), n, S, forget) > S
+    if effect == K.POW_PEEK_BOTH_SWAP or effect == K.POW_CANCEL_FINAL or \
+            effect == K.POW_DRAW_TWO:
+        return True
+    if effect == K.POW_GIVE_OR_REMOVE:
+        return any_known_positive_nb(g, rt, me, n, S, forget)
+    if effect == K.POW_COMBINE:
+        return wants_power_nb(g, rt, me, K.POW_PEEK_OWN, n, S, forget) or \
+            wants_power_nb(g, rt, me, K.POW_PEEK_OPP, n, S, forget)
+    return False
+
+
+# ---- the plan (strategies/common.py MEM_PLAN_*) --------------------------------------------
+@hot
+def clear_plan_nb(g, me):
+    for i in range(MEM_PLAN_SNAP, MEM_PLAN_NOMINATE + PLAN_NOMINATE_SLOTS):
+        g[ix(mem_nb(me, i))] = 0
+
+
+@hot(inline="always")
+def nominee_nb(g, me, i):
+    slot = g[ix(mem_nb(me, MEM_PLAN_NOMINATE + i // PLAN_PER_SLOT))]
+    return (slot >> (NOM_BITS * (i % PLAN_PER_SLOT))) & NOM_MASK
+
+
+@hot(inline="always")
+def set_nominee_nb(g, me, i, v):
+    a = mem_nb(me, MEM_PLAN_NOMINATE + i // PLAN_PER_SLOT)
+    shift = NOM_BITS * (i % PLAN_PER_SLOT)
+    g[ix(a)] = (g[ix(a)] & ~(NOM_MASK << shift)) | (v << shift)
+
+
+@hot
+def plan_nominate_nb(g, rt, me, forget, key, pablo, group):
+    """Writes plan["nominate"] (done emptied): Pablo: its own positions in ``group``; Cabo:
+    every card it knows of ``key``, its own first, then the others in turn order. Returns
+    how many (at most the plan's room)."""
+    for i in range(PLAN_NOMINATE_SLOTS):
+        g[ix(mem_nb(me, MEM_PLAN_NOMINATE + i))] = 0
+    count = 0
+    room = PLAN_NOMINATE_SLOTS * PLAN_PER_SLOT
+    players = rt[K.R_PLAYERS]
+    for k in range(players if not pablo else 1):
+        s = (me + k) % players
+        for p in range(MAX_POS):
+            if pablo:
+                take = (group >> p) & 1 != 0
+            else:
+                c = known_nb(g, rt, me, s, p, forget)
+                take = 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key
+            if take and count < room:
+                set_nominee_nb(g, me, count, 1 + s * MAX_POS + p)
+                count += 1
+    return count
+
+
+@hot
+def pablo_group_nb(g, rt, me, held, forget):
+    """powers.pablo_nomination: the positions (bit mask) of its known own cards of the key
+    whose two or more known cards total the most, above the held card's value; 0 for none."""
+    best = 0
+    best_total = rt[ix(RT_VALUE + held)] if held >= 0 else 0
+    for p in range(MAX_POS):
+        c = known_nb(g, rt, me, me, p, forget)
+        if c < 0 or c >= K.EMPTY0:
+            continue
+        key = rt[ix(RT_KEY + c)]
+        first = True
+        for q in range(p):
+            d = known_nb(g, rt, me, me, q, forget)
+            if 0 <= d < K.EMPTY0 and rt[ix(RT_KEY + d)] == key:
+                first = False
+                break
+        if not first:
+            continue   # its key's group was weighed at its first card
+        group = 0
+        count = 0
+        total = 0
+        for q in range(p, MAX_POS):
+            d = known_nb(g, rt, me, me, q, forget)
+            if 0 <= d < K.EMPTY0 and rt[ix(RT_KEY + d)] == key:
+                group |= 1 << q
+                count += 1
+                total += rt[ix(RT_VALUE + d)]
+        if count >= 2 and total > best_total:
+            best, best_total = group, total
+    return best
+
+
+@hot
+def snap_target_nb(g, rt, me, n, S, forget):
+    """powers.snap_target: 1 + seat*16 + pos of the card it snaps, 0 for none."""
+    top = g[ix(G_DISCARD + g[ix(G_PUB + K.PUB_DISCARD_N)] - 1)]
+    key = rt[ix(RT_KEY + top)]
+    p = first_known_match_nb(g, rt, me, me, key, n, S, forget, True)
+    if p >= 0:
+        return 1 + me * MAX_POS + p
+    if rt[K.R_SNAP_MODE] == K.SNAP_CUMBIA and any_known_positive_nb(g, rt, me, n, S, forget):
+        players = rt[K.R_PLAYERS]
+        for k in range(1, players):   # unshielded opponents in turn order first
+            s = (me + k) % players
+            if not shielded_nb(g, s):
+                p = first_known_match_nb(g, rt, me, s, key, n, S, forget, False)
+                if p >= 0:
+                    return 1 + s * MAX_POS + p
+        for s in range(players):
+            if s != me and shielded_nb(g, s):
+                p = first_known_match_nb(g, rt, me, s, key, n, S, forget, False)
+                if p >= 0:
+                    return 1 + s * MAX_POS + p
+    return 0
+
+
+@hot
+def total_nb(g, rt, me, s, n, S, forget):
+    t = 0
+    for p in range(MAX_POS):
+        if is_card_nb(g, rt, me, s, p, forget):
+            t += est_nb(g, rt, me, s, p, n, S, forget)
+    return t
+
+
+@hot
+def greedy_calls_nb(g, rt, me, n, S, forget):
+    """powers.greedy_calls: it knows its whole layout and its total, plus the margin, is at
+    most every opponent's estimate; or the stock has been reshuffled too often (its stall)."""
+    if g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES:
+        return True
+    for p in range(MAX_POS):
+        if known_nb(g, rt, me, me, p, forget) < 0:
+            return False
+    mine = total_nb(g, rt, me, me, n, S, forget)
+    for s in range(rt[K.R_PLAYERS]):
+        if s != me and mine + GREEDY_CALL_MARGIN * max(n, 1) > total_nb(g, rt, me, s, n, S,
+                                                                         forget):
+            return False
+    return True
+
+
+# ---- grown layouts ------------------------------------------------------------------------
+@hot(inline="always")
+def column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
+    if a_known and b_known:
+        if ka == kb:
+            return (va + vb) * n if keep_negative and va < 0 and vb < 0 else 0
+        return (va + vb) * n
+    if a_known:
+        return va * n + S
+    if b_known:
+        return vb * n + S
+    return 2 * S
+
+
+@hot
+def grid_estimate_nb(g, rt, seat, at, card, n, S, hide):
+    """GreedyPolicy.estimate of the grid's positions (``card`` imagined at ``at``)."""
+    base = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
+        cols = rt[K.R_COLS]
+        keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+        total = 0
+        for c in range(cols):
+            a = card if c == at else g[ix(base + c)]
+            b = card if c + cols == at else g[ix(base + c + cols)]
+            if c != at and a >= 0 and hide != 0 and (hide >> c) & 1 and \
+                    g[ix(G_UP + seat * MAX_POS + c)] == 0:
+                a = -1
+            if c + cols != at and b >= 0 and hide != 0 and (hide >> (c + cols)) & 1 and \
+                    g[ix(G_UP + seat * MAX_POS + c + cols)] == 0:
+                b = -1
+            total += column_estimate_nb(rt[ix(RT_KEY + a)] if a >= 0 else -1,
+                                        rt[ix(RT_VALUE + a)] if a >= 0 else 0,
+                                        rt[ix(RT_KEY + b)] if b >= 0 else -1,
+                                        rt[ix(RT_VALUE + b)] if b >= 0 else 0,
+                                        a >= 0, b >= 0, n, S, keep)
+        return total
+    return estimate_cards_nb(g, base, g, G_UP + seat * MAX_POS, hide, rt, at, card, n, S)
+
+
+@hot(inline="always")
+def own_nb(g, seat, p, hide):
+    c = g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p)]
+    if c >= 0 and hide != 0 and (hide >> p) & 1 and g[ix(G_UP + seat * MAX_POS + p)] == 0:
+        return -1
+    return c
+
+
+@hot
+def replaceable_nb(g, rt, seat, p):
+    """PowerState.replaceable_positions: a grid position as may_replace says, one beyond the
+    grid unless it is face up and face-up cards may not be replaced."""
+    if g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p)] >= K.EMPTY0:
+        return False
+    if p < rt[K.R_NPOS]:
+        return can_replace_nb(g, rt, seat, p)
+    return g[ix(G_UP + seat * MAX_POS + p)] == 0 or rt[K.R_REPLACE_FACE_UP] != 0
+
+
+@hot
+def power_best_placement_nb(g, rt, seat, card, n, S, hide):
+    """GreedyPolicy.best_placement over a layout that may have grown: the largest gain
+    n*G(p) among eligible replaceable positions (G >= 1 over a known card), ties to the lowest;
+    a position beyond the grid changes only its own value. -1 for none."""
+    npos = rt[K.R_NPOS]
+    now = grid_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
+    best = -1
+    best_gain = 0
+    for p in range(MAX_POS):
+        if not replaceable_nb(g, rt, seat, p):
+            continue
+        x = own_nb(g, seat, p, hide)
+        if p < npos:
+            gain = now - grid_estimate_nb(g, rt, seat, p, card, n, S, hide)
+        else:
+            gain = (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - rt[ix(RT_VALUE + card)] * n
+        if gain >= (n if x >= 0 else 0) and (best < 0 or gain > best_gain):
+            best, best_gain = p, gain
+    return best
+
+
+@hot
+def power_free_estimate_nb(g, rt, seat, n, S, hide):
+    """GreedyPolicy.free_estimate of the whole layout, as knock-threshold's knock rule reads
+    it: the reference relates positions beyond the grid by their row and column like grid
+    positions, so they may pair here (unlike in ``estimate``)."""
+    scope = rt[K.R_PAIR_SCOPE]
+    cols = rt[K.R_COLS]
+    total = 0
+    used = 0
+    for p in range(MAX_POS):
+        x = own_nb(g, seat, p, hide)
+        if x < 0:
+            total += S
+            continue
+        if (used >> p) & 1:
+            continue
+        partner = -1
+        if scope != K.PAIR_NONE:
+            for q in range(p + 1, MAX_POS):
+                y = own_nb(g, seat, q, hide)
+                if y >= 0 and (used >> q) & 1 == 0 and \
+                        rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
+                        related_nb(p, q, scope, cols):
+                    partner = q
+                    break
+        if partner >= 0:
+            used |= 1 << partner
+        else:
+            total += rt[ix(RT_VALUE + x)] * n
+    return total
+
+
+@hot
+def greedy_pool_nb(g, rt, seat):
+    """(n, S) of the reference UnseenPool without the held card: the deck less every face-up
+    layout card and the discard pile (counted here: the empties' pseudo-cards are face up)."""
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    for s in range(rt[K.R_PLAYERS]):
+        for p in range(MAX_POS):
+            if g[ix(G_UP + s * MAX_POS + p)]:
+                c = g[ix(G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS + p)]
+                if 0 <= c < K.EMPTY0:
+                    n -= 1
+                    S -= rt[ix(RT_VALUE + c)]
+    return n, S
+
+
+@hot
+def memory_pool_nb(g, rt, seat, hide):
+    """(n, S) of the reference MemoryPool without the held card: the deck less the discard
+    pile and its own known cards (grown positions too)."""
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    for p in range(MAX_POS):
+        c = own_nb(g, seat, p, hide)
+        if 0 <= c < K.EMPTY0:
+            n -= 1
+            S -= rt[ix(RT_VALUE + c)]
+    return n, S
+
+
+# ---- the rule ------------------------------------------------------------------------------
+@hot
+def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place):
+    """powers.decide for a seat whose view pool (the held card out) is n cards worth S:
+    its answer, or -1 to leave the decision to the policy's plain rules. ``place``: where it
+    would put the held card at DP_PLACE_DRAWN / an exchanged card (greedy's best placement,
+    or another built-in's own choice), -1 for nowhere. ``kind``: KIND_GREEDY calls by
+    greedy's rule; the others leave the call to their plain rules."""
+    if point == K.DP_TURN or point == K.DP_KNOCK:
+        if kind == KIND_GREEDY:
+            if (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and g[ix(G_LEGAL + K.A_KNOCK)] and \
+                    greedy_calls_nb(g, rt, me, n, S, forget):
+                return K.A_KNOCK
+            if point == K.DP_KNOCK:
+                return K.A_PASS
+        return -1
+    power = g[ix(G_PUB + K.PUB_POWER)]
+    match_legal = g[ix(G_LEGAL + K.A_MATCH)] != 0
+    if point == K.DP_PLACE_DRAWN or (point == K.DP_PLACE_TAKEN and match_legal):
+        if match_legal:
+            if rt[K.R_TURN_MATCH] == K.TMATCH_PABLO:
+                group = pablo_group_nb(g, rt, me, held, forget)
+                if group != 0:
+                    plan_nominate_nb(g, rt, me, forget, 0, True, group)
+                    return K.A_MATCH
+            elif held >= 0 and plan_nominate_nb(g, rt, me, forget, rt[ix(RT_KEY + held)], False,
+                                                0) > 0:
+                return K.A_MATCH
+        if point == K.DP_PLACE_TAKEN:
+            return -1
+        if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
+            return place
+        if g[ix(G_LEGAL + K.A_POWER)] and wants_power_nb(g, rt, me, power, n, S, forget):
+            clear_plan_nb(g, me)
+            return K.A_POWER
+        if g[ix(G_LEGAL + K.A_DISCARD)]:
+            return K.A_DISCARD
+        if g[ix(G_LEGAL + K.A_POWER)]:
+            return K.A_POWER
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_PLACE_TAKEN and power == K.POW_EXCHANGE_THIS:
+        if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
+            return place
+        return worst_own_nb(g, rt, me, n, S, forget, legal_positions_nb(g))
+    if point == K.DP_SNAP:
+        t = snap_target_nb(g, rt, me, n, S, forget)
+        if t == 0:
+            return K.A_PASS
+        g[ix(mem_nb(me, MEM_PLAN_SNAP))] = t
+        return K.A_SNAP
+    if point == K.DP_SWAP:
+        own = g[ix(mem_nb(me, MEM_PLAN_OWN))]
+        theirs = g[ix(mem_nb(me, MEM_PLAN_THEIRS))]
+        if own != 0 and theirs != 0 and \
+                est_nb(g, rt, me, (theirs - 1) // MAX_POS, (theirs - 1) % MAX_POS, n, S,
+                       forget) < est_nb(g, rt, me, me, own - 1, n, S, forget):
+            return K.A_SWAP
+        return K.A_PASS
+    if point == K.DP_KEEP:
+        a = g[ix(G_PUB + K.PUB_CHOICE0)]
+        b = g[ix(G_PUB + K.PUB_CHOICE1)]
+        return 0 if rt[ix(RT_VALUE + a)] <= rt[ix(RT_VALUE + b)] else 1
+    if point == K.DP_CHOOSE_POWER:
+        if g[ix(G_LEGAL + RANK_J)] and wants_power_nb(g, rt, me, K.POW_PEEK_OWN, n, S, forget):
+            return RANK_J
+        if g[ix(G_LEGAL + RANK_10)] and wants_power_nb(g, rt, me, K.POW_PEEK_OPP, n, S, forget):
+            return RANK_10
+        if g[ix(G_LEGAL + RANK_K)] and wants_power_nb(g, rt, me, K.POW_CANCEL_FINAL, n, S,
+                                                      forget):
+            return RANK_K
+        return K.A_PASS
+    if point == K.DP_NOMINATE or (point == K.DP_TARGET_SEAT and power == K.CTX_NOMINATE):
+        target = g[ix(G_PUB + K.PUB_TARGET_SEAT)]
+        for i in range(PLAN_NOMINATE_SLOTS * PLAN_PER_SLOT):
+            v = nominee_nb(g, me, i)
+            if v == 0:
+                continue
+            s = (v - 1) // MAX_POS
+            p = (v - 1) % MAX_POS
+            if point == K.DP_TARGET_SEAT:
+                if g[ix(G_LEGAL + s)]:
+                    return s
+            elif s == target and g[ix(G_LEGAL + p)]:
+                set_nominee_nb(g, me, i, 0)
+                return p
+        if g[ix(G_LEGAL + K.A_PASS)]:
+            return K.A_PASS
+        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if point == K.DP_TARGET_SEAT:
+        return target_seat_nb(g, rt, me, power, n, S, forget)
+    if point == K.DP_TARGET_POS:
+        return target_pos_nb(g, rt, me, power, n, S, forget)
+    return -1
+
+
+@hot(inline="always")
+def is_swap_nb(effect):
+    return effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or \
+        effect == K.POW_PEEK_BOTH_SWAP or effect == K.POW_SWAP_ANY_TWO or \
+        effect == K.POW_EXCHANGE_THIS
+
+
+@hot
+def target_seat_nb(g, rt, me, effect, n, S, forget):
+    snap = g[ix(mem_nb(me, MEM_PLAN_SNAP))]
+    if effect == K.CTX_SNAP and snap != 0 and g[ix(G_LEGAL + (snap - 1) // MAX_POS)]:
+        return (snap - 1) // MAX_POS
+    if effect == K.POW_PEEK_OPP or effect == K.POW_PEEK_ANY or effect == K.POW_FLIP_OPP or \
+            effect == K.POW_SHUFFLE_OPP:
+        t = peek_target_nb(g, rt, me, effect == K.POW_PEEK_ANY, forget)
+        if t != 0 and g[ix(G_LEGAL + (t - 1) // MAX_POS)]:
+            return (t - 1) // MAX_POS
+    if is_swap_nb(effect):
+        if effect == K.POW_SWAP_ANY_TWO and g[ix(mem_nb(me, MEM_PLAN_FIRST))]:
+            return me if g[ix(G_LEGAL + me)] else lowest_legal_nb(g, 0, K.N_ACTIONS)
+        best = best_opponent_card_nb(g, rt, me, n, S, forget)
+        if best != 0 and g[ix(G_LEGAL + (best - 1) // MAX_POS)]:
+            if effect == K.POW_PEEK_BOTH_SWAP:
+                t = peek_target_nb(g, rt, me, False, forget)
+                if t != 0 and g[ix(G_LEGAL + (t - 1) // MAX_POS)]:
+                    best = t
+            g[ix(mem_nb(me, MEM_PLAN_THEIRS))] = best
+            return (best - 1) // MAX_POS
+    if effect == K.POW_GIVE_OR_REMOVE and g[ix(G_LEGAL + me)] and \
+            wants_power_nb(g, rt, me, effect, n, S, forget):
+        return me
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+@hot
+def target_pos_nb(g, rt, me, effect, n, S, forget):
+    t = g[ix(G_PUB + K.PUB_TARGET_SEAT)]
+    legal = legal_positions_nb(g)
+    snap = g[ix(mem_nb(me, MEM_PLAN_SNAP))]
+    if effect == K.CTX_SNAP and snap != 0 and (snap - 1) // MAX_POS == t and \
+            (legal >> ((snap - 1) % MAX_POS)) & 1:
+        return (snap - 1) % MAX_POS
+    if effect == K.CTX_GIVE or (t == me and (
+            effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or
+            effect == K.POW_SWAP_ANY_TWO or effect == K.POW_GIVE_OR_REMOVE)):
+        if effect == K.POW_SWAP_ANY_TWO:
+            g[ix(mem_nb(me, MEM_PLAN_FIRST))] = 0
+        return worst_own_nb(g, rt, me, n, S, forget, legal)
+    if effect == K.POW_PEEK_BOTH_SWAP and t == me:
+        p = -1
+        for q in range(MAX_POS):
+            if (legal >> q) & 1 and known_nb(g, rt, me, me, q, forget) < 0:
+                p = q
+                break
+        if p < 0:
+            p = worst_own_nb(g, rt, me, n, S, forget, legal)
+        g[ix(mem_nb(me, MEM_PLAN_OWN))] = 1 + p
+        return p
+    if is_swap_nb(effect):
+        theirs = g[ix(mem_nb(me, MEM_PLAN_THEIRS))]
+        if theirs != 0 and (theirs - 1) // MAX_POS == t and (legal >> ((theirs - 1) % MAX_POS)) & 1:
+            p = (theirs - 1) % MAX_POS
+        else:
+            p = best_of_nb(g, rt, me, t, n, S, forget, legal)
+        g[ix(mem_nb(me, MEM_PLAN_THEIRS))] = 1 + t * MAX_POS + p
+        if effect == K.POW_SWAP_ANY_TWO:
+            g[ix(mem_nb(me, MEM_PLAN_FIRST))] = 1
+        return p
+    for q in range(MAX_POS):
+        if (legal >> q) & 1 and known_nb(g, rt, me, t, q, forget) < 0:
+            return q
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
+# ---- the built-ins -------------------------------------------------------------------------
+@hot(inline="always")
+def view_pool_nb(n, S, rt, held):
+    if held >= 0:
+        return n - 1, S - rt[ix(RT_VALUE + held)]
+    return n, S
+
+
+@hot(inline="always")   # a function argument in a compiled call would keep the entry off the disk cache
+def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb):
+    """The greedy-family rule for every other built-in (greedy's pool; its own plain rules for
+    the turn, the call and a taken card's placement): at DP_PLACE_DRAWN, and when an
+    exchanged card is placed, its own choice with power and match masked out stands in for
+    greedy's best placement. -1: a decision of the plain game."""
+    n, S = greedy_pool_nb(g, rt, seat)
+    n, S = view_pool_nb(n, S, rt, held)
+    place = -1
+    power = g[ix(G_PUB + K.PUB_POWER)]
+    if point == K.DP_PLACE_DRAWN or (point == K.DP_PLACE_TAKEN and power == K.POW_EXCHANGE_THIS):
+        a_power = g[ix(G_LEGAL + K.A_POWER)]
+        a_match = g[ix(G_LEGAL + K.A_MATCH)]
+        g[ix(G_LEGAL + K.A_POWER)] = 0
+        g[ix(G_LEGAL + K.A_MATCH)] = 0
+        if lowest_legal_nb(g, 0, K.N_ACTIONS) >= 0:
+            place = policy_nb(point, seat, held, g, rt, rng, par)
+        g[ix(G_LEGAL + K.A_POWER)] = a_power
+        g[ix(G_LEGAL + K.A_MATCH)] = a_match
+    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place)
+
+
+@hot(inline="always")
+def decide_others_nb(point, seat, held, g, rt, rng, par, policy_nb):
+    """decide_with_nb for the built-ins without a power rule of their own: in a power game the
+    shared greedy-family rule answers the power decisions first."""
+    if power_game_nb(rt):
+        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb)
+        if a >= 0:
+            return a
+    return decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)
