@@ -27,7 +27,6 @@ from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, M
                                MEM_PLAN_THEIRS, FORGET_OPPONENTS, PLAN_NOMINATE_SLOTS,
                                PLAN_PER_SLOT)
 
-GREEDY_CALL_MARGIN = 5   # as simulator.game.powers.GREEDY_CALL_MARGIN
 KIND_GREEDY, KIND_KNOCK, KIND_OTHER = 0, 1, 2   # who asks: greedy calls; the others do not
 RANK_J, RANK_10, RANK_K = C.RANKS.index("J"), C.RANKS.index("10"), C.RANKS.index("K")
 NOM_BITS = 10
@@ -36,8 +35,10 @@ NOM_MASK = (1 << NOM_BITS) - 1
 
 @hot(inline="always")
 def power_game_nb(rt):
+    """The rules the power-card engine plays (rules.uses_power_engine): the built-ins answer
+    with the power rules there, as the reference does."""
     return rt[K.R_POWER_SET] != 0 or rt[K.R_SNAP_MODE] != 0 or rt[K.R_TURN_MATCH] != 0 or \
-        (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0
+        (rt[K.R_END_TRIGGERS] & (K.END_CALL | K.END_EMPTY_LAYOUT | K.END_STOCK_EXHAUSTED)) != 0
 
 
 @hot(inline="always")
@@ -360,7 +361,7 @@ def greedy_calls_nb(g, rt, me, n, S, forget):
             return False
     mine = total_nb(g, rt, me, me, n, S, forget)
     for s in range(rt[K.R_PLAYERS]):
-        if s != me and mine + GREEDY_CALL_MARGIN * max(n, 1) > total_nb(g, rt, me, s, n, S,
+        if s != me and mine + K.GREEDY_CALL_MARGIN * max(n, 1) > total_nb(g, rt, me, s, n, S,
                                                                          forget):
             return False
     return True

@@ -26,6 +26,9 @@ POLICY_USER = 99      # the run's user policy (simulator/kernel/policy_api.py)
 # reshuffled this many times in the hole, a drawn card greedy has no place for goes over its
 # lowest face-down card it has not seen instead of onto the discard pile
 GREEDY_STALL_RESHUFFLES = 4
+# greedy calls (power-card games) when its estimate is at least this much below every
+# opponent's (docs/policies.md#power-cards)
+GREEDY_CALL_MARGIN = 5
 # the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
 # lookahead
 N_POLICY_SLOTS = POLICY_GUIDE + 2

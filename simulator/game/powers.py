@@ -931,7 +931,6 @@ def layout_value_grown(rules: Rules, value, cards: list[int]) -> tuple[int, int]
 # ================================================================================================
 # The built-in policies' power decisions (docs/policies.md#power-cards)
 # ================================================================================================
-GREEDY_CALL_MARGIN = 5   # greedy calls when its estimate beats every opponent's by this much
 
 
 class _View:
@@ -1084,7 +1083,7 @@ def snap_target(view: _View, rules: Rules) -> tuple[int, int] | None:
 
 def greedy_calls(view: _View) -> bool:
     """Greedy calls (end trigger call) when it knows every card of its layout and their total
-    plus GREEDY_CALL_MARGIN is at most every opponent's estimate; and, its stall rule, at once
+    plus K.GREEDY_CALL_MARGIN is at most every opponent's estimate; and, its stall rule, at once
     once the stock has been reshuffled GREEDY_STALL_RESHUFFLES times in the hole (a table of
     greedy players that never gets to know its cards, e.g. after Cactus's penalty cards,
     would otherwise play on to the turn cap)."""
@@ -1094,7 +1093,7 @@ def greedy_calls(view: _View) -> bool:
     if view.unknown(me, view.cards(me)):
         return False
     mine = view.total(me)
-    return all(mine + GREEDY_CALL_MARGIN * view.n <= view.total(s)
+    return all(mine + K.GREEDY_CALL_MARGIN * view.n <= view.total(s)
                for s in range(n) if s != me)
 
 
