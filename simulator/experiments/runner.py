@@ -20,8 +20,8 @@ from strategies import compiled
 
 from ..kernel import builds
 from . import cluster, warm
-from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
-                             play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
+from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, build_for,
+                             pack_rules, play_chunk_nb, play_matches_nb, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
@@ -31,7 +31,7 @@ from ..kernel.flow import chunk_nb, eligible, rules_eligible
 from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
-from ..kernel.features import lacking, needed_from_ri
+from ..kernel.features import BIT, lacking, needed_from_ri
 from ..game.rules import POWERS_REFUSED, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -372,18 +372,20 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
-    refuse_powers(arrays)
+    powers = bool(needed_from_ri(arrays.ri) & BIT["powers"])   # played by the powers build
+    build = build_for(arrays.ri)
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify)
-    with builds.compiling("engine", notify):
-        ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user, policies,
-                           st.aux)
+    with builds.compiling("powers" if powers else "engine", notify):
+        ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
+                            policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
-    npos = int(arrays.ri[K.R_NPOS])
+    # a power-card game's layouts may grow beyond the grid: all positions
+    npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])
     lay = st.g[K.G_LAY:K.G_LAY + players * K.MAX_POS].reshape(players, K.MAX_POS)[:, :npos]
     known = st.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * K.MAX_PLAYERS * K.MAX_POS].reshape(
         K.MAX_PLAYERS, K.MAX_PLAYERS, K.MAX_POS)[:players, :players, :npos]
