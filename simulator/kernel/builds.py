@@ -23,6 +23,7 @@ from .jit import CACHE_DIR
 # seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
 ESTIMATE_S = {
     "engine": 50,
+    "powers": 95,
     "matches": 8,
     "lean": 55,
     "policy:random": 1,
@@ -40,6 +41,7 @@ DEFAULT_ESTIMATE_S = 5
 
 DESCRIPTION = {
     "engine": "the general engine",
+    "powers": "the power-card games' engine",
     "matches": "match play",
     "lean": "the lean kernel",
     "policy:unused": "the policy table's stand-in",
