@@ -24,6 +24,7 @@ from .jit import CACHE_DIR
 ESTIMATE_S = {
     "engine": 50,
     "powers": 95,
+    "powers:matches": 8,
     "matches": 8,
     "lean": 55,
     "policy:random": 1,
@@ -42,6 +43,7 @@ DEFAULT_ESTIMATE_S = 5
 DESCRIPTION = {
     "engine": "the general engine",
     "powers": "the power-card games' engine",
+    "powers:matches": "match play of the power-card games",
     "matches": "match play",
     "lean": "the lean kernel",
     "policy:unused": "the policy table's stand-in",
