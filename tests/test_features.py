@@ -32,11 +32,13 @@ def test_every_option_is_classified():
 
 
 def test_builds_name_only_features_that_exist():
-    assert set(F.BUILD_FEATURES) == {"general", "lean", "user_kernel", "lookahead_rollout"}
+    assert set(F.BUILD_FEATURES) == {"general", "powers", "lean", "user_kernel",
+                                     "lookahead_rollout"}
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
-    # the general build has every feature but "powers", which no build has yet
+    # the general build has every feature but "powers", which only the powers build has
     assert F.mask(F.BUILD_FEATURES["general"]) == F.ALL & ~F.BIT["powers"]
+    assert F.mask(F.BUILD_FEATURES["powers"]) == F.ALL
     assert set(F.MATCH_FEATURES) <= set(F.FEATURES)
 
 
@@ -183,10 +185,14 @@ POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] +
 
 
 @pytest.mark.parametrize("case", range(len(POWER_RULE_SETS)))
-def test_every_build_refuses_power_rules(case):
+def test_only_the_powers_build_plays_power_rules(case):
     rules = POWER_RULE_SETS[case]
     for build in F.BUILD_FEATURES:
-        assert "powers" in F.missing(build, rules, PLAYERS), build
+        if build != "powers":   # the one build that plays them (tests/test_power_kernel.py)
+            assert "powers" in F.missing(build, rules, PLAYERS), build
+    assert not F.missing("powers", rules, PLAYERS)
     assert not rules_eligible(flatten(rules, PLAYERS).ri)
-    with pytest.raises(RuleError, match="reference engine only"):
-        _job(rules, builtin.POLICY_GREEDY)
+    job = _job(rules, builtin.POLICY_GREEDY)
+    assert job.build == "powers" and job.powers and not job.lean
+    assert _job(Rules.preset("six_card"), builtin.POLICY_GREEDY, kernel="general").build == \
+        "engine"

@@ -71,6 +71,27 @@ def test_matches_equal_the_reference_match_logic(name, holes, target):
         assert any(any(r.pot_balances) for r in ref)
 
 
+
+POWER_MATCH_RULES = {   # the powers build's matches; Cactus: the caller loses a tie for first
+    "cactus": Rules.preset("power_cactus"),
+    "cabo, winner first": Rules.preset("power_cabo", first_player="previous_hole_winner"),
+    "malaysia, target": Rules.preset("power_malaysia"),
+}
+
+
+@pytest.mark.parametrize("name", list(POWER_MATCH_RULES))
+def test_power_matches_equal_the_reference_match_logic(name):
+    rules = POWER_MATCH_RULES[name]
+    ids, params = _arrays(["random"] * 4)
+    holes, target = (0, 60) if "target" in name else (6, 0)
+    matches = 20
+    res = run(rules, 4, ids, params, matches, seed=31, holes=holes, target=target)
+    ref = _replay(rules, ids, params, 31, matches, holes, target)
+    mt = res.match_totals
+    assert res.totals.rounds == sum(r.holes for r in ref)
+    assert np.allclose(mt.mean_total(), np.mean([r.totals for r in ref], axis=0))
+    assert np.allclose(mt.win_share(), np.mean([[float(w) for w in r.wins] for r in ref], axis=0))
+
 def test_extra_holes_are_played_exactly_after_a_tie():
     base = Rules.preset("six_card")
     ids, params = _arrays(["greedy", "greedy"])

@@ -360,11 +360,11 @@ def test_bad_combinations_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
+# the commands whose rule set api._rule_set still refuses; replay and compare play power
+# rules on the powers build (tests/test_power_kernel.py)
 @pytest.mark.parametrize("command", [
     ["run", "--preset", "power_cabo", "--rounds", "5"],
-    ["run", "--preset", "six_card", "--set", "power_set=dutch", "--rounds", "5"],
-    ["replay", "--preset", "power_pablo", "--players", "3"],
-    ["compare", "--preset", "four_card", "--vary", "snap_mode=none,cactus", "--rounds", "5"]])
+    ["run", "--preset", "six_card", "--set", "power_set=dutch", "--rounds", "5"]])
 def test_compiled_commands_refuse_power_rules_in_one_line(command, tmp_path):
     from simulator.cli import cli
     result = CliRunner().invoke(cli, command + (["--out", str(tmp_path / "out")]
@@ -372,6 +372,14 @@ def test_compiled_commands_refuse_power_rules_in_one_line(command, tmp_path):
     assert result.exit_code == 2, result.output
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and "reference engine only" in lines[0], result.output
+
+
+def test_compare_plays_power_rules_on_the_powers_build(tmp_path):
+    from simulator.cli import cli
+    result = CliRunner().invoke(cli, ["compare", "--preset", "four_card", "--vary",
+                                      "snap_mode=none,cactus", "--strategy", "random",
+                                      "--rounds", "50", "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
 
 
 # ================================================================================================

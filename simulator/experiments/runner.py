@@ -20,8 +20,8 @@ from strategies import compiled
 
 from ..kernel import builds
 from . import cluster, warm
-from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, pack_rules,
-                             play_chunk_nb, play_matches_nb, play_round_nb, policy_table)
+from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, build_for,
+                             pack_rules, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
@@ -31,7 +31,7 @@ from ..kernel.flow import chunk_nb, eligible, rules_eligible
 from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
-from ..kernel.features import lacking, needed_from_ri
+from ..kernel.features import BIT, lacking, needed_from_ri
 from ..game.rules import POWERS_REFUSED, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -239,13 +239,19 @@ class Job:
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
+    powers: bool = False  # a power-card game: the general engine's powers build plays it
 
     @property
     def build(self) -> str | None:
         """The compiled build that plays this job's single holes (simulator/kernel/builds.py)."""
         if self.user_chunk is not None:
             return None   # policy_api.user_kernel says when it compiles a policy's own
-        return "lean" if self.lean else "engine"
+        return "lean" if self.lean else "powers" if self.powers else "engine"
+
+    @property
+    def match_build(self) -> str:
+        """The name under which this job's match play is compiled (builds.compiling)."""
+        return "powers:matches" if self.powers else "matches"
 
 
 KERNELS = ("auto", "general", "lean")
@@ -283,15 +289,18 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     policies = () if lean or user_chunk is not None else compiled.table(policy_ids, notify)
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=lean, user=NO_USER_POLICY if user is None else user,
-               user_chunk=user_chunk, policies=policies)
+               user_chunk=user_chunk, policies=policies,
+               powers=bool(needed_from_ri(arrays.ri) & BIT["powers"]))
 
 
 def refuse_powers(rules: Rules | RuleArrays) -> None:
-    """No compiled build has the "powers" feature (simulator/kernel/features.py): say so in
-    one line instead of playing the rules without their powers (api._rule_set says it
-    earlier for the commands that play)."""
+    """Rules that need a feature neither the general build nor its powers build has
+    (simulator/kernel/features.py) are refused in one line instead of being played without
+    it. The powers build has every feature, so today this never refuses; it stays so that a
+    feature added later without a build refuses instead of playing wrong."""
     ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
-    if "powers" in lacking("general", needed_from_ri(ri)):
+    need = needed_from_ri(ri)
+    if lacking("general", need) and lacking("powers", need):
         raise RuleError(POWERS_REFUSED)
 
 
@@ -327,7 +336,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
     # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
     chunk = job.user_chunk if job.user_chunk is not None else \
-        chunk_nb if job.lean else play_chunk_nb
+        chunk_nb if job.lean else build_for(job.arrays.ri).chunk_nb
     try:
         played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
                        t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies,
@@ -358,9 +367,10 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     mt = MatchTotals(players)
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
-    played = play_matches_nb(job.seed, start, count, holes, target, job.rt, job.par, par_rot,
-                             *st.arrays(), t.acc, t.tot, t.hist, match_total, mt.macc,
-                             mt.mtot, job.check, job.user, job.policies, st.aux)
+    played = build_for(job.arrays.ri).play_matches_nb(
+        job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(), t.acc,
+        t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user, job.policies,
+        st.aux)
     if played < count:
         raise PolicyError(describe_error(st.out, start + played, "match"), start + played,
                           int(st.out[K.OUT_ERR_SEAT]))
@@ -372,18 +382,20 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
-    refuse_powers(arrays)
+    powers = bool(needed_from_ri(arrays.ri) & BIT["powers"])   # played by the powers build
+    build = build_for(arrays.ri)
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify)
-    with builds.compiling("engine", notify):
-        ok = play_round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user, policies,
-                           st.aux)
+    with builds.compiling("powers" if powers else "engine", notify):
+        ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
+                            policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
-    npos = int(arrays.ri[K.R_NPOS])
+    # a power-card game's layouts may grow beyond the grid: all positions
+    npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])
     lay = st.g[K.G_LAY:K.G_LAY + players * K.MAX_POS].reshape(players, K.MAX_POS)[:, :npos]
     known = st.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * K.MAX_PLAYERS * K.MAX_POS].reshape(
         K.MAX_PLAYERS, K.MAX_PLAYERS, K.MAX_POS)[:players, :players, :npos]
@@ -697,7 +709,9 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
     cpus = os.cpu_count() or 1
     if cpus < 2 or (kernel != "general" and eligible(flatten(rules, players).ri, policy_ids)):
         return
-    needed = ["engine"] + (["matches"] if match_mode else []) + sorted(
+    powers = bool(needed_from_ri(flatten(rules, players).ri) & BIT["powers"])
+    needed = ["powers" if powers else "engine"] + \
+        ([] if not match_mode else ["powers:matches"] if powers else ["matches"]) + sorted(
         {f"policy:{compiled.build_name(int(p))}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
     cold = [name for name in needed if not builds.is_compiled(name)]
@@ -729,7 +743,7 @@ def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto"
     with builds.compiling(job.build, notify):
         play_chunk(job, 0, 0)
     if match_mode:
-        with builds.compiling("matches", notify):
+        with builds.compiling(job.match_build, notify):
             play_match_chunk(job, 0, 0, holes, target)
     return time.perf_counter() - t0
 

@@ -17,14 +17,16 @@ import time
 from ..kernel import builds
 
 ENGINE_PLAN = ("engine", "matches")
+# the power-card games' build of the engine, compiled only when a run plays them (not in PLAN)
+POWERS_PLAN = ("powers", "powers:matches")
 POLICIES = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
             "guide", "lookahead")
 PLAN = ("lean",) + ENGINE_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) build ``name`` (one of PLAN, or ``user:FILE:FUNCTION`` for a user
-    policy's own kernel); returns the seconds it took."""
+    """Compile (or load) build ``name`` (one of PLAN or POWERS_PLAN, or ``user:FILE:FUNCTION``
+    for a user policy's own kernel); returns the seconds it took."""
     from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays, user_policy
     from ..game.rules import Rules
     from .runner import warm_up
@@ -38,6 +40,10 @@ def warm_one(name: str, notify=None) -> float:
                     notify=notify)
     elif name.startswith("policy:"):
         compiled.entry(STRATEGIES[name.split(":", 1)[1]].policy_id, notify)
+    elif name in POWERS_PLAN:
+        ids, params = seat_arrays(resolve_seats(["random"], 4))
+        warm_up(Rules.preset("power_cabo"), 4, ids, params, kernel="general", notify=notify,
+                holes=9 if name == "powers:matches" else 0)
     else:
         strategy, kernel = ("greedy", "auto") if name == "lean" else ("random", "general")
         ids, params = seat_arrays(resolve_seats([strategy], 4))
@@ -49,12 +55,12 @@ def warm_one(name: str, notify=None) -> float:
 def shares(plan, jobs: int) -> list[list[str]]:
     """``plan`` cut into ``jobs`` lists of about equal estimated compile time; match play
     stays with the engine it extends."""
-    groups = [[n for n in plan if n in ENGINE_PLAN]] if any(n in ENGINE_PLAN for n in plan) \
-        else []
+    groups = [[n for n in plan if n in together] for together in (ENGINE_PLAN, POWERS_PLAN)
+              if any(n in together for n in plan)]
     groups += [[] for _ in range(max(1, jobs) - len(groups))]
     cost = [sum(builds.estimate(n) for n in g) for g in groups]
-    for name in sorted((n for n in plan if n not in ENGINE_PLAN), key=builds.estimate,
-                       reverse=True):
+    for name in sorted((n for n in plan if n not in ENGINE_PLAN + POWERS_PLAN),
+                       key=builds.estimate, reverse=True):
         i = cost.index(min(cost))
         groups[i].append(name)
         cost[i] += builds.estimate(name)

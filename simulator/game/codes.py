@@ -143,6 +143,7 @@ SNAP_NONE, SNAP_CUMBIA, SNAP_CACTUS = range(3)
 TURN_MATCH_MODES = ("none", "pablo_multi_replace", "cabo_match")
 TMATCH_NONE, TMATCH_PABLO, TMATCH_CABO = range(3)
 NON_CALLER_RULES = ("layout_value", "zero_if_not_above_caller")
+NON_CALLER_VALUE, NON_CALLER_ZERO = range(2)
 # the Dutch powers by card, as dutch_powers names them ("K" is the black king)
 DUTCH_POWER_CARDS = ("K", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
 # PUB_POWER: the effect a target decision resolves (0: none); the POW_* effects of a power
@@ -271,7 +272,16 @@ R_SNAP_MODE = 73          # SNAP_*
 R_TURN_MATCH = 74         # TMATCH_*
 R_POWER_SOURCE = 75       # index into POWER_SOURCES
 R_NON_CALLER = 76         # index into NON_CALLER_RULES
-N_RULE_SLOTS = 77
+# what the compiled power-card games read (rules.flatten; the card's effect is RT_EFFECT)
+R_POWER_PLACEABLE = 77    # power_card_placeable
+R_SNAP_MISS_POINTS = 78   # snap_penalty_opponent_miss
+R_SNAP_PENALTY_CARDS = 79  # snap_penalty_cards
+R_MATCH_FAIL_CARDS = 80   # match_fail_penalty_cards
+R_COMBINABLE = 81         # Dutch 2: bit r set when the rank index r may be combined
+R_SWAP_LINE_OK = 82       # 1 unless layout_mode = hand (the Dutch 7 swaps grid lines)
+R_EFFECT_RED_KING = 83    # the effect of a red king (the Dutch K is the black king only)
+R_EFFECT0 = 84            # [rank index, joker 13]: the effect of a card of that rank (POW_*)
+N_RULE_SLOTS = R_EFFECT0 + 14
 
 # R_LAYOUT_KIND: the simple cases a kernel scores in place, without calls
 LAYOUT_GENERAL = 0  # the general scorer is needed
@@ -399,4 +409,5 @@ RT_TYPE_N = RT_REL + MAX_POS      # the number of card types: distinct (key, val
 RT_TYPE = RT_TYPE_N + 1           # [card id]: its type, numbered in deck order; -1 if in no deck
 RT_TYPE_CARD = RT_TYPE + N_CARD_TABLE   # [type]: its first card in the deck
 RT_TYPE_COPIES = RT_TYPE_CARD + MAX_IDS  # [type]: its cards in the deck
-RT_SIZE = RT_TYPE_COPIES + MAX_IDS
+RT_EFFECT = RT_TYPE_COPIES + MAX_IDS    # [card id]: its power (POW_*), 0 for the pseudo-cards
+RT_SIZE = RT_EFFECT + N_CARD_TABLE

@@ -1316,11 +1316,26 @@ def plain_hole(r: Rules) -> bool:
     return (r.quad_others_penalty == 0 and r.ender_penalty == "none" and
             r.ender_bonus == "none" and not r.lowest_scores_zero and r.shoot_the_moon is None
             and not r.twenty_one_scores_zero and r.ender_extra == 0 and r.lowest_bonus == 0
-            and r.tie_penalty == 0)
+            and r.tie_penalty == 0 and r.non_caller_rule == "layout_value")
 
 
 def _nullable(v) -> int:
     return K.NONE_VALUE if v is None else int(v)
+
+
+def _flatten_effects(r: Rules, ri: np.ndarray) -> None:
+    """Each card's power as rule data: the effect of each rank (a black card of it) and of
+    a red king (the only card whose colour matters, powers.effect_of), and the ranks the
+    Dutch 2 may combine, so the compiled games never derive them."""
+    if r.power_set == "none":
+        return
+    from .powers import COMBINABLE, effect_of   # the effects table lives with the engine
+    for rank in range(C.RANK_JOKER + 1):
+        ri[K.R_EFFECT0 + rank] = effect_of(r, C.card_id(rank, 0))
+    ri[K.R_EFFECT_RED_KING] = effect_of(r, C.card_id(C.RANK_KING, 1))
+    if r.power_set == "dutch":
+        ri[K.R_COMBINABLE] = sum(1 << C.RANKS.index(name) for name in COMBINABLE
+                                 if name in r.dutch_powers)
 
 
 def flatten(r: Rules, players: int) -> RuleArrays:
@@ -1417,7 +1432,13 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_TURN_MATCH: K.TURN_MATCH_MODES.index(r.turn_match_mode),
         K.R_POWER_SOURCE: K.POWER_SOURCES.index(r.power_source),
         K.R_NON_CALLER: K.NON_CALLER_RULES.index(r.non_caller_rule),
+        K.R_POWER_PLACEABLE: int(r.power_card_placeable),
+        K.R_SNAP_MISS_POINTS: r.snap_penalty_opponent_miss,
+        K.R_SNAP_PENALTY_CARDS: r.snap_penalty_cards,
+        K.R_MATCH_FAIL_CARDS: r.match_fail_penalty_cards,
+        K.R_SWAP_LINE_OK: int(r.layout_mode != "hand"),
     }
     for slot, v in slots.items():
         ri[slot] = v
+    _flatten_effects(r, ri)
     return RuleArrays(ri, values, keys, deck)

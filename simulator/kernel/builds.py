@@ -23,6 +23,8 @@ from .jit import CACHE_DIR
 # seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
 ESTIMATE_S = {
     "engine": 50,
+    "powers": 95,
+    "powers:matches": 8,
     "matches": 8,
     "lean": 55,
     "policy:random": 1,
@@ -40,6 +42,8 @@ DEFAULT_ESTIMATE_S = 5
 
 DESCRIPTION = {
     "engine": "the general engine",
+    "powers": "the power-card games' engine",
+    "powers:matches": "match play of the power-card games",
     "matches": "match play",
     "lean": "the lean kernel",
     "policy:unused": "the policy table's stand-in",

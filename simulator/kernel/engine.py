@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game import codes as K
+from ..game.cards import CARDS_PER_DECK, DIAMONDS, HEARTS, RANK_JOKER, RANK_KING
 from ..game.codes import MAX_POS, RT_DECK, RT_KEY, RT_VALUE
 from .builds import flow_build
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
@@ -32,14 +33,24 @@ from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
 
-_GENERAL = flow_build("general", "GENERAL = True\nUSER = False\n"
+_GENERAL = flow_build("general", "GENERAL = True\nUSER = False\nPOWERS = False\n"
                       "from simulator.kernel.flow import user_decide, user_decide_call\n")
+# the power-card games: the general build with the powers' moves (compiled on first use)
+_POWERS = flow_build("powers", "GENERAL = True\nUSER = False\nPOWERS = True\n"
+                     "from simulator.kernel.flow import user_decide, user_decide_call\n")
 play_round_nb = _GENERAL.round_nb
 play_chunk_nb = _GENERAL.chunk_nb
 play_matches_nb = _GENERAL.play_matches_nb
 prefix_nb = _GENERAL.prefix_nb
 turn_mask_nb = _GENERAL.turn_mask_nb
 placement_mask_nb = _GENERAL.placement_mask_nb
+
+
+def build_for(ri):
+    """The general build's module that plays the flat rules ``ri``: the powers build for the
+    power-card games (features.py), else the general build."""
+    from .features import BIT, needed_from_ri
+    return _POWERS if needed_from_ri(ri) & BIT["powers"] else _GENERAL
 
 
 def pack_rules(arrays) -> np.ndarray:
@@ -67,6 +78,11 @@ def pack_rules(arrays) -> np.ndarray:
             rt[K.RT_TYPE_CARD + t] = c
         rt[K.RT_TYPE_COPIES + t] += 1
     rt[K.RT_TYPE_N] = len(types)
+    for c in range(K.MAX_IDS):   # each card's power, from the effects of its rank (flatten)
+        local = c % CARDS_PER_DECK
+        rank = RANK_JOKER if local >= 52 else local % 13
+        red_king = rank == RANK_KING and local // 13 in (HEARTS, DIAMONDS)
+        rt[K.RT_EFFECT + c] = ri[K.R_EFFECT_RED_KING] if red_king else ri[K.R_EFFECT0 + rank]
     return rt
 
 

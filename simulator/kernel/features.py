@@ -43,7 +43,7 @@ FEATURES = (
     "knock_in_turn",         # a knock after one's own turn, or at any time in it
     "wild_jacks",            # one-eyed jacks pair with related cards
     "remove_cancelled",      # completed groups leave the layout
-    # no compiled build yet: the reference engine only (simulator/game/powers.py)
+    # the powers build only (simulator/game/powers.py is its specification)
     "powers",                # power cards, snaps, turn matches, and the end triggers call,
                              # empty_layout and stock_exhausted
     # whole matches
@@ -200,8 +200,9 @@ OPTION_FEATURES: dict[str, tuple] = {
 
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
-    # every feature but "powers", which no compiled build plays yet
+    # every feature but "powers", whose moves only the powers build compiles in
     "general": frozenset(FEATURES) - {"powers"},    # simulator/kernel/flow.py, general build
+    "powers": frozenset(FEATURES),                  # flow.py, the general build with POWERS
     "lean": _COMMON,                                # simulator/kernel/flow.py, lean build
     "user_kernel": _COMMON,                         # simulator/kernel/flow.py, user builds
     "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build

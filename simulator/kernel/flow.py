@@ -34,6 +34,7 @@ from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_KNOWN, G_L
                                   G_UP, G_UPMASK, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
                                   POLICY_KNOCK_THRESHOLD, POLICY_USER, RT_VALUE)
 from simulator.kernel import lean_policy as LP
+from simulator.kernel import powers_flow as PF
 from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.features import lacking, needed_from_ri
 from simulator.kernel.groups import (N_GROUPS, completed_nb, group_mask_nb, group_value_nb,
@@ -44,12 +45,13 @@ from simulator.kernel.lanes import GAIN_LIMIT
 from simulator.kernel.matches import after_hole_nb, end_match_nb, seat_hole_nb, start_match_nb
 from simulator.kernel.reveals import constraint_mask_nb
 from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
-from simulator.kernel.scoring import hole_scores_nb, layout_values_nb
+from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
 GENERAL = False   # every feature, any seats (the policies' table and the user's pointer)
+POWERS = False    # (with GENERAL) the power-card games too
 
 
 def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
@@ -250,7 +252,7 @@ def _clear_views(g, rt, rng, seed, round_index):
         for p in range(MAX_POS):
             g[ix(G_UP + s * MAX_POS + p)] = 0
         for obs in range(players):
-            for p in range(npos):
+            for p in range(MAX_POS if POWERS else npos):
                 g[ix(known_at(obs, s, p))] = -1
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if GENERAL:
@@ -491,6 +493,8 @@ def _reveal(g, rt, seat, p):
     Returns the cards turned up and their value sum."""
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
         learn_nb(g, rt, seat, p, g[ix(G_LAY + seat * MAX_POS + p)])
+        if POWERS:   # everyone sees which card was looked at
+            g[ix(K.G_PEEKED + seat * MAX_POS + p)] |= 1 << seat
         return 0, 0
     if GENERAL and rt[K.R_REVEAL_CONSTRAINT] == K.CON_WHOLE_COLUMN:
         cols = rt[K.R_COLS]
@@ -1132,6 +1136,8 @@ def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
         g[ix(G_DISCARD)] = g[ix(G_STOCK + n_stock)]
         n_disc = 1
         sum_disc = rt[ix(RT_VALUE + g[G_DISCARD])]
+    if POWERS:
+        PF.start_layouts(g, rt, n_disc)
     up_n, up_sum, ok = _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc)
     if GENERAL and ok:
         ok, n_disc, sum_disc, up_n, up_sum = _before_play(g, rt, rng, par, ctx, n_disc,
@@ -1152,7 +1158,14 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
                                                                round_index, log_on)
     turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
-    if ok:
+    # a build constant alone in the test, so that Numba drops the other build's turns
+    if POWERS:
+        if ok:
+            turn, ender, knocked, capped, reshuffles = power_play_nb(
+                g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum,
+                rt[K.R_TURN_CAP])
+            ok = capped >= 0
+    elif ok:
         turn, ender, knocked, capped, reshuffles = play_nb(
             g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0,
             -1, -1, rt[K.R_TURN_CAP])
@@ -1181,6 +1194,8 @@ def score_nb(g, rt, ender, knocked, scores, L, quads, extra, tmp):
     """Layout values L (with banked groups), then hole scores (with points paid to peek)."""
     players = rt[K.R_PLAYERS]
     layout_values_nb(g, G_LAY, rt, players, L, quads, tmp)
+    if POWERS:
+        grown_values_nb(g, G_LAY, rt, players, L)
     for s in range(players):
         extra[s] = 0
         if GENERAL:
@@ -1251,6 +1266,648 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
     return count
 
 
+# ---- the power-card games (the powers build; simulator/game/powers.py is the specification) ----
+# A power round keeps its counters in the public slots (powers_flow), so the moves and the
+# policies read one truth; each step is called, not inlined, to keep the first compile short.
+@hot
+def _pask(g, rt, rng, par, ctx, point, seat, held, power, target, legal):
+    """A decision of a power round: the actions of bit mask ``legal``, with PUB_POWER and
+    PUB_TARGET_SEAT published while it is asked. -1 on a policy error."""
+    for a in range(K.N_ACTIONS):
+        g[ix(G_LEGAL + a)] = (legal >> a) & 1
+    g[ix(G_PUB + K.PUB_POWER)] = power
+    g[ix(G_PUB + K.PUB_TARGET_SEAT)] = target
+    a = _ask(g, rt, rng, par, ctx, point, seat, held, False)
+    g[ix(G_PUB + K.PUB_POWER)] = 0
+    g[ix(G_PUB + K.PUB_TARGET_SEAT)] = -1
+    return a
+
+
+@hot
+def _pw_seat(g, rt, rng, par, ctx, seat, seats, power):
+    return _pask(g, rt, rng, par, ctx, K.DP_TARGET_SEAT, seat, -1, power, -1, seats)
+
+
+@hot
+def _pw_pos(g, rt, rng, par, ctx, seat, target, positions, power):
+    return _pask(g, rt, rng, par, ctx, K.DP_TARGET_POS, seat, -1, power, target, positions)
+
+
+BIT_PASS = 1 << K.A_PASS
+
+
+@hot
+def _pw_turn_bits(g, rt, seat):
+    """The turn's options (PowerHole.turn_options) as bits 1 << action."""
+    bits = 0
+    n_disc = g[ix(G_PUB + K.PUB_DISCARD_N)]
+    top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
+    if PF.can_draw(g, rt):
+        bits |= 1 << K.A_DRAW_STOCK
+    if rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
+            not (g[ix(G_PUB + K.PUB_ENDER)] >= 0 and rt[K.R_FINAL_STOCK_ONLY] != 0) and \
+            PF.replaceable(g, rt, seat) != 0 and \
+            (rt[K.R_POWER_PLACEABLE] != 0 or PF.effect_of(rt, top) == K.POW_NONE):
+        bits |= 1 << K.A_TAKE_DISCARD
+    if rt[K.R_KNOCK_TIMING] != K.KNOCK_END_OF_TURN and PF.may_call(g, rt):
+        bits |= 1 << K.A_KNOCK
+    fd = PF.face_down_mask(g, seat)
+    if fd != 0:
+        if rt[K.R_FLIP_INSTEAD_OF_DRAW] != 0:
+            bits |= 1 << K.A_FLIP
+        if rt[K.R_FLIP_ALL_TO_END] != 0 and PF.popcount(fd) <= rt[K.R_FLIP_ALL_MAX]:
+            bits |= 1 << K.A_FLIP_ALL
+    if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE and PF.unknown_mask(g, seat) != 0:
+        bits |= 1 << K.A_PEEK
+    if rt[K.R_POWER_SOURCE] != 0 and n_disc > 0 and \
+            g[ix(G_PUB + K.PUB_TOP_POWER_UNUSED)] != 0 and \
+            PF.power_usable(g, rt, seat, PF.effect_of(rt, top)):
+        bits |= 1 << K.A_DISCARD_POWER
+    return bits
+
+
+@hot
+def _pw_turn_action(g, rt, rng, par, ctx, seat):
+    """The turn's action after any paid looks; NOTHING_LEGAL, or -1 on a policy error."""
+    while True:
+        bits = _pw_turn_bits(g, rt, seat)
+        if bits == 0:
+            return NOTHING_LEGAL
+        a = _pask(g, rt, rng, par, ctx, K.DP_TURN, seat, -1, 0, -1, bits)
+        if a != K.A_PEEK:
+            return a
+        p = _pask(g, rt, rng, par, ctx, K.DP_PEEK, seat, -1, 0, -1, PF.unknown_mask(g, seat))
+        if p < 0:
+            return -1
+        PF.peek(g, rt, seat, p, seat)
+        g[ix(G_PENALTY + seat)] += rt[K.R_PAY_TO_PEEK]
+
+
+@hot
+def _pw_place(g, rt, rng, par, ctx, seat, p, card, public):
+    """The held card goes to p (Hole.place), the card there to the discard pile."""
+    face = rt[K.R_PLACEMENT_FACE]
+    up = face == K.FACE_UP or (face == K.FACE_CHOICE and PF.is_up(g, seat, p))
+    if face == K.FACE_CHOICE and not up:
+        f = _pask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, 0, -1,
+                  (1 << K.A_FACE_UP) | (1 << K.A_FACE_DOWN))
+        if f < 0:
+            return -1
+        up = f == K.A_FACE_UP
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    old = PF.card_at(g, seat, p)
+    PF.put(g, rt, seat, p, card, up, PF.everyone(rt) if public else 1 << seat)
+    PF.discard(g, rt, seat, old)
+    return 0
+
+
+@hot
+def _pw_flip_after_discard(g, rt, rng, par, ctx, seat):
+    fad = rt[K.R_FLIP_AFTER_DISCARD]
+    fd = PF.face_down_mask(g, seat)
+    if fad == K.FAD_ENDGAME:
+        endgame = False
+        for s in range(rt[K.R_PLAYERS]):
+            if PF.popcount(PF.face_down_mask(g, s)) <= 1:
+                endgame = True
+        if not endgame:
+            return 0
+    if fad == K.FAD_NONE or fd == 0:
+        return 0
+    bits = fd
+    if (fad == K.FAD_UNLESS_ONE and PF.popcount(fd) == 1) or fad == K.FAD_ENDGAME:
+        bits |= BIT_PASS
+    p = _pask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, 0, -1, bits)
+    if p < 0:
+        return -1
+    if p != K.A_PASS:
+        PF.turn_up(g, rt, seat, p)
+    return 0
+
+
+@hot
+def _pw_play_held(g, rt, rng, par, ctx, seat, card, point, effect, public):
+    """Steps 1-3: the held card is placed, discarded, used for its power or matched."""
+    bits = 0
+    if rt[K.R_POWER_PLACEABLE] != 0 or PF.effect_of(rt, card) == K.POW_NONE:
+        bits |= PF.replaceable(g, rt, seat)
+    if point == K.DP_PLACE_DRAWN and rt[K.R_STOCK_MAY_DISCARD] != 0:
+        bits |= 1 << K.A_DISCARD
+    if PF.power_usable(g, rt, seat, effect):
+        bits |= 1 << K.A_POWER
+    if PF.match_possible(g, rt, seat):
+        bits |= 1 << K.A_MATCH
+    if bits == 0:
+        bits = 1 << K.A_DISCARD
+    seen = public or rt[K.R_PRIVATE_STOCK] == 0
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card if seen else -1
+    c = _pask(g, rt, rng, par, ctx, point, seat, card, effect, -1, bits)
+    if c < 0:
+        return -1
+    if c == K.A_MATCH:
+        return _pw_turn_match(g, rt, rng, par, ctx, seat, card, public)
+    if c < MAX_POS:
+        return _pw_place(g, rt, rng, par, ctx, seat, c, card, seen)
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    if c == K.A_DISCARD:
+        PF.discard(g, rt, seat, card)
+        return _pw_flip_after_discard(g, rt, rng, par, ctx, seat)
+    r = _pw_resolve(g, rt, rng, par, ctx, seat, effect, card)
+    if r == 0:
+        PF.discard_used(g, rt, seat, card)
+    return min(r, 0)
+
+
+@hot
+def _pw_resolve(g, rt, rng, par, ctx, seat, effect, card):
+    """One power for ``seat`` holding ``card`` (the Dutch 2: up to two chosen powers): 1 when
+    the effect disposed of the card itself (the Dutch 8 and 9), 0 when the caller discards
+    it, -1 on a policy error."""
+    if effect != K.POW_COMBINE:
+        return _pw_effect(g, rt, rng, par, ctx, seat, effect, card)
+    chosen = 0
+    for _ in range(2):
+        options = PF.combinable(g, rt, seat, chosen)
+        if options == 0:
+            break
+        rank = _pask(g, rt, rng, par, ctx, K.DP_CHOOSE_POWER, seat, -1, effect, -1,
+                     options | BIT_PASS)
+        if rank < 0:
+            return -1
+        if rank == K.A_PASS:
+            break
+        chosen |= 1 << rank
+        r = _pw_effect(g, rt, rng, par, ctx, seat, PF.DUTCH_BY_RANK[rank], card)
+        if r != 0:
+            return r
+    return 0
+
+
+@hot
+def _pw_effect(g, rt, rng, par, ctx, seat, effect, card):
+    """One effect (powers.PowerHole.resolve); as _pw_resolve returns."""
+    opps = PF.opponents(g, rt, seat)
+    me = 1 << seat
+    if effect == K.POW_PEEK_OWN:
+        p = _pw_pos(g, rt, rng, par, ctx, seat, seat, PF.face_down_mask(g, seat), effect)
+        if p < 0:
+            return -1
+        PF.peek(g, rt, seat, p, seat)
+    elif effect == K.POW_PEEK_OPP or effect == K.POW_PEEK_ANY:
+        seats = opps | (me if effect == K.POW_PEEK_ANY else 0)
+        s = _pw_seat(g, rt, rng, par, ctx, seat, PF.seats_with(g, rt, seats, True), effect)
+        if s < 0:
+            return -1
+        p = _pw_pos(g, rt, rng, par, ctx, seat, s, PF.face_down_mask(g, s), effect)
+        if p < 0:
+            return -1
+        PF.peek(g, rt, s, p, seat)
+    elif effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or \
+            effect == K.POW_PEEK_BOTH_SWAP or effect == K.POW_SWAP_ANY_TWO:
+        return _pw_swaps(g, rt, rng, par, ctx, seat, effect)
+    elif effect == K.POW_SHUFFLE_OPP or effect == K.POW_FLIP_OPP:
+        s = _pw_seat(g, rt, rng, par, ctx, seat, PF.seats_with(g, rt, opps, True), effect)
+        if s < 0:
+            return -1
+        if effect == K.POW_SHUFFLE_OPP:
+            PF.shuffle_layout(g, rt, rng, s)
+            return 0
+        p = _pw_pos(g, rt, rng, par, ctx, seat, s, PF.face_down_mask(g, s), effect)
+        if p < 0:
+            return -1
+        PF.turn_up(g, rt, s, p)
+        if PF.effect_of(rt, PF.card_at(g, s, p)) == K.POW_CANCEL_FINAL and \
+                g[ix(G_PUB + K.PUB_ENDER)] >= 0:
+            PF.cancel_end(g)
+    elif effect == K.POW_SWAP_LINE:
+        s = _pw_seat(g, rt, rng, par, ctx, seat, opps, effect)
+        if s < 0:
+            return -1
+        rows = rt[K.R_ROWS]
+        cols = rt[K.R_COLS]
+        k = _pw_pos(g, rt, rng, par, ctx, seat, s, (1 << (rows + cols)) - 1, effect)
+        if k < 0:
+            return -1
+        if k < rows:
+            for c in range(cols):
+                PF.swap(g, rt, seat, k * cols + c, s, k * cols + c)
+        else:
+            for r in range(rows):
+                PF.swap(g, rt, seat, r * cols + k - rows, s, r * cols + k - rows)
+    elif effect == K.POW_DRAW_TWO:
+        PF.discard_used(g, rt, seat, card)
+        return -1 if _pw_draw_two(g, rt, rng, par, ctx, seat) < 0 else 1
+    elif effect == K.POW_SHIELD:
+        g[ix(G_PUB + K.PUB_SHIELDED)] |= me
+    elif effect == K.POW_GIVE_OR_REMOVE:
+        s = _pw_seat(g, rt, rng, par, ctx, seat, PF.give_or_remove_seats(g, rt, seat), effect)
+        if s < 0:
+            return -1
+        if s == seat:
+            p = _pw_pos(g, rt, rng, par, ctx, seat, seat, PF.cards_mask(g, seat), effect)
+            if p < 0:
+                return -1
+            PF.discard(g, rt, seat, PF.take(g, rt, seat, p))
+        else:
+            p = PF.room(g, s)
+            PF.put(g, rt, s, p, PF.draw_card(g, rt, rng), False, 0)
+    elif effect == K.POW_CANCEL_FINAL:
+        PF.cancel_end(g)
+    elif effect == K.POW_EXCHANGE_THIS:
+        return _pw_exchange(g, rt, rng, par, ctx, seat, card)
+    return 0
+
+
+@hot
+def _pw_swaps(g, rt, rng, par, ctx, seat, effect):
+    """The swapping effects: blind (after a peek at the opponent's card: Pablo's 7), any
+    two cards, and Cumbia's jack (both cards peeked, the swap optional)."""
+    opps = PF.opponents(g, rt, seat)
+    me = 1 << seat
+    if effect == K.POW_SWAP_ANY_TWO:
+        seats = opps | me
+        s1 = _pw_seat(g, rt, rng, par, ctx, seat, PF.seats_with(g, rt, seats, False), effect)
+        if s1 < 0:
+            return -1
+        p1 = _pw_pos(g, rt, rng, par, ctx, seat, s1, PF.cards_mask(g, s1), effect)
+        if p1 < 0:
+            return -1
+        others = 0
+        for x in range(rt[K.R_PLAYERS]):
+            if (seats >> x) & 1 and PF.cards_mask(g, x) & ~((1 << p1) if x == s1 else 0):
+                others |= 1 << x
+        s2 = _pw_seat(g, rt, rng, par, ctx, seat, others, effect)
+        if s2 < 0:
+            return -1
+        left = PF.cards_mask(g, s2) & ~((1 << p1) if s2 == s1 else 0)
+        p2 = _pw_pos(g, rt, rng, par, ctx, seat, s2, left, effect)
+        if p2 < 0:
+            return -1
+        PF.swap(g, rt, s1, p1, s2, p2)
+        return 0
+    p = -1
+    if effect == K.POW_PEEK_BOTH_SWAP:
+        p = _pw_pos(g, rt, rng, par, ctx, seat, seat, PF.cards_mask(g, seat), effect)
+        if p < 0:
+            return -1
+        PF.peek(g, rt, seat, p, seat)
+    s = _pw_seat(g, rt, rng, par, ctx, seat, PF.seats_with(g, rt, opps, False), effect)
+    if s < 0:
+        return -1
+    q = _pw_pos(g, rt, rng, par, ctx, seat, s, PF.cards_mask(g, s), effect)
+    if q < 0:
+        return -1
+    if effect != K.POW_SWAP_OWN_OPP_BLIND:
+        PF.peek(g, rt, s, q, seat)
+    if effect == K.POW_PEEK_BOTH_SWAP:
+        a = _pask(g, rt, rng, par, ctx, K.DP_SWAP, seat, -1, effect, -1,
+                  (1 << K.A_SWAP) | BIT_PASS)
+        if a < 0:
+            return -1
+        if a == K.A_SWAP:
+            PF.swap(g, rt, seat, p, s, q)
+        return 0
+    p = _pw_pos(g, rt, rng, par, ctx, seat, seat, PF.cards_mask(g, seat), effect)
+    if p < 0:
+        return -1
+    PF.swap(g, rt, seat, p, s, q)
+    return 0
+
+
+@hot
+def _pw_exchange(g, rt, rng, par, ctx, seat, card):
+    """The Dutch 9 takes an opponent's card's place; that card is placed like a taken
+    discard, known to the seat and whoever knew it. Returns 1 (it disposed of the 9)."""
+    effect = K.POW_EXCHANGE_THIS
+    opps = PF.opponents(g, rt, seat)
+    s = _pw_seat(g, rt, rng, par, ctx, seat, PF.seats_with(g, rt, opps, False), effect)
+    if s < 0:
+        return -1
+    q = _pw_pos(g, rt, rng, par, ctx, seat, s, PF.cards_mask(g, s), effect)
+    if q < 0:
+        return -1
+    taken = PF.card_at(g, s, q)
+    knew = PF.known_mask(g, rt, s, q) | (1 << seat)
+    PF.put(g, rt, s, q, card, PF.is_up(g, s, q), 1 << seat)
+    p = _pask(g, rt, rng, par, ctx, K.DP_PLACE_TAKEN, seat, taken, effect, -1,
+              PF.replaceable(g, rt, seat))
+    if p < 0:
+        return -1
+    old = PF.card_at(g, seat, p)
+    up = rt[K.R_PLACEMENT_FACE] == K.FACE_UP or PF.is_up(g, seat, p)
+    PF.put(g, rt, seat, p, taken, up, knew)
+    PF.discard(g, rt, seat, old)
+    return 1
+
+
+@hot
+def _pw_draw_two(g, rt, rng, par, ctx, seat):
+    """The Dutch 8 (already discarded): up to two stock cards, one kept and placed,
+    discarded or matched, the other discarded."""
+    a = PF.draw_card(g, rt, rng)
+    b = PF.draw_card(g, rt, rng)
+    if a < 0:
+        return 0
+    card = a
+    if b >= 0:
+        g[ix(G_PUB + K.PUB_CHOICE0)] = a
+        g[ix(G_PUB + K.PUB_CHOICE1)] = b
+        keep = _pask(g, rt, rng, par, ctx, K.DP_KEEP, seat, -1, K.POW_DRAW_TWO, -1, 3)
+        g[ix(G_PUB + K.PUB_CHOICE0)] = -1
+        g[ix(G_PUB + K.PUB_CHOICE1)] = -1
+        if keep < 0:
+            return -1
+        PF.discard(g, rt, seat, b if keep == 0 else a)
+        card = a if keep == 0 else b
+    bits = 1 << K.A_DISCARD
+    if rt[K.R_POWER_PLACEABLE] != 0 or PF.effect_of(rt, card) == K.POW_NONE:
+        bits |= PF.replaceable(g, rt, seat)
+    if PF.match_possible(g, rt, seat):
+        bits |= 1 << K.A_MATCH
+    c = _pask(g, rt, rng, par, ctx, K.DP_PLACE_DRAWN, seat, card, K.POW_DRAW_TWO, -1, bits)
+    if c < 0:
+        return -1
+    if c == K.A_DISCARD:
+        PF.discard(g, rt, seat, card)
+        return 0
+    if c == K.A_MATCH:
+        return _pw_turn_match(g, rt, rng, par, ctx, seat, card, False)
+    return _pw_place(g, rt, rng, par, ctx, seat, c, card, rt[K.R_PRIVATE_STOCK] == 0)
+
+
+@hot
+def _nominated(tmp, n, s):
+    """The positions of seat ``s`` among the first ``n`` nominations (tmp: s*MAX_POS + p)."""
+    m = 0
+    for i in range(n):
+        if (tmp[i] & 4095) // MAX_POS == s:
+            m |= 1 << (tmp[i] % MAX_POS)
+    return m
+
+
+@hot
+def _pw_turn_match(g, rt, rng, par, ctx, seat, card, public):
+    """Step 3: Pablo's multi-replace or Cabo's match with the held ``card``. The
+    nominations, in order, are kept in the turn's scratch (ctx[4]), a hit flagged by 4096."""
+    tmp = ctx[4]
+    me = 1 << seat
+    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    seen = PF.everyone(rt) if public else me
+    face_up = rt[K.R_PLACEMENT_FACE] == K.FACE_UP
+    n = 0
+    if rt[K.R_TURN_MATCH] == K.TMATCH_PABLO:
+        while True:
+            left = PF.cards_mask(g, seat) & ~_nominated(tmp, n, seat)
+            if left == 0:
+                break
+            a = _pask(g, rt, rng, par, ctx, K.DP_NOMINATE, seat, -1, K.CTX_NOMINATE, seat,
+                      left | (BIT_PASS if n >= 2 else 0))
+            if a < 0:
+                return -1
+            if a == K.A_PASS:
+                break
+            tmp[n] = seat * MAX_POS + a
+            n += 1
+        same = n > 0
+        for i in range(n):
+            PF.show(g, rt, seat, tmp[i] % MAX_POS)
+            if PF.key_of(rt, PF.card_at(g, seat, tmp[i] % MAX_POS)) != \
+                    PF.key_of(rt, PF.card_at(g, seat, tmp[0] % MAX_POS)):
+                same = False
+        if same:
+            for i in range(n):
+                PF.discard(g, rt, seat, PF.take(g, rt, seat, tmp[i] % MAX_POS))
+            PF.put(g, rt, seat, tmp[0] % MAX_POS, card, face_up, seen)
+        else:
+            p = PF.room(g, seat)
+            if p < 0:
+                PF.discard(g, rt, seat, card)
+            else:
+                PF.put(g, rt, seat, p, card, face_up, seen)
+        return 0
+    while True:   # cabo_match
+        seats = 0
+        for s in range(rt[K.R_PLAYERS]):
+            if PF.cards_mask(g, s) & ~_nominated(tmp, n, s):
+                seats |= 1 << s
+        if seats == 0:
+            break
+        s = _pask(g, rt, rng, par, ctx, K.DP_TARGET_SEAT, seat, -1, K.CTX_NOMINATE, -1,
+                  seats | (BIT_PASS if n > 0 else 0))
+        if s < 0:
+            return -1
+        if s == K.A_PASS:
+            break
+        p = _pask(g, rt, rng, par, ctx, K.DP_NOMINATE, seat, -1, K.CTX_NOMINATE, s,
+                  PF.cards_mask(g, s) & ~_nominated(tmp, n, s))
+        if p < 0:
+            return -1
+        tmp[n] = s * MAX_POS + p
+        n += 1
+    key = PF.key_of(rt, card)
+    misses = 0
+    for i in range(n):
+        s = tmp[i] // MAX_POS
+        p = tmp[i] % MAX_POS
+        PF.show(g, rt, s, p)
+    for i in range(n):
+        if PF.key_of(rt, PF.card_at(g, tmp[i] // MAX_POS, tmp[i] % MAX_POS)) == key:
+            tmp[i] += 4096
+        else:
+            misses += 1
+    for i in range(n):
+        if tmp[i] >= 4096:
+            s = (tmp[i] - 4096) // MAX_POS
+            PF.discard(g, rt, seat, PF.take(g, rt, s, tmp[i] % MAX_POS))
+    for i in range(n):
+        if tmp[i] >= 4096:
+            s = (tmp[i] - 4096) // MAX_POS
+            mine = PF.cards_mask(g, seat)
+            if s != seat and mine != 0:
+                q = _pw_pos(g, rt, rng, par, ctx, seat, seat, mine, K.CTX_GIVE)
+                if q < 0:
+                    return -1
+                PF.move(g, rt, seat, q, s, tmp[i] % MAX_POS)
+    PF.add_penalty_cards(g, rt, rng, seat, misses * rt[K.R_MATCH_FAIL_CARDS])
+    PF.discard(g, rt, seat, card)
+    return 0
+
+
+@hot
+def _pw_snap_window(g, rt, rng, par, ctx, actor):
+    """Step 6: after a new top discard, the seats from the actor's left on may snap a card
+    of its key, once each, until a snap hits."""
+    mode = rt[K.R_SNAP_MODE]
+    n_disc = g[ix(G_PUB + K.PUB_DISCARD_N)]
+    if mode == K.SNAP_NONE or g[ix(G_PRIV + PF.PRIV_TOP_NEW)] == 0 or n_disc == 0:
+        return 0
+    key = PF.key_of(rt, g[ix(G_DISCARD + n_disc - 1)])
+    players = rt[K.R_PLAYERS]
+    for k in range(1, players + 1):
+        s = (actor + k) % players
+        if mode == K.SNAP_CACTUS:
+            seats = (1 << s) if PF.cards_mask(g, s) != 0 else 0
+        else:
+            seats = PF.seats_with(g, rt, PF.everyone(rt), False)
+        if seats == 0:
+            continue
+        a = _pask(g, rt, rng, par, ctx, K.DP_SNAP, s, -1, K.CTX_SNAP, -1,
+                  (1 << K.A_SNAP) | BIT_PASS)
+        if a < 0:
+            return -1
+        if a == K.A_PASS:
+            continue
+        t = s
+        if mode != K.SNAP_CACTUS:
+            t = _pw_seat(g, rt, rng, par, ctx, s, seats, K.CTX_SNAP)
+            if t < 0:
+                return -1
+        p = _pw_pos(g, rt, rng, par, ctx, s, t, PF.cards_mask(g, t), K.CTX_SNAP)
+        if p < 0:
+            return -1
+        if PF.key_of(rt, PF.card_at(g, t, p)) == key:
+            PF.discard(g, rt, s, PF.take(g, rt, t, p))
+            mine = PF.cards_mask(g, s)
+            if t != s and mine != 0:
+                q = _pw_pos(g, rt, rng, par, ctx, s, s, mine, K.CTX_GIVE)
+                if q < 0:
+                    return -1
+                PF.move(g, rt, s, q, t, p)
+            return 0
+        PF.show(g, rt, t, p)
+        if mode == K.SNAP_CUMBIA and t != s:
+            g[ix(G_PENALTY + s)] += rt[K.R_SNAP_MISS_POINTS]
+        if mode == K.SNAP_CACTUS:
+            PF.add_penalty_cards(g, rt, rng, s, rt[K.R_SNAP_PENALTY_CARDS])
+        if g[ix(G_PRIV + PF.PRIV_OVER)] != 0:
+            return 0
+    return 0
+
+
+@hot
+def _pw_call(g, rt, seat):
+    PF.start_end(g, rt, seat)
+    g[ix(G_PUB + K.PUB_KNOCKED)] = 1
+
+
+@hot
+def _pw_turn(g, rt, rng, par, ctx, seat):
+    """One turn of a power round (PowerHole.play_turn): 1 when played, 0 when the seat had
+    nothing it may do (the hole ends), -1 after a policy's error."""
+    g[ix(G_PUB + K.PUB_SHIELDED)] &= ~(1 << seat)
+    g[ix(G_PRIV + PF.PRIV_TOP_NEW)] = 0
+    a = _pw_turn_action(g, rt, rng, par, ctx, seat)
+    if a == NOTHING_LEGAL:
+        return 0
+    r = 0
+    if a < 0:
+        r = -1
+    elif a == K.A_DRAW_STOCK:
+        card = PF.draw_card(g, rt, rng)
+        r = _pw_play_held(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN,
+                          PF.effect_of(rt, card), False)
+    elif a == K.A_TAKE_DISCARD:
+        card = PF.take_top(g, rt)
+        r = _pw_play_held(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN, K.POW_NONE,
+                          True)
+    elif a == K.A_DISCARD_POWER:   # Cactus: the top discard's power, then it goes back, spent
+        card = PF.take_top(g, rt)
+        r = _pw_resolve(g, rt, rng, par, ctx, seat, PF.effect_of(rt, card), card)
+        if r == 0:
+            PF.put_back(g, rt, card)
+            g[ix(G_PUB + K.PUB_TOP_POWER_UNUSED)] = 0
+        g[ix(G_PRIV + PF.PRIV_TOP_NEW)] = 0
+    elif a == K.A_FLIP:
+        p = _pask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, 0, -1, PF.face_down_mask(g, seat))
+        if p < 0:
+            r = -1
+        else:
+            PF.turn_up(g, rt, seat, p)
+    elif a == K.A_FLIP_ALL:
+        fd = PF.face_down_mask(g, seat)
+        for p in range(MAX_POS):
+            if (fd >> p) & 1:
+                PF.turn_up(g, rt, seat, p)
+        if g[ix(G_PUB + K.PUB_ENDER)] < 0:
+            PF.start_end(g, rt, seat)
+    else:
+        _pw_call(g, rt, seat)
+    if r < 0:
+        return -1
+    if PF.check_over(g, rt, seat):
+        return 1
+    if _pw_snap_window(g, rt, rng, par, ctx, seat) < 0:
+        return -1
+    if PF.check_over(g, rt, seat):
+        return 1
+    if rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and PF.may_call(g, rt):
+        k = _pask(g, rt, rng, par, ctx, K.DP_KNOCK, seat, -1, 0, -1,
+                  (1 << K.A_KNOCK) | BIT_PASS)
+        if k < 0:
+            return -1
+        if k == K.A_KNOCK:
+            _pw_call(g, rt, seat)
+    return 1
+
+
+@hot
+def _pw_check_end(g, rt, seat):
+    """The plain game's end triggers after a turn while nobody ended the hole."""
+    triggers = rt[K.R_END_TRIGGERS]
+    if (triggers & K.END_ALL_FACE_UP) != 0 and PF.face_down_mask(g, seat) == 0:
+        PF.start_end(g, rt, seat)
+    elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+        for s in range(rt[K.R_PLAYERS]):
+            if PF.face_down_mask(g, s) != 0:
+                return
+        g[ix(G_PUB + K.PUB_ENDER)] = seat
+        g[ix(G_PUB + K.PUB_FINAL_LEFT)] = 0
+
+
+@hot
+def power_play_nb(g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum, cap):
+    """Play a power round's turns from seat 0 to its end (or ``cap`` turns), as
+    PowerHole.play_turns. Returns (turns, ender, knocked, capped, reshuffles) as play_nb."""
+    _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0)
+    players = rt[K.R_PLAYERS]
+    capped = 0
+    seat = 0
+    while True:
+        if g[ix(G_SKIP + seat)] != 0:   # a discarded jack's skip: the turn counts
+            g[ix(G_SKIP + seat)] = 0
+            g[ix(G_PUB + K.PUB_SHIELDED)] &= ~(1 << seat)
+        else:
+            r = _pw_turn(g, rt, rng, par, ctx, seat)
+            if r <= 0:
+                capped = min(r, 0)
+                break
+        turn = g[ix(G_PUB + K.PUB_TURN)] + 1
+        g[ix(G_PUB + K.PUB_TURN)] = turn
+        if ctx[5] and not conservation_ok_nb(g, rt, -1, ctx[4]):
+            g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_CONSERVATION
+            capped = -1
+            break
+        if g[ix(G_PRIV + PF.PRIV_OVER)] != 0:
+            break
+        if g[ix(G_PUB + K.PUB_ENDER)] >= 0 and g[ix(G_PRIV + PF.PRIV_END_TURN)] < turn - 1:
+            g[ix(G_PUB + K.PUB_FINAL_LEFT)] -= 1   # a final turn was played
+        elif g[ix(G_PUB + K.PUB_ENDER)] < 0:
+            _pw_check_end(g, rt, seat)
+            if g[ix(G_PUB + K.PUB_ENDER)] >= 0:
+                g[ix(G_PRIV + PF.PRIV_END_TURN)] = turn - 1
+        if g[ix(G_PUB + K.PUB_ENDER)] >= 0 and g[ix(G_PUB + K.PUB_FINAL_LEFT)] <= 0:
+            break
+        if rt[K.R_STOCK_EMPTY] == K.STOCK_END_HOLE and g[ix(G_PUB + K.PUB_STOCK_N)] == 0:
+            break
+        if turn >= cap:
+            capped = 1
+            break
+        seat = (seat + 1) % players
+    return np.int64(g[ix(G_PUB + K.PUB_TURN)]), np.int64(g[ix(G_PUB + K.PUB_ENDER)]), \
+        np.int64(g[ix(G_PUB + K.PUB_KNOCKED)]), np.int64(capped), \
+        np.int64(g[ix(G_PUB + K.PUB_RESHUFFLES)])
+
+
 # ---- a round stopped part way, for tests of what policies see -----------------------------------
 @hot
 def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux, turns):
@@ -1264,6 +1921,10 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
         return -1
     if turns == 0:
         return 0
+    if POWERS:
+        turn, ender, knocked, capped, reshuffles = power_play_nb(
+            g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum, turns)
+        return turn % rt[K.R_PLAYERS] if capped == 1 else -1
     turn, ender, knocked, capped, reshuffles = play_nb(
         g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1,
         -1, turns)

@@ -17,19 +17,20 @@ def conservation_ok_nb(g, rt, held, counts):
     for i in range(n_ids):
         counts[i] = 0
     players = rt[K.R_PLAYERS]
-    npos = rt[K.R_NPOS]
     up_n = 0
     up_sum = 0
     for s in range(players):
         fd = 0
-        for p in range(npos):
+        # every position: a power-card game's layout grows beyond the grid
+        for p in range(MAX_POS):
             card = g[ix(G_LAY + s * MAX_POS + p)]
-            if card >= K.EMPTY0:  # empty (remove_cancelled): face up, but no card
+            if card < 0:          # beyond the grid of a layout that cannot grow
+                continue
+            if card >= K.EMPTY0:  # empty (removed, matched, snapped): face up, but no card
                 if card != K.EMPTY0 + p or not g[ix(G_UP + s * MAX_POS + p)]:
                     return False
                 continue
-            if card >= 0:
-                counts[card] += 1
+            counts[card] += 1
             if g[ix(G_UP + s * MAX_POS + p)]:
                 up_n += 1
                 up_sum += rt[ix(RT_VALUE + card)]

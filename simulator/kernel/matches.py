@@ -137,7 +137,20 @@ def after_hole_nb(g, rt, out, scores, L, first, players, h, holes, target, match
     if rt[K.R_FOUR_KIND_WINS] != 0 and _instant_win_nb(g, rt, scores, first, players, macc,
                                                         tmp):
         return first, True, True
-    if rt[K.R_FIRST_WINNER] != 0:
+    if rt[K.R_FIRST_WINNER] != 0 and (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0:
+        # the call (Cactus): the lowest layout value wins, the caller losing a tie
+        # (reference.hole_winner)
+        ender = out[K.OUT_ENDER]
+        low = L[0]
+        for j in range(1, players):
+            low = min(low, L[j])
+        win = ender
+        for j in range(players):
+            if L[j] == low and j != ender:
+                win = j
+                break
+        nxt = (first + win) % players
+    elif rt[K.R_FIRST_WINNER] != 0:
         low = scores[0]
         nxt = first
         for j in range(1, players):

@@ -187,7 +187,7 @@ def _build_lines(module_name: str, name: str) -> str:
     The policy is inlined without the guard (a guarded call costs a third of the build's
     speed): an exception it raises leaves the build, and the runner finds its round and
     decision on the general engine, where the policy runs guarded."""
-    return (f"USER = True\nGENERAL = False\n"
+    return (f"USER = True\nGENERAL = False\nPOWERS = False\n"
             f"from {module_name} import {name} as _user\n"
             f"_user = getattr(_user, 'py_func', _user)\n"
             f"user_decide = hot(_user, inline='always', cache=False)\n"

@@ -441,6 +441,15 @@ def layout_values_nb(cards, start, rt, players, L, quads, tmp):
 
 
 @hot
+def grown_values_nb(cards, start, rt, players, L):
+    """The power-card games' layouts that grew: every card beyond the grid adds its value,
+    unpaired (powers.layout_value_grown; an empty position is worth 0)."""
+    for s in range(players):
+        for p in range(rt[K.R_NPOS], K.MAX_POS):
+            L[s] += rt[ix(K.RT_VALUE + cards[ix(start + s * K.MAX_POS + p)])]
+
+
+@hot
 def _layout_values_general_nb(cards, start, rt, players, L, quads, tmp):
     lay = cards[start:start + K.MAX_PLAYERS * K.MAX_POS].reshape((K.MAX_PLAYERS, K.MAX_POS))
     ri = rt[:K.N_RULE_SLOTS]
@@ -531,6 +540,12 @@ def _hole_scores_general_nb(L, quads, ender, ender_knocked, players, ri, extra, 
         out[ender] += ender_adjusted_nb(s, m, high, high_opp, players, ri) - s
     if applies:
         out[ender] += ri[K.R_ENDER_EXTRA]
+    if ender >= 0 and ri[K.R_NON_CALLER] == K.NON_CALLER_ZERO:
+        # Cactus: a non-caller whose layout value is at most the caller's scores 0 (its
+        # points incurred in the hole still count)
+        for q in range(players):
+            if q != ender and L[q] <= L[ender]:
+                out[q] = extra[q]
     if ri[K.R_LOWEST_SCORES_ZERO] != 0:
         low = L[0]
         for q in range(players):
