@@ -39,17 +39,20 @@ def grown(layouts) -> list[list[int]]:
     return [list(row) + [K.EMPTY0 + p for p in range(len(row), K.MAX_POS)] for row in layouts]
 
 
-def compiled_hole(rules: Rules, players: int, seed: int, round_index: int) -> dict:
+def compiled_hole(rules: Rules, players: int, seed: int, round_index: int,
+                  seats: list[str] | None = None) -> dict:
     arrays = flatten(rules, players)
-    ids, params = seat_arrays(resolve_seats(["random"] * players, players))
+    ids, params = seat_arrays(resolve_seats(seats or ["random"] * players, players))
     out = play_logged_round(arrays, ids, params, seed, round_index, check=True)
     assert out["error"] == 0 and out["ok"], f"kernel error {out['error']}"
     return out
 
 
-def differences(rules: Rules, players: int, seed: int, round_index: int) -> list[str]:
-    engine = compiled_hole(rules, players, seed, round_index)
-    ref = R.play_round(rules, players, ["random"] * players, seed, round_index)
+def differences(rules: Rules, players: int, seed: int, round_index: int,
+                seats: list[str] | None = None) -> list[str]:
+    seats = seats or ["random"] * players
+    engine = compiled_hole(rules, players, seed, round_index, seats)
+    ref = R.play_round(rules, players, seats, seed, round_index)
     out = []
     log = [tuple(int(x) for x in row) for row in engine["log"]]
     if log != ref.log:
@@ -81,10 +84,13 @@ def differences(rules: Rules, players: int, seed: int, round_index: int) -> list
     return out
 
 
-def assert_parity(cases) -> None:
+def assert_parity(cases, seats=None) -> None:
+    """``seats``: a function of the player count giving the seats' strategies (all random
+    when None)."""
     bad = []
     for rules, players, seed, round_index in cases:
-        diff = differences(rules, players, seed, round_index)
+        diff = differences(rules, players, seed, round_index,
+                           seats(players) if seats else None)
         if diff:
             bad.append((rules, players, seed, round_index, diff))
     assert not bad, f"{len(bad)} of {len(cases)} holes differ; first: {bad[0][:4]}:\n  " + \
@@ -148,6 +154,35 @@ def test_every_power_preset_plays_as_the_reference(preset):
 @pytest.mark.parametrize("part", range(4))
 def test_random_power_rule_sets_play_as_the_reference(part):
     assert_parity(random_cases(60, seed=100 + part))
+
+
+# the built-ins that have a reference counterpart decide every power move as it does
+SEATINGS = {
+    "greedy": lambda n: ["greedy"] * n,
+    "knock-threshold": lambda n: ["knock-threshold"] * n,
+    "mixed": lambda n: (["greedy", "knock-threshold:T=4", "random"] * n)[:n],
+}
+
+
+@pytest.mark.parametrize("seating", sorted(SEATINGS))
+@pytest.mark.parametrize("preset", POWER_PRESETS)
+def test_built_in_seats_play_every_power_preset_as_the_reference(preset, seating):
+    rules = Rules.preset(preset)
+    assert_parity([(rules, players, 41 + players, i) for players in (2, 4)
+                   if rules.players_min <= players <= rules.players_max for i in range(4)],
+                  SEATINGS[seating])
+
+
+@pytest.mark.parametrize("seating", sorted(SEATINGS))
+def test_built_in_seats_play_random_power_rule_sets_as_the_reference(seating):
+    assert_parity(random_cases(40, seed=300 + len(seating)), SEATINGS[seating])
+
+
+@slow
+@pytest.mark.parametrize("seating", sorted(SEATINGS))
+@pytest.mark.parametrize("part", range(4))
+def test_built_in_seats_sweep(seating, part):
+    assert_parity(random_cases(400, seed=9500 + 10 * part + len(seating)), SEATINGS[seating])
 
 
 @slow
