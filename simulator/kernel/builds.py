@@ -23,7 +23,7 @@ from .jit import CACHE_DIR
 # seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
 ESTIMATE_S = {
     "engine": 50,
-    "powers": 95,
+    "powers": 40,   # 0.7 x the engine: 60 s against its 85 s, both cold on a loaded 2-core machine
     "powers:matches": 8,
     "matches": 8,
     "lean": 55,
