@@ -80,10 +80,9 @@ GROUPS = (
 # A few words before a section's options, where its options share notation.
 GROUP_INTROS = {
     "Power cards": "The power-card games ([Power-card games](#power-card-games); the presets `power_*`, and `power_set = "
-                   "dutch` on any preset) are played by the reference engine only so far "
-                   "(`simulator.game.reference.play_round`, specified move by move in "
-                   "`simulator/game/powers.py`); `golfsim run` and the other compiled "
-                   "commands refuse them in one line.",
+                   "dutch` on any preset) are specified move by move by the reference engine "
+                   "(`simulator/game/powers.py`) and played by the compiled engine's powers "
+                   "build, which every command uses for them.",
     "Card values": "`value_scheme` gives every card its points; the other options override "
                    "single ranks or cards on top of it.",
     "Ender scoring": "Below, `s` is the ender's layout value, `N` the number of players, `m` "

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from .game.rules import (POWERS_REFUSED, Rules, RuleError, canonical_option, describe,
-                         load_toml, option_text, uses_power_engine)
+from .game.rules import (Rules, RuleError, canonical_option, describe, load_toml,
+                         option_text)
 
 __all__ = ["rules", "run", "compare", "tune", "tournament", "guide", "RuleSet", "RunResult",
            "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
@@ -357,12 +357,8 @@ def rules(preset: str | None = None, set=None, rules_file: str | None = None,
 
 def _rule_set(rules_arg, preset, set_, rules_file) -> RuleSet:
     """The rule set of a command that plays: ``rules`` (a RuleSet or a Rules object) or
-    preset/rules_file, then ``set`` on top; power-card rules are refused in one line (no
-    compiled build plays them yet)."""
-    rs = _given_rule_set(rules_arg, preset, set_, rules_file)
-    if uses_power_engine(rs.rules):
-        raise GolfsimError(POWERS_REFUSED)
-    return rs
+    preset/rules_file, then ``set`` on top."""
+    return _given_rule_set(rules_arg, preset, set_, rules_file)
 
 
 def _given_rule_set(rules_arg, preset, set_, rules_file) -> RuleSet:

@@ -603,10 +603,7 @@ def presets():
     """List the named rule sets."""
     width = max(len(name) for name in PRESETS)
     for name in PRESETS:
-        # the power-card games are played by the reference engine only so far
-        note = " [not yet playable by run: reference engine only]" \
-            if name in POWER_PRESETS else ""
-        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')}{note} "
+        click.echo(f"{name.ljust(width)}  {PRESET_DESCRIPTIONS.get(name, '')} "
                    f"({preset_reference(name)})")
 
 

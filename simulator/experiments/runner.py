@@ -32,7 +32,7 @@ from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
 from ..kernel.features import BIT, lacking, needed_from_ri
-from ..game.rules import POWERS_REFUSED, RuleArrays, RuleError, Rules, flatten
+from ..game.rules import UNPLAYABLE, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
 
@@ -254,14 +254,15 @@ class Job:
         return "powers:matches" if self.powers else "matches"
 
 
-KERNELS = ("auto", "general", "lean")
+KERNELS = ("auto", "general", "lean", "powers")
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
              kernel: str = "auto", user=None, notify=None) -> Job:
     """``kernel``: "auto" plays through the lean kernel whenever it can, or when every seat
     plays the user policy through that policy's own kernel (same results, faster); "general"
-    always through the general engine; "lean" insists on the lean one."""
+    always through the general engine; "lean" insists on the lean one; "powers" through the
+    general engine's powers build, which plays every rule set (for benchmarks)."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
     check_policies(rules, players, policy_ids)
@@ -285,12 +286,12 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             all(int(p) == POLICY_USER for p in policy_ids) and \
             rules_eligible(arrays.ri, "user_kernel"):
         user_chunk = user_kernel(user, notify)
-    lean = can and kernel != "general"
+    lean = can and kernel not in ("general", "powers")
     policies = () if lean or user_chunk is not None else compiled.table(policy_ids, notify)
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=lean, user=NO_USER_POLICY if user is None else user,
                user_chunk=user_chunk, policies=policies,
-               powers=bool(needed_from_ri(arrays.ri) & BIT["powers"]))
+               powers=kernel == "powers" or bool(needed_from_ri(arrays.ri) & BIT["powers"]))
 
 
 def refuse_powers(rules: Rules | RuleArrays) -> None:
@@ -301,7 +302,7 @@ def refuse_powers(rules: Rules | RuleArrays) -> None:
     ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
     need = needed_from_ri(ri)
     if lacking("general", need) and lacking("powers", need):
-        raise RuleError(POWERS_REFUSED)
+        raise RuleError(UNPLAYABLE)
 
 
 def check_policies(rules: Rules, players: int, policy_ids) -> None:
@@ -336,7 +337,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
     # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
     chunk = job.user_chunk if job.user_chunk is not None else \
-        chunk_nb if job.lean else build_for(job.arrays.ri).chunk_nb
+        chunk_nb if job.lean else build_for(job.arrays.ri, job.powers).chunk_nb
     try:
         played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
                        t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies,
@@ -367,7 +368,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     mt = MatchTotals(players)
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
-    played = build_for(job.arrays.ri).play_matches_nb(
+    played = build_for(job.arrays.ri, job.powers).play_matches_nb(
         job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(), t.acc,
         t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user, job.policies,
         st.aux)

@@ -247,8 +247,8 @@ class Rules:
     pot_ante: int = _opt(5, "each player's ante into an empty pot", lo=1, hi=10000)
     pot_cap: int | None = _opt(None, "the most won from or paid into the pot at once (none: no "
                                "cap)", lo=1, hi=1000000, nullable=True)
-    # ---- power cards (docs/rules.md#power-card-games; the reference engine plays them,
-    # simulator/game/powers.py, no compiled build yet)
+    # ---- power cards (docs/rules.md#power-card-games; specified by the reference engine,
+    # simulator/game/powers.py, played by the compiled powers build)
     power_set: str = _opt("none", "which cards have powers when drawn from the stock (the "
                           "power-card games, docs/rules.md#power-card-games; dutch: the Dutch "
                           "powers table, an "
@@ -743,16 +743,15 @@ def _check_combination(r: Rules) -> None:
                         "no effect without the knock end trigger")
 
 
-POWERS_REFUSED = ("power-card games (power_set, snap_mode, turn_match_mode, the end triggers "
-                  "call, empty_layout, stock_exhausted) are played by the reference engine "
-                  "only so far (simulator.game.reference.play_round); golfsim's compiled "
-                  "commands cannot play them yet")
+UNPLAYABLE = ("these rules need a feature no compiled build of golfsim has "
+              "(simulator/kernel/features.py)")
 
 
 def uses_power_engine(r: Rules) -> bool:
     """Does the rule set need the power-card engine (simulator/game/powers.py): power cards,
     snaps, turn matches, or the end triggers only it plays (call, empty_layout,
-    stock_exhausted)? No compiled build plays such rules yet (simulator/kernel/features.py)."""
+    stock_exhausted)? The compiled engine plays them on its powers build
+    (simulator/kernel/features.py)."""
     return r.power_set != "none" or r.snap_mode != "none" or r.turn_match_mode != "none" or \
         bool({"call", "empty_layout", "stock_exhausted"} & set(r.end_triggers))
 
@@ -1044,9 +1043,9 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
                                "entirely face up",
         "stock_exhausted": "the hole ends as soon as the action that took the last stock "
                            "card is complete, with no final turns (AMB-44; needs stock_empty "
-                           "= end_hole; the reference engine only so far)",
+                           "= end_hole)",
         "call": "a player may call the end, named call_name (the knock of the power-card "
-                "games, timed by knock_timing; the reference engine only so far)",
+                "games, timed by knock_timing)",
         "empty_layout": "the hole ends as soon as the action that left a player without "
                         "layout cards is complete, with no final turns (AMB-44; the reference "
                         "engine only so far)",

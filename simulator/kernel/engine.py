@@ -46,11 +46,12 @@ turn_mask_nb = _GENERAL.turn_mask_nb
 placement_mask_nb = _GENERAL.placement_mask_nb
 
 
-def build_for(ri):
+def build_for(ri, powers: bool = False):
     """The general build's module that plays the flat rules ``ri``: the powers build for the
-    power-card games (features.py), else the general build."""
+    power-card games (features.py), or when ``powers`` asks for it (it plays every rule set:
+    a benchmark compares the power games with W1 on it), else the general build."""
     from .features import BIT, needed_from_ri
-    return _POWERS if needed_from_ri(ri) & BIT["powers"] else _GENERAL
+    return _POWERS if powers or needed_from_ri(ri) & BIT["powers"] else _GENERAL
 
 
 def pack_rules(arrays) -> np.ndarray:
