@@ -281,10 +281,12 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
+    # the knock (a call in the power-card games) wherever it is asked: at the start of the
+    # turn, or after it (knock_timing end_of_own_turn / any_time_in_turn)
+    if (point == K.DP_TURN or point == K.DP_KNOCK) and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0 \
+            and estimate_nb(g, rt, seat, -1, -1, n, S) <= par[seat, PAR_KNOCK] * n:
+        return K.A_KNOCK
     if point == K.DP_TURN:
-        if g[ix(G_LEGAL + K.A_KNOCK)] and n > 0 and \
-                estimate_nb(g, rt, seat, -1, -1, n, S) <= par[seat, PAR_KNOCK] * n:
-            return K.A_KNOCK
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0:
             top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             p = _line_place_nb(g, rt, par, seat, top, n, S, PAR_TAKE_LINE3, out)

@@ -50,7 +50,7 @@ from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
 from simulator.game.rules import POWER_PRESETS, PRESETS, Rules, flatten
 
-# the power presets are played by the reference engine only so far (tests/test_powers.py)
+# the power presets have their own contract and parity tests (tests/test_power_kernel.py)
 COMPILED_PRESETS = [p for p in PRESETS if p not in POWER_PRESETS]
 from simulator.experiments.runner import make_job, play_chunk
 from strategies import resolve_seats, seat_arrays

@@ -1,6 +1,6 @@
 """The compiled built-ins in power-card games, decision by decision against the reference
-(simulator/game/powers.py decide()). No compiled build plays the power games yet, so each
-reference decision is turned into the view a compiled policy reads (codes.py's g, with the
+(simulator/game/powers.py decide()), apart from the engine (tests/test_power_kernel.py plays
+whole holes of both): each reference decision is turned into the view a compiled policy reads (codes.py's g, with the
 power games' conventions: empty positions hold EMPTY0 + p face up and known to all), the
 compiled entry is asked, and its answer must be the reference's. One g per seat is kept for
 the whole hole so that the policies' memory (the power plan) carries over as in a game."""

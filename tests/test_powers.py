@@ -360,18 +360,32 @@ def test_bad_combinations_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
-# the commands whose rule set api._rule_set still refuses; replay and compare play power
-# rules on the powers build (tests/test_power_kernel.py)
+# every command plays the power-card games (the compiled powers build)
 @pytest.mark.parametrize("command", [
-    ["run", "--preset", "power_cabo", "--rounds", "5"],
-    ["run", "--preset", "six_card", "--set", "power_set=dutch", "--rounds", "5"]])
-def test_compiled_commands_refuse_power_rules_in_one_line(command, tmp_path):
+    ["run", "--preset", "power_cabo", "--rounds", "300"],
+    ["run", "--preset", "six_card", "--set", "power_set=dutch", "--rounds", "300"],
+    ["tune", "--preset", "power_pablo", "--strategy", "knock-threshold", "--param",
+     "T=2,8", "--symmetric", "--rounds", "800"],
+    ["tournament", "--preset", "power_cumbia", "--strategy", "greedy", "--strategy",
+     "forgetful:decay=0.3", "--rounds", "200"],
+    ["guide", "--preset", "power_cactus", "--deals", "100", "--check-rounds", "100",
+     "--compare-rounds", "100"]])
+def test_every_command_plays_power_rules(command, tmp_path):
     from simulator.cli import cli
-    result = CliRunner().invoke(cli, command + (["--out", str(tmp_path / "out")]
-                                                if command[0] != "replay" else []))
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and "reference engine only" in lines[0], result.output
+    result = CliRunner().invoke(cli, command + ["--threads", "1", "--quiet", "--out",
+                                                str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert "rules: " + (command[2] if command[2] != "six_card" else "six_card") in \
+        result.output or command[0] == "guide", result.output
+    written = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert any(name.endswith(".parquet") for name in written), written
+
+
+def test_the_guide_of_a_call_game_measures_when_to_call(tmp_path):
+    from simulator.experiments import guide as G
+    rules = Rules.preset("power_cabo")
+    assert G.applicable(rules, 4)["knock"] and ("knock",) in G.steps(rules, 4)
+    assert "called Cabo" in G.ending(rules)
 
 
 def test_compare_plays_power_rules_on_the_powers_build(tmp_path):

@@ -21,8 +21,8 @@ from tiers import sweep
 # drawn at random
 SKIP = {"match_end_mode", "match_end_holes", "match_end_target", "match_tie", "players_min",
         "players_max", "deck_thresholds", "turn_cap"}
-# the power-card options and presets: no compiled build plays them yet, so there is nothing
-# to compare the reference with (tests/test_powers.py plays them through the reference)
+# the power-card options and presets are drawn by tests/test_power_kernel.py, which plays
+# them through the powers build and the reference
 POWER_OPTIONS = {"power_set", "dutch_powers", "powers_off", "power_source",
                  "power_card_placeable", "snap_mode", "snap_penalty_opponent_miss", "snap_penalty_cards",
                  "turn_match_mode", "match_fail_penalty_cards", "call_name", "non_caller_rule"}

@@ -36,6 +36,11 @@ CASES = {
         ["--preset", "eight_card_basic", "--set", "jack_discard_skips_next=true",
          "--set", "pair_scope=anywhere", "--set", "reveal_on_trigger=true"], 3,
         ["greedy", "random", "greedy"], [0, 5, 11]),
+    # the power-card games: layouts that shrink and grow, matches, snaps, peeks at others
+    "power_cabo": (["--preset", "power_cabo"], 4, ["greedy", "knock-threshold", "random",
+                                                   "greedy"], [0, 3, 9]),
+    "power_cactus": (["--preset", "power_cactus"], 3, ["greedy"], [1, 6]),
+    "power_pablo": (["--preset", "power_pablo"], 3, ["random", "greedy", "forgetful"], [2, 4]),
 }
 
 

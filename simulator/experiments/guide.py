@@ -96,7 +96,8 @@ def early_count(rules: Rules) -> int:
 def ending(rules: Rules) -> str:
     """How someone ends a round, in words: "gone out", "knocked" or both."""
     out = [w for t, w in (("all_face_up", "gone out"), ("all_players_face_up", "gone out"),
-                          ("knock", "knocked")) if t in rules.end_triggers]
+                          ("knock", "knocked"), ("call", f"called {rules.call_name}"))
+           if t in rules.end_triggers]
     return " or ".join(dict.fromkeys(out)) or "ended the round"
 
 
@@ -368,7 +369,8 @@ def applicable(rules: Rules, players: int) -> dict[str, bool]:
         # every card stays face down
         "down": rules.placement_face != "down",
         "out": any(t in ("all_face_up", "all_players_face_up") for t in rules.end_triggers),
-        "knock": "knock" in rules.end_triggers,
+        # the call of the power-card games is their knock
+        "knock": bool({"knock", "call"} & set(rules.end_triggers)),
     }
 
 

@@ -27,7 +27,8 @@ import numpy as np
 
 from ..game import codes as K
 from ..game import reference as R
-from ..game.rules import Rules, flatten
+from ..game.powers import PowerHole
+from ..game.rules import Rules, flatten, uses_power_engine
 from . import runner
 
 MATCH_STRIDE = R.MATCH_STRIDE
@@ -273,7 +274,12 @@ class _Recorder(R.Hole):
                 self.record("reveal", seat, card=st.layouts[seat][p].card, pos=p,
                             note="forced" if self._forcing else "")
 
-        def w_peek(seat, p):
+        def w_peek(seat, p, observer=None):
+            if observer is not None and observer != seat:   # a power card's look
+                peek(seat, p, observer)
+                self.record("peek", observer, card=st.layouts[seat][p].card, pos=p,
+                            note=f"at turn position {seat}'s card")
+                return
             peek(seat, p)
             # Hole.pay_to_peek adds the cost after the look
             paying = self._paying()
@@ -382,6 +388,11 @@ class _Recorder(R.Hole):
         return super().score()
 
 
+class _PowerRecorder(_Recorder, PowerHole):
+    """The recorder of a power-card hole: the same steps, on the power engine; the table
+    shown at each step holds every move the powers made (swaps, matches, snaps)."""
+
+
 def _log_text(row) -> str:
     turn, seat, point, action, held = row
     return (f"turn {turn}, seat {seat}, {K.DECISION_NAMES[point]} -> {K.action_name(action)}"
@@ -423,7 +434,8 @@ def replay_compiled(rules: Rules, players: int, strategies: list[str], seed: int
     reference engine; ``order[i]`` is the physical seat in turn position i (default: seat i)
     and ``strategies`` are by physical seat."""
     order = list(range(players)) if order is None else list(order)
-    rec = _Recorder(rules, players, seed, round_index, compiled["log"], order)
+    recorder = _PowerRecorder if uses_power_engine(rules) else _Recorder
+    rec = recorder(rules, players, seed, round_index, compiled["log"], order)
     try:
         record = rec.play()
     except (R.IllegalActionError, R.InvariantError) as e:
@@ -449,13 +461,20 @@ def replay_compiled(rules: Rules, players: int, strategies: list[str], seed: int
         reshuffles=int(record.reshuffles), match=match, hole=hole)
 
 
+def _padded(row, width: int) -> list[int]:
+    """A reference layout as the compiled engine keeps it: a power game's positions without
+    a card, up to codes.MAX_POS, hold the empty pseudo-cards."""
+    return list(row) + [K.EMPTY0 + p for p in range(len(row), width)]
+
+
 def _check_same(record, compiled: dict, round_index: int) -> None:
     """The reference's round must be the compiled one: same scores, cards, flags."""
     pairs = {
         "scores": (list(record.scores), [int(x) for x in compiled["scores"]]),
         "layout values": (list(record.layout_values),
                           [int(x) for x in compiled["layout_values"]]),
-        "final layouts": ([list(r) for r in record.layouts], compiled["layouts"].tolist()),
+        "final layouts": ([_padded(r, len(compiled["layouts"][0])) for r in record.layouts],
+                          compiled["layouts"].tolist()),
         "turns": (record.turns, compiled["turns"]),
         "ender": (record.ender, compiled["ender"]),
         "knocked": (bool(record.knocked), bool(compiled["knocked"])),
