@@ -40,6 +40,8 @@ BUILDS = {
     "guide": RUN + ["--strategy", "guide"],
     "lookahead": RUN + ["--strategy", "lookahead:budget=1", "--rounds", "2"],
     "match-play": RUN + ["--strategy", "random", "--holes", "9", "--rounds", "5"],
+    # the power-card games' build and the greedy policy that plays them
+    "power-cabo": RUN + ["--preset", "power_cabo", "--strategy", "greedy"],
     "largest": ["warm", "--quiet"],
 }
 LIMITS = {name: {"seconds": 60, "peak_mb": 1024} for name in BUILDS}
