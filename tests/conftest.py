@@ -30,7 +30,7 @@ def pytest_sessionstart(session):
     from simulator.experiments import warm
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    plan = list(warm.PLAN)
+    plan = list(warm.PLAN) + list(warm.POWERS_PLAN)   # the power-card games' tests too
     markexpr = session.config.option.markexpr or ""
     if "slow" in markexpr and "not slow" not in markexpr:
         plan.append(f"user:{EXAMPLE_POLICY}:decide")

@@ -39,7 +39,7 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "simulator/kernel/flow.py",
                   "simulator/kernel/engine.py", "simulator/kernel/policy_api.py",
                   "simulator/kernel/policy_tools.py", "strategies/common.py",
-                  "strategies/random_policy.py", "strategies/greedy.py",
+                  "strategies/random_policy.py", "strategies/powers.py", "strategies/greedy.py",
                   "strategies/heuristic.py", "strategies/forgetful.py",
                   "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
                   "strategies/lookahead.py", "strategies/compiled.py")
