@@ -34,9 +34,8 @@ from simulator.kernel.layout import can_replace_nb
 from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb,
                                   shuffle_nb)
 from simulator.kernel.scoring import TMP_SIZE
-from strategies.common import decide_with_nb, MEM_PLANNED_POS, lowest_legal_nb
+from strategies.common import MEM_PLANNED_POS, lowest_legal_nb
 from strategies.greedy import greedy_nb, layout_estimate_nb
-from strategies.powers import power_game_nb
 
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
 PAR_BUDGET = 2     # deals tried per candidate move
@@ -264,8 +263,5 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
 
 
 def lookahead_entry(point, seat, held, g, rt, rng, par, aux):
-    """The entry point strategies.compiled compiles (as builtin's entries). Its rollouts run
-    the plain game's flow, so in a power game it plays greedy (power rule included)."""
-    if power_game_nb(rt):
-        return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_nb)
+    """The entry point strategies.compiled compiles (as builtin's entries)."""
     return lookahead_nb(point, seat, held, g, rt, rng, par, aux)

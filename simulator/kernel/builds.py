@@ -35,7 +35,7 @@ ESTIMATE_S = {
     "policy:opponent-aware": 7,
     "policy:ev": 7,
     "policy:guide": 7,
-    "policy:lookahead": 35,
+    "policy:lookahead": 50,
     "user": 180,
 }
 DEFAULT_ESTIMATE_S = 5
