@@ -8,28 +8,14 @@ from __future__ import annotations
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import best_scan_nb, estimate_cards_nb, own_card_at_nb
+from simulator.kernel.estimate import (best_scan_nb, column_estimate_nb,  # noqa: F401
+                                       estimate_cards_nb, own_card_at_nb)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
 from strategies.common import decide_with_nb, lowest_legal_nb, MEM_PLANNED_POS, PAR_T
 from strategies.powers import (greedy_pool_nb, KIND_GREEDY, KIND_KNOCK, memory_pool_nb,
                                power_best_placement_nb, power_free_estimate_nb, power_game_nb,
                                power_rule_nb, view_pool_nb)
-
-
-@hot(inline="always")
-def column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
-    """n times the estimated score of a 2-card column: a known pair scores its pair value,
-    known cards their values, an unknown card S/n (it pairs with nothing)."""
-    if a_known and b_known:
-        if ka == kb:
-            return (va + vb) * n if keep_negative and va < 0 and vb < 0 else 0
-        return (va + vb) * n
-    if a_known:
-        return va * n + S
-    if b_known:
-        return vb * n + S
-    return 2 * S
 
 
 @hot(inline="always")

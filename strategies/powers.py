@@ -19,7 +19,7 @@ from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import estimate_cards_nb
+from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, related_nb
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
@@ -368,19 +368,6 @@ def greedy_calls_nb(g, rt, me, n, S, forget):
 
 
 # ---- grown layouts ------------------------------------------------------------------------
-@hot(inline="always")
-def column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
-    if a_known and b_known:
-        if ka == kb:
-            return (va + vb) * n if keep_negative and va < 0 and vb < 0 else 0
-        return (va + vb) * n
-    if a_known:
-        return va * n + S
-    if b_known:
-        return vb * n + S
-    return 2 * S
-
-
 @hot
 def grid_estimate_nb(g, rt, seat, at, card, n, S, hide):
     """GreedyPolicy.estimate of the grid's positions (``card`` imagined at ``at``)."""

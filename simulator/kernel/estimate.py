@@ -73,6 +73,21 @@ def estimate_cards_nb(cards, base, up, up_base, hide, rt, at, card, n, S):
     return total
 
 
+@hot(inline="always")
+def column_estimate_nb(ka, va, kb, vb, a_known, b_known, n, S, keep_negative):
+    """n times the estimated score of a 2-card column: a known pair scores its pair value,
+    known cards their values, an unknown card S/n (it pairs with nothing)."""
+    if a_known and b_known:
+        if ka == kb:
+            return (va + vb) * n if keep_negative and va < 0 and vb < 0 else 0
+        return (va + vb) * n
+    if a_known:
+        return va * n + S
+    if b_known:
+        return vb * n + S
+    return 2 * S
+
+
 @intrinsic
 def trailing_zeros(typingctx, x):
     """The index of the lowest set bit of x (x != 0): one instruction (tzcnt)."""
