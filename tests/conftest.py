@@ -4,8 +4,11 @@ Tests compile what they use on first use, one build after another on one core; f
 cache that alone would take most of the default tier's time. ``simulator.experiments.warm``
 compiles the same builds on one process per CPU into the shared on-disk cache, so the tests only
 load them.
-Nothing is done when everything is compiled already. The slow tier also plays the example user
-policy's own kernel, which is compiled alongside."""
+Nothing is done when everything is compiled already. The default tier leaves out the builds
+that take longest to compile for the fewest tests (``SLOW_BUILDS``: the power-card games'
+engine and lookahead's rollouts): their tests are in the slow tier, and a default-tier test that
+would compile one fails and says so, so the tier stays within its five minutes. The slow tier
+also plays the example user policy's own kernel, which is compiled alongside."""
 
 from __future__ import annotations
 
@@ -16,6 +19,13 @@ import pytest
 
 EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples" / \
     "greedy_policy.py"
+# compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
+SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead")
+
+
+def _slow_selected(config) -> bool:
+    """Does this session run slow tests (``-m slow``, ``-m ''``, ...)?"""
+    return "not slow" not in (config.option.markexpr or "")
 
 
 # first, before pytest-xdist's own hook starts the workers (``-n``): they find everything
@@ -30,9 +40,9 @@ def pytest_sessionstart(session):
     from simulator.experiments import warm
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    plan = list(warm.PLAN) + list(warm.POWERS_PLAN)   # the power-card games' tests too
-    markexpr = session.config.option.markexpr or ""
-    if "slow" in markexpr and "not slow" not in markexpr:
+    plan = [name for name in warm.PLAN if name not in SLOW_BUILDS]
+    if _slow_selected(session.config):
+        plan += [name for name in SLOW_BUILDS if name not in plan]
         plan.append(f"user:{EXAMPLE_POLICY}:decide")
     cold = [name for name in plan if not builds.is_compiled(name)]
     if not cold:
@@ -42,3 +52,33 @@ def pytest_sessionstart(session):
         reporter.write_line(f"compiling {', '.join(cold)} on {os.cpu_count()} processes "
                             "before the tests (once per version)")
     warm.warm(cold, jobs=os.cpu_count() or 1)
+
+
+def pytest_configure(config):
+    """In a session without the slow tier, compiling one of SLOW_BUILDS is a test's error: it
+    belongs in the slow tier (the build is then compiled before the tests, with the others)."""
+    if os.environ.get("NUMBA_DISABLE_JIT") or _slow_selected(config):
+        return
+    from contextlib import contextmanager
+
+    from simulator.experiments import warm
+    from simulator.kernel import builds
+    compiling, warm_builds = builds.compiling, warm.warm
+
+    def refuse(names):
+        cold = [n for n in names if n in SLOW_BUILDS and not builds.is_compiled(n)]
+        if cold:
+            pytest.fail(f"this test compiles {', '.join(cold)}, which only the slow tier "
+                        "compiles (tests/conftest.py SLOW_BUILDS): mark it slow", pytrace=False)
+
+    @contextmanager
+    def guarded(name, notify=None):
+        refuse([name])
+        with compiling(name, notify):
+            yield
+
+    def guarded_warm(plan=warm.PLAN, *args, **kwargs):
+        refuse(plan)
+        return warm_builds(plan, *args, **kwargs)
+    builds.compiling = guarded
+    warm.warm = guarded_warm

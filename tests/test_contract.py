@@ -361,6 +361,7 @@ def test_contract_random_rule_sets(case):
     play_case(build, rules, players, specs, seed=4000 + case, rounds=ROUNDS)
 
 
+@pytest.mark.slow
 def test_contract_lookahead():
     """The lookahead strategy (rollouts on the lean kernel inside the general engine) is slow:
     one small table, next to a greedy seat."""

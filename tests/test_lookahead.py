@@ -4,6 +4,7 @@ or chunks, it decides from what its seat may see, and it refuses rules its rollo
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simulator.game import codes as K
@@ -29,6 +30,7 @@ def _wins(scores):
     return tied / tied.sum(axis=1, keepdims=True)
 
 
+@pytest.mark.slow
 def test_beats_greedy_on_the_same_deals():
     rounds = 3000
     base = run(SIX, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds, seed=21, threads=2,
@@ -42,6 +44,7 @@ def test_beats_greedy_on_the_same_deals():
     assert s.mean() < 0
 
 
+@pytest.mark.slow
 def test_same_results_whatever_threads_and_chunks():
     seats = resolve_seats(["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 4)
     ids, params = seat_arrays(seats)
@@ -51,6 +54,7 @@ def test_same_results_whatever_threads_and_chunks():
     assert np.array_equal(a.totals.tot, b.totals.tot)
 
 
+@pytest.mark.slow
 def test_plays_knock_games():
     seats = resolve_seats(["lookahead:budget=4,T=8"] + ["knock-threshold:T=8"] * 3, 4)
     res = run(W2, 4, *seat_arrays(seats), 300, seed=2, threads=2)
@@ -77,6 +81,7 @@ def _rescrambled(g, seat, players, npos, rng):
     return h
 
 
+@pytest.mark.slow
 def test_decisions_ignore_what_the_seat_cannot_see():
     rules = Rules.preset("six_card", initial_reveal_mode="peek")  # others know cards we do not
     players, npos = 4, rules.n_positions
@@ -102,6 +107,7 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     assert checked >= 4
 
 
+@pytest.mark.slow
 def test_plays_scopes_that_pair_across_the_layout():
     # four_card pairs in rows or columns: its rollouts take the lean kernel's scalar search
     seats = resolve_seats(["lookahead:budget=4"] + ["greedy"] * 3, 4)

@@ -79,6 +79,7 @@ POWER_MATCH_RULES = {   # the powers build's matches; Cactus: the caller loses a
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(POWER_MATCH_RULES))
 def test_power_matches_equal_the_reference_match_logic(name):
     rules = POWER_MATCH_RULES[name]

@@ -4,7 +4,9 @@ same move log, scores, layout values, final layouts (grown positions included), 
 knock, cap and reshuffles, hole by hole, over every power preset and random power rule sets;
 card conservation after every turn (check=True); what every seat knows and who was seen
 peeking equal to the reference's, at the end of a hole and part way through; and the test
-vectors of the power-card games scored by the compiled scorer."""
+vectors of the power-card games scored by the compiled scorer. The powers build's compile is the
+slow tier's (tests/conftest.py SLOW_BUILDS), so everything that plays a hole is there; the
+default tier keeps what the compiled scorer and the rule data show."""
 
 from __future__ import annotations
 
@@ -122,6 +124,7 @@ def random_cases(n: int, seed: int):
     return out
 
 
+@slow
 # ================================================================================================
 # Parity with the reference, all seats random
 # ================================================================================================
@@ -134,6 +137,7 @@ def test_every_power_preset_plays_as_the_reference(preset):
                    if rules.players_min <= players <= rules.players_max for i in range(8)])
 
 
+@slow
 @pytest.mark.parametrize("part", range(4))
 def test_random_power_rule_sets_play_as_the_reference(part):
     assert_parity(random_cases(60, seed=100 + part))
@@ -147,6 +151,7 @@ SEATINGS = {
 }
 
 
+@slow
 @pytest.mark.parametrize("seating", sorted(SEATINGS))
 @pytest.mark.parametrize("preset", POWER_PRESETS)
 def test_built_in_seats_play_every_power_preset_as_the_reference(preset, seating):
@@ -156,6 +161,7 @@ def test_built_in_seats_play_every_power_preset_as_the_reference(preset, seating
                   SEATINGS[seating])
 
 
+@slow
 @pytest.mark.parametrize("seating", sorted(SEATINGS))
 def test_built_in_seats_play_random_power_rule_sets_as_the_reference(seating):
     assert_parity(random_cases(40, seed=300 + len(seating)), SEATINGS[seating])
@@ -203,6 +209,7 @@ def reference_state(rules: Rules, players: int, seed: int, round_index: int):
     return hole.state
 
 
+@slow
 @pytest.mark.parametrize("part", range(3))
 def test_knowledge_and_peeks_match_the_reference_part_way(part):
     """A hole cut at turn N (turn_cap = N) is the same hole up to there: its G_KNOWN and

@@ -360,6 +360,7 @@ def test_bad_combinations_are_refused_in_one_line():
         assert "\n" not in str(e.value)
 
 
+@pytest.mark.slow
 # every command plays the power-card games (the compiled powers build)
 @pytest.mark.parametrize("command", [
     ["run", "--preset", "power_cabo", "--rounds", "300"],
@@ -388,6 +389,7 @@ def test_the_guide_of_a_call_game_measures_when_to_call(tmp_path):
     assert "called Cabo" in G.ending(rules)
 
 
+@pytest.mark.slow
 def test_compare_plays_power_rules_on_the_powers_build(tmp_path):
     from simulator.cli import cli
     result = CliRunner().invoke(cli, ["compare", "--preset", "four_card", "--vary",

@@ -83,6 +83,9 @@ def small(command: str) -> tuple[list[str], str | None]:
 
 
 COMMANDS = readme_commands()
+# commands playing on a build that only the slow tier compiles (tests/conftest.py SLOW_BUILDS):
+# the power-card games' engine, lookahead's rollouts
+SLOW_BUILD = re.compile(r"--preset power_|\blookahead\b")
 
 
 def test_the_readme_has_commands_to_run():
@@ -99,11 +102,8 @@ def workdir(tmp_path_factory):
     return tmp_path_factory.mktemp("readme")
 
 
-def test_readme_commands_run_in_order(workdir, monkeypatch):
-    """One test, in the README's order: later commands read what earlier ones wrote (a rules
-    file, a comparison to plot), which test workers running them apart would not have."""
-    monkeypatch.chdir(workdir)
-    for command in COMMANDS:
+def _run_in_order(commands):
+    for command in commands:
         args, target = small(command)
         res = CliRunner().invoke(cli, args)
         need = MORE_ROUNDS.search(res.stderr or "")
@@ -113,6 +113,22 @@ def test_readme_commands_run_in_order(workdir, monkeypatch):
         assert res.exit_code == 0, (command, args, res.output, res.exception)
         if target:
             Path(target).write_text(res.stdout)
+
+
+def test_readme_commands_run_in_order(workdir, monkeypatch):
+    """One test, in the README's order: later commands read what earlier ones wrote (a rules
+    file, a comparison to plot), which test workers running them apart would not have."""
+    monkeypatch.chdir(workdir)
+    _run_in_order([c for c in COMMANDS if not SLOW_BUILD.search(c)])
+
+
+@pytest.mark.slow
+def test_readme_commands_on_the_slow_tiers_builds_run(tmp_path, monkeypatch):
+    """The power-card games' commands (each writes its own folder), in the README's order."""
+    monkeypatch.chdir(tmp_path)
+    commands = [c for c in COMMANDS if SLOW_BUILD.search(c)]
+    assert commands
+    _run_in_order(commands)
 
 
 def test_readme_python_example_runs(workdir, monkeypatch):

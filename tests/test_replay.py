@@ -44,7 +44,9 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.slow) if name.startswith("power_") else name
+    for name in CASES])   # the powers build's compile is the slow tier's (tests/conftest.py)
 def test_replayed_scores_are_the_runs_per_round_scores(tmp_path, name):
     rules_args, players, strategies, rounds = CASES[name]
     strat_args = [a for s in strategies for a in ("--strategy", s)]

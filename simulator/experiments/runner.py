@@ -718,12 +718,13 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
     cold = [name for name in needed if not builds.is_compiled(name)]
     if len(cold) < 2:
         return
+    jobs = min(cpus, len(cold))
     if notify is not None:
-        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on "
-               f"{min(cpus, len(cold))} processes at once (once per version; about "
-               f"{max(builds.estimate(n) for n in cold)} s)")
+        longest = max(sum(builds.estimate(n) for n in share) for share in warm.shares(cold, jobs))
+        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on {jobs} processes "
+               f"at once (once per version; about {longest:.0f} s)")
     try:
-        warm.warm(cold, jobs=min(cpus, len(cold)))
+        warm.warm(cold, jobs=jobs)
     except (RuntimeError, OSError):
         pass   # each build is then compiled here, one after another, as without this
 

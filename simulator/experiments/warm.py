@@ -19,9 +19,15 @@ from ..kernel import builds
 ENGINE_PLAN = ("engine", "matches")
 # the power-card games' build of the engine, compiled only when a run plays them (not in PLAN)
 POWERS_PLAN = ("powers", "powers:matches")
-POLICIES = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
-            "guide", "lookahead")
+# the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
+# first of them to compile in a process compiles that rule, the others load it
+GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
+                 "guide")
+POLICIES = GREEDY_FAMILY + ("lookahead",)
 PLAN = ("lean",) + ENGINE_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+# builds that share compiled code stay in one process: match play extends its engine, and
+# the family shares greedy's power rule (compiled apart, each process would compile it again)
+TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY))
 
 
 def warm_one(name: str, notify=None) -> float:
@@ -53,17 +59,18 @@ def warm_one(name: str, notify=None) -> float:
 
 
 def shares(plan, jobs: int) -> list[list[str]]:
-    """``plan`` cut into ``jobs`` lists of about equal estimated compile time; match play
-    stays with the engine it extends."""
-    groups = [[n for n in plan if n in together] for together in (ENGINE_PLAN, POWERS_PLAN)
-              if any(n in together for n in plan)]
-    groups += [[] for _ in range(max(1, jobs) - len(groups))]
-    cost = [sum(builds.estimate(n) for n in g) for g in groups]
-    for name in sorted((n for n in plan if n not in ENGINE_PLAN + POWERS_PLAN),
-                       key=builds.estimate, reverse=True):
+    """``plan`` cut into ``jobs`` lists of about equal estimated compile time, the builds of
+    each TOGETHER group in one list (largest first, each to the list with the least)."""
+    units = [[n for n in plan if n in group] for group in TOGETHER]
+    units = [u for u in units if u] + [[n] for n in plan
+                                       if not any(n in group for group in TOGETHER)]
+    units.sort(key=lambda u: sum(builds.estimate(n) for n in u), reverse=True)
+    groups: list[list[str]] = [[] for _ in range(max(1, jobs))]
+    cost = [0.0] * len(groups)
+    for unit in units:
         i = cost.index(min(cost))
-        groups[i].append(name)
-        cost[i] += builds.estimate(name)
+        groups[i] += unit
+        cost[i] += sum(builds.estimate(n) for n in unit)
     return [g for g in groups if g]
 
 

@@ -20,22 +20,24 @@ from pathlib import Path
 
 from .jit import CACHE_DIR
 
-# seconds a cold compile took (benchmarks/compile_time.py, 2 cores)
+# seconds a cold compile took, one build after another on one process of an idle 2-core AMD
+# EPYC (benchmarks/compile_time.py times whole first runs); greedy's includes the power rule
+# that the other built-ins of warm.GREEDY_FAMILY load once it is compiled
 ESTIMATE_S = {
-    "engine": 50,
-    "powers": 40,   # 0.7 x the engine: 60 s against its 85 s, both cold on a loaded 2-core machine
-    "powers:matches": 8,
-    "matches": 8,
-    "lean": 55,
+    "engine": 63,
+    "powers": 57,
+    "powers:matches": 6,
+    "matches": 7,
+    "lean": 61,
     "policy:random": 1,
-    "policy:greedy": 3,
-    "policy:knock-threshold": 3,
-    "policy:forgetful": 4,
-    "policy:heuristic": 13,
+    "policy:greedy": 31,
+    "policy:knock-threshold": 8,
+    "policy:forgetful": 8,
+    "policy:heuristic": 10,
     "policy:opponent-aware": 7,
-    "policy:ev": 7,
-    "policy:guide": 7,
-    "policy:lookahead": 50,
+    "policy:ev": 8,
+    "policy:guide": 13,
+    "policy:lookahead": 54,
     "user": 180,
 }
 DEFAULT_ESTIMATE_S = 5
