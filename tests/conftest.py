@@ -56,29 +56,36 @@ def pytest_sessionstart(session):
 
 def pytest_configure(config):
     """In a session without the slow tier, compiling one of SLOW_BUILDS is a test's error: it
-    belongs in the slow tier (the build is then compiled before the tests, with the others)."""
+    belongs in the slow tier (the build is then compiled before the tests, with the others).
+    Caught where compiled code starts compiling (a cache miss), whoever calls it, and where a
+    run hands builds to other processes to compile."""
     if os.environ.get("NUMBA_DISABLE_JIT") or _slow_selected(config):
         return
-    from contextlib import contextmanager
+    from numba.core import event
 
     from simulator.experiments import warm
     from simulator.kernel import builds
-    compiling, warm_builds = builds.compiling, warm.warm
 
-    def refuse(names):
-        cold = [n for n in names if n in SLOW_BUILDS and not builds.is_compiled(n)]
-        if cold:
-            pytest.fail(f"this test compiles {', '.join(cold)}, which only the slow tier "
-                        "compiles (tests/conftest.py SLOW_BUILDS): mark it slow", pytrace=False)
+    def refuse(what):
+        pytest.fail(f"this test compiles {what}, which only the slow tier compiles "
+                    "(tests/conftest.py SLOW_BUILDS): mark it slow", pytrace=False)
 
-    @contextmanager
-    def guarded(name, notify=None):
-        refuse([name])
-        with compiling(name, notify):
-            yield
+    class Listener(event.Listener):
+        def on_start(self, ev):
+            module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
+            if module.startswith("golfsim_flow_powers"):
+                refuse("the power-card games' engine")
+            if module == "strategies.lookahead":
+                refuse("lookahead")
+
+        def on_end(self, ev):
+            pass
+    event.register("numba:compile", Listener())
+    warm_builds = warm.warm
 
     def guarded_warm(plan=warm.PLAN, *args, **kwargs):
-        refuse(plan)
+        cold = [n for n in plan if n in SLOW_BUILDS and not builds.is_compiled(n)]
+        if cold:
+            refuse(", ".join(cold))
         return warm_builds(plan, *args, **kwargs)
-    builds.compiling = guarded
     warm.warm = guarded_warm

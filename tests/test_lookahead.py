@@ -134,6 +134,7 @@ def _rollout(w, rt, par, roll, seat, n_stock, g, action, pos):
     return tuple(int(v) for v in out), w[K.G_LAY:K.G_LAY + K.MAX_PLAYERS * K.MAX_POS].copy()
 
 
+@pytest.mark.slow
 def test_each_move_starts_from_the_same_deal():
     """Every move a decision tries is played from one deal, loaded once and copied before each
     rollout (lean.copy_state_nb): after another move's rollout has changed the state, the copy
