@@ -49,13 +49,12 @@ from . import compare as cmp
 from . import stats
 from . import tournament as tour
 from .report import capped_warning
-from ..game.cards import RANK_JOKER, RANKS
+from ..game.cards import RANK_JOKER, RANK_NAMES
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 
-RANK_NAMES = RANKS + ("Joker",)
 ADOPT_Z = 1.0          # a changed entry is kept when it wins by more than this many SEs
 OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
 NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
