@@ -744,6 +744,7 @@ def rules_of_thumb(result: GuideResult) -> tuple[list[Rule], int]:
                 f"{_capital(knock_words(result.rules)[0])} when your estimated score is at "
                 f"most {_value_text(th.best)}")
         text += (", rather than whenever you can" if th.start >= 1000 else
+                 ", rather than never" if th.start <= -1000 else
                  f", rather than at {_value_text(th.start)}")
         rules.append(Rule(text, -float(th.diff.mean[i]), lo, hi,
                           _against(th, result.players, result.rules)))
