@@ -173,9 +173,7 @@ def test_the_table_of_powers_in_headless_chromium(cabo_guide, tmp_path):
     result, _, page = cabo_guide
     driver = browser.chromium()
     try:
-        faults = browser.check_page(driver, page, tmp_path, "powers")
-        faults += browser.check_print(driver, page, tmp_path, "powers")
-        browser.open_page(driver, page, browser.DESKTOP)
+        faults = browser.check_screens_and_paper(driver, page, tmp_path, "powers")
         cells = driver.execute_script(
             "const s = c => getComputedStyle(c); return Array.from(document.querySelectorAll("
             "'table.powers tbody tr')).map(r => Array.from(r.cells).map(c => [c.innerText, "
