@@ -12,10 +12,10 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, line_mask_nb
 from strategies.common import (EPS, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
-                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE2, PAR_KEEP_LINE3, PAR_KEEP_PAIR,
-                               PAR_KNOCK, PAR_OUT, PAR_POWER_SKIP, PAR_POWER_USE, PAR_REVEAL,
-                               PAR_TAKE_LINE2, PAR_TAKE_LINE3, PAR_TAKE_PAIR, REVEAL_APART,
-                               reveal_apart_nb, REVEAL_TOGETHER, would_end_nb)
+                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
+                               PAR_OUT, PAR_POWER_SKIP, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3,
+                               PAR_TAKE_PAIR, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
+                               would_end_nb)
 from strategies.greedy import best_placement_nb, layout_estimate_nb, place_or_draw_nb
 from strategies.powers import decide_others_using_nb, USE_RULE
 
