@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
+
+from simulator.game.cards import RANK_NAMES
 
 from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
                       POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE,
@@ -14,7 +17,7 @@ from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
-N_PARAMS = 16
+N_PARAMS = 18
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
 MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
 MAX_BUDGET = 1_000_000     # lookahead's deals per move (its cost grows linearly)
@@ -59,8 +62,21 @@ def _rank_set(name, doc):
     return Param(name, float(ALL_RANKS), doc, 0, RANK_SET_MAX, integer=True)
 
 
-def _line_set(name, doc):
-    """A rank set that starts empty (the guide's line tables: as greedy, no rank)."""
+def _powers_conflict(values: dict) -> str | None:
+    """The guide's power tables: a rank's power is always used, never used, or left to
+    greedy's rule, so no rank may be in both."""
+    both = int(values["power_use"]) & int(values["power_skip"])
+    if not both:
+        return None
+    ranks = ", ".join(RANK_NAMES[r] for r in range(len(RANK_NAMES)) if (both >> r) & 1)
+    return (f"parameters power_use and power_skip both hold {ranks}: a rank's power is "
+            "always used (power_use), never used (power_skip) or left to greedy's rule "
+            "(neither), not both")
+
+
+def _no_rank_set(name, doc):
+    """A rank set that starts empty (the guide's line and power tables: as greedy, no
+    rank)."""
     return Param(name, 0.0, doc, 0, RANK_SET_MAX, integer=True)
 
 
@@ -70,6 +86,8 @@ class StrategyInfo:
     policy_id: int
     summary: str
     params: tuple = ()  # Param, in the order of the policy's parameter row
+    # what is wrong with its values taken together ({name: value} -> a message), or None
+    conflict: Callable[[dict], str | None] | None = None
 
 
 STRATEGIES = {
@@ -160,16 +178,23 @@ STRATEGIES = {
                       "first unknown face-down card (when below the mean of the unseen) "
                       "rather than where greedy's estimate gains most", 0, RANK_SET_MAX,
                       integer=True),
-                _line_set("take_line3", "in games scoring lines of three (line_sets): ranks "
-                          "of a discard it takes to complete a line (two known cards of the "
-                          "line match it), putting it there; it never breaks a complete line "
-                          "of a rank in take_line3 or keep_line3"),
-                _line_set("take_line2", "... ranks of a discard it takes to join a line "
-                          "holding one card that matches it (both other places of the line "
-                          "open), over the place whose card is worth more"),
-                _line_set("keep_line3", "... ranks of a drawn card it keeps to complete a "
-                          "line"),
-                _line_set("keep_line2", "... ranks of a drawn card it keeps to join a line"))),
+                _no_rank_set("take_line3", "in games scoring lines of three (line_sets): "
+                             "ranks of a discard it takes to complete a line (two known cards "
+                             "of the line match it), putting it there; it never breaks a "
+                             "complete line of a rank in take_line3 or keep_line3"),
+                _no_rank_set("take_line2", "... ranks of a discard it takes to join a line "
+                             "holding one card that matches it (both other places of the "
+                             "line open), over the place whose card is worth more"),
+                _no_rank_set("keep_line3", "... ranks of a drawn card it keeps to complete a "
+                             "line"),
+                _no_rank_set("keep_line2", "... ranks of a drawn card it keeps to join a "
+                             "line"),
+                _no_rank_set("power_use", "in power-card games: ranks of a card drawn from "
+                             "the stock that it does not keep whose power it always uses "
+                             "(when it has a target)"),
+                _no_rank_set("power_skip", "... whose power it never uses (the card is "
+                             "discarded unused); a rank in neither: greedy's rule")),
+        conflict=_powers_conflict),
 }
 
 
@@ -247,7 +272,12 @@ def resolve(spec: str) -> Strategy:
     if info is None:
         raise StrategyError(f"unknown strategy {name!r}; choose one of: {', '.join(STRATEGIES)} "
                             "(or a policy file: path/to/file.py:function)")
-    return Strategy(spec, info.policy_id, _parse_params(name, info.params, arg_text))
+    params = _parse_params(name, info.params, arg_text)
+    wrong = info.conflict(dict(zip((p.name for p in info.params), params))) \
+        if info.conflict is not None else None
+    if wrong:
+        raise StrategyError(f"strategy {name}: {wrong}")
+    return Strategy(spec, info.policy_id, params)
 
 
 def _resolve_user(spec: str) -> Strategy:

@@ -15,7 +15,7 @@ from simulator.kernel.layout import can_replace_nb
 from strategies.common import decide_with_nb, lowest_legal_nb, MEM_PLANNED_POS, PAR_T
 from strategies.powers import (greedy_pool_nb, KIND_GREEDY, KIND_KNOCK, memory_pool_nb,
                                power_best_placement_nb, power_free_estimate_nb, power_game_nb,
-                               power_rule_nb, view_pool_nb)
+                               power_rule_nb, USE_RULE, view_pool_nb)
 
 
 @hot(inline="always")
@@ -139,7 +139,7 @@ def greedy_power_nb(point, seat, held, g, rt, kind, hide, forget, n, S):
     if point == K.DP_PLACE_DRAWN and vn > 0 or \
             point == K.DP_PLACE_TAKEN and g[ix(G_PUB + K.PUB_POWER)] == K.POW_EXCHANGE_THIS:
         place = power_best_placement_nb(g, rt, seat, held, vn, vS, hide)
-    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place)
+    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place, USE_RULE)
 
 
 @hot(inline="always")

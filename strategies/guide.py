@@ -12,12 +12,12 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, line_mask_nb
 from strategies.common import (EPS, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
-                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE2, PAR_KEEP_LINE3, PAR_KEEP_PAIR,
-                               PAR_KNOCK, PAR_OUT, PAR_REVEAL, PAR_TAKE_LINE2, PAR_TAKE_LINE3,
+                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
+                               PAR_OUT, PAR_POWER_SKIP, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3,
                                PAR_TAKE_PAIR, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
 from strategies.greedy import best_placement_nb, layout_estimate_nb, place_or_draw_nb
-from strategies.powers import decide_others_nb
+from strategies.powers import decide_others_using_nb, USE_RULE
 
 
 @hot(inline="always")
@@ -277,7 +277,8 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     breaks); where a kept card goes; the highest score to go out or knock with (its estimate
     counting a complete line as 0); how to make the initial reveal. With every rank in every
     table, no rank in the line tables nor in ``down``, no limit on going out, no knocking and
-    reveal 0 it plays exactly as greedy."""
+    reveal 0 it plays exactly as greedy. (In power-card games its power tables, power_use and
+    power_skip, are read by ``guide_entry``, where the power decisions are taken.)"""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
@@ -331,5 +332,19 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
 
 
+@hot(inline="always")
+def power_use_nb(par, seat, held):
+    """The guide's power tables for the card it holds (strategies/powers.py power_rule_nb's
+    ``use``): 1 when its rank is in power_use, 0 in power_skip, else USE_RULE."""
+    if held < 0:
+        return USE_RULE
+    if _has_rank_nb(par[seat, PAR_POWER_USE], held):
+        return 1
+    if _has_rank_nb(par[seat, PAR_POWER_SKIP], held):
+        return 0
+    return USE_RULE
+
+
 def guide_entry(point, seat, held, g, rt, rng, par, aux):
-    return decide_others_nb(point, seat, held, g, rt, rng, par, guide_nb)
+    return decide_others_using_nb(point, seat, held, g, rt, rng, par, guide_nb,
+                                  power_use_nb(par, seat, held))

@@ -28,6 +28,9 @@ from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, M
                                PLAN_PER_SLOT)
 
 KIND_GREEDY, KIND_KNOCK, KIND_OTHER = 0, 1, 2   # who asks: greedy calls; the others do not
+# a seat's say on using the power of a drawn card it does not keep: 1 use it, 0 discard it
+# unused, USE_RULE: whatever wants_power_nb says (the only answer but the guide's tables)
+USE_RULE = -1
 RANK_J, RANK_10, RANK_K = C.RANKS.index("J"), C.RANKS.index("10"), C.RANKS.index("K")
 NOM_BITS = 10
 NOM_MASK = (1 << NOM_BITS) - 1
@@ -499,12 +502,13 @@ def memory_pool_nb(g, rt, seat, hide):
 
 # ---- the rule ------------------------------------------------------------------------------
 @hot
-def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place):
+def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
     """powers.decide for a seat whose view pool (the held card out) is n cards worth S:
     its answer, or -1 to leave the decision to the policy's plain rules. ``place``: where it
     would put the held card at DP_PLACE_DRAWN / an exchanged card (greedy's best placement,
     or another built-in's own choice), -1 for nowhere. ``kind``: KIND_GREEDY calls by
-    greedy's rule; the others leave the call to their plain rules."""
+    greedy's rule; the others leave the call to their plain rules. ``use``: whether to use
+    the held card's power when it is not placed or matched (USE_RULE: wants_power_nb)."""
     if point == K.DP_TURN or point == K.DP_KNOCK:
         if kind == KIND_GREEDY:
             if (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and g[ix(G_LEGAL + K.A_KNOCK)] and \
@@ -529,7 +533,8 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place):
             return -1
         if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
             return place
-        if g[ix(G_LEGAL + K.A_POWER)] and wants_power_nb(g, rt, me, power, n, S, forget):
+        if g[ix(G_LEGAL + K.A_POWER)] and \
+                (use > 0 or (use == USE_RULE and wants_power_nb(g, rt, me, power, n, S, forget))):
             clear_plan_nb(g, me)
             return K.A_POWER
         if g[ix(G_LEGAL + K.A_DISCARD)]:
@@ -675,11 +680,12 @@ def view_pool_nb(n, S, rt, held):
 
 
 @hot(inline="always")   # a function argument in a compiled call would keep the entry off the disk cache
-def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb):
+def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use):
     """The greedy-family rule for every other built-in (greedy's pool; its own plain rules for
     the turn, the call and a taken card's placement): at DP_PLACE_DRAWN, and when an
     exchanged card is placed, its own choice with power and match masked out stands in for
-    greedy's best placement. -1: a decision of the plain game."""
+    greedy's best placement, and ``use`` (power_rule_nb) for greedy's power rule. -1: a
+    decision of the plain game."""
     n, S = greedy_pool_nb(g, rt, seat)
     n, S = view_pool_nb(n, S, rt, held)
     place = -1
@@ -693,15 +699,22 @@ def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb):
             place = policy_nb(point, seat, held, g, rt, rng, par)
         g[ix(G_LEGAL + K.A_POWER)] = a_power
         g[ix(G_LEGAL + K.A_MATCH)] = a_match
-    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place)
+    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place, use)
 
 
 @hot(inline="always")
 def decide_others_nb(point, seat, held, g, rt, rng, par, policy_nb):
     """decide_with_nb for the built-ins without a power rule of their own: in a power game the
     shared greedy-family rule answers the power decisions first."""
+    return decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, USE_RULE)
+
+
+@hot(inline="always")
+def decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, use):
+    """decide_others_nb with the seat's own say on using a held card's power (``use``, as
+    power_rule_nb takes it: the guide's power tables)."""
     if power_game_nb(rt):
-        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb)
+        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use)
         if a >= 0:
             return a
     return decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)

@@ -171,6 +171,14 @@ def check_page(driver, page: Path, shots: Path, name: str) -> list[str]:
     return _once(out)
 
 
+def check_screens_and_paper(driver, page: Path, shots: Path, name: str) -> list[str]:
+    """check_page and check_print's faults; the page is left open at a desktop's width, for
+    the caller's own checks."""
+    faults = check_page(driver, page, shots, name) + check_print(driver, page, shots, name)
+    open_page(driver, page, DESKTOP)
+    return faults
+
+
 def _once(faults: list[str]) -> list[str]:
     """Each fault once, with how many times it was found (a table repeated in every turn)."""
     counts: dict[str, int] = {}

@@ -286,9 +286,7 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     page = out / "guide.html"
     driver = browser.chromium()
     try:
-        faults = browser.check_page(driver, page, tmp_path, "guide")
-        faults += browser.check_print(driver, page, tmp_path, "guide")
-        browser.open_page(driver, page, browser.DESKTOP)
+        faults = browser.check_screens_and_paper(driver, page, tmp_path, "guide")
         tables = driver.execute_script(
             "return Array.from(document.querySelectorAll('table')).map("
             "t => [t.className, t.querySelectorAll('tbody tr').length])")

@@ -3,9 +3,11 @@
 A guide is a set of tables read by the ``guide`` strategy (strategies/guide.py,
 ``guide_nb``): which discards to take and which drawn cards to keep, by rank and by the
 situation (the card pairs one of the player's own; in games scoring lines of three, it
-completes a line or joins one; else early in the round, later, or on the last turn); the
-highest score to go out (or knock) with; how to make the initial reveal. Everything else
-(where a card goes, counting cards) is greedy's, which the pages call the baseline player.
+completes a line or joins one; else early in the round, later, or on the last turn); in
+power-card games, whether to use the power of a card drawn and not kept, by rank; the
+highest score to go out (or knock, or call) with; how to make the initial reveal. Everything
+else (where a card goes, counting cards) is greedy's, which the pages call the baseline
+player.
 
 **How an entry is measured.** Starting from the tables that make ``guide`` play exactly as
 ``greedy``, the entries are settled one at a time (coordinate ascent): the two versions of
@@ -14,7 +16,10 @@ numbers) against a field of ``greedy`` opponents (``knock-threshold`` in games o
 can end, where the tables start out knocking at 8), the guided player taking every seat in
 turn (tune.TableObjective). The entry's effect is the paired difference in the guided
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
-the difference is more than one standard error, and the current one otherwise.
+the difference is more than one standard error, and the current one otherwise. A power
+entry has three versions (always use the power, always discard the card unused, or greedy's
+rule, where the tables start): the first two are compared, and the winner by more than one
+standard error is kept, else greedy's rule stays ("either").
 
 **Thresholds** (going out, knocking) are swept over a grid on the same deals against a field
 that plays the guide itself: the other seats follow the tables as measured so far, at the
@@ -49,13 +54,14 @@ from . import compare as cmp
 from . import stats
 from . import tournament as tour
 from .report import capped_warning
-from ..game.cards import RANK_JOKER, RANKS
+from ..game.cards import card_id, RANK_JOKER, RANK_NAMES
+from ..game.codes import POW_NONE
+from ..game.powers import effect_of
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 
-RANK_NAMES = RANKS + ("Joker",)
 ADOPT_Z = 1.0          # a changed entry is kept when it wins by more than this many SEs
 OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
 NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
@@ -75,6 +81,13 @@ TABLES = {   # table: (verb when in the table, verb otherwise, parameter prefix,
              "where it saves most (usually over your highest face-up card)?"),
 }
 PLACE_SITUATION = ("other", "it pairs none of your cards")
+# power-card games: (first option, second, parameter prefix, question), as a TABLES entry;
+# the first option sets the rank's bit in power_use, the second in power_skip
+POWER_TABLE = ("use", "discard unused", "power",
+               "A card with a power, drawn from the stock, that you do not keep: use its "
+               "power, or discard it unused?")
+EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
+RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
 
 
 def line_word(rules: Rules) -> str:
@@ -91,6 +104,14 @@ def early_count(rules: Rules) -> int:
     """The fewest unknown cards of one's own that make it "early" (the guide's rule: more than
     a third of them unknown)."""
     return rules.n_positions // 3 + 1
+
+
+def knock_words(rules: Rules) -> tuple[str, str]:
+    """What ending the round by choice is called: ("knock", "knocking"), or in the power-card
+    games ("call Cabo", "calling Cabo") by the rules' call_name."""
+    if "call" in rules.end_triggers:
+        return f"call {rules.call_name}", f"calling {rules.call_name}"
+    return "knock", "knocking"
 
 
 def ending(rules: Rules) -> str:
@@ -158,9 +179,9 @@ def field_strategy(rules: Rules) -> str:
 @dataclass
 class Entry:
     """One measured decision: ``a`` (the first option) against ``b`` on the same deals."""
-    table: str                  # take, keep, down, reveal
+    table: str                  # take, keep, down, power, reveal
     row: str                    # rank name, or the reveal's cards
-    situation: str              # a SITUATION_KEYS key, "other" (down) or "" (reveal)
+    situation: str              # a SITUATION_KEYS key, "other" (down) or "" (power, reveal)
     a: str
     b: str
     deals: int
@@ -234,6 +255,12 @@ def with_bit(mask: float, rank: int, on: bool) -> float:
     return float(m | (1 << rank) if on else m & ~(1 << rank))
 
 
+def power_ranks(rules: Rules) -> list[int]:
+    """The ranks whose cards have a power under the rules (a black card's: the Dutch king's
+    power is the black king's)."""
+    return [r for r in ranks_in_play(rules) if effect_of(rules, card_id(r, 0)) != POW_NONE]
+
+
 def table_ranks(mask: float) -> list[int]:
     return [r for r in range(RANK_JOKER + 1) if (int(mask) >> r) & 1]
 
@@ -301,17 +328,18 @@ def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
     return stats.paired_interval(d.sum(axis=0), (d * d).sum(axis=0), d.shape[0])
 
 
-def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current_is_a) -> Entry:
+def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current) -> Entry:
+    """``a`` against ``b``; ``current``: the option the tables hold now (a, b, or EITHER for
+    a power entry), kept unless the other wins by more than ADOPT_Z standard errors."""
     oa, ob = m.observe(spec_a), m.observe(spec_b)
     d = _paired(oa, ob)
     win = stats.Interval(*(np.asarray(v)[0] for v in (d.mean, d.se, d.lo, d.hi)))
     score = stats.Interval(*(np.asarray(v)[1] for v in (d.mean, d.se, d.lo, d.hi)))
     gain_a = float(win.mean)
     se = float(win.se)
-    if current_is_a:
-        chosen = b if -gain_a > ADOPT_Z * se and se > 0 else a
-    else:
-        chosen = a if gain_a > ADOPT_Z * se and se > 0 else b
+    chosen = current
+    if se > 0 and abs(gain_a) > ADOPT_Z * se:
+        chosen = a if gain_a > 0 else b
     clear = bool(win.lo > 0 or win.hi < 0)
     return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear,
                  (oa - ob)[:, 0])
@@ -371,6 +399,7 @@ def applicable(rules: Rules, players: int) -> dict[str, bool]:
         "out": any(t in ("all_face_up", "all_players_face_up") for t in rules.end_triggers),
         # the call of the power-card games is their knock
         "knock": bool({"knock", "call"} & set(rules.end_triggers)),
+        "power": bool(power_ranks(rules)),
     }
 
 
@@ -391,6 +420,8 @@ def steps(rules: Rules, players: int) -> list[tuple]:
                 for r in ranks_in_play(rules)]
     if use["down"]:
         out += [("down", r, PLACE_SITUATION[0]) for r in ranks_in_play(rules)]
+    if use["power"]:   # after the keep table, which decides whether a card is not kept
+        out += [("power", r, "") for r in power_ranks(rules)]
     for table in ("out", "knock"):
         if use[table]:
             out.append((table,))
@@ -403,7 +434,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
     per = deals * players
     n = 0
     for st in steps(rules, players):
-        if st[0] in ("take", "keep", "down", "reveal"):
+        if st[0] not in ("out", "knock"):
             n += 2 * per
         else:
             n += SWEEPS * len(threshold_values(rules, st[0])) * per
@@ -453,7 +484,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
             if table == "reveal":
                 a_p, b_p = {**params, "reveal": 1.0}, {**params, "reveal": 2.0}
                 e = _entry(m, "reveal", "first cards", "", "different columns",
-                           "same column", spec_of(a_p), spec_of(b_p), True)
+                           "same column", spec_of(a_p), spec_of(b_p), "different columns")
                 params["reveal"] = 1.0 if e.chosen == e.a else 2.0
                 entries.append(e)
             elif table in TABLES:
@@ -464,10 +495,22 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                 name = prefix if table == "down" else f"{prefix}_{situation}"
                 on = {**params, name: with_bit(params[name], rank, True)}
                 off = {**params, name: with_bit(params[name], rank, False)}
-                current_on = bool((int(params[name]) >> rank) & 1)
+                current = verb_a if (int(params[name]) >> rank) & 1 else verb_b
                 e = _entry(m, table, RANK_NAMES[rank], situation, verb_a, verb_b,
-                           spec_of(on), spec_of(off), current_on)
+                           spec_of(on), spec_of(off), current)
                 params[name] = with_bit(params[name], rank, e.chosen == verb_a)
+                entries.append(e)
+            elif table == "power":
+                rank, prefix = st[1], POWER_TABLE[2]
+                use_p, skip_p = f"{prefix}_use", f"{prefix}_skip"
+                use = {**params, use_p: with_bit(params[use_p], rank, True),
+                       skip_p: with_bit(params[skip_p], rank, False)}
+                skip = {**params, use_p: with_bit(params[use_p], rank, False),
+                        skip_p: with_bit(params[skip_p], rank, True)}
+                e = _entry(m, table, RANK_NAMES[rank], "", POWER_TABLE[0], POWER_TABLE[1],
+                           spec_of(use), spec_of(skip), EITHER)
+                params[use_p] = with_bit(params[use_p], rank, e.chosen == e.a)
+                params[skip_p] = with_bit(params[skip_p], rank, e.chosen == e.b)
                 entries.append(e)
             elif table in ("out", "knock"):
                 thresholds.append(_self_play_threshold(m, rules, params, table))

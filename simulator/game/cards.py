@@ -13,6 +13,7 @@ import re
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RANK_JOKER = 13
 N_RANKS = 14  # 13 ranks plus the joker
+RANK_NAMES = RANKS + ("Joker",)   # by rank index, the joker's included
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = ("♠", "♥", "♦", "♣")
 CARDS_PER_DECK = 54  # 52 suited cards plus room for two jokers

@@ -16,13 +16,16 @@ import polars as pl
 from ..experiments import compare as cmp
 from ..experiments import stats
 from . import plots
-from ..experiments.guide import (IGNORE, LINE_SITUATIONS, PLACE_SITUATION, SITUATION_KEYS,
-                                 SWEEPS, TABLES,
-                                 GuideResult, applicable, early_count, has_lines, line_word,
-                                 situation_help, situations)
+from ..experiments.guide import (EITHER, IGNORE, LINE_SITUATIONS, PLACE_SITUATION,
+                                 POWER_TABLE, RANK_TABLES, SITUATION_KEYS, SWEEPS, TABLES,
+                                 GuideResult, applicable, early_count, has_lines, knock_words,
+                                 line_word, situation_help, situations)
 from ..experiments.report import (atomic_path, ran_on, rules_metadata, text_table, version,
                                   write_parquet_atomic)
 from ..experiments.report import title as report_title
+from ..game import codes as K
+from ..game.cards import RANK_NAMES, card_id
+from ..game.powers import effect_of
 from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
                           card_values_text, option_text)
 
@@ -41,7 +44,18 @@ def question(table: str, pairs: bool = True) -> str:
     if table == "down" and not pairs:
         return ("Where to put a card you keep: over a face-down card, or where it saves most "
                 "(usually over your highest face-up card)?")
-    return TABLES[table][3]
+    return RANK_TABLES[table][3]
+
+
+def threshold_question(rules: Rules, table: str) -> str:
+    """A threshold's question, as its figure asks it (kept as its rows' situation_text)."""
+    if table == "out":
+        return "Go out only when your score would be at most ..."
+    return f"{_capital(knock_words(rules)[0])} when your estimated score is at most ..."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _labels(rules: Rules) -> dict[str, str]:
@@ -79,7 +93,7 @@ def frame(result: GuideResult) -> pl.DataFrame:
     for th in result.thresholds:
         for i, v in enumerate(th.values):
             rows.append({"table": th.table, "row": _value_text(v), "situation": "",
-                         "situation_text": "",
+                         "situation_text": threshold_question(result.rules, th.table),
                          "option": _value_text(v), "versus": _value_text(th.best),
                          "deals": result.deals,
                          "win_diff": float(th.diff.mean[i]), "win_diff_se": float(th.diff.se[i]),
@@ -143,12 +157,12 @@ def title(result: GuideResult) -> str:
 # ---- figures ----------------------------------------------------------------------------------
 def decisions_figure(df: pl.DataFrame, heading: str):
     from matplotlib.figure import Figure
-    tables = [t for t in TABLES if df.filter(pl.col("table") == t).height]
+    tables = [t for t in RANK_TABLES if df.filter(pl.col("table") == t).height]
     width = 5.0 * max(2, len(tables))
     fig = Figure(figsize=(width, 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
     colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd",
-               "other": "#8c564b", "line3": "#d62728", "line2": "#17becf"}
+               "other": "#8c564b", "line3": "#d62728", "line2": "#17becf", "": "#e377c2"}
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
@@ -166,7 +180,7 @@ def decisions_figure(df: pl.DataFrame, heading: str):
                 sub["situation_text"][0] else s
             ax.barh(y, d, height=h * 0.9, color=colours.get(s, "grey"), alpha=0.85, label=label)
             ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
-        verb_a, verb_b = TABLES[table][0], TABLES[table][1]
+        verb_a, verb_b = RANK_TABLES[table][0], RANK_TABLES[table][1]
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(np.arange(len(ranks)), ranks)
         ax.set_ylim(len(ranks) - 0.5, -0.5)
@@ -197,8 +211,6 @@ def thresholds_figure(df: pl.DataFrame, heading: str):
     width = 6.5 * max(1, len(tables))
     fig = Figure(figsize=(width, 4.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
-    names = {"out": "Go out only when your score would be at most ...",
-             "knock": "Knock when your estimated score is at most ..."}
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         x = np.arange(part.height)
@@ -212,7 +224,9 @@ def thresholds_figure(df: pl.DataFrame, heading: str):
         ax.set_xticks(x, part["row"].to_list())
         ax.set_xlabel("threshold (points)")
         ax.set_ylabel("win share of the guided player (%)")
-        ax.set_title(plots.wrap(names[table], plots.chars(5.6)), fontsize=10)
+        # (a file written before the question was kept in it: the plain games' words)
+        asked = part["situation_text"][0] or threshold_question(Rules(), table)
+        ax.set_title(plots.wrap(asked, plots.chars(5.6)), fontsize=10)
         ax.grid(alpha=0.3)
     plots._outside_legend(fig, axes[0])   # below the panels, never over a point
     fig.suptitle("Thresholds against players who follow the guide (95% intervals)\n" +
@@ -244,7 +258,7 @@ def _figures(df: pl.DataFrame, heading: str, check: dict | None, players: int) -
     for."""
     heading = plots.title_lines(heading)
     out = []
-    if df.filter(pl.col("table").is_in(list(TABLES))).height:
+    if df.filter(pl.col("table").is_in(list(RANK_TABLES))).height:
         out.append((DECISIONS_PLOT, decisions_figure(df, heading)))
     if df.filter(pl.col("table").is_in(["out", "knock"])).height:
         out.append((THRESHOLDS_PLOT, thresholds_figure(df, heading)))
@@ -395,11 +409,23 @@ def _start_and_end(r: Rules) -> str:
         r.initial_reveal_mode, VALUE_DESCRIPTIONS["initial_reveal_mode"].get(
             r.initial_reveal_mode, r.initial_reveal_mode))
     placed = VALUE_DESCRIPTIONS["placement_face"][r.placement_face]
-    ends = "; ".join(VALUE_DESCRIPTIONS["end_triggers"][t] for t in r.end_triggers)
+    ends = "; ".join(_call_words(r) if t == "call" else VALUE_DESCRIPTIONS["end_triggers"][t]
+                     for t in r.end_triggers)
     last = VALUE_DESCRIPTIONS["final_turns"][r.final_turns]
     text = (f"To start, {start}. A card put into the layout goes {placed}. The round ends: "
             f"{ends}; then {last}.")
     return text.replace("the hole", "the round")
+
+
+CALL_TIMING = {"instead_of_turn": "instead of playing a turn",
+               "end_of_own_turn": "right after playing a turn",
+               "any_time_in_turn": "instead of playing a turn or right after it"}
+
+
+def _call_words(r: Rules) -> str:
+    """The call in the power-card games, by its name (the end trigger's description names
+    the options call_name and knock_timing instead)."""
+    return f"a player may {knock_words(r)[0]} {CALL_TIMING[r.knock_timing]}"
 
 
 def baseline_text(result: GuideResult) -> str:
@@ -416,6 +442,15 @@ def baseline_text(result: GuideResult) -> str:
     if has_lines(result.rules):
         text += (f" It does not build {line_word(result.rules)}s of three on purpose: a card "
                  "counts at its value wherever it lies.")
+    if "call" in result.rules.end_triggers and result.field == "greedy":
+        call = knock_words(result.rules)[0]
+        text += (f" It does not {call} before it knows every one of its cards, and then only "
+                 f"when their total plus {K.GREEDY_CALL_MARGIN} is at most every opponent's "
+                 "estimated score (or at its first chance once the stock has been reshuffled "
+                 f"{K.GREEDY_STALL_RESHUFFLES} times).")
+    if any(e.table == "power" for e in result.entries):
+        text += (" When it draws a card with a power and does not keep it, it uses the power "
+                 "as the table of powers says (its column 'the baseline player uses it').")
     return text
 
 
@@ -433,7 +468,8 @@ def legend_lines(result: GuideResult) -> list[str]:
     """How to read the tables: the baseline, the cells, the marks, the situations."""
     return [
         baseline_text(result) + " Every entry was measured at a table of baseline players.",
-        "Each cell: what to do, then what the first option ('take', 'keep', 'face down') is "
+        "Each cell: what to do, then what the first option ('take', 'keep', 'face down'"
+        + (", 'use'" if any(e.table == "power" for e in result.entries) else "") + ") is "
         "worth over the other, in percentage points of your share of rounds won, ± its paired "
         "95% interval. 'take' and 'keep' mean: take (keep) the card when it lowers your "
         "estimated score, as the baseline player does; 'draw' and 'discard': never in that "
@@ -486,8 +522,65 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
     return out
 
 
-def _against(th, players: int) -> str:
-    what = {"out": "going out only at", "knock": "knocking at"}[th.table]
+# each power in words, and when the baseline player uses it (strategies/powers.py
+# wants_power_nb: a power not listed there it never uses)
+EFFECT_WORDS = {
+    K.POW_PEEK_OWN: ("look at one of your own cards", "when one of its cards is unknown to it"),
+    K.POW_PEEK_OPP: ("look at one of an opponent's cards",
+                     "when an opponent has a card unknown to it"),
+    K.POW_PEEK_ANY: ("look at any one card, yours or an opponent's",
+                     "when a card on the table is unknown to it"),
+    K.POW_SWAP_OWN_OPP_BLIND: ("swap one of your cards with one of an opponent's, unseen",
+                               "when its worst card is worth more than the opponents' best"),
+    K.POW_SWAP_AFTER_PEEK_OPP: ("look at one of an opponent's cards, then swap it with one of "
+                                "yours, unseen", "when its worst card is worth more than an "
+                                "average card it has not seen"),
+    K.POW_SWAP_ANY_TWO: ("swap any two cards on the table, unseen",
+                         "when its worst card is worth more than the opponents' best"),
+    K.POW_PEEK_BOTH_SWAP: ("look at one of your cards and one of an opponent's, then swap "
+                           "them if you like", "always"),
+    K.POW_SHUFFLE_OPP: ("shuffle an opponent's face-down cards", "never"),
+    K.POW_FLIP_OPP: ("turn one of an opponent's cards face up", "never"),
+    K.POW_SWAP_LINE: ("swap a row or column of yours with the same line of an opponent's",
+                      "never"),
+    K.POW_DRAW_TWO: ("draw two cards and keep one", "always"),
+    K.POW_SHIELD: ("shield your cards from powers until your next turn", "never"),
+    K.POW_GIVE_OR_REMOVE: ("give an opponent the top card of the stock, or remove one of your "
+                           "cards", "when it knows a card of its own worth more than 0"),
+    K.POW_CANCEL_FINAL: ("a black king: cancel the final lap in progress", "always"),
+    K.POW_COMBINE: ("use two of the other powers at once",
+                    "when it has a card to look at"),
+    K.POW_EXCHANGE_THIS: ("swap this card with one of an opponent's cards", "never"),
+}
+POWER_HEADING = "When to use each power"
+POWERS_CLASS = "powers"   # the table of powers on the page (its own alignment: CSS)
+
+
+def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cell]]] | None:
+    """(heading, explanation, header, rows) of the table of powers: one row per rank with a
+    power, None in games without powers."""
+    entries = [e for e in result.entries if e.table == "power"]
+    if not entries:
+        return None
+    use, unused, _, asked = POWER_TABLE
+    rows = []
+    for e in entries:
+        words, baseline = EFFECT_WORDS[effect_of(result.rules,
+                                                 card_id(RANK_NAMES.index(e.row), 0))]
+        rows.append([Cell(e.row), Cell(words), Cell(baseline), _cell(e)])
+    note = (f"{asked} '{use}': use it whenever it has something to act on; '{unused}': never "
+            f"use it; '{EITHER}': the two could not be told apart, and the guide does what the "
+            "baseline player does (its column). The value: what using the power is worth "
+            "over discarding the card unused.")
+    if result.rules.power_source == "stock_or_unused_discard":
+        note += (" A card discarded unused leaves its power on the discard pile, for the next "
+                 "player to spend a turn on.")
+    header = ["card", "its power", "the baseline player uses it", "use it, or discard it?"]
+    return POWER_HEADING, note, header, rows
+
+
+def _against(th, players: int, rules: Rules) -> str:
+    what = {"out": "going out only at", "knock": f"{knock_words(rules)[1]} at"}[th.table]
     return (f"{players - 1} players who follow this guide, {what} {_value_text(th.field_value)}"
             if th.table == "knock" or th.field_value < 1000 else
             f"{players - 1} players who follow this guide, going out whenever they can")
@@ -495,16 +588,17 @@ def _against(th, players: int) -> str:
 
 def threshold_tables(result: GuideResult):
     out = []
+    knock = knock_words(result.rules)[0]
     names = {"out": ("When to go out",
                      "Turn your last face-down card up (ending the round) only when your score "
                      "would then be at most the threshold; otherwise discard the card. "),
-             "knock": ("When to knock", "Knock when your estimated score is at most the "
-                       "threshold (the cards you know at their values, each card you don't "
-                       "know at the average of the cards you have not seen). ")}
+             "knock": (f"When to {knock}", f"{_capital(knock)} when your estimated score is "
+                       "at most the threshold (the cards you know at their values, each card "
+                       "you don't know at the average of the cards you have not seen). ")}
     for th in result.thresholds:
         head, text = names[th.table]
-        text += (f"Measured against {_against(th, result.players)}, so that the advice holds "
-                 "at a table where everyone plays by it. ")
+        text += (f"Measured against {_against(th, result.players, result.rules)}, so that the "
+                 "advice holds at a table where everyone plays by it. ")
         if th.settled:
             text += (f"Best: {_value_text(th.best)}, which is also what the others play: "
                      "no other threshold does better against them. ")
@@ -584,6 +678,10 @@ def _situation_phrase(rules: Rules, situation: str) -> str:
 
 
 def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
+    if table == "power":
+        return (f"Use the power of {ranks} drawn from the stock when you do not keep them"
+                if yes else f"Discard {ranks} drawn from the stock unused when you do not "
+                "keep them")
     phrase = _situation_phrase(rules, situation)
     lines = situation in LINE_SITUATIONS
     line = line_word(rules) if lines else ""
@@ -615,7 +713,7 @@ def rules_of_thumb(result: GuideResult) -> tuple[list[Rule], int]:
     the same deals."""
     groups: dict[tuple, list] = {}
     for e in result.entries:
-        if e.table in TABLES and e.clear and e.diffs is not None:
+        if e.table in RANK_TABLES and e.clear and e.diffs is not None:
             groups.setdefault((e.table, e.situation, e.chosen == e.a), []).append(e)
     rules = []
     for (table, situation, yes), entries in groups.items():
@@ -643,11 +741,13 @@ def rules_of_thumb(result: GuideResult) -> tuple[list[Rule], int]:
             continue
         text = (f"Go out only when your score would then be at most {_value_text(th.best)}"
                 if th.table == "out" else
-                f"Knock when your estimated score is at most {_value_text(th.best)}")
+                f"{_capital(knock_words(result.rules)[0])} when your estimated score is at "
+                f"most {_value_text(th.best)}")
         text += (", rather than whenever you can" if th.start >= 1000 else
+                 ", rather than never" if th.start <= -1000 else
                  f", rather than at {_value_text(th.start)}")
         rules.append(Rule(text, -float(th.diff.mean[i]), lo, hi,
-                          _against(th, result.players)))
+                          _against(th, result.players, result.rules)))
     rules.sort(key=lambda r: -r.worth)
     return rules[:MAX_RULES], len(rules)
 
@@ -752,6 +852,8 @@ def _sections(result: GuideResult, names: set[str]) -> list[tuple]:
     b += [("h2", "How to read the tables"), ("ul", legend_lines(result))]
     for head, note, header, rows in decision_tables(result):
         b += [("h2", head), ("note", note), ("table", header, rows, "decisions")]
+    for head, note, header, rows in _optional(power_table(result)):
+        b += [("h2", head), ("note", note), ("table", header, rows, POWERS_CLASS)]
     if DECISIONS_PLOT in names:
         b.append(("img", DECISIONS_PLOT, "decisions by rank"))
     b += [("h2", "Where to put a card you keep"), ("p", place_text(result.rules))]
@@ -784,9 +886,10 @@ def _md_cell(c) -> str:
     return text
 
 
-def _md_table(header, rows) -> list[str]:
+def _md_table(header, rows, words: int = 1) -> list[str]:
+    """``words``: how many columns, from the first, hold words (left-aligned)."""
     lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join("---" if i == 0 else "---:" for i in range(len(header))) + "|"]
+             "|" + "|".join("---" if i < words else "---:" for i in range(len(header))) + "|"]
     return lines + ["| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows]
 
 
@@ -805,7 +908,8 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         elif kind == "ol":
             lines += [f"{i}. {x}" for i, x in enumerate(block[1], 1)] + [""]
         elif kind == "table":
-            lines += _md_table(block[1], block[2]) + [""]
+            words = len(block[1]) - 1 if block[3] == POWERS_CLASS else 1
+            lines += _md_table(block[1], block[2], words) + [""]
         elif kind == "img":
             lines += [f"![{block[2]}]({block[1]})", ""]
     lines += [f"golfsim {version()}", ""]
@@ -850,6 +954,9 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; margin: .5em 0; }
   img { border: none; }
 }
 """
+# the table of powers: its columns of words to the left, the advice to the right
+CSS += (f"table.{POWERS_CLASS} td:not(:last-child), table.{POWERS_CLASS} th:not(:last-child) "
+        "{ text-align: left; }\n")
 
 
 def _img(path: Path, alt: str) -> str:
@@ -926,13 +1033,13 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines += ["", "Rules of thumb:"]
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
     lines += ["", verdict_line(result)]
-    for head, _, header, rows in decision_tables(result):
+    for head, _, header, rows in decision_tables(result) + _optional(power_table(result)):
         lines += ["", head + f"  (win share change in pp, ± paired 95%; {CLEAR_MARK} clear, "
                   f"{NA} never came up)"]
-        lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
-    for head, _, header, rows in threshold_tables(result):
-        th = next(t for t in result.thresholds if names_of(t) == head)
-        lines += ["", f"{head}  (against {_against(th, result.players)})"]
+        words = set(range(len(header) - 1)) if head == POWER_HEADING else {0}
+        lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left=words)
+    for th, (head, _, header, rows) in zip(result.thresholds, threshold_tables(result)):
+        lines += ["", f"{head}  (against {_against(th, result.players, result.rules)})"]
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
     lines += reveal_lines(result)
     if result.compare is not None:
@@ -944,8 +1051,8 @@ def format_guide(result: GuideResult, threads: int) -> str:
     return "\n".join(lines)
 
 
-def names_of(th) -> str:
-    return {"out": "When to go out", "knock": "When to knock"}[th.table]
+def _optional(table) -> list:
+    return [] if table is None else [table]
 
 
 __all__ = ["format_guide", "frame", "markdown", "html_page", "redraw", "write", "PRESETS"]
