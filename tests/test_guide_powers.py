@@ -45,6 +45,7 @@ def same(a, b) -> bool:
     return all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
 def test_power_tables_change_play_and_neither_is_greedys_rule():
     base = holes(CABO, "guide")
     # the ranks without a power have no power to use: in either table they change nothing
@@ -131,6 +132,7 @@ def md_table(md: str, heading: str) -> list[list[str]]:
     return [[c.strip() for c in x.strip("|").split(" | ")] for x in lines[2:]]
 
 
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
 def test_the_guide_of_a_power_game_has_a_table_of_powers(cabo_guide):
     result, md, page = cabo_guide
     ranks = [C.RANK_NAMES[r] for r in gd.power_ranks(CABO)]
@@ -157,6 +159,7 @@ def test_the_guide_of_a_power_game_has_a_table_of_powers(cabo_guide):
     assert not re.search("greedy", md, re.I)
 
 
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
 def test_a_call_game_says_call_not_knock(cabo_guide):
     result, md, _ = cabo_guide
     assert "## When to call Cabo" in md and "calling Cabo at" in md
