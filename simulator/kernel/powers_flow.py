@@ -129,6 +129,31 @@ def start_layouts(g, rt, n_disc):
     g[ix(G_PRIV + PRIV_TOP_NEW)] = 0
 
 
+@hot
+def copy_round_nb(dst, src, players, n_stock, n_disc):
+    """dst = src for everything a power round of ``players`` seats reads or writes, with a
+    stock of ``n_stock`` and a discard pile of ``n_disc`` cards: the lookahead player restores
+    one dealt state before each move it tries (strategies/lookahead_powers.py)."""
+    for i in range(G_PUB, K.G_LEGAL):   # public counters, face-down counts, private slots
+        dst[ix(i)] = src[ix(i)]
+    for field in (G_LAY, G_UP, G_PEEKED, K.G_ONCE):
+        for i in range(field, field + players * MAX_POS):
+            dst[ix(i)] = src[ix(i)]
+    for field in (G_UPMASK, K.G_PENALTY, G_SKIP, K.G_BANK):
+        for i in range(field, field + players):
+            dst[ix(i)] = src[ix(i)]
+    for i in range(K.G_MEMORY, K.G_MEMORY + players * K.MEMORY_SLOTS):
+        dst[ix(i)] = src[ix(i)]
+    for obs in range(players):
+        row = G_KNOWN + obs * MAX_PLAYERS * MAX_POS
+        for i in range(row, row + players * MAX_POS):
+            dst[ix(i)] = src[ix(i)]
+    for i in range(G_STOCK, G_STOCK + n_stock):
+        dst[ix(i)] = src[ix(i)]
+    for i in range(G_DISCARD, G_DISCARD + n_disc):
+        dst[ix(i)] = src[ix(i)]
+
+
 # ---- what is where --------------------------------------------------------------------------
 @hot
 def cards_mask(g, seat):
