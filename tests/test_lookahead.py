@@ -153,7 +153,7 @@ def test_each_move_starts_from_the_same_deal():
                              int(shuffler.integers(0, 6 * players)))
             if seat < 0 or st.g[K.G_PUB + K.PUB_DISCARD_N] == 0:
                 continue
-            hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux)
+            hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux, rules.n_positions)
             assert hidden > 0
             roll = np.array([round_index + 1], dtype=np.uint64)
             n_stock = LA._sample_deal_nb(st.g, rt, seat, -1, st.aux, hidden, roll, dealt)
