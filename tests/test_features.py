@@ -16,7 +16,7 @@ from simulator.kernel.lanes import GAIN_LIMIT
 from simulator.kernel.flow import rules_eligible
 from simulator.kernel.policy_api import NO_USER_POLICY, POLICY_USER
 from simulator.game.rules import OPTIONS, PRESETS, RuleError, Rules, flatten
-from simulator.experiments.runner import make_job
+from simulator.experiments.runner import check_policies, make_job
 from strategies import builtin
 from strategies.lookahead import POLICY_LOOKAHEAD
 from test_random_rules import COMPILED_PRESETS, POWER_OPTIONS, _candidates, draw_rule_sets
@@ -192,6 +192,8 @@ def test_only_the_powers_build_plays_power_rules(case):
             assert "powers" in F.missing(build, rules, PLAYERS), build
     assert not F.missing("powers", rules, PLAYERS)
     assert not rules_eligible(flatten(rules, PLAYERS).ri)
+    # lookahead plays them too: its rollouts have a powers build of their own
+    check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
     job = _job(rules, builtin.POLICY_GREEDY)
     assert job.build == "powers" and job.powers and not job.lean
     assert _job(Rules.preset("six_card"), builtin.POLICY_GREEDY, kernel="general").build == \

@@ -36,6 +36,7 @@ ESTIMATE_S = {
     "policy:ev": 7,
     "policy:guide": 7,
     "policy:lookahead": 50,
+    "policy:lookahead-powers": 90,
     "user": 180,
 }
 DEFAULT_ESTIMATE_S = 5
@@ -47,6 +48,8 @@ DESCRIPTION = {
     "matches": "match play",
     "lean": "the lean kernel",
     "policy:unused": "the policy table's stand-in",
+    "policy:lookahead-powers": "the lookahead policy of the power-card games (with its "
+                               "rollouts' build of the game flow)",
 }
 
 

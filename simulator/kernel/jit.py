@@ -42,7 +42,8 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "strategies/random_policy.py", "strategies/powers.py", "strategies/greedy.py",
                   "strategies/heuristic.py", "strategies/forgetful.py",
                   "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
-                  "strategies/lookahead.py", "strategies/compiled.py")
+                  "strategies/lookahead.py", "strategies/rollout_models.py",
+                  "strategies/lookahead_powers.py", "strategies/compiled.py")
 
 
 def _source_hash() -> str:
