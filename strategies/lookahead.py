@@ -207,6 +207,18 @@ def _add_placements_nb(g, rt, seat, card, width, aux, n, action, legal_only):
 
 
 @hot(inline="always")
+def rollout_setup_nb(g, rng, par, seat):
+    """What a decision's rollouts use: g's two spare flow states (a deal as loaded, the
+    state a rollout plays), the rollouts' stream, the decision's draw from the seat's stream
+    (each deal's seed follows from it) and the budget of deals."""
+    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
+    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
+    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
+    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
+    return w, dealt, roll, base, max(1, np.int64(par[seat, PAR_BUDGET]))
+
+
+@hot(inline="always")
 def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
     """A rollout's outcome as its flow build's ``score_nb`` scores the state ``w`` it ended
     in: the seat's score less the best other score."""
@@ -260,11 +272,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
         return greedy_nb(point, seat, held, g, rt, rng, par)
 
     players = rt[K.R_PLAYERS]
-    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
-    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
-    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
-    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
-    budget = max(1, np.int64(par[seat, PAR_BUDGET]))
+    w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout

@@ -35,14 +35,14 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, 
 from simulator.kernel import powers_flow as PF
 from simulator.kernel.builds import flow_build
 from simulator.kernel.jit import hot
-from simulator.kernel.rng import GAMMA, M1, STREAM_SEAT0, mix64_nb, next_u64_nb
+from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
 from strategies.common import MEM_DREW, MEM_PLANNED_POS
 from strategies.lookahead import (AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM, AUX_CHECK,
                                   AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
-                                  AUX_GAIN, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_BUDGET,
-                                  PAR_WIDTH, ROLLOUT_STREAM, _add_candidate_nb, _unseen_nb,
-                                  best_candidate_nb, margin_nb, shuffle_hidden_nb)
+                                  AUX_GAIN, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_WIDTH,
+                                  _add_candidate_nb, _unseen_nb, best_candidate_nb, margin_nb,
+                                  rollout_setup_nb, shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.rollout_models import committed_nb, model_nb
@@ -155,11 +155,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
     if hidden < 0:
         return -1
     players = rt[K.R_PLAYERS]
-    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
-    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
-    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
-    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
-    budget = max(1, np.int64(par[seat, PAR_BUDGET]))
+    w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
     ctx = (0, 0, 0, aux, aux[AUX_TMP:AUX_TMP + TMP_SIZE], aux[AUX_CHECK] != 0)
     aux[AUX_FORCE_SEAT] = seat

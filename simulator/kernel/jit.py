@@ -116,6 +116,13 @@ def hot(fn=None, **options):
 
 
 @hot(inline="always")
+def copy_nb(dst, src, start, n):
+    """dst[start:start + n] = src[start:start + n], a loop (compiled code allocates nothing)."""
+    for i in range(start, start + n):
+        dst[ix(i)] = src[ix(i)]
+
+
+@hot(inline="always")
 def ix(i):
     """``a[ix(i)]``: the index as unsigned. Numba tests every signed index for a negative
     value to wrap around (three extra instructions an access, and no vectorising); in the
