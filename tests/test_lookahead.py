@@ -42,13 +42,17 @@ def test_beats_greedy_on_the_same_deals():
     assert s.mean() < 0
 
 
-def test_same_results_whatever_threads_and_chunks():
-    seats = resolve_seats(["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 4)
-    ids, params = seat_arrays(seats)
-    a = run(SIX, 4, ids, params, 240, seed=4, threads=1, chunk_size=240)
-    b = run(SIX, 4, ids, params, 240, seed=4, threads=2, chunk_size=37)
+def assert_same_whatever_threads_and_chunks(rules, specs, rounds, chunk):
+    ids, params = seat_arrays(resolve_seats(specs, len(specs)))
+    a = run(rules, len(specs), ids, params, rounds, seed=4, threads=1, chunk_size=rounds)
+    b = run(rules, len(specs), ids, params, rounds, seed=4, threads=2, chunk_size=chunk)
     assert np.array_equal(a.totals.acc, b.totals.acc)
     assert np.array_equal(a.totals.tot, b.totals.tot)
+
+
+def test_same_results_whatever_threads_and_chunks():
+    assert_same_whatever_threads_and_chunks(
+        SIX, ["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 240, 37)
 
 
 def test_plays_knock_games():
