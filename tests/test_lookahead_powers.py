@@ -1,7 +1,7 @@
 """The lookahead player in the power-card games (strategies/lookahead_powers.py): it plays
 Cabo and Pablo holes with card conservation checked after every turn of the hole and of every
 rollout, its results do not depend on threads, it decides from what its seat may see, and it
-wins at least as often as greedy in its seat on the same deals.
+wins more often than greedy in its seat on the same deals.
 
 Every test here needs the ``policy:lookahead-powers`` build (its rollouts' own build of the
 game flow), which no other test compiles: from an empty cache that is over a minute
@@ -102,7 +102,7 @@ def test_decisions_ignore_what_the_seat_cannot_see():
 def test_wins_more_often_than_greedy_in_its_seat():
     """Seat 0 plays lookahead (its default budget), then greedy, against three greedy
     players on the same deals: its win share is higher, by three standard errors of the
-    paired difference (measured: 28.8% against 17.9%... see the report below)."""
+    paired difference (measured: 37.7% against 26.3%, +11.5 +- 2.0 points)."""
     rounds = 800
     base = run(CABO, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds, seed=31,
                threads=2, per_round=True)
