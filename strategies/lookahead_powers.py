@@ -182,6 +182,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
 
 @hot
 def lookahead_powers_nb(point, seat, held, g, rt, rng, par, aux):
+    """The lookahead player's answer at any decision of a power-card game."""
     memory = G_MEMORY + seat * K.MEMORY_SLOTS
     turn = g[G_PUB + K.PUB_TURN]
     if point == K.DP_PLACE_TAKEN and g[G_PUB + K.PUB_POWER] == K.POW_NONE:
