@@ -42,6 +42,9 @@ BUILDS = {
     "match-play": RUN + ["--strategy", "random", "--holes", "9", "--rounds", "5"],
     # the power-card games' build and the greedy policy that plays them
     "power-cabo": RUN + ["--preset", "power_cabo", "--strategy", "greedy"],
+    # lookahead in a power-card game: the powers build and lookahead's own (its rollouts')
+    "lookahead-powers": RUN + ["--preset", "power_cabo", "--strategy", "lookahead:budget=1",
+                               "--rounds", "2"],
     "largest": ["warm", "--quiet"],
 }
 LIMITS = {name: {"seconds": 60, "peak_mb": 1024} for name in BUILDS}

@@ -20,6 +20,7 @@ MEM_AGE = 2             # heuristic: slots 2..4 hold 4-bit ages, 7 positions per
 MEM_PICKED = 5          # heuristic: bit p set for each position it chose in the initial reveal
 MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-down card at p
 MEM_LOOK = 7            # blind_replacement = false: the unknown card it will look at first
+MEM_DREW = 1            # lookahead in power games: PUB_TURN + 1 of the turn it chose to draw in
 # power-card games (strategies/powers.py): the greedy-family "plan" carried from one decision of
 # a power, turn match or snap to the next (simulator/game/powers.py decide()'s power_plan), kept
 # as the reference keeps its dict: set and read by the same decisions, cleared only when it

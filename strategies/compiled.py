@@ -42,6 +42,11 @@ ENTRIES = {
     K.POLICY_LOOKAHEAD: ("strategies.lookahead", "lookahead_entry"),
 }
 assert len(ENTRIES) == K.N_POLICY_SLOTS
+# in the power-card games: lookahead's rollouts need a build of the flow of their own, which
+# its plain entry would compile in for every run
+POWER_ENTRIES = {
+    K.POLICY_LOOKAHEAD: ("strategies.lookahead_powers", "lookahead_powers_entry"),
+}
 
 
 def policy_slot(policy_id: int) -> int:
@@ -65,25 +70,44 @@ def _compile(key, fn, notify):
         return _COMPILED[key]
 
 
-def build_name(policy_id: int) -> str:
-    """The built-in's name (as ``--strategy`` spells it): its build is ``policy:NAME``."""
-    return ENTRIES[int(policy_id)][1].removesuffix("_entry").replace("_", "-")
+def _entry_of(policy_id: int, powers: bool) -> tuple:
+    policy_id = int(policy_id)
+    return POWER_ENTRIES[policy_id] if powers and policy_id in POWER_ENTRIES else \
+        ENTRIES[policy_id]
 
 
-def entry(policy_id: int, notify=None):
-    """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use)."""
-    module, name = ENTRIES[int(policy_id)]
-    return _compile(build_name(policy_id), getattr(importlib.import_module(module), name),
-                    notify)
+def build_name(policy_id: int, powers: bool = False) -> str:
+    """The built-in's name (as ``--strategy`` spells it; ``powers``: the name of the entry it
+    plays the power-card games with, e.g. ``lookahead-powers``): its build is
+    ``policy:NAME``."""
+    return _entry_of(policy_id, powers)[1].removesuffix("_entry").replace("_", "-")
 
 
-def table(policy_ids, notify=None) -> tuple:
+def entry(policy_id: int, notify=None, powers: bool = False):
+    """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use);
+    ``powers``: the one it plays the power-card games with."""
+    module, name = _entry_of(policy_id, powers)
+    return _compile(build_name(policy_id, powers),
+                    getattr(importlib.import_module(module), name), notify)
+
+
+def entry_named(build: str, notify=None):
+    """The compiled entry point of build ``policy:BUILD`` (``golfsim warm``)."""
+    for powers in (False, True):
+        for policy_id in (POWER_ENTRIES if powers else ENTRIES):
+            if build_name(policy_id, powers) == build:
+                return entry(policy_id, notify, powers)
+    raise KeyError(f"no built-in policy build is named {build!r}")
+
+
+def table(policy_ids, notify=None, powers: bool = False) -> tuple:
     """The engine's table for a run whose seats play ``policy_ids`` (the user policy's id
-    among them is skipped: the engine calls that one through its own pointer)."""
+    among them is skipped: the engine calls that one through its own pointer); ``powers``:
+    a power-card game's."""
     slots = [None] * K.N_POLICY_SLOTS
     for p in policy_ids:
         if int(p) in ENTRIES:
-            slots[policy_slot(int(p))] = entry(int(p), notify)
+            slots[policy_slot(int(p))] = entry(int(p), notify, powers)
     unused = None
     if None in slots:
         unused = _compile("unused", _unused, notify)

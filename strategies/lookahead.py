@@ -12,7 +12,8 @@ paired. Other decisions (initial reveal, optional flips) are greedy's.
 
 The rollouts run on the game flow's lean build, so the player needs rule sets that build plays
 (``simulator.kernel.flow.rules_eligible``); ``runner.make_job`` refuses others with a clear
-message.
+message. The power-card games are played by strategies/lookahead_powers.py, compiled apart
+(its rollouts need a powers build of the flow), with the scratch laid out here.
 Its randomness comes from its own stream: results are reproducible and independent of threads.
 Only what the seat may see is read: the set of unseen cards is the deck minus the discard pile,
 the face-up cards, the cards it knows and the card it holds.
@@ -43,7 +44,9 @@ PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estim
 ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
 assert ROLLOUT_STREAM == N_STREAMS - 1
 
-MAX_CANDIDATES = MAX_POS + 2
+# a turn of a power-card game: call, take the discard to each position or to match, draw, the
+# top discard's power (strategies/lookahead_powers.py)
+MAX_CANDIDATES = MAX_POS + 4
 # the int64 scratch array ``aux``
 AUX_SCORES = 0
 AUX_L = AUX_SCORES + MAX_PLAYERS
@@ -58,20 +61,27 @@ AUX_PLACES = AUX_SAMPLE + MAX_IDS            # seat*MAX_POS + p, or -1 - i for s
 AUX_CAND_ACTION = AUX_PLACES + MAX_IDS
 AUX_CAND_POS = AUX_CAND_ACTION + MAX_CANDIDATES
 AUX_CAND_SUM = AUX_CAND_POS + MAX_CANDIDATES
-AUX_SIZE = AUX_CAND_SUM + MAX_CANDIDATES
+# power-card games (strategies/lookahead_powers.py, rollout_models.py)
+AUX_FORCE_SEAT = AUX_CAND_SUM + MAX_CANDIDATES   # the seat whose first answers are forced
+AUX_FORCE_TURN = AUX_FORCE_SEAT + 1   # its answer at DP_TURN or DP_KNOCK, -1 once given
+AUX_FORCE_PLACE = AUX_FORCE_TURN + 1  # its answer to the placement that follows, -1 once given
+AUX_CHECK = AUX_FORCE_PLACE + 1       # nonzero: rollouts check card conservation every turn
+AUX_FAILED = AUX_CHECK + 1            # rollouts that failed (a check, an illegal answer)
+AUX_GAIN = AUX_FAILED + 1             # [position]: a card's placement gain
+AUX_SIZE = AUX_GAIN + MAX_POS
 
 assert AUX_SIZE <= K.POLICY_SCRATCH
 assert 2 * K.G_FLOW <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
 
 
 @hot
-def _unseen_nb(g, rt, seat, held, aux):
-    """Collect the places the seat cannot see and the cards it has not seen; returns their
-    number, or -1 if the two counts disagree (never expected)."""
+def _unseen_nb(g, rt, seat, held, aux, npos):
+    """Collect the places the seat cannot see and the cards it has not seen, over positions
+    0..npos-1 of every layout; returns their number, or -1 if the two counts disagree (never
+    expected)."""
     stamp = aux[AUX_STAMP] + 1
     aux[AUX_STAMP] = stamp
     players = rt[K.R_PLAYERS]
-    npos = rt[K.R_NPOS]
     for i in range(g[G_PUB + K.PUB_DISCARD_N]):
         aux[AUX_SEEN + g[G_DISCARD + i]] = stamp
     if held >= 0:
@@ -80,6 +90,8 @@ def _unseen_nb(g, rt, seat, held, aux):
     for s in range(players):
         for p in range(npos):
             c = g[G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS + p]  # face-up cards included
+            if c >= K.EMPTY0:   # an empty position (power-card games): no card, known to all
+                continue
             if c >= 0:
                 aux[AUX_SEEN + c] = stamp
             else:
@@ -136,14 +148,20 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
     return n_stock
 
 
-@hot
-def _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, w):
-    """Deal the ``hidden`` unseen cards (_unseen_nb) at random into the places the seat cannot
-    see, with stream ``roll``, and load that deal into the flow state ``w``; returns the
-    stock size."""
+@hot(inline="always")
+def shuffle_hidden_nb(aux, hidden, roll):
+    """Deal the ``hidden`` unseen cards (_unseen_nb) at random, with stream ``roll``, in the
+    order of the places they go to."""
     for k in range(hidden):
         aux[AUX_SAMPLE + k] = aux[AUX_HIDDEN + k]
     shuffle_nb(aux, AUX_SAMPLE, hidden, roll, 0)
+
+
+@hot
+def _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, w):
+    """Deal the ``hidden`` unseen cards at random into the places the seat cannot see, with
+    stream ``roll``, and load that deal into the flow state ``w``; returns the stock size."""
+    shuffle_hidden_nb(aux, hidden, roll)
     return _load_nb(g, rt, seat, held, aux, hidden, w)
 
 
@@ -188,6 +206,43 @@ def _add_placements_nb(g, rt, seat, card, width, aux, n, action, legal_only):
     return n
 
 
+@hot(inline="always")
+def rollout_setup_nb(g, rng, par, seat):
+    """What a decision's rollouts use: g's two spare flow states (a deal as loaded, the
+    state a rollout plays), the rollouts' stream, the decision's draw from the seat's stream
+    (each deal's seed follows from it) and the budget of deals."""
+    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
+    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
+    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
+    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
+    return w, dealt, roll, base, max(1, np.int64(par[seat, PAR_BUDGET]))
+
+
+@hot(inline="always")
+def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
+    """A rollout's outcome as its flow build's ``score_nb`` scores the state ``w`` it ended
+    in: the seat's score less the best other score."""
+    scores = aux[AUX_SCORES:AUX_SCORES + MAX_PLAYERS]
+    score_nb(w, rt, ender, knocked, scores, aux[AUX_L:AUX_L + MAX_PLAYERS],
+             aux[AUX_QUADS:AUX_QUADS + MAX_PLAYERS], aux[AUX_EXTRA:AUX_EXTRA + MAX_PLAYERS],
+             aux[AUX_TMP:AUX_TMP + TMP_SIZE])
+    best_other = np.int64(1 << 40)
+    for s in range(rt[K.R_PLAYERS]):
+        if s != seat and scores[s] < best_other:
+            best_other = scores[s]
+    return scores[seat] - best_other
+
+
+@hot(inline="always")
+def best_candidate_nb(aux, n):
+    """The candidate whose rollouts summed the lowest margin (the first of equals)."""
+    best = 0
+    for c in range(1, n):
+        if aux[AUX_CAND_SUM + c] < aux[AUX_CAND_SUM + best]:
+            best = c
+    return best
+
+
 @hot
 def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
     memory = G_MEMORY + seat * K.MEMORY_SLOTS
@@ -212,16 +267,12 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
         n = _add_placements_nb(g, rt, seat, held, width, aux, n, K.A_DRAW_STOCK, True)
         if g[G_LEGAL + K.A_DISCARD]:
             n = _add_candidate_nb(aux, n, K.A_DRAW_STOCK, K.A_DISCARD)
-    hidden = _unseen_nb(g, rt, seat, held, aux) if n > 1 else -1
+    hidden = _unseen_nb(g, rt, seat, held, aux, rt[K.R_NPOS]) if n > 1 else -1
     if hidden < 0:  # one move, or (never expected) an inconsistent view: play greedy's
         return greedy_nb(point, seat, held, g, rt, rng, par)
 
     players = rt[K.R_PLAYERS]
-    w = g[K.G_AUX:K.G_AUX + K.G_FLOW]
-    dealt = g[K.G_AUX + K.G_FLOW:K.G_AUX + 2 * K.G_FLOW]
-    roll = rng[ROLLOUT_STREAM:ROLLOUT_STREAM + 1]
-    base = next_u64_nb(rng, STREAM_SEAT0 + seat)
-    budget = max(1, np.int64(par[seat, PAR_BUDGET]))
+    w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout
@@ -238,21 +289,8 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
                 aux[AUX_CAND_POS + c], rt[K.R_TURN_CAP])
-            scores = aux[AUX_SCORES:AUX_SCORES + MAX_PLAYERS]
-            FL.score_nb(w, rt, ender, knocked, scores,
-                           aux[AUX_L:AUX_L + MAX_PLAYERS],
-                           aux[AUX_QUADS:AUX_QUADS + MAX_PLAYERS],
-                           aux[AUX_EXTRA:AUX_EXTRA + MAX_PLAYERS],
-                           aux[AUX_TMP:AUX_TMP + TMP_SIZE])
-            best_other = np.int64(1 << 40)
-            for s in range(players):
-                if s != seat and scores[s] < best_other:
-                    best_other = scores[s]
-            aux[AUX_CAND_SUM + c] += scores[seat] - best_other
-    best = 0
-    for c in range(1, n):
-        if aux[AUX_CAND_SUM + c] < aux[AUX_CAND_SUM + best]:
-            best = c
+            aux[AUX_CAND_SUM + c] += margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat)
+    best = best_candidate_nb(aux, n)
     action = aux[AUX_CAND_ACTION + best]
     pos = aux[AUX_CAND_POS + best]
     if point == K.DP_PLACE_DRAWN:

@@ -321,6 +321,21 @@ def pablo_group_nb(g, rt, me, held, forget):
 
 
 @hot
+def plan_match_nb(g, rt, me, held, forget):
+    """Would it make a turn match with the held card (powers.decide)? When it would, its
+    nominations are planned (Pablo: its known cards of the key worth most together; Cabo:
+    every card it knows of the held card's key)."""
+    if rt[K.R_TURN_MATCH] == K.TMATCH_PABLO:
+        group = pablo_group_nb(g, rt, me, held, forget)
+        if group == 0:
+            return False
+        plan_nominate_nb(g, rt, me, forget, 0, True, group)
+        return True
+    return held >= 0 and plan_nominate_nb(g, rt, me, forget, rt[ix(RT_KEY + held)], False,
+                                          0) > 0
+
+
+@hot
 def snap_target_nb(g, rt, me, n, S, forget):
     """powers.snap_target: 1 + seat*16 + pos of the card it snaps, 0 for none."""
     top = g[ix(G_DISCARD + g[ix(G_PUB + K.PUB_DISCARD_N)] - 1)]
@@ -416,12 +431,21 @@ def replaceable_nb(g, rt, seat, p):
     return g[ix(G_UP + seat * MAX_POS + p)] == 0 or rt[K.R_REPLACE_FACE_UP] != 0
 
 
+@hot(inline="always")
+def placement_gain_nb(g, rt, seat, p, card, n, S, hide, now):
+    """n*G(p): how much ``card`` at p lowers the estimate ``now`` (grid_estimate_nb as the
+    layout is); a position beyond the grid changes only its own value."""
+    if p < rt[K.R_NPOS]:
+        return now - grid_estimate_nb(g, rt, seat, p, card, n, S, hide)
+    x = own_nb(g, seat, p, hide)
+    return (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - rt[ix(RT_VALUE + card)] * n
+
+
 @hot
 def power_best_placement_nb(g, rt, seat, card, n, S, hide):
     """GreedyPolicy.best_placement over a layout that may have grown: the largest gain
-    n*G(p) among eligible replaceable positions (G >= 1 over a known card), ties to the lowest;
-    a position beyond the grid changes only its own value. -1 for none."""
-    npos = rt[K.R_NPOS]
+    n*G(p) (placement_gain_nb) among eligible replaceable positions (G >= 1 over a known
+    card), ties to the lowest. -1 for none."""
     now = grid_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
     best = -1
     best_gain = 0
@@ -429,10 +453,7 @@ def power_best_placement_nb(g, rt, seat, card, n, S, hide):
         if not replaceable_nb(g, rt, seat, p):
             continue
         x = own_nb(g, seat, p, hide)
-        if p < npos:
-            gain = now - grid_estimate_nb(g, rt, seat, p, card, n, S, hide)
-        else:
-            gain = (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - rt[ix(RT_VALUE + card)] * n
+        gain = placement_gain_nb(g, rt, seat, p, card, n, S, hide, now)
         if gain >= (n if x >= 0 else 0) and (best < 0 or gain > best_gain):
             best, best_gain = p, gain
     return best
@@ -520,15 +541,8 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
     power = g[ix(G_PUB + K.PUB_POWER)]
     match_legal = g[ix(G_LEGAL + K.A_MATCH)] != 0
     if point == K.DP_PLACE_DRAWN or (point == K.DP_PLACE_TAKEN and match_legal):
-        if match_legal:
-            if rt[K.R_TURN_MATCH] == K.TMATCH_PABLO:
-                group = pablo_group_nb(g, rt, me, held, forget)
-                if group != 0:
-                    plan_nominate_nb(g, rt, me, forget, 0, True, group)
-                    return K.A_MATCH
-            elif held >= 0 and plan_nominate_nb(g, rt, me, forget, rt[ix(RT_KEY + held)], False,
-                                                0) > 0:
-                return K.A_MATCH
+        if match_legal and plan_match_nb(g, rt, me, held, forget):
+            return K.A_MATCH
         if point == K.DP_PLACE_TAKEN:
             return -1
         if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:

@@ -20,7 +20,7 @@ import pytest
 EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples" / \
     "greedy_policy.py"
 # compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
-SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead")
+SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead", "policy:lookahead-powers")
 
 
 def _slow_selected(config) -> bool:
@@ -75,7 +75,7 @@ def pytest_configure(config):
             module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
             if module.startswith("golfsim_flow_powers"):
                 refuse("the power-card games' engine")
-            if module == "strategies.lookahead":
+            if module.startswith(("strategies.lookahead", "golfsim_flow_rollout")):
                 refuse("lookahead")
 
         def on_end(self, ev):

@@ -193,6 +193,8 @@ def test_only_the_powers_build_plays_power_rules(case):
             assert "powers" in F.missing(build, rules, PLAYERS), build
     assert not F.missing("powers", rules, PLAYERS)
     assert not rules_eligible(flatten(rules, PLAYERS).ri)
+    # lookahead plays them too: its rollouts have a powers build of their own
+    check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
     job = _job(rules, builtin.POLICY_GREEDY)
     assert job.build == "powers" and job.powers and not job.lean
     assert _job(Rules.preset("six_card"), builtin.POLICY_GREEDY, kernel="general").build == \

@@ -44,14 +44,18 @@ def test_beats_greedy_on_the_same_deals():
     assert s.mean() < 0
 
 
-@pytest.mark.slow
-def test_same_results_whatever_threads_and_chunks():
-    seats = resolve_seats(["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 4)
-    ids, params = seat_arrays(seats)
-    a = run(SIX, 4, ids, params, 240, seed=4, threads=1, chunk_size=240)
-    b = run(SIX, 4, ids, params, 240, seed=4, threads=2, chunk_size=37)
+def assert_same_whatever_threads_and_chunks(rules, specs, rounds, chunk):
+    ids, params = seat_arrays(resolve_seats(specs, len(specs)))
+    a = run(rules, len(specs), ids, params, rounds, seed=4, threads=1, chunk_size=rounds)
+    b = run(rules, len(specs), ids, params, rounds, seed=4, threads=2, chunk_size=chunk)
     assert np.array_equal(a.totals.acc, b.totals.acc)
     assert np.array_equal(a.totals.tot, b.totals.tot)
+
+
+@pytest.mark.slow
+def test_same_results_whatever_threads_and_chunks():
+    assert_same_whatever_threads_and_chunks(
+        SIX, ["greedy", "lookahead:budget=2", "random", "lookahead:budget=3"], 240, 37)
 
 
 @pytest.mark.slow
@@ -160,7 +164,7 @@ def test_each_move_starts_from_the_same_deal():
                              int(shuffler.integers(0, 6 * players)))
             if seat < 0 or st.g[K.G_PUB + K.PUB_DISCARD_N] == 0:
                 continue
-            hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux)
+            hidden = LA._unseen_nb(st.g, rt, seat, -1, st.aux, rules.n_positions)
             assert hidden > 0
             roll = np.array([round_index + 1], dtype=np.uint64)
             n_stock = LA._sample_deal_nb(st.g, rt, seat, -1, st.aux, hidden, roll, dealt)

@@ -229,7 +229,7 @@ def test_forgetful_forgets_opponents_cards():
     assert peek_target_nb(g, env.rt, 0, False, True) == 1 + 1 * K.MAX_POS + 0
 
 
-# (lookahead is refused on power rules: its rollouts run on the lean kernel)
+# (lookahead's rollouts in the power-card games: tests/test_lookahead_powers.py)
 OTHERS = ("heuristic", "opponent-aware", "ev", "guide")
 
 

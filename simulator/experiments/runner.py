@@ -287,11 +287,13 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             rules_eligible(arrays.ri, "user_kernel"):
         user_chunk = user_kernel(user, notify)
     lean = can and kernel not in ("general", "powers")
-    policies = () if lean or user_chunk is not None else compiled.table(policy_ids, notify)
+    power_rules = bool(needed_from_ri(arrays.ri) & BIT["powers"])
+    policies = () if lean or user_chunk is not None else \
+        compiled.table(policy_ids, notify, power_rules)
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                lean=lean, user=NO_USER_POLICY if user is None else user,
                user_chunk=user_chunk, policies=policies,
-               powers=kernel == "powers" or bool(needed_from_ri(arrays.ri) & BIT["powers"]))
+               powers=kernel == "powers" or power_rules)
 
 
 def refuse_powers(rules: Rules | RuleArrays) -> None:
@@ -312,7 +314,8 @@ def check_policies(rules: Rules, players: int, policy_ids) -> None:
     if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
         return
     ri = flatten(rules, players).ri
-    if not rules_eligible(ri, "lookahead_rollout"):
+    # in the power-card games its rollouts play a powers build (strategies/lookahead_powers.py)
+    if not needed_from_ri(ri) & BIT["powers"] and not rules_eligible(ri, "lookahead_rollout"):
         lacks = lacking("lookahead_rollout", needed_from_ri(ri))
         raise ValueError(
             "strategy lookahead: its rollouts run on the lean kernel, which does not play "
@@ -390,7 +393,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
-    policies = compiled.table(policy_ids, notify)
+    policies = compiled.table(policy_ids, notify, powers)
     with builds.compiling("powers" if powers else "engine", notify):
         ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
                             policies, st.aux)
@@ -713,7 +716,7 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
     powers = bool(needed_from_ri(flatten(rules, players).ri) & BIT["powers"])
     needed = ["powers" if powers else "engine"] + \
         ([] if not match_mode else ["powers:matches"] if powers else ["matches"]) + sorted(
-        {f"policy:{compiled.build_name(int(p))}" for p in policy_ids
+        {f"policy:{compiled.build_name(int(p), powers)}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
     cold = [name for name in needed if not builds.is_compiled(name)]
     if len(cold) < 2:

@@ -31,9 +31,10 @@ TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) build ``name`` (one of PLAN or POWERS_PLAN, or ``user:FILE:FUNCTION``
-    for a user policy's own kernel); returns the seconds it took."""
-    from strategies import STRATEGIES, compiled, resolve_seats, seat_arrays, user_policy
+    """Compile (or load) build ``name`` (one of PLAN or POWERS_PLAN, a built-in's
+    ``policy:NAME`` such as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user
+    policy's own kernel); returns the seconds it took."""
+    from strategies import compiled, resolve_seats, seat_arrays, user_policy
     from ..game.rules import Rules
     from .runner import warm_up
     t0 = time.perf_counter()
@@ -45,7 +46,7 @@ def warm_one(name: str, notify=None) -> float:
             warm_up(Rules.preset("six_card"), 4, ids, params, user=user_policy(seats),
                     notify=notify)
     elif name.startswith("policy:"):
-        compiled.entry(STRATEGIES[name.split(":", 1)[1]].policy_id, notify)
+        compiled.entry_named(name.split(":", 1)[1], notify)
     elif name in POWERS_PLAN:
         ids, params = seat_arrays(resolve_seats(["random"], 4))
         warm_up(Rules.preset("power_cabo"), 4, ids, params, kernel="general", notify=notify,

@@ -10,10 +10,14 @@ A build is this module compiled with the lines between the build markers below s
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
-  checks.
+  checks. Its powers build (``POWERS``) plays the power-card games too;
+- the rollout build (``ROLLOUT``; strategies/lookahead_powers.py writes the copy): the powers
+  build with every decision going to the seat's model in the lookahead player's rollouts,
+  compiled in (strategies/rollout_models.py), from any seat's turn (``power_turns_nb``).
 
-``USER`` and ``GENERAL`` are module constants, so Numba drops the branches of the other builds
-before it compiles anything, and each build pays only for what it has. The state is the array
+``USER``, ``GENERAL``, ``POWERS`` and ``ROLLOUT`` are module constants, so Numba drops the
+branches of the other builds before it compiles anything, and each build pays only for what
+it has. The state is the array
 ``g`` (codes.G_*); the counters of a round (stock, discard pile, face-up cards, turn, ender)
 live in local variables, and the builds whose policies read the views (``VIEWS``) copy them
 into the public slots before each decision, keep every seat's knowledge (codes.G_KNOWN) and
@@ -48,6 +52,17 @@ from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_s
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
+# The lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py) play
+# a powers build whose decisions go straight to the seats' models compiled in
+# (strategies/rollout_models.py). Only that build's lines set these: the others keep them.
+ROLLOUT = False
+
+
+def _no_rollout(point, seat, held, g, rt, rng, par, aux):
+    return -1
+
+
+rollout_decide = hot(_no_rollout, cache=False)
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
 GENERAL = False   # every feature, any seats (the policies' table and the user's pointer)
@@ -63,6 +78,7 @@ user_decide = hot(_no_user, inline="always", cache=False)   # copied where it is
 user_decide_call = hot(_no_user, cache=False)               # called (rare decisions)
 # ---- end of the build ----
 VIEWS = USER or GENERAL   # the seats' policies read g's views, not the lean cache
+LOGS = GENERAL and not ROLLOUT   # a move log may be kept (a rollout keeps none)
 # Every build inlines the turn's steps; the general build calls its asks (each a policy
 # reached through a pointer anyway), the reveal and the round, which it would otherwise copy
 # into many places: its first compile stays under a minute (docs/performance.md).
@@ -382,7 +398,9 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
     legal. ``often``: a decision of every turn; a user build copies the policy there, and
     calls one copy at the rare ones (each copy adds to the compile)."""
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
-    if GENERAL and par[seat, 0] != POLICY_USER:  # a built-in, through the run's table
+    if ROLLOUT:   # a seat's model in a rollout, called directly (its scratch in ctx[3])
+        a = rollout_decide(point, seat, held, g, rt, rng, par, ctx[3])
+    elif GENERAL and par[seat, 0] != POLICY_USER:  # a built-in, through the run's table
         policies = ctx[2]
         a = policies[policy_slot_nb(par[seat, 0])](point, seat, held, g, rt, rng, par,
                                                     ctx[3])
@@ -406,7 +424,7 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
             a = user_decide_call(point, seat, held, public, legal, sees, faceup, pile, mine,
                                  rt, stream, par[seat])
     a = _checked(g, point, seat, a)
-    if GENERAL:
+    if LOGS:
         a = _logged(g, ctx[0], point, seat, held, a)
     return a
 
@@ -1840,6 +1858,13 @@ def _pw_turn(g, rt, rng, par, ctx, seat):
         return -1
     if PF.check_over(g, rt, seat):
         return 1
+    return _pw_call_after(g, rt, rng, par, ctx, seat)
+
+
+@hot
+def _pw_call_after(g, rt, rng, par, ctx, seat):
+    """The turn's last step: with knock_timing end_of_own_turn or any_time_in_turn the seat
+    may call now (DP_KNOCK). 1, or -1 on a policy error."""
     if rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and PF.may_call(g, rt):
         k = _pask(g, rt, rng, par, ctx, K.DP_KNOCK, seat, -1, 0, -1,
                   (1 << K.A_KNOCK) | BIT_PASS)
@@ -1869,18 +1894,30 @@ def power_play_nb(g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum,
     """Play a power round's turns from seat 0 to its end (or ``cap`` turns), as
     PowerHole.play_turns. Returns (turns, ender, knocked, capped, reshuffles) as play_nb."""
     _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0)
+    return power_turns_nb(g, rt, par, rng, ctx, 0, False, cap)
+
+
+@hot
+def power_turns_nb(g, rt, par, rng, ctx, seat, at_call, cap):
+    """Play a power round on from ``seat``'s turn, its counters already in the public slots,
+    to its end (or ``cap`` turns); ``at_call``: from the call that ends that turn
+    (_pw_call_after), its action made. The lookahead player's rollouts start here from the
+    state of a decision (strategies/lookahead_powers.py). Returns as power_play_nb."""
     players = rt[K.R_PLAYERS]
     capped = 0
-    seat = 0
     while True:
-        if g[ix(G_SKIP + seat)] != 0:   # a discarded jack's skip: the turn counts
+        if at_call:
+            r = _pw_call_after(g, rt, rng, par, ctx, seat)
+            at_call = False
+        elif g[ix(G_SKIP + seat)] != 0:   # a discarded jack's skip: the turn counts
             g[ix(G_SKIP + seat)] = 0
             g[ix(G_PUB + K.PUB_SHIELDED)] &= ~(1 << seat)
+            r = 1
         else:
             r = _pw_turn(g, rt, rng, par, ctx, seat)
-            if r <= 0:
-                capped = min(r, 0)
-                break
+        if r <= 0:
+            capped = min(r, 0)
+            break
         turn = g[ix(G_PUB + K.PUB_TURN)] + 1
         g[ix(G_PUB + K.PUB_TURN)] = turn
         if ctx[5] and not conservation_ok_nb(g, rt, -1, ctx[4]):

@@ -42,7 +42,8 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "strategies/random_policy.py", "strategies/powers.py", "strategies/greedy.py",
                   "strategies/heuristic.py", "strategies/forgetful.py",
                   "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
-                  "strategies/lookahead.py", "strategies/compiled.py")
+                  "strategies/lookahead.py", "strategies/rollout_models.py",
+                  "strategies/lookahead_powers.py", "strategies/compiled.py")
 
 
 def _source_hash() -> str:
@@ -112,6 +113,13 @@ def hot(fn=None, **options):
     if fn is None:
         return lambda f: _mark(njit(**kw)(f))
     return _mark(njit(**kw)(fn))
+
+
+@hot(inline="always")
+def copy_nb(dst, src, start, n):
+    """dst[start:start + n] = src[start:start + n], a loop (compiled code allocates nothing)."""
+    for i in range(start, start + n):
+        dst[ix(i)] = src[ix(i)]
 
 
 @hot(inline="always")

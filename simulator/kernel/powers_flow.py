@@ -17,7 +17,7 @@ from simulator.game.cards import CARDS_PER_DECK, RANK_JACK
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_PEEKED, G_PRIV,
                                   G_PUB, G_SCRATCH, G_SKIP, G_STOCK, G_UP, G_UPMASK,
                                   MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
-from simulator.kernel.jit import hot, ix
+from simulator.kernel.jit import copy_nb, hot, ix
 from simulator.kernel.lean_policy import replaceable_mask
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb
 
@@ -127,6 +127,23 @@ def start_layouts(g, rt, n_disc):
     g[ix(G_PRIV + PRIV_OVER)] = 0
     g[ix(G_PRIV + PRIV_END_TURN)] = -1
     g[ix(G_PRIV + PRIV_TOP_NEW)] = 0
+
+
+@hot
+def copy_round_nb(dst, src, players, n_stock, n_disc):
+    """dst = src for everything a power round of ``players`` seats reads or writes, with a
+    stock of ``n_stock`` and a discard pile of ``n_disc`` cards: the lookahead player restores
+    one dealt state before each move it tries (strategies/lookahead_powers.py)."""
+    copy_nb(dst, src, G_PUB, K.G_LEGAL - G_PUB)   # public counters, face-down counts, private
+    for field in (G_LAY, G_UP, G_PEEKED, K.G_ONCE):
+        copy_nb(dst, src, field, players * MAX_POS)
+    for field in (G_UPMASK, K.G_PENALTY, G_SKIP, K.G_BANK):
+        copy_nb(dst, src, field, players)
+    copy_nb(dst, src, K.G_MEMORY, players * K.MEMORY_SLOTS)
+    for obs in range(players):
+        copy_nb(dst, src, G_KNOWN + obs * MAX_PLAYERS * MAX_POS, players * MAX_POS)
+    copy_nb(dst, src, G_STOCK, n_stock)
+    copy_nb(dst, src, G_DISCARD, n_disc)
 
 
 # ---- what is where --------------------------------------------------------------------------
