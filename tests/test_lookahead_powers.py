@@ -4,8 +4,9 @@ rollout, its results do not depend on threads, it decides from what its seat may
 wins more often than greedy in its seat on the same deals.
 
 Every test here needs the ``policy:lookahead-powers`` build (its rollouts' own build of the
-game flow), which no other test compiles: from an empty cache that is over a minute
-(docs/performance.md), so the whole module is the slow tier."""
+game flow), which no other test compiles and the default tier's warm-up leaves out: from an
+empty cache that takes about two minutes on one core (docs/performance.md), so the
+whole module is the slow tier."""
 
 from __future__ import annotations
 

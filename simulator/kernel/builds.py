@@ -38,8 +38,9 @@ ESTIMATE_S = {
     "policy:ev": 8,
     "policy:guide": 13,
     "policy:lookahead": 54,
-    # 2.2x the powers build: 148 s against 66 s, cold on the EPYC in the same minutes
-    "policy:lookahead-powers": 128,
+    # 2.0x the powers build: 102 s against 52 s idle in the same minutes (148 against 66 s at a
+    # load of 1 to 2); 89 s after greedy's build in the same process
+    "policy:lookahead-powers": 113,
     "user": 180,
 }
 DEFAULT_ESTIMATE_S = 5
