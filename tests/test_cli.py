@@ -644,7 +644,7 @@ def test_readme_quick_start_matches_ci():
     assert commands[1] in ci
     later = "\n".join(ci[ci.index(commands[1]) + 1:])
     assert "tier slow" in later and "tier bench" in later
-    assert any('.venv/bin/python -m pytest -q -m "$1"' in line for line in ci)
+    assert any('.venv/bin/python -m pytest -q -m "$@"' in line for line in ci)
 
 
 def test_knock_games_default_to_a_strategy_that_knocks(tmp_path):
