@@ -202,6 +202,22 @@ def _choice(value, choices, option: str) -> str:
     return value
 
 
+def _flags(**given) -> None:
+    """Refuse a yes/no argument that is not True or False: Python would take any non-empty
+    text, "no" and "false" included, as true."""
+    for name, value in given.items():
+        if not isinstance(value, bool):
+            raise GolfsimError(f"{name}: expected True or False, got {value!r}")
+
+
+def _check_folder(value, name: str, optional: bool = True) -> None:
+    """Refuse a folder to write into, argument ``name``, that is not a path (a str or an
+    os.PathLike), or None where ``optional``."""
+    if not (isinstance(value, (str, os.PathLike)) or (optional and value is None)):
+        raise GolfsimError(f"{name}: expected a folder path (a str or an os.PathLike such as "
+                           f"pathlib.Path), got {type(value).__name__} {value!r}")
+
+
 def _texts(value, option: str) -> list[str]:
     """A repeatable option's values: None, one string, or a list of strings."""
     if value is None:
@@ -597,6 +613,7 @@ class Result:
         them fails: an OSError naming the file) the folder holds the marker
         ``golfsim-in-progress.json``."""
         from .experiments.folder import FolderBusy, ResultsFolder, key_of
+        _check_folder(folder, "folder", optional=False)
         f = ResultsFolder(folder, self.command_name, self.metadata.get("command", ""),
                           key_of(self.metadata))
         try:
@@ -921,6 +938,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
 
     from .experiments import runner
 
+    _flags(per_round=per_round, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -1073,6 +1092,8 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     from .experiments import compare as cmp
     from .experiments import runner
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _optional_count(rounds, 1, MAX_ROUNDS, "--rounds")
     max_rounds = _optional_count(max_rounds, 1, MAX_ROUNDS, "--max-rounds")
@@ -1188,6 +1209,8 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
     from .experiments import runner
     from .experiments import tune as tn
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -1269,6 +1292,8 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     from .experiments import runner
     from .experiments import tournament as tour
 
+    _flags(progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -1346,6 +1371,8 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     from .experiments import guide as gd
     from .experiments import runner
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     deals = _count(deals, 100, MAX_HELD_ROUNDS, "--deals")
     check_rounds = _count(check_rounds, 0, MAX_HELD_ROUNDS, "--check-rounds")

@@ -293,6 +293,56 @@ def test_rule_set_arguments_are_given_once(tmp_path):
         golf.run(strategy=3, progress=False)
 
 
+# ---- arguments only Python can give: folders and yes/no flags ------------------------------------
+SMALLEST = {   # valid arguments of each command that writes into ``out``
+    "run": dict(rounds=10),
+    "compare": dict(vary="pair_scope=column,anywhere", rounds=10),
+    "tune": dict(strategy="knock-threshold", param="T=4..6", opponent="greedy", rounds=1000),
+    "tournament": dict(strategy=["greedy", "random"], rounds=10),
+    "guide": dict(deals=100),
+}
+FLAGS = {"run": ("per_round", "progress"), "compare": ("fresh", "progress"),
+         "tune": ("fresh", "progress"), "tournament": ("progress",),
+         "guide": ("fresh", "progress")}
+
+
+@pytest.fixture
+def nothing_played(monkeypatch):
+    def must_not_play(*a, **kw):
+        raise AssertionError("bad arguments must be refused before any round is played")
+
+    for name in ("run", "warm_up", "play_chunk"):
+        monkeypatch.setattr(runner, name, must_not_play)
+
+
+@pytest.mark.parametrize("command", sorted(SMALLEST))
+def test_out_must_be_a_folder_path(tmp_path, nothing_played, command):
+    """out=123 was a TypeError from deep inside pathlib, after the rules were checked."""
+    for bad, shown in ((123, "int 123"), (b"folder", "bytes b'folder'"),
+                       (["a"], "list ['a']")):
+        with pytest.raises(golf.GolfsimError) as e:
+            getattr(golf, command)(**SMALLEST[command], out=bad, progress=False)
+        assert str(e.value) == ("out: expected a folder path (a str or an os.PathLike such as "
+                                f"pathlib.Path), got {shown}")
+
+
+def test_result_write_takes_a_folder_path(small_run, tmp_path):
+    with pytest.raises(golf.GolfsimError, match=r"^folder: expected a folder path .*int 7$"):
+        small_run.write(7)
+    assert small_run.write(tmp_path / "a") and small_run.write(str(tmp_path / "b"))
+
+
+@pytest.mark.parametrize("command, flag", [(c, f) for c in sorted(FLAGS) for f in FLAGS[c]])
+def test_yes_no_arguments_must_be_true_or_false(tmp_path, nothing_played, command, flag):
+    """per_round="no" was taken as true (any non-empty text is)."""
+    arguments = {**SMALLEST[command], "progress": False}
+    for bad in ("no", "False", 1, None):
+        with pytest.raises(golf.GolfsimError) as e:
+            getattr(golf, command)(**{**arguments, flag: bad}, out=tmp_path / "out")
+        assert str(e.value) == f"{flag}: expected True or False, got {bad!r}"
+    assert not (tmp_path / "out").exists()
+
+
 def test_no_warnings_for_a_clean_run():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
