@@ -247,6 +247,14 @@ BAD = [
      dict(strategy=["greedy", "random"])),
     (["run", "--holes", "3", "--target", "50"], "run", dict(holes=3, target=50)),
     (["run", "--holes", "3", "--per-round"], "run", dict(holes=3, per_round=True)),
+    (["run", "--set", "pair_scope=none", "--set", "pair_scope=anywhere"], "run",
+     dict(set=["pair_scope=none", "pair_scope=anywhere"])),
+    (["run", "--set", "match_end_holes=5", "--holes", "9"], "run",
+     dict(set="match_end_holes=5", holes=9)),
+    (["run", "--set", "match_end_mode=holes", "--target", "50"], "run",
+     dict(set={"match_end_mode": "holes"}, target=50)),
+    (["run", "--set", "match_end_target=80", "--target", "50"], "run",
+     dict(set="match_end_target=80", target=50)),
     (["compare", "--vary", "pair_scope=column,sideways"], "compare",
      dict(vary="pair_scope=column,sideways")),
     (["compare", "--vary", "pair_scope=column,anywhere", "--rounds", "10",
@@ -341,6 +349,39 @@ def test_yes_no_arguments_must_be_true_or_false(tmp_path, nothing_played, comman
             getattr(golf, command)(**{**arguments, flag: bad}, out=tmp_path / "out")
         assert str(e.value) == f"{flag}: expected True or False, got {bad!r}"
     assert not (tmp_path / "out").exists()
+
+
+# ---- an option given twice ---------------------------------------------------------------------
+def test_an_option_given_twice_is_refused():
+    """A keyword option and a ``set`` entry for the same option (or one option twice in
+    ``set``, under any of its names): the later silently won."""
+    cases = [
+        (dict(set={"pair_scope": "anywhere"}, pair_scope="none"),
+         "--set pair_scope=anywhere and the keyword argument pair_scope=none"),
+        (dict(set=["pair_scope=none", "pair_scope=anywhere"]),
+         "--set pair_scope=none and --set pair_scope=anywhere"),
+        (dict(set=["jokers=2", "jokers_per_deck=0"]), "--set jokers=2 and --set jokers_per_deck=0"),
+        (dict(set="grid.rows=2", grid_rows=2), "--set grid.rows=2 and the keyword argument"),
+    ]
+    for kwargs, both in cases:
+        with pytest.raises(golf.GolfsimError) as e:
+            golf.rules("six_card", **kwargs)
+        assert str(e.value).startswith(both) and "given twice" in str(e.value), str(e.value)
+    with pytest.raises(golf.GolfsimError, match="pair_scope is given twice"):
+        golf.run(set=["pair_scope=none", "pair_scope=anywhere"], progress=False)
+
+
+def test_set_on_a_rule_set_replaces_its_options_in_the_recorded_command(tmp_path):
+    """``rules=`` and ``set=`` on top (documented): the recorded command line gives each
+    option once, so the command line, which refuses an option given twice, replays it."""
+    house = golf.rules("six_card", pair_scope="anywhere", value_two=2)
+    res = golf.run(rules=house, set={"pair_scope": "none"}, rounds=300, threads=1,
+                   progress=False)
+    assert res.rule_set.rules.pair_scope == "none" and res.rule_set.rules.value_two == 2
+    assert res.rule_set.assignments == ("value_two=2", "pair_scope=none")
+    argv = shlex.split(res.metadata["command"])[1:]
+    cli_ok(*argv, "--threads", 1, "--out", tmp_path)
+    assert_frame_equal(pl.read_parquet(tmp_path / "summary.parquet"), res.summary)
 
 
 def test_no_warnings_for_a_clean_run():

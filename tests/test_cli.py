@@ -383,6 +383,16 @@ def test_score_knocked_needs_an_ender():
     assert json.loads(not_knocked.stdout)["hole_scores"] == [10, 7]
 
 
+def test_match_length_options_agreeing_with_holes_or_target_play(tmp_path):
+    """match_end_* given with --set are refused only when --holes or --target says otherwise
+    (tests/test_api.py BAD, tests/test_replay.py); alike, the match is played."""
+    for extra in (["--set", "match_end_holes=3", "--holes", 3],
+                  ["--set", "match_end_mode=target", "--set", "match_end_target=30",
+                   "--target", 30]):
+        res = invoke("run", *extra, "--rounds", 20, "--threads", 1, "--out", tmp_path, "-q")
+        assert res.exit_code == 0, res.output
+
+
 # ---- the largest counts -------------------------------------------------------------------
 VARY = ["--vary", "pair_scope=column,anywhere"]
 TUNE = ["--strategy", "knock-threshold", "--param", "T=4..8", "--opponent", "greedy"]
