@@ -644,7 +644,8 @@ def _check_combination(r: Rules) -> None:
                         f"{K.MAX_POS} are supported")
     count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
     if r.initial_reveal_mode != "none" and count > npos:
-        raise RuleError(f"initial_reveal_count = {count} exceeds the {npos} positions of the grid")
+        raise RuleError(f"initial_reveal_count = {count} exceeds the {npos} positions of the "
+                        f"grid (grid_rows = {r.grid_rows}, grid_cols = {r.grid_cols})")
     con = r.initial_reveal_constraint
     if r.initial_reveal_mode != "none" and con in ("same_column", "centre_and_outer") and count > 2:
         raise RuleError(f"initial_reveal_constraint = {con} allows at most 2 cards, but "
