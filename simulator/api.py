@@ -202,6 +202,22 @@ def _choice(value, choices, option: str) -> str:
     return value
 
 
+def _flags(**given) -> None:
+    """Refuse a yes/no argument that is not True or False: Python would take any non-empty
+    text, "no" and "false" included, as true."""
+    for name, value in given.items():
+        if not isinstance(value, bool):
+            raise GolfsimError(f"{name}: expected True or False, got {value!r}")
+
+
+def _check_folder(value, name: str, optional: bool = True) -> None:
+    """Refuse a folder to write into, argument ``name``, that is not a path (a str or an
+    os.PathLike), or None where ``optional``."""
+    if not (isinstance(value, (str, os.PathLike)) or (optional and value is None)):
+        raise GolfsimError(f"{name}: expected a folder path (a str or an os.PathLike such as "
+                           f"pathlib.Path), got {type(value).__name__} {value!r}")
+
+
 def _texts(value, option: str) -> list[str]:
     """A repeatable option's values: None, one string, or a list of strings."""
     if value is None:
@@ -231,14 +247,34 @@ def _value_text(v) -> str:
 
 def _assignments(set_, options: dict | None = None) -> list[str]:
     """``--set`` as OPTION=VALUE strings: from a dict {option: value}, one string, a list of
-    strings, and keyword options."""
+    strings, and keyword options. An option given twice is refused: the later would silently
+    win."""
     if set_ is None:
         items = []
     elif isinstance(set_, dict):
         items = [f"{k}={_value_text(v)}" for k, v in set_.items()]
     else:
         items = _texts(set_, "--set")
-    return items + [f"{k}={_value_text(v)}" for k, v in (options or {}).items()]
+    keywords = [f"{k}={_value_text(v)}" for k, v in (options or {}).items()]
+    given: dict[str, str] = {}
+    for item, where in [(i, f"--set {i}") for i in items] + \
+            [(k, f"the keyword argument {k}") for k in keywords]:
+        name = _option_of(item)
+        if name in given:
+            raise GolfsimError(f"{given[name]} and {where}: option {name} is given twice; "
+                               "give it once")
+        if name is not None:
+            given[name] = where
+    return items + keywords
+
+
+def _option_of(assignment: str) -> str | None:
+    """The rule option an OPTION=VALUE string sets, by its canonical name; None when it names
+    none (with_text_options then says what is wrong)."""
+    try:
+        return canonical_option(assignment.split("=", 1)[0].strip())
+    except RuleError:
+        return None
 
 
 def _values_list(option: str, value, joiner: str = ",") -> list[str]:
@@ -380,8 +416,11 @@ def _given_rule_set(rules_arg, preset, set_, rules_file) -> RuleSet:
         raise GolfsimError(str(e)) from None
     except (TypeError, ValueError) as e:
         raise GolfsimError(f"bad rule option value: {e}") from None
-    return RuleSet(built, rules_arg.preset, rules_arg.rules_file,
-                   rules_arg.assignments + tuple(extra))
+    # ``set`` goes on top of the rule set given: its options replace the rule set's own, and
+    # the recorded --set list keeps each option once, as the command line takes it
+    replaced = {_option_of(item) for item in extra}
+    kept = tuple(a for a in rules_arg.assignments if _option_of(a) not in replaced)
+    return RuleSet(built, rules_arg.preset, rules_arg.rules_file, kept + tuple(extra))
 
 
 def default_strategy(rules: Rules) -> str:
@@ -597,6 +636,7 @@ class Result:
         them fails: an OSError naming the file) the folder holds the marker
         ``golfsim-in-progress.json``."""
         from .experiments.folder import FolderBusy, ResultsFolder, key_of
+        _check_folder(folder, "folder", optional=False)
         f = ResultsFolder(folder, self.command_name, self.metadata.get("command", ""),
                           key_of(self.metadata))
         try:
@@ -921,6 +961,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
 
     from .experiments import runner
 
+    _flags(per_round=per_round, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -939,24 +981,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
     except (RuleError, StrategyError, ValueError) as e:
         raise GolfsimError(str(e)) from None
-    if holes and target:
-        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
-                           "other; give one")
-    if (holes or target) and per_round:
-        raise GolfsimError("--per-round writes single holes; it cannot be combined with "
-                           "--holes or --target (match play)")
-    if per_round and rounds > MAX_HELD_ROUNDS:
-        raise GolfsimError(f"--rounds {rounds} with --per-round: expected at most "
-                           f"{power_text(MAX_HELD_ROUNDS)} (every round is kept in memory); "
-                           "give fewer rounds or leave out --per-round")
-    if holes or target:
-        most = holes or MAX_HOLES    # a --target match lasts at most 1000 holes
-        if rounds * most > MAX_ROUNDS:
-            what = f"--holes {holes}" if holes else f"--target {target} (up to {MAX_HOLES} " \
-                                                      "holes a match)"
-            raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
-                               f"{MAX_ROUNDS // most} matches, {power_text(MAX_ROUNDS)} "
-                               "holes in all")
+    _check_rounds_and_matches(rs, rounds, holes, target, per_round)
     if chunk_size is None:
         from .experiments import cluster
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
@@ -1036,6 +1061,49 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     return result
 
 
+def _check_rounds_and_matches(rs: RuleSet, rounds: int, holes: int | None,
+                              target: int | None, per_round: bool) -> None:
+    """run's --rounds, --holes, --target and --per-round together, and the match length they
+    give against the one the rule set's options were explicitly given."""
+    if holes and target:
+        raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
+                           "other; give one")
+    if (holes or target) and per_round:
+        raise GolfsimError("--per-round writes single holes; it cannot be combined with "
+                           "--holes or --target (match play)")
+    if per_round and rounds > MAX_HELD_ROUNDS:
+        raise GolfsimError(f"--rounds {rounds} with --per-round: expected at most "
+                           f"{power_text(MAX_HELD_ROUNDS)} (every round is kept in memory); "
+                           "give fewer rounds or leave out --per-round")
+    if holes or target:
+        most = holes or MAX_HOLES    # a --target match lasts at most 1000 holes
+        if rounds * most > MAX_ROUNDS:
+            what = f"--holes {holes}" if holes else f"--target {target} (up to {MAX_HOLES} " \
+                                                      "holes a match)"
+            raise GolfsimError(f"--rounds {rounds} with {what}: expected at most "
+                               f"{MAX_ROUNDS // most} matches, {power_text(MAX_ROUNDS)} "
+                               "holes in all")
+    check_match_length(rs, holes, target)
+
+
+def check_match_length(rs: RuleSet, holes: int | None, target: int | None) -> None:
+    """A match is as long as --holes or --target says; the rules' match_end_* options only
+    record a length. One of those given explicitly (--set or a keyword) that says otherwise
+    would be silently ignored: refused, naming both."""
+    if not (holes or target):
+        return
+    given = {_option_of(a): a for a in rs.assignments}
+    flag, mode = (f"--holes {holes}", "holes") if holes else (f"--target {target}", "target")
+    r = rs.rules
+    for name, differs in (("match_end_mode", r.match_end_mode != mode),
+                          ("match_end_holes", bool(holes) and r.match_end_holes != holes),
+                          ("match_end_target", bool(target) and r.match_end_target != target)):
+        if name in given and differs:
+            raise GolfsimError(f"--set {given[name]} and {flag}: the match played is the one "
+                               f"{flag.split()[0]} gives ({name} is only recorded); give one, "
+                               "or both alike")
+
+
 def _run_manifest(rs: RuleSet, players: int, seats, rounds: int, seed: int, per_round: bool,
                   holes: int, target: int, kernel: str) -> dict:
     """The arguments that fix a run's results (shards.RunStore): not the threads or the
@@ -1073,6 +1141,8 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     from .experiments import compare as cmp
     from .experiments import runner
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _optional_count(rounds, 1, MAX_ROUNDS, "--rounds")
     max_rounds = _optional_count(max_rounds, 1, MAX_ROUNDS, "--max-rounds")
@@ -1188,6 +1258,8 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
     from .experiments import runner
     from .experiments import tune as tn
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -1269,6 +1341,8 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     from .experiments import runner
     from .experiments import tournament as tour
 
+    _flags(progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
     seed = _seed(seed)
@@ -1346,6 +1420,8 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     from .experiments import guide as gd
     from .experiments import runner
 
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     deals = _count(deals, 100, MAX_HELD_ROUNDS, "--deals")
     check_rounds = _count(check_rounds, 0, MAX_HELD_ROUNDS, "--check-rounds")

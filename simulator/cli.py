@@ -157,9 +157,15 @@ def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
                 assignments: tuple[str, ...]) -> tuple[Rules, str]:
     """The rule set from --preset or --rules, then --set (api.rules); returns (rules, preset
     name)."""
-    with _api_errors():
-        rule_set = api.rules(**_rule_arguments(ctx, preset, rules_file, assignments))
+    rule_set = build_rule_set(ctx, preset, rules_file, assignments)
     return rule_set.rules, rule_set.preset
+
+
+def build_rule_set(ctx: click.Context, preset: str, rules_file: str | None,
+                   assignments: tuple[str, ...]) -> api.RuleSet:
+    """The rule set from --preset or --rules, then --set, as api.rules gives it."""
+    with _api_errors():
+        return api.rules(**_rule_arguments(ctx, preset, rules_file, assignments))
 
 
 def _rule_arguments(ctx: click.Context, preset: str, rules_file: str | None,
@@ -868,7 +874,8 @@ def replay(ctx, preset, rules_file, assignments, players, strategies, seed, roun
     from .experiments import runner
     from .output import replay_report as rr
 
-    rules, preset = build_rules(ctx, preset, rules_file, assignments)
+    rule_set = build_rule_set(ctx, preset, rules_file, assignments)
+    rules, preset = rule_set.rules, rule_set.preset
     try:
         rules.check_players(players)
         seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
@@ -880,6 +887,8 @@ def replay(ctx, preset, rules_file, assignments, players, strategies, seed, roun
     if holes and target:
         raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
                            "other; give one")
+    with _api_errors():
+        api.check_match_length(rule_set, holes, target)
     if match_mode and round_index is not None:
         raise GolfsimError(f"--round {round_index} names a single round; a match is named by "
                            "--match (its hole h is round match * 1000 + h)")

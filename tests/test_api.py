@@ -247,6 +247,14 @@ BAD = [
      dict(strategy=["greedy", "random"])),
     (["run", "--holes", "3", "--target", "50"], "run", dict(holes=3, target=50)),
     (["run", "--holes", "3", "--per-round"], "run", dict(holes=3, per_round=True)),
+    (["run", "--set", "pair_scope=none", "--set", "pair_scope=anywhere"], "run",
+     dict(set=["pair_scope=none", "pair_scope=anywhere"])),
+    (["run", "--set", "match_end_holes=5", "--holes", "9"], "run",
+     dict(set="match_end_holes=5", holes=9)),
+    (["run", "--set", "match_end_mode=holes", "--target", "50"], "run",
+     dict(set={"match_end_mode": "holes"}, target=50)),
+    (["run", "--set", "match_end_target=80", "--target", "50"], "run",
+     dict(set="match_end_target=80", target=50)),
     (["compare", "--vary", "pair_scope=column,sideways"], "compare",
      dict(vary="pair_scope=column,sideways")),
     (["compare", "--vary", "pair_scope=column,anywhere", "--rounds", "10",
@@ -291,6 +299,89 @@ def test_rule_set_arguments_are_given_once(tmp_path):
         golf.run(rules=golf.rules(), preset="six_card", progress=False)
     with pytest.raises(golf.GolfsimError, match="--strategy: expected a string or a list"):
         golf.run(strategy=3, progress=False)
+
+
+# ---- arguments only Python can give: folders and yes/no flags ------------------------------------
+SMALLEST = {   # valid arguments of each command that writes into ``out``
+    "run": dict(rounds=10),
+    "compare": dict(vary="pair_scope=column,anywhere", rounds=10),
+    "tune": dict(strategy="knock-threshold", param="T=4..6", opponent="greedy", rounds=1000),
+    "tournament": dict(strategy=["greedy", "random"], rounds=10),
+    "guide": dict(deals=100),
+}
+FLAGS = {"run": ("per_round", "progress"), "compare": ("fresh", "progress"),
+         "tune": ("fresh", "progress"), "tournament": ("progress",),
+         "guide": ("fresh", "progress")}
+
+
+@pytest.fixture
+def nothing_played(monkeypatch):
+    def must_not_play(*a, **kw):
+        raise AssertionError("bad arguments must be refused before any round is played")
+
+    for name in ("run", "warm_up", "play_chunk"):
+        monkeypatch.setattr(runner, name, must_not_play)
+
+
+@pytest.mark.parametrize("command", sorted(SMALLEST))
+def test_out_must_be_a_folder_path(tmp_path, nothing_played, command):
+    """out=123 was a TypeError from deep inside pathlib, after the rules were checked."""
+    for bad, shown in ((123, "int 123"), (b"folder", "bytes b'folder'"),
+                       (["a"], "list ['a']")):
+        with pytest.raises(golf.GolfsimError) as e:
+            getattr(golf, command)(**SMALLEST[command], out=bad, progress=False)
+        assert str(e.value) == ("out: expected a folder path (a str or an os.PathLike such as "
+                                f"pathlib.Path), got {shown}")
+
+
+def test_result_write_takes_a_folder_path(small_run, tmp_path):
+    with pytest.raises(golf.GolfsimError, match=r"^folder: expected a folder path .*int 7$"):
+        small_run.write(7)
+    assert small_run.write(tmp_path / "a") and small_run.write(str(tmp_path / "b"))
+
+
+@pytest.mark.parametrize("command, flag", [(c, f) for c in sorted(FLAGS) for f in FLAGS[c]])
+def test_yes_no_arguments_must_be_true_or_false(tmp_path, nothing_played, command, flag):
+    """per_round="no" was taken as true (any non-empty text is)."""
+    arguments = {**SMALLEST[command], "progress": False}
+    for bad in ("no", "False", 1, None):
+        with pytest.raises(golf.GolfsimError) as e:
+            getattr(golf, command)(**{**arguments, flag: bad}, out=tmp_path / "out")
+        assert str(e.value) == f"{flag}: expected True or False, got {bad!r}"
+    assert not (tmp_path / "out").exists()
+
+
+# ---- an option given twice ---------------------------------------------------------------------
+def test_an_option_given_twice_is_refused():
+    """A keyword option and a ``set`` entry for the same option (or one option twice in
+    ``set``, under any of its names): the later silently won."""
+    cases = [
+        (dict(set={"pair_scope": "anywhere"}, pair_scope="none"),
+         "--set pair_scope=anywhere and the keyword argument pair_scope=none"),
+        (dict(set=["pair_scope=none", "pair_scope=anywhere"]),
+         "--set pair_scope=none and --set pair_scope=anywhere"),
+        (dict(set=["jokers=2", "jokers_per_deck=0"]), "--set jokers=2 and --set jokers_per_deck=0"),
+        (dict(set="grid.rows=2", grid_rows=2), "--set grid.rows=2 and the keyword argument"),
+    ]
+    for kwargs, both in cases:
+        with pytest.raises(golf.GolfsimError) as e:
+            golf.rules("six_card", **kwargs)
+        assert str(e.value).startswith(both) and "given twice" in str(e.value), str(e.value)
+    with pytest.raises(golf.GolfsimError, match="pair_scope is given twice"):
+        golf.run(set=["pair_scope=none", "pair_scope=anywhere"], progress=False)
+
+
+def test_set_on_a_rule_set_replaces_its_options_in_the_recorded_command(tmp_path):
+    """``rules=`` and ``set=`` on top (documented): the recorded command line gives each
+    option once, so the command line, which refuses an option given twice, replays it."""
+    house = golf.rules("six_card", pair_scope="anywhere", value_two=2)
+    res = golf.run(rules=house, set={"pair_scope": "none"}, rounds=300, threads=1,
+                   progress=False)
+    assert res.rule_set.rules.pair_scope == "none" and res.rule_set.rules.value_two == 2
+    assert res.rule_set.assignments == ("value_two=2", "pair_scope=none")
+    argv = shlex.split(res.metadata["command"])[1:]
+    cli_ok(*argv, "--threads", 1, "--out", tmp_path)
+    assert_frame_equal(pl.read_parquet(tmp_path / "summary.parquet"), res.summary)
 
 
 def test_no_warnings_for_a_clean_run():

@@ -345,6 +345,54 @@ def test_score_accepts_what_the_decks_hold(args, expected):
     assert res.stdout.strip().splitlines()[-1] == f"score: {expected}"
 
 
+HOLE = ["KS 5H JC / KD 5C 2H | KS 9H 3C / 4D 5D 6D"]   # two K♠ across two layouts
+
+
+@pytest.mark.parametrize("args, needles", [
+    (HOLE, ["2 copies of K♠", "decks hold 1", "1 deck for 2 players"]),
+    (["K K K / K K 2H | 9S 9H 3C / 4D 5D 6D"], ["5 cards of rank K", "decks hold 4"]),
+    (["--preset", "eight_card_whitnack",
+      "JK JK JK JK / 5D 5C 2H 3H | JK 2S 3S 4S / 5S 6S 7S 8S"],
+     ["5 jokers", "decks hold 4", "2 decks for 2 players"]),
+])
+def test_score_holds_a_hole_to_the_decks_of_its_table(args, needles):
+    """The layouts of one hole come from the decks of a table of that many players: two K♠
+    in a two-player six_card hole (one deck) are refused, though six_card shuffles two decks
+    for five or six players; before, the hole was scored."""
+    assert_one_line_error(invoke("score", *args), ["score", *args], needles)
+
+
+def test_score_hole_of_more_players_takes_their_decks():
+    res = invoke("score", "--json", "KS 5H JC / KD 5C 2H | KS 9H 3C / 4D 5D 6D | "
+                 "2C 3C 4C / 5C 6C 7C | 8C 9C TC / JC QC KC | 2D 3D 4D / 7D 8D 9D")
+    assert res.exit_code == 0, res.output    # five players: two decks
+    assert json.loads(res.stdout)["layout_values"][:2] == [8, 27]
+
+
+def test_score_knocked_needs_an_ender():
+    """--knocked says how the ender ended the hole; without --ender nobody did, and the flag
+    was silently ignored."""
+    args = ["score", "--knocked", "KS 5H JC / KD 5C 2H | 9S 9H 3C / 4D 5D 6D"]
+    assert_one_line_error(invoke(*args), args, ["--knocked", "--ender"])
+    knock_only = ["--set", "end_triggers=knock", "--set", "ender_rule_applies_to=knock_only",
+                  "--set", "ender_penalty=plus_10", "--json"]
+    layouts = "KS 5H 9C / 3D 5C 2H | KC 5D 9H / KD 5S 2C"
+    knocked = invoke("score", *knock_only, "--ender", "0", "--knocked", layouts)
+    not_knocked = invoke("score", *knock_only, "--ender", "0", layouts)
+    assert json.loads(knocked.stdout)["hole_scores"] == [20, 7]
+    assert json.loads(not_knocked.stdout)["hole_scores"] == [10, 7]
+
+
+def test_match_length_options_agreeing_with_holes_or_target_play(tmp_path):
+    """match_end_* given with --set are refused only when --holes or --target says otherwise
+    (tests/test_api.py BAD, tests/test_replay.py); alike, the match is played."""
+    for extra in (["--set", "match_end_holes=3", "--holes", 3],
+                  ["--set", "match_end_mode=target", "--set", "match_end_target=30",
+                   "--target", 30]):
+        res = invoke("run", *extra, "--rounds", 20, "--threads", 1, "--out", tmp_path, "-q")
+        assert res.exit_code == 0, res.output
+
+
 # ---- the largest counts -------------------------------------------------------------------
 VARY = ["--vary", "pair_scope=column,anywhere"]
 TUNE = ["--strategy", "knock-threshold", "--param", "T=4..8", "--opponent", "greedy"]

@@ -221,6 +221,9 @@ def test_cli_shows_one_hole_of_a_match():
     (["--hole", 2], "needs --holes or --target"),
     (["--holes", 3, "--hole", 4], "the match has 3 holes"),
     (["--holes", 3, "--target", 50], "give one"),
+    (["--set", "match_end_holes=5", "--holes", 3],   # a --set the match length would ignore
+     "--set match_end_holes=5 and --holes 3"),
+    (["--set", "match_end_mode=holes", "--target", 50], "match_end_mode is only recorded"),
     (["--round", -1], "-1"),
     (["--strategy", "clever"], "unknown strategy"),
     (["--html", "/nonexistent-folder/x.html"], "does not exist"),

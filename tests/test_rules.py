@@ -87,6 +87,23 @@ def test_conflicting_options_are_refused(options, fragment):
     assert fragment in str(e.value)
 
 
+@pytest.mark.parametrize("preset, options", [
+    ("six_card", ["joker_count=0", "jokers_per_deck=2", "value_joker=-5"]),
+    ("six_card", ["jokers_per_deck=2", "joker_count=2"]),
+    ("power_malaysia", ["joker_count=1"]),       # the preset's own jokers_per_deck = 2
+    ("eight_card_whitnack", ["joker_count=1"]),  # two decks of two jokers each
+])
+def test_joker_count_and_jokers_per_deck_are_not_both_given(preset, options):
+    """joker_count replaces jokers_per_deck: given together, one of them was silently
+    ignored (joker_count = 0 with jokers_per_deck = 2 played without jokers)."""
+    with pytest.raises(RuleError) as e:
+        Rules.preset(preset).with_text_options(options)
+    message = str(e.value)
+    assert "joker_count" in message and "jokers_per_deck" in message and "\n" not in message
+    one = Rules.preset(preset).with_text_options(["jokers_per_deck=0", "joker_count=1"])
+    assert one.deck_size(2) == 52 * one.decks_for(2) + 1
+
+
 def test_players_and_decks():
     r = Rules()
     r.check_players(4)

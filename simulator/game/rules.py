@@ -63,7 +63,8 @@ class Rules:
                                   "(players, decks) steps used when decks = 0")
     jokers_per_deck: int = _opt(0, "jokers added per deck", allowed=(0, 2))
     joker_count: int | None = _opt(None, "jokers in the whole deck whatever the number of "
-                                   "decks, all in the first (none: jokers_per_deck in each)",
+                                   "decks, all in the first, instead of jokers_per_deck "
+                                   "(which must then be 0; none: jokers_per_deck in each)",
                                    lo=0, hi=2, nullable=True)
     bonus_card: str = _opt("none", "cards worth -2 standing in for jokers",
                            allowed=("none", "twos", "one_eyed_jacks"))
@@ -612,7 +613,17 @@ def _check_removal(r: Rules) -> None:
                         f"together, which a removal would take apart; choose one")
 
 
+def _check_jokers(r: Rules) -> None:
+    """joker_count replaces jokers_per_deck: given both, one would be silently ignored."""
+    if r.joker_count is not None and r.jokers_per_deck != 0:
+        raise RuleError(f"joker_count = {r.joker_count} and jokers_per_deck = "
+                        f"{r.jokers_per_deck} both say how many jokers there are (joker_count "
+                        "in the whole deck, jokers_per_deck in each deck); set one, with "
+                        "jokers_per_deck = 0 for joker_count")
+
+
 def _check_combination(r: Rules) -> None:
+    _check_jokers(r)
     if r.one_eyed_jacks == "wild":
         why = None
         if r.pair_scope not in WILD_SCOPES:
@@ -633,7 +644,8 @@ def _check_combination(r: Rules) -> None:
                         f"{K.MAX_POS} are supported")
     count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
     if r.initial_reveal_mode != "none" and count > npos:
-        raise RuleError(f"initial_reveal_count = {count} exceeds the {npos} positions of the grid")
+        raise RuleError(f"initial_reveal_count = {count} exceeds the {npos} positions of the "
+                        f"grid (grid_rows = {r.grid_rows}, grid_cols = {r.grid_cols})")
     con = r.initial_reveal_constraint
     if r.initial_reveal_mode != "none" and con in ("same_column", "centre_and_outer") and count > 2:
         raise RuleError(f"initial_reveal_constraint = {con} allows at most 2 cards, but "

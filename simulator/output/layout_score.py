@@ -152,14 +152,20 @@ def most_decks(rules: Rules) -> int:
     return max(rules.decks_for(p) for p in range(rules.players_min, rules.players_max + 1))
 
 
-def check_decks_hold(rules: Rules, cards: list[tuple[int, int]]) -> None:
+def check_decks_hold(rules: Rules, cards: list[tuple[int, int]],
+                     players: int | None = None) -> None:
     """Refuse (LayoutError) ``cards``, (rank, suit) pairs with suit -1 where none was written,
-    when the rule set's decks (the most it uses, ``most_decks``) cannot hold them all: more
-    copies of a card than there are decks, more cards of a rank (suits left open count
-    there) than 4 per deck, or a joker where the decks have none, or more than they hold."""
-    decks = most_decks(rules)
-    where = f"{decks} deck{'s' if decks > 1 else ''}" + (
-        "" if rules.decks else f" at most, with up to {rules.players_max} players")
+    when the rule set's decks cannot hold them all: more copies of a card than there are
+    decks, more cards of a rank (suits left open count there) than 4 per deck, or a joker
+    where the decks have none, or more than they hold. The decks are those of a table of
+    ``players``, or without it the most the rule set uses (``most_decks``)."""
+    if players is None:
+        decks = most_decks(rules)
+        where = f"{decks} deck{'s' if decks > 1 else ''}" + (
+            "" if rules.decks else f" at most, with up to {rules.players_max} players")
+    else:
+        decks = rules.decks_for(players)
+        where = f"{decks} deck{'s' if decks > 1 else ''} for {players} players"
     jokers = sum(1 for r, _ in cards if r == C.RANK_JOKER)
     have = sum(rules.jokers_in_copy(c) for c in range(decks))
     if jokers > have:
@@ -289,13 +295,17 @@ def score_hole(rules: Rules, text: str, ender: int | None, knocked: bool) -> Hol
     if ender is not None and not 0 <= ender < players:
         raise LayoutError(f"--ender {ender}: the seats are 0 to {players - 1} "
                           f"({players} layouts given)")
-    rows, cols = rules.grid_rows, rules.grid_cols
-    check_decks_hold(rules, [c for t in texts for c in C.parse_layout_cards(t, rows, cols)])
-    layouts = [score_layout(rules, t) for t in texts]
+    if knocked and ender is None:
+        raise LayoutError("--knocked says how the ender ended the hole: give --ender SEAT "
+                          "too (without it nobody ended the hole)")
     try:
         ri = flatten(rules, players).ri
     except RuleError as e:
         raise LayoutError(f"layout: {players} layouts given: {e}") from None
+    rows, cols = rules.grid_rows, rules.grid_cols
+    check_decks_hold(rules, [c for t in texts for c in C.parse_layout_cards(t, rows, cols)],
+                     players)
+    layouts = [score_layout(rules, t) for t in texts]
     L = np.array([ls.score for ls in layouts], dtype=np.int64)
     quads = np.array([ls.quads for ls in layouts], dtype=np.int64)
     out = np.zeros(players, dtype=np.int64)
