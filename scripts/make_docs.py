@@ -67,7 +67,7 @@ GROUPS = (
                                       "shoot_the_moon", "twenty_one_scores_zero",
                                       "lowest_scores_zero", "lowest_bonus", "tie_penalty")),
     ("Ender scoring", ("ender_penalty", "ender_bonus", "ender_tie", "ender_rule_applies_to",
-                       "ender_extra")),
+                       "ender_extra", "ender_clamp")),
     ("Match play", ("match_end_mode", "match_end_holes", "match_end_target", "match_tie",
                     "four_of_kind_wins_match", "pot_enabled", "pot_ante", "pot_cap")),
     ("Power cards", ("power_set", "dutch_powers", "powers_off", "power_source", "power_card_placeable",

@@ -767,9 +767,10 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
               help="Processes compiling at once (default: the number of CPUs).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def warm(jobs, quiet):
-    """Compile the common builds ahead (the lean kernel, the general engine, match play and
-    every built-in policy), so that later runs start at once. Each is compiled once per
-    version and machine; what is compiled already is only loaded."""
+    """Compile every build a built-in strategy can reach ahead (the lean kernel, the general
+    engine, the power-card games' engine, match play and every built-in policy), so that
+    later runs start at once. Each is compiled once per version and machine; what is
+    compiled already is only loaded."""
     from tqdm import tqdm
     from .kernel import builds
     from .experiments import warm as warming

@@ -289,6 +289,8 @@ def test_wait_all_raises_the_error_of_the_earliest_submitted_future():
     ("K♠ 5♥ K♣ / 2♦ 5♣ 2♥", ["--set", "pair_scope=anywhere"], 0),
     ("K♠ 5♥ K♣ / K♦ 5♣ 2♥", ["--set", "pair_scope=anywhere"], -2),
     ("K♠ 5♥ J♣ / K♦ 5♣ 2♥", ["--set", "pair_scope=none"], 18),
+    ("KH 3S 4C / 9D 8C 7H", ["--set", "power_set=dutch"], 30),   # the Dutch red king: -1
+    ("KH 3S 4C / 9D 8C 7H", ["--set", "power_set=dutch", "--set", "value_red_king=0"], 31),
 ])
 def test_score(layout, options, expected):
     res = invoke("score", *options, layout)

@@ -37,6 +37,7 @@ compiled around a policy for minutes, is in the slow tier with its cases); ``-m 
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 
@@ -50,10 +51,11 @@ from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
 from simulator.game.rules import POWER_PRESETS, PRESETS, Rules, flatten
 
-# the power presets have their own contract and parity tests (tests/test_power_kernel.py)
+# the power presets play on the powers build: their cases are below ("the power-card games")
 COMPILED_PRESETS = [p for p in PRESETS if p not in POWER_PRESETS]
 from simulator.experiments.runner import make_job, play_chunk
 from strategies import resolve_seats, seat_arrays
+from test_power_kernel import random_cases as power_random_cases
 from test_random_rules import draw_rule_sets
 from test_reference_parity import differences
 
@@ -419,6 +421,91 @@ def test_contract_views_sweep(case):
 def test_contract_lookahead_sweep(preset):
     rules = Rules.preset(preset)
     run_general(rules, 3, [LOOKAHEAD, "knock-threshold", "greedy"], seed=9, rounds=4)
+
+
+# ---- the power-card games: the powers build, and the rollout build of lookahead's seats ----------
+# Their layouts grow and shrink, so the final layouts hold all MAX_POS positions (an empty one
+# its pseudo-card), and the referee is the power engine (reference.make_hole). The powers build
+# and lookahead's are compiled for the slow tier only (tests/conftest.py SLOW_BUILDS).
+LOOKAHEAD_POWERS = "lookahead:budget=2,width=2"
+POWER_MIXES = {
+    "built-ins": ALL_BUILTINS,
+    "lookahead": (LOOKAHEAD_POWERS, "greedy", "random"),
+}
+
+
+def padded(rows) -> list[list[int]]:
+    return [list(row) + [K.EMPTY0 + p for p in range(len(row), K.MAX_POS)] for row in rows]
+
+
+def power_referee(rules: Rules, players: int, seed: int, round_index: int, log):
+    rows = [tuple(int(x) for x in row) for row in log]
+    hole = R.make_hole(rules, players, ["random"], seed, round_index)
+    cursor = [0]
+    hole.policies = [_Scripted(rows, cursor) for _ in range(players)]
+    record = hole.play()
+    assert cursor[0] == len(rows), f"the referee used {cursor[0]} of {len(rows)} log rows"
+    return hole, record
+
+
+def check_power_round(rules: Rules, players: int, specs, ids, params, seed: int, i: int):
+    res = engine_round(rules, players, ids, params, seed, i)
+    try:
+        check_conservation(res["layouts"], deck_of(rules, players), res)
+        check_termination(rules, players, res["turns"], res["capped"], res["ender"], res["log"])
+        hole, rec = power_referee(rules, players, seed, i, res["log"])
+        differ = differences(res, dataclasses.replace(rec, layouts=padded(rec.layouts)))
+        assert not differ, "\n  ".join(differ)
+        # an empty position, within the layout or beyond it, is face up and known to all
+        face_up = [[cell.face_up for cell in row] + [True] * (K.MAX_POS - len(row))
+                   for row in hole.state.layouts]
+        check_knowledge(res["known"], res["layouts"], face_up)
+        layouts = [[int(c) for c in row if int(c) < K.EMPTY0] for row in res["layouts"]]
+        assert [len(r) for r in layouts] == \
+            [sum(1 for c in row if not R.is_empty(c.card)) for row in hole.state.layouts]
+    except (AssertionError, R.IllegalActionError) as e:
+        raise AssertionError(f"seed {seed} round {i}, {players} players {specs}, rules {rules}: "
+                             f"{type(e).__name__}: {e}") from None
+
+
+def play_power_case(rules: Rules, players: int, specs, seed: int, rounds: int) -> None:
+    ids, params = seat_arrays(resolve_seats(specs, players))
+    for i in range(rounds):
+        check_power_round(rules, players, specs, ids, params, seed, i)
+
+
+def power_cases():
+    cases = []
+    for n, preset in enumerate(list(POWER_PRESETS) + ["six_card+dutch"]):
+        rules = Rules.preset("six_card", power_set="dutch") if preset == "six_card+dutch" \
+            else Rules.preset(preset)
+        for mix, mix_specs in POWER_MIXES.items():
+            players = _players(rules, 3 + n % 2)
+            cases.append((f"powers-{preset}-{mix}", preset, rules, players,
+                          seat_specs(mix_specs, players, shift=n)))
+    rng = random.Random(2039)
+    for k, (rules, players, _, _) in enumerate(power_random_cases(12, seed=2039)):
+        cases.append((f"powers-random-{k}", "random", rules, players,
+                      [rng.choice(ALL_BUILTINS) for _ in range(players)]))
+    return cases
+
+
+POWER_CASES = power_cases()
+
+
+def test_every_power_preset_is_covered_by_both_builds():
+    covered = {(preset, mix) for _, preset, _, _, specs in POWER_CASES
+               for mix in ("lookahead",) if any(s.startswith("lookahead") for s in specs)}
+    assert {p for p, _ in covered} == set(POWER_PRESETS) | {"six_card+dutch"}
+    assert {p for _, p, _, _, _ in POWER_CASES} >= set(POWER_PRESETS) | {"random"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", range(len(POWER_CASES)), ids=[c[0] for c in POWER_CASES])
+def test_contract_power_games(case):
+    _, _, rules, players, specs = POWER_CASES[case]
+    play_power_case(rules, players, specs, seed=5100 + case,
+                    rounds=2 if any(s.startswith("lookahead") for s in specs) else 6)
 
 
 # ---- the contract has teeth ----------------------------------------------------------------------

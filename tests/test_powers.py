@@ -681,3 +681,48 @@ def test_greedy_calls_rather_than_stall():
         rec = R.play_round(rules, 4, ["greedy"], 1, i)
         assert not rec.capped and rec.ender >= 0 and rec.knocked, i
         assert rec.reshuffles == K.GREEDY_STALL_RESHUFFLES, (i, rec.reshuffles)
+
+
+# ---- issue 39's rule decisions -------------------------------------------------------------
+def test_the_dutch_table_scores_a_red_king_minus_one_unless_told_otherwise():
+    from simulator.game.rules import card_values
+    six = Rules.preset("six_card")
+    for rules, red in ((six.with_options(power_set="dutch"), -1),
+                       (six.with_options(power_set="dutch", value_red_king=0), 0),
+                       (six.with_options(power_set="dutch", value_red_king=-5), -5),
+                       (six, 0)):
+        table = card_values(rules, 1)
+        assert table[card("KH")] == table[card("KD")] == red, rules.diff()
+        assert table[card("KS")] == table[card("KC")] == 0
+        assert R.card_value(rules, card("KH")) == red      # the reference agrees
+
+
+def test_a_dutch_4_on_an_opponents_last_face_down_card_lets_the_owner_go_out_on_its_turn():
+    rules = Rules.preset("six_card", power_set="dutch")
+    hole = setup(rules, ["AS 2S 3S 4S 5S 6S", "AH 2H 3H 9H 5H 6H"], stock_top="8C 4D",
+                 scripts=[[(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.POWER),
+                           (D.TARGET_SEAT, 1), (D.TARGET_POS, 3)],
+                          [(D.TURN, T.DRAW_STOCK), (D.PLACE_DRAWN, T.DISCARD)]])
+    st = hole.state
+    for p in (0, 1, 2, 4, 5):
+        st.layouts[1][p].face_up = True
+        st.layouts[1][p].known_to = {0, 1}
+    hole.play_turn(0)
+    hole.check_end(0)
+    assert not hole.policies[0].moves
+    assert st.layouts[1][3].face_up and st.face_down_count(1) == 0
+    assert st.ender is None                 # turning it up ends nothing at once
+    played(hole, 1)
+    hole.check_end(1)
+    assert st.ender == 1                    # its own turn ends with every card face up
+
+
+def test_ender_clamp_off_scores_pablo_as_written():
+    pablo = Rules.preset("power_pablo")
+    literal = pablo.with_options(ender_clamp=False)
+    # lowest at -12: clamped keeps -12, as written -10
+    assert R.ender_score(pablo, [-12, 3, 5], 0) == -12
+    assert R.ender_score(literal, [-12, 3, 5], 0) == -10
+    # not lowest, the highest opponent negative: clamped keeps 4, as written 4 + (-1)
+    assert R.ender_score(pablo, [4, -3, -1], 0) == 4
+    assert R.ender_score(literal, [4, -3, -1], 0) == 3

@@ -12,7 +12,7 @@ from simulator.kernel import builds
 
 @pytest.mark.parametrize("jobs", [1, 2, 3, 8])
 def test_every_build_is_compiled_once_and_groups_stay_together(jobs):
-    plan = list(warm.PLAN) + list(warm.POWERS_PLAN)
+    plan = list(warm.PLAN)
     shares = warm.shares(plan, jobs)
     assert sorted(n for share in shares for n in share) == sorted(plan)
     assert len(shares) <= jobs
@@ -22,7 +22,7 @@ def test_every_build_is_compiled_once_and_groups_stay_together(jobs):
 
 
 def test_the_processes_get_about_equal_compile_times():
-    plan = list(warm.PLAN) + list(warm.POWERS_PLAN)
+    plan = list(warm.PLAN)
     costs = [sum(builds.estimate(n) for n in share) for share in warm.shares(plan, 2)]
     # no unit (a TOGETHER group or a lone build) could move to make the longer one shorter
     largest_unit = max(sum(builds.estimate(n) for n in group) for group in warm.TOGETHER)
@@ -33,3 +33,32 @@ def test_a_part_of_a_group_goes_alone():
     """A run that needs only some of a group's builds compiles just those."""
     shares = warm.shares(["policy:heuristic", "engine"], 2)
     assert sorted(map(sorted, shares)) == [["engine"], ["policy:heuristic"]]
+
+
+def test_warm_compiles_every_build_a_built_in_reaches():
+    """The power-card games' engine and lookahead's power rollouts included (a first power
+    command after ``golfsim warm`` should compile nothing)."""
+    from strategies import STRATEGIES
+    for name in ("lean", "engine", "matches", "powers", "powers:matches",
+                 "policy:lookahead-powers"):
+        assert name in warm.PLAN
+    for strategy in STRATEGIES:
+        if strategy != "random":     # random's policy is compiled into the engine
+            assert f"policy:{strategy}" in warm.PLAN, strategy
+
+
+def test_a_compile_says_how_long_it_has_been_at_it():
+    """A first run that compiles for a minute says so as it goes, and when it is done."""
+    import time
+    said = []
+    with builds.elapsed("the power-card games' engine", said.append, every=0.05):
+        time.sleep(0.18)
+    assert any(m.startswith("still compiling the power-card games' engine: ") for m in said)
+    assert said[-1].startswith("compiled the power-card games' engine in ")
+    said.clear()
+    with pytest.raises(KeyError):
+        with builds.elapsed("x", said.append, every=10):
+            raise KeyError("failed")
+    assert said == []            # a failed compile claims nothing
+    with builds.elapsed("x", None):
+        pass                     # nobody to tell: nothing happens

@@ -727,7 +727,8 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
         notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on {jobs} processes "
                f"at once (once per version; about {longest:.0f} s)")
     try:
-        warm.warm(cold, jobs=jobs)
+        with builds.elapsed(", ".join(builds.describe(n) for n in cold), notify):
+            warm.warm(cold, jobs=jobs)
     except (RuntimeError, OSError):
         pass   # each build is then compiled here, one after another, as without this
 

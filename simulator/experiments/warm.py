@@ -17,14 +17,15 @@ import time
 from ..kernel import builds
 
 ENGINE_PLAN = ("engine", "matches")
-# the power-card games' build of the engine, compiled only when a run plays them (not in PLAN)
+# the power-card games' build of the engine
 POWERS_PLAN = ("powers", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
 # first of them to compile in a process compiles that rule, the others load it
 GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
                  "guide")
-POLICIES = GREEDY_FAMILY + ("lookahead",)
-PLAN = ("lean",) + ENGINE_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+POLICIES = GREEDY_FAMILY + ("lookahead", "lookahead-powers")
+# every build a built-in strategy can reach
+PLAN = ("lean",) + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process: match play extends its engine, and
 # the family shares greedy's power rule (compiled apart, each process would compile it again)
 TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY))

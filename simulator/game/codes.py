@@ -281,7 +281,8 @@ R_COMBINABLE = 81         # Dutch 2: bit r set when the rank index r may be comb
 R_SWAP_LINE_OK = 82       # 1 unless layout_mode = hand (the Dutch 7 swaps grid lines)
 R_EFFECT_RED_KING = 83    # the effect of a red king (the Dutch K is the black king only)
 R_EFFECT0 = 84            # [rank index, joker 13]: the effect of a card of that rank (POW_*)
-N_RULE_SLOTS = R_EFFECT0 + 14
+R_ENDER_CLAMP = R_EFFECT0 + 14  # ender_clamp: a penalty never lowers, a bonus never raises
+N_RULE_SLOTS = R_ENDER_CLAMP + 1
 
 # R_LAYOUT_KIND: the simple cases a kernel scores in place, without calls
 LAYOUT_GENERAL = 0  # the general scorer is needed

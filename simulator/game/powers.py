@@ -1,9 +1,9 @@
 """The power-card games in the reference engine (docs/rules.md#power-card-games: Malaysia,
-Pablo, Cumbia, Cabo, Cactus and the Dutch powers table as an add-on), move for move. No
-compiled build plays them yet
-(the "powers" feature of simulator/kernel/features.py); when one does, it follows this module,
-which is therefore written as the specification: every decision below is asked in exactly this
-order, with exactly these legal actions (ascending), and every random number named.
+Pablo, Cumbia, Cabo, Cactus and the Dutch powers table as an add-on), move for move. The
+compiled powers build (the "powers" feature of simulator/kernel/features.py) follows this
+module, which is therefore written as the specification: every decision below is asked in
+exactly this order, with exactly these legal actions (ascending), and every random number
+named; the parity tests hold the two to the same moves.
 
 Layouts
 -------

@@ -164,8 +164,8 @@ def card_value(rules: Rules, card: int) -> int:
         value = rules.value_queen_of_spades
     if rank == C.RANK_KING:
         red = suit in (C.HEARTS, C.DIAMONDS)
-        if red and rules.value_red_king is not None:
-            value = rules.value_red_king
+        if red and rules.red_king_value is not None:
+            value = rules.red_king_value
         if not red and rules.value_black_king is not None:
             value = rules.value_black_king
         if suit == C.DIAMONDS and rules.value_king_of_diamonds is not None:
@@ -498,11 +498,13 @@ def ender_score(rules: Rules, layout_values: list[int], ender: int) -> int:
         lowest = rules.ender_tie == "counts_as_lowest"
     if lowest:
         bonus = {"none": s, "zero": 0, "minus_players": s - n, "fixed_minus_10": -10}
-        return min(bonus[rules.ender_bonus], s)
+        f = bonus[rules.ender_bonus]
+        return min(f, s) if rules.ender_clamp else f
     penalty = {"none": s, "plus_10": s + 10, "plus_20": s + 20, "double_plus_5": 2 * s + 5,
                "double": 2 * s, "equal_highest": max(L), "plus_twice_players": s + 2 * n,
                "plus_lowest_score": s + m, "plus_highest_opponent": s + max(others)}
-    return max(penalty[rules.ender_penalty], s)
+    f = penalty[rules.ender_penalty]
+    return max(f, s) if rules.ender_clamp else f
 
 
 def hole_scores(rules: Rules, layout_values: list[int], ender: int, knocked: bool = False,

@@ -44,6 +44,8 @@ _SCHEME_TABLES = {
     "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
     "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
 }
+# the red king of the Dutch powers table, a value rule rather than an action
+DUTCH_RED_KING = -1
 JOKER_PLUS15 = "plus15_pair_minus5"
 JOKER_EAGLE = "plus2_pair_minus4"
 # value_joker values that give a joker one value alone and another, for the two, when two
@@ -155,7 +157,8 @@ class Rules:
     value_queen_of_spades: int | None = _opt(None, "value of the queen of spades",
                                              allowed=(40,), nullable=True)
     value_eight: int | None = _opt(None, "value of an eight", allowed=(8, 0), nullable=True)
-    value_red_king: int | None = _opt(None, "value of a red king", allowed=(-1, -5),
+    value_red_king: int | None = _opt(None, "value of a red king (None: the table's, or -1 "
+                                      "under power_set = dutch)", allowed=(-1, -5, 0, 10, 13),
                                       nullable=True)
     value_black_king: int | None = _opt(None, "value of a black king", allowed=(0,),
                                         nullable=True)
@@ -215,6 +218,10 @@ class Rules:
                           allowed=K.ENDER_TIES)
     ender_rule_applies_to: str = _opt("any_ender", "who the ender rules apply to",
                                       allowed=K.ENDER_APPLIES)
+    ender_clamp: bool = _opt(True, "ender_penalty never lowers the ender's score and "
+                             "ender_bonus never raises it (false: the formula as written, "
+                             "e.g. Pablo's -10 even below it, a negative highest opponent "
+                             "added)")
     ender_extra: int = _opt(0, "added to the ender's hole score, lowest or not (after "
                             "ender_penalty and ender_bonus)", allowed=(0, -5))
     lowest_bonus: int = _opt(0, "added to the hole score of each player with the lowest one "
@@ -355,6 +362,14 @@ class Rules:
         if self.joker_count is None:
             return self.jokers_per_deck
         return self.joker_count if copy == 0 else 0
+
+    @property
+    def red_king_value(self) -> int | None:
+        """A red king's value when it differs from its rank's: the Dutch powers table makes it
+        -1 (docs/rules.md#power-card-games) unless value_red_king says otherwise."""
+        if self.value_red_king is None and self.power_set == "dutch":
+            return DUTCH_RED_KING
+        return self.value_red_king
 
     @property
     def has_jokers(self) -> bool:
@@ -1054,13 +1069,13 @@ VALUE_DESCRIPTIONS: dict[str, dict[str, str]] = {
         "all_players_face_up": "the hole ends, with no final turns, once every layout is "
                                "entirely face up",
         "stock_exhausted": "the hole ends as soon as the action that took the last stock "
-                           "card is complete, with no final turns (AMB-44; needs stock_empty "
+                           "card is complete, with no final turns (needs stock_empty "
                            "= end_hole)",
         "call": "a player may call the end, named call_name (the knock of the power-card "
                 "games, timed by knock_timing)",
         "empty_layout": "the hole ends as soon as the action that left a player without "
-                        "layout cards is complete, with no final turns (AMB-44; the reference "
-                        "engine only so far)",
+                        "layout cards is complete, with no final turns (the power-card "
+                        "games)",
     },
     "owner_view": {
         "none": "owners know only the cards they have seen",
@@ -1246,8 +1261,8 @@ def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
             v = r.value_queen_of_spades
         if rank == C.RANK_KING:
             red = suit in (C.HEARTS, C.DIAMONDS)
-            if red and r.value_red_king is not None:
-                v = r.value_red_king
+            if red and r.red_king_value is not None:
+                v = r.red_king_value
             if not red and r.value_black_king is not None:
                 v = r.value_black_king
             if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
@@ -1401,6 +1416,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_ENDER_BONUS: K.ENDER_BONUSES.index(r.ender_bonus),
         K.R_ENDER_TIE: K.ENDER_TIES.index(r.ender_tie),
         K.R_ENDER_APPLIES: K.ENDER_APPLIES.index(r.ender_rule_applies_to),
+        K.R_ENDER_CLAMP: int(r.ender_clamp),
         K.R_LOWEST_SCORES_ZERO: int(r.lowest_scores_zero),
         K.R_SHOOT_MOON: _nullable(r.shoot_the_moon),
         K.R_DISCARD_MUST_PLACE: int(r.discard_draw_must_be_placed),

@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import os
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,6 +45,8 @@ ESTIMATE_S = {
     "user": 180,
 }
 DEFAULT_ESTIMATE_S = 5
+# how often a first run that compiles says how long it has been at it
+TICK_S = 15.0
 
 DESCRIPTION = {
     "engine": "the general engine",
@@ -80,15 +83,41 @@ def describe(name: str) -> str:
 
 
 @contextmanager
+def elapsed(what: str, notify, every: float = TICK_S):
+    """Around a compile that ``notify`` was told of: every ``every`` seconds how long it has
+    been compiling, and at the end how long it took, so a first run that waits a minute shows
+    that it is working (``notify`` None: nothing)."""
+    if notify is None:
+        yield
+        return
+    t0 = time.perf_counter()
+    stop = threading.Event()
+
+    def tick():
+        while not stop.wait(every):
+            notify(f"still compiling {what}: {time.perf_counter() - t0:.0f} s")
+    ticker = threading.Thread(target=tick, daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join()
+    notify(f"compiled {what} in {time.perf_counter() - t0:.0f} s (later runs load it)")
+
+
+@contextmanager
 def compiling(name: str, notify=None):
     """Around the first call of build ``name``: tells ``notify`` when it is not compiled yet,
-    and marks it compiled when the block ends without an error (``name`` None: nothing)."""
+    and how long it takes, and marks it compiled when the block ends without an error
+    (``name`` None: nothing)."""
     cold = name is not None and not is_compiled(name)
     if cold and notify is not None:
         notify(f"compiling {describe(name)} (once per version; about "
                f"{estimate(name)} s)")
     t0 = time.perf_counter()
-    yield
+    with elapsed(describe(name) if name else "", notify if cold else None):
+        yield
     if cold:
         marker = _marker(name)
         marker.parent.mkdir(parents=True, exist_ok=True)

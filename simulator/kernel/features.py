@@ -167,6 +167,7 @@ OPTION_FEATURES: dict[str, tuple] = {
     "ender_tie": DATA_ONLY,
     "ender_rule_applies_to": DATA_ONLY,
     "ender_extra": DATA_ONLY,
+    "ender_clamp": DATA_ONLY,
     "lowest_bonus": DATA_ONLY,
     "tie_penalty": DATA_ONLY,
     "match_end_mode": MATCH_ONLY,

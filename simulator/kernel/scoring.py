@@ -462,7 +462,7 @@ def _layout_values_general_nb(cards, start, rt, players, L, quads, tmp):
 @hot
 def ender_adjusted_nb(s, m, high, high_opp, players, ri):
     """Ender's hole score from its layout value s (docs/rules.md#ender-scoring), clamped as
-    step 4 of docs/rules.md#scoring-a-hole says."""
+    step 4 of docs/rules.md#scoring-a-hole says unless ender_clamp is off."""
     lowest = s < m
     if s == m:
         tie = ri[K.R_ENDER_TIE]
@@ -478,7 +478,7 @@ def ender_adjusted_nb(s, m, high, high_opp, players, ri):
             f = s - players
         elif b == 3:
             f = np.int64(-10)
-        return min(f, s)
+        return min(f, s) if ri[K.R_ENDER_CLAMP] != 0 else f
     pen = ri[K.R_ENDER_PENALTY]
     f = s
     if pen == 1:
@@ -497,7 +497,7 @@ def ender_adjusted_nb(s, m, high, high_opp, players, ri):
         f = s + m
     elif pen == 8:
         f = s + high_opp
-    return max(f, s)
+    return max(f, s) if ri[K.R_ENDER_CLAMP] != 0 else f
 
 
 @hot(inline="always")  # at the end of every round in both kernels: a call passes five arrays
