@@ -6,6 +6,7 @@ says so. Also the words, the knowledge shown, the HTML page and the errors."""
 from __future__ import annotations
 
 import json
+import random
 
 import numpy as np
 import polars as pl
@@ -15,7 +16,9 @@ from click.testing import CliRunner
 from cli_errors import assert_one_line_error
 from simulator.cli import cli
 from simulator.experiments import replay as rp
-from simulator.game.rules import Rules
+from simulator.game import codes as K
+from simulator.game.cards import card_name
+from simulator.game.rules import POWER_PRESETS, Rules
 from simulator.output import replay_report as rr
 from strategies import resolve_seats
 
@@ -248,3 +251,74 @@ def test_the_page_reads_at_phone_and_desktop_width_and_on_paper(tmp_path):
     finally:
         driver.quit()
     assert not faults, "\n".join(faults)
+
+
+# ---- the power-card games: layouts that grow beyond the grid and empty ----------------------
+def _power_sample(per_preset: int = 60, seed: int = 38):
+    """A fixed sample of random holes of every power preset: (preset, players, strategies,
+    seed, round)."""
+    rng = random.Random(seed)
+    for name in sorted(POWER_PRESETS):
+        for _ in range(per_preset):
+            players = rng.randint(2, 4)
+            strategies = [rng.choice(["random", "greedy", "greedy", "ev"])
+                          for _ in range(players)]
+            yield name, players, strategies, rng.randrange(2**31), rng.randrange(2**31)
+
+
+def _final_cards(text: str, seat: int) -> list[str]:
+    """The cards the text's final table gives ``seat`` (its grid's row separators left out)."""
+    tail = text[text.index("Final layouts"):]
+    line = next(ln for ln in tail.splitlines() if ln.strip().startswith(f"seat {seat}:"))
+    cells = line.split(":", 1)[1].split("layout value")[0].split()
+    return [c for c in cells if c != "/"]
+
+
+def _card_text(c: int) -> str:
+    return "--" if c >= K.EMPTY0 else card_name(c)
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_power_holes_of_any_layout_size_replay_as_text_json_and_html():
+    """Holes whose layouts grow beyond the grid (penalty cards, failed matches) and whose
+    layouts empty, as text, JSON and HTML: every form shows every position."""
+    grown = emptied = looks = 0
+    for name, players, strategies, seed, round_index in _power_sample():
+        rules = Rules.preset(name)
+        h = rp.replay_round(rules, players, resolve_seats(strategies, players), seed,
+                            round_index)
+        rows = [row for s in h.steps for row in s.table.cards]
+        grown += max(map(len, rows)) > rules.n_positions
+        emptied += any(all(c >= K.EMPTY0 for c in row) for row in rows)
+        where = (name, players, strategies, seed, round_index)
+        text = rr.hole_text(h, show_hidden=True)
+        for seat in range(players):
+            assert _final_cards(text, seat) == [_card_text(c) for c in h.layouts[seat]], where
+        for look in (s for s in h.steps if s.kind == "peek" and s.target is not None):
+            looks += 1
+            assert h.steps[h.steps.index(look) - 1].table.up[look.target][look.pos] is False
+            assert f"looks at seat {look.target}'s face-down card at position {look.pos}" in \
+                text, where
+        data = json.loads(json.dumps(rp.hole_dict(h)))
+        assert data["layouts"] == h.layouts and data["scores"] == h.scores, where
+        assert [[len(r) for r in st["table"]["cards"]] for st in data["steps"]] == \
+            [[len(r) for r in st.table.cards] for st in h.steps], where
+        page = rr.hole_html(h)
+        final = page[page.rindex("The end of the hole"):]
+        assert final.count('class="card') == sum(map(len, h.layouts)), where
+    assert grown and emptied and looks, (grown, emptied, looks)   # the sample holds them
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_a_power_pablo_hole_that_grows_writes_all_three_forms(tmp_path):
+    """Issue 38's hole: seat 0's layout grows to five cards."""
+    page, data = tmp_path / "a.html", tmp_path / "a.json"
+    res = invoke("replay", "--preset", "power_pablo", "--players", 2, "--seed", 984810563,
+                 "--strategy", "random", "--strategy", "ev", "--round", 798694394,
+                 "--html", page, "--json", data)
+    assert res.exit_code == 0, res.output
+    layouts = json.loads(data.read_text())["layouts"]
+    assert max(map(len, layouts)) > 4
+    for seat in range(2):
+        assert _final_cards(res.output, seat) == [_card_text(c) for c in layouts[seat]]
+    assert page.read_text(encoding="utf-8").count("The end of the hole") == 1

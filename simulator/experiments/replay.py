@@ -85,8 +85,9 @@ class Step:
     (the hole is over: ``note`` says why).
 
     A reveal's ``note`` is "forced" when reveal_on_trigger turned the card up; a peek's
-    ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal) or
-    "before_placing" (blind_replacement = false).
+    ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal),
+    "before_placing" (blind_replacement = false) or "power" (a power card's look at the card
+    of seat ``target``).
 
     ``phase`` is deal, reveal, play or final (the final turns after the end was triggered);
     ``table`` is the table right after the step."""
@@ -106,6 +107,7 @@ class Step:
     cells: tuple[int, ...] = ()
     value: int = 0
     cost: int = 0
+    target: int | None = None         # a power's look: the seat whose card it is
     note: str = ""
 
 
@@ -278,7 +280,7 @@ class _Recorder(R.Hole):
             if observer is not None and observer != seat:   # a power card's look
                 peek(seat, p, observer)
                 self.record("peek", observer, card=st.layouts[seat][p].card, pos=p,
-                            note=f"at turn position {seat}'s card")
+                            target=self.order[seat], note="power")
                 return
             peek(seat, p)
             # Hole.pay_to_peek adds the cost after the look
