@@ -5,6 +5,7 @@ says so. Also the words, the knowledge shown, the HTML page and the errors."""
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 
@@ -322,3 +323,45 @@ def test_a_power_pablo_hole_that_grows_writes_all_three_forms(tmp_path):
     for seat in range(2):
         assert _final_cards(res.output, seat) == [_card_text(c) for c in layouts[seat]]
     assert page.read_text(encoding="utf-8").count("The end of the hole") == 1
+
+
+# ---- what is written, and what cannot be -------------------------------------------------------
+@pytest.mark.parametrize("broken, fault", [
+    ("hole_html", IndexError("tuple index out of range")),
+    ("hole_dict", OSError(errno.ENOSPC, "No space left on device")),
+])
+def test_one_output_failing_loses_none_of_the_others(tmp_path, monkeypatch, broken, fault):
+    module = rr if broken == "hole_html" else rp
+
+    def fail(*args, **kwargs):
+        raise fault
+    monkeypatch.setattr(module, broken, fail)
+    page, data = tmp_path / "r.html", tmp_path / "r.json"
+    res = invoke("replay", "--preset", "six_card", "--players", 2, "--round", 1,
+                 "--html", page, "--json", data)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "The end of the hole" in res.stdout            # the text is printed
+    failed, kept = (page, data) if broken == "hole_html" else (data, page)
+    assert not failed.exists() and kept.stat().st_size > 0
+    assert f"  {kept}" in res.stdout and f"  {failed}" not in res.stdout
+    [line] = res.stderr.splitlines()
+    option = "--html" if broken == "hole_html" else "--json"
+    assert line.startswith(f"golfsim: error: replay: {option} {failed}: ") and \
+        fault.args[-1] in line
+
+
+@pytest.mark.parametrize("option", ["--html", "--json"])
+def test_a_file_name_too_long_is_one_line(tmp_path, option):
+    name = tmp_path / ("r" * 300 + option.replace("--", "."))
+    args = ["replay", "--preset", "six_card", "--players", 2, option, name]
+    assert_one_line_error(invoke(*args), args, [option, "bytes long", "at most"])
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_long_file_name_the_file_system_allows_is_written(tmp_path):
+    """A name of 250 bytes: its temporary file's name (report.atomic_path) fits too."""
+    name = tmp_path / ("r" * 245 + ".json")
+    res = invoke("replay", "--preset", "six_card", "--players", 2, "--json", name, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert json.loads(name.read_text())["steps"]
+    assert [p.name for p in tmp_path.iterdir()] == [name.name]
