@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 import json
 import random
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -365,3 +366,34 @@ def test_a_long_file_name_the_file_system_allows_is_written(tmp_path):
     assert res.exit_code == 0, res.output
     assert json.loads(name.read_text())["steps"]
     assert [p.name for p in tmp_path.iterdir()] == [name.name]
+
+
+# ---- a hole that never ends --------------------------------------------------------------------
+# knock-threshold with T=-100 never knocks, and four_card ends only by a knock: every hole is
+# stopped by the turn cap
+NEVER_ENDS = ["--preset", "four_card", "--players", 2, "--strategy", "knock-threshold:T=-100"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--set", f"turn_cap={rp.MAX_TURNS + 1}"], f"round 0 lasted {rp.MAX_TURNS + 1:,} turns"),
+    (["--set", "turn_cap=100000"], "round 0 lasted 100,000 turns"),
+    (["--set", f"turn_cap={rp.MAX_TURNS // 2 + 1}", "--holes", 2],
+     f"match 0 (up to its hole 2) lasted {rp.MAX_TURNS + 2:,} turns"),
+])
+def test_a_replay_longer_than_its_bound_is_refused(tmp_path, args, needle):
+    full = ["replay", *NEVER_ENDS, *args, "--json", tmp_path / "r.json"]
+    assert_one_line_error(invoke(*full), full, [needle, f"at most {rp.MAX_TURNS:,} turns"])
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_capped_hole_within_the_bound_is_replayed(tmp_path):
+    res = invoke("replay", *NEVER_ENDS, "--json", tmp_path / "r.json", "--quiet")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["capped"] and data["turns"] == Rules.preset("four_card").turn_cap
+
+
+def test_the_bound_is_documented():
+    cli_doc = (Path(__file__).resolve().parents[1] / "docs/cli.md").read_text()
+    assert f"at most **{rp.MAX_TURNS} turns**" in cli_doc
+

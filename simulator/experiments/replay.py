@@ -32,6 +32,11 @@ from ..game.rules import Rules, flatten, uses_power_engine
 from . import runner
 
 MATCH_STRIDE = R.MATCH_STRIDE
+# The most turns a replay shows, all the holes of a match together (docs/cli.md#golfsim-replay):
+# every step keeps a snapshot of the table, about 40 KB a turn in memory and 3 KB in the JSON
+# with two seats, five times that with eight; a hole that never ends (a turn_cap of 100000)
+# would otherwise take gigabytes.
+MAX_TURNS = 2000
 
 
 class ReplayError(RuntimeError):
@@ -488,13 +493,23 @@ def _check_same(record, compiled: dict, round_index: int) -> None:
                           f"the compiled round ({'; '.join(bad)})")
 
 
+def _check_size(turns: int, what: str, hint: str) -> None:
+    """Refuse a replay of more than MAX_TURNS turns (``turns``: those of ``what``)."""
+    if turns > MAX_TURNS:
+        raise ReplayError(f"{what} lasted {turns:,} turns; a replay shows at most "
+                          f"{MAX_TURNS:,} turns, all the holes of a match together; {hint}")
+
+
 def replay_round(rules: Rules, players: int, strategies, seed: int, round_index: int,
                  user=None) -> HoleReplay:
     """Round ``round_index`` of ``seed`` as ``run`` plays it. ``strategies``: resolved
-    strategies.Strategy, one per seat; ``user`` their compiled user policy, if any."""
+    strategies.Strategy, one per seat; ``user`` their compiled user policy, if any. A round
+    of more than MAX_TURNS turns is refused (ReplayError)."""
     from strategies import seat_arrays
     ids, params = seat_arrays(list(strategies))
     compiled = play_compiled(rules, players, ids, params, seed, round_index, user)
+    _check_size(compiled["turns"], f"round {round_index}",
+                f"replay it with --set turn_cap={MAX_TURNS} to see how it begins")
     return replay_compiled(rules, players, [s.spec for s in strategies], seed, round_index,
                            compiled)
 
@@ -503,7 +518,8 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
                  holes: int = 0, target: int = 0, user=None) -> MatchReplay:
     """Every hole of match ``match`` as ``run --holes``/``--target`` plays it: hole h is round
     match * 1000 + h, the seats rotate (reference.play_match orders them, as the engine's
-    match play does)."""
+    match play does). A match whose holes last more than MAX_TURNS turns together is refused
+    (ReplayError)."""
     from strategies import seat_arrays
     if (holes > 0) == (target > 0):
         raise ValueError("give holes or target (one of them)")
@@ -515,6 +531,10 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
         order = [int(x) for x in order]
         compiled = play_compiled(rules, players, ids[order], params[order], seed,
                                  round_index, user)
+        _check_size(sum(h.turns for h in played) + compiled["turns"],
+                    f"match {match} (up to its hole {len(played) + 1})",
+                    "replay a shorter match (--holes, --target) or fewer turns a hole "
+                    "(--set turn_cap)")
         played.append(replay_compiled(rules, players, specs, seed, round_index, compiled,
                                       order, match=match, hole=round_index - match *
                                       MATCH_STRIDE))
