@@ -420,17 +420,15 @@ def _log_cap(rules: Rules, players: int) -> int:
 def play_compiled(rules: Rules, players: int, policy_ids, params, seed: int, round_index: int,
                   user=None) -> dict:
     """The compiled round with its move log (runner.play_logged_round); a policy's illegal
-    action raises runner.PolicyError."""
+    action raises runner.PolicyError, described as ``run`` describes it."""
     res = runner.play_logged_round(flatten(rules, players), np.asarray(policy_ids),
                                    np.asarray(params), seed, round_index, check=False,
                                    log_cap=_log_cap(rules, players), user=user)
     if res["error"]:
-        from ..kernel.engine import ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL
-        what = {ERR_ILLEGAL_ACTION: "a policy chose an action that is not legal",
-                ERR_CONSERVATION: "card conservation or a counter invariant broke",
-                ERR_LOG_FULL: "the move log is full"}.get(res["error"], "engine error")
-        raise runner.PolicyError(f"round {round_index}: {what} (error {res['error']})",
-                                 round_index)
+        job = runner.make_job(rules, players, policy_ids, params, seed, kernel="general",
+                              user=user)
+        raise runner.policy_error(job, res["out"], round_index, "round",
+                                  lambda again: runner.play_chunk(again, round_index, 1))
     return res
 
 
