@@ -34,8 +34,8 @@ from . import runner
 MATCH_STRIDE = R.MATCH_STRIDE
 # The most turns a replay shows, all the holes of a match together (docs/cli.md#golfsim-replay):
 # every step keeps a snapshot of the table, about 40 KB a turn in memory and 3 KB in the JSON
-# with two seats, five times that with eight; a hole that never ends (a turn_cap of 100000)
-# would otherwise take gigabytes.
+# with two seats, four to five times that with eight; a hole that never ends (a turn_cap of
+# 100000) would otherwise take gigabytes.
 MAX_TURNS = 2000
 
 
