@@ -915,11 +915,10 @@ def _check_output_file(option: str, path: str | None) -> None:
     try:
         if not file.parent.is_dir():
             raise GolfsimError(f"{option} {path}: the folder {file.parent} does not exist")
-        longest = os.pathconf(file.parent, "PC_NAME_MAX")
-        if len(os.fsencode(file.name)) > longest:
-            raise GolfsimError(f"{option} {path}: the file name is "
-                               f"{len(os.fsencode(file.name))} bytes long; its folder's file "
-                               f"system allows at most {longest}")
+        size, longest = len(os.fsencode(file.name)), os.pathconf(file.parent, "PC_NAME_MAX")
+        if size > longest:
+            raise GolfsimError(f"{option} {path}: the file name is {size} bytes long; its "
+                               f"folder's file system allows at most {longest}")
         if file.is_dir():
             raise GolfsimError(f"{option} {path}: is a folder; give a file name")
         check_writable(file)
