@@ -869,14 +869,24 @@ def replay(ctx, preset, rules_file, assignments, players, strategies, seed, roun
           --strategy knock-threshold:T=10 --players 2 --round 3 --html replay.html
       golfsim replay --preset six_card --holes 9 --match 2 --hole 4
     """
-    from strategies import StrategyError, resolve_seats, user_policy
-
-    from .experiments import replay as rp
-    from .experiments import runner
-    from .output import replay_report as rr
-
     rule_set = build_rule_set(ctx, preset, rules_file, assignments)
     rules, preset = rule_set.rules, rule_set.preset
+    seats, user = _replay_seats(rules, players, strategies)
+    _check_replay_options(rule_set, round_index, holes, target, match_index, only_hole)
+    for option, path in (("--html", html_file), ("--json", json_file)):
+        _check_output_file(option, path)
+    shown = None if only_hole is None else only_hole - 1
+    text, page, data = _play_replay(rules, preset, players, seats, user, seed, round_index,
+                                    (holes or 0, target or 0, match_index or 0, shown),
+                                    ascii_only, show_hidden)
+    _write_replay(text, [("--html", html_file, page), ("--json", json_file, data)], quiet)
+
+
+def _replay_seats(rules, players: int, strategies):
+    """(the seats' strategies, their compiled user policy or None), checked."""
+    from strategies import StrategyError, resolve_seats, user_policy
+
+    from .experiments import runner
     try:
         rules.check_players(players)
         seats = resolve_seats(list(strategies) or [default_strategy(rules)], players)
@@ -884,6 +894,11 @@ def replay(ctx, preset, rules_file, assignments, players, strategies, seed, roun
         runner.check_policies(rules, players, [s.policy_id for s in seats])
     except (RuleError, StrategyError, ValueError) as e:
         raise GolfsimError(str(e)) from None
+    return seats, user
+
+
+def _check_replay_options(rule_set, round_index, holes, target, match_index,
+                          only_hole) -> None:
     match_mode = bool(holes or target)
     if holes and target:
         raise GolfsimError(f"--holes {holes} and --target {target}: a match ends by one or the "
@@ -898,51 +913,91 @@ def replay(ctx, preset, rules_file, assignments, players, strategies, seed, roun
         raise GolfsimError(f"{name} needs --holes or --target (a match)")
     if holes and only_hole is not None and only_hole > holes:
         raise GolfsimError(f"--hole {only_hole}: the match has {holes} holes")
-    for option, path in (("--html", html_file), ("--json", json_file)):
-        if path is not None and Path(path).is_dir():
-            raise GolfsimError(f"{option} {path}: is a folder; give a file name")
-        if path is not None and not Path(path).parent.is_dir():
-            raise GolfsimError(f"{option} {path}: the folder {Path(path).parent} does not "
-                               "exist")
+
+
+def _check_output_file(option: str, path: str | None) -> None:
+    """Refuse, before anything is played, a file that cannot be written: a folder, a folder
+    that does not exist, a name longer than the file system allows, a folder without write
+    permission."""
+    if path is None:
+        return
+    from .experiments.report import check_writable
+    file = Path(path)
     try:
-        if match_mode:
-            m = rp.replay_match(rules, players, seats, seed, match_index or 0, holes or 0,
-                                target or 0, user=user)
-            if only_hole is not None and only_hole > len(m.holes):
-                raise GolfsimError(f"--hole {only_hole}: match {m.match} ended after "
-                                   f"{len(m.holes)} hole(s)")
-            shown = None if only_hole is None else only_hole - 1
-            text = rr.match_text(m, ascii_only, show_hidden, preset, shown)
-            page = (lambda: rr.match_html(m, False, preset, shown))
-            data = (lambda: rp.match_dict(m))
-        else:
+        if not file.parent.is_dir():
+            raise GolfsimError(f"{option} {path}: the folder {file.parent} does not exist")
+        size, longest = len(os.fsencode(file.name)), os.pathconf(file.parent, "PC_NAME_MAX")
+        if size > longest:
+            raise GolfsimError(f"{option} {path}: the file name is {size} bytes long; its "
+                               f"folder's file system allows at most {longest}")
+        if file.is_dir():
+            raise GolfsimError(f"{option} {path}: is a folder; give a file name")
+        check_writable(file)
+    except OSError as e:
+        raise GolfsimError(f"{option} {path}: cannot write there ({e.strerror or e})") from None
+
+
+def _play_replay(rules, preset, players, seats, user, seed, round_index, match, ascii_only,
+                 show_hidden):
+    """The replay's text, HTML page and JSON data, each a function that makes it (so that
+    one failing loses none of the others). ``match``: (holes, target, match index, the hole
+    shown or None); holes = target = 0 replays round ``round_index``."""
+    from .experiments import replay as rp
+    from .experiments import runner
+    from .output import replay_report as rr
+    holes, target, match_index, shown = match
+    try:
+        if not (holes or target):
             h = rp.replay_round(rules, players, seats, seed, round_index or 0, user=user)
-            text = rr.hole_text(h, ascii_only, show_hidden, preset=preset)
-            page = (lambda: rr.hole_html(h, False, preset))
-            data = (lambda: rp.hole_dict(h))
+            return (lambda: rr.hole_text(h, ascii_only, show_hidden, preset=preset),
+                    lambda: rr.hole_html(h, False, preset),
+                    lambda: json.dumps(rp.hole_dict(h), ensure_ascii=False))
+        m = rp.replay_match(rules, players, seats, seed, match_index, holes, target, user=user)
     except runner.PolicyError as e:
         raise GolfsimError(f"policy error: {e}") from None
     except rp.ReplayError as e:
         raise GolfsimError(f"replay: {e}") from None
-    written = []
-    try:
-        from .experiments.report import atomic_path
-        if html_file:
-            with atomic_path(Path(html_file)) as tmp:
-                tmp.write_text(page(), encoding="utf-8")
-            written.append(html_file)
-        if json_file:
-            with atomic_path(Path(json_file)) as tmp:
-                tmp.write_text(json.dumps(data(), ensure_ascii=False), encoding="utf-8")
-            written.append(json_file)
-    except OSError as e:
-        raise GolfsimError(f"writing the replay failed ({e.strerror or e})") from None
+    if shown is not None and shown >= len(m.holes):
+        raise GolfsimError(f"--hole {shown + 1}: match {m.match} ended after {len(m.holes)} "
+                           "hole(s)")
+    return (lambda: rr.match_text(m, ascii_only, show_hidden, preset, shown),
+            lambda: rr.match_html(m, False, preset, shown),
+            lambda: json.dumps(rp.match_dict(m), ensure_ascii=False))
+
+
+def _write_replay(text, files, quiet: bool) -> None:
+    """Write each file of ``files`` ((option, path or None, function making its content)),
+    then print the text unless ``quiet``: each on its own, so that one failing loses none
+    of the others; the failures are then told in one error line."""
+    from .experiments.report import atomic_path
+    written, failed = [], []
+
+    def attempt(what: str, output) -> bool:
+        try:
+            output()
+            return True
+        except OSError as e:
+            failed.append(f"{what}: writing it failed ({e.strerror or e})")
+        except Exception as e:  # noqa: BLE001 - a fault in one output must not lose the others
+            failed.append(f"{what}: it could not be made ({type(e).__name__}: {e})")
+        return False
+
+    def write(path, make):
+        content = make()
+        with atomic_path(Path(path)) as tmp:
+            tmp.write_text(content, encoding="utf-8")
+
+    for option, path, make in files:
+        if path and attempt(f"{option} {path}", lambda: write(path, make)):
+            written.append(path)
     if not quiet:
-        click.echo(text)
+        attempt("the replay's text", lambda: click.echo(text()))
     if written:
         click.echo("wrote:" if quiet else "\nwrote:")
         for p in written:
             click.echo(f"  {p}")
+    if failed:
+        raise GolfsimError("replay: " + "; ".join(failed))
 
 
 def main(argv=None):

@@ -5,7 +5,10 @@ says so. Also the words, the knowledge shown, the HTML page and the errors."""
 
 from __future__ import annotations
 
+import errno
 import json
+import random
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -15,7 +18,9 @@ from click.testing import CliRunner
 from cli_errors import assert_one_line_error
 from simulator.cli import cli
 from simulator.experiments import replay as rp
-from simulator.game.rules import Rules
+from simulator.game import codes as K
+from simulator.game.cards import card_name
+from simulator.game.rules import POWER_PRESETS, Rules
 from simulator.output import replay_report as rr
 from strategies import resolve_seats
 
@@ -251,3 +256,147 @@ def test_the_page_reads_at_phone_and_desktop_width_and_on_paper(tmp_path):
     finally:
         driver.quit()
     assert not faults, "\n".join(faults)
+
+
+# ---- the power-card games: layouts that grow beyond the grid and empty ----------------------
+def _power_sample(per_preset: int = 60, seed: int = 38):
+    """A fixed sample of random holes of every power preset: (preset, players, strategies,
+    seed, round)."""
+    rng = random.Random(seed)
+    for name in sorted(POWER_PRESETS):
+        for _ in range(per_preset):
+            players = rng.randint(2, 4)
+            strategies = [rng.choice(["random", "greedy", "greedy", "ev"])
+                          for _ in range(players)]
+            yield name, players, strategies, rng.randrange(2**31), rng.randrange(2**31)
+
+
+def _final_cards(text: str, seat: int) -> list[str]:
+    """The cards the text's final table gives ``seat`` (its grid's row separators left out)."""
+    tail = text[text.index("Final layouts"):]
+    line = next(ln for ln in tail.splitlines() if ln.strip().startswith(f"seat {seat}:"))
+    cells = line.split(":", 1)[1].split("layout value")[0].split()
+    return [c for c in cells if c != "/"]
+
+
+def _card_text(c: int) -> str:
+    return "--" if c >= K.EMPTY0 else card_name(c)
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_power_holes_of_any_layout_size_replay_as_text_json_and_html():
+    """Holes whose layouts grow beyond the grid (penalty cards, failed matches) and whose
+    layouts empty, as text, JSON and HTML: every form shows every position."""
+    grown = emptied = looks = 0
+    for name, players, strategies, seed, round_index in _power_sample():
+        rules = Rules.preset(name)
+        h = rp.replay_round(rules, players, resolve_seats(strategies, players), seed,
+                            round_index)
+        rows = [row for s in h.steps for row in s.table.cards]
+        grown += max(map(len, rows)) > rules.n_positions
+        emptied += any(all(c >= K.EMPTY0 for c in row) for row in rows)
+        where = (name, players, strategies, seed, round_index)
+        text = rr.hole_text(h, show_hidden=True)
+        for seat in range(players):
+            assert _final_cards(text, seat) == [_card_text(c) for c in h.layouts[seat]], where
+        for look in (s for s in h.steps if s.kind == "peek" and s.target is not None):
+            looks += 1
+            assert h.steps[h.steps.index(look) - 1].table.up[look.target][look.pos] is False
+            assert f"looks at seat {look.target}'s face-down card at position {look.pos}" in \
+                text, where
+        data = json.loads(json.dumps(rp.hole_dict(h)))
+        assert data["layouts"] == h.layouts and data["scores"] == h.scores, where
+        assert [[len(r) for r in st["table"]["cards"]] for st in data["steps"]] == \
+            [[len(r) for r in st.table.cards] for st in h.steps], where
+        page = rr.hole_html(h)
+        final = page[page.rindex("The end of the hole"):]
+        assert final.count('class="card') == sum(map(len, h.layouts)), where
+    assert grown and emptied and looks, (grown, emptied, looks)   # the sample holds them
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_a_power_pablo_hole_that_grows_writes_all_three_forms(tmp_path):
+    """Issue 38's hole: seat 0's layout grows to five cards."""
+    page, data = tmp_path / "a.html", tmp_path / "a.json"
+    res = invoke("replay", "--preset", "power_pablo", "--players", 2, "--seed", 984810563,
+                 "--strategy", "random", "--strategy", "ev", "--round", 798694394,
+                 "--html", page, "--json", data)
+    assert res.exit_code == 0, res.output
+    layouts = json.loads(data.read_text())["layouts"]
+    assert max(map(len, layouts)) > 4
+    for seat in range(2):
+        assert _final_cards(res.output, seat) == [_card_text(c) for c in layouts[seat]]
+    assert page.read_text(encoding="utf-8").count("The end of the hole") == 1
+
+
+# ---- what is written, and what cannot be -------------------------------------------------------
+@pytest.mark.parametrize("broken, fault", [
+    ("hole_html", IndexError("tuple index out of range")),
+    ("hole_dict", OSError(errno.ENOSPC, "No space left on device")),
+])
+def test_one_output_failing_loses_none_of_the_others(tmp_path, monkeypatch, broken, fault):
+    module = rr if broken == "hole_html" else rp
+
+    def fail(*args, **kwargs):
+        raise fault
+    monkeypatch.setattr(module, broken, fail)
+    page, data = tmp_path / "r.html", tmp_path / "r.json"
+    res = invoke("replay", "--preset", "six_card", "--players", 2, "--round", 1,
+                 "--html", page, "--json", data)
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "The end of the hole" in res.stdout            # the text is printed
+    failed, kept = (page, data) if broken == "hole_html" else (data, page)
+    assert not failed.exists() and kept.stat().st_size > 0
+    assert f"  {kept}" in res.stdout and f"  {failed}" not in res.stdout
+    [line] = res.stderr.splitlines()
+    option = "--html" if broken == "hole_html" else "--json"
+    assert line.startswith(f"golfsim: error: replay: {option} {failed}: ") and \
+        fault.args[-1] in line
+
+
+@pytest.mark.parametrize("option", ["--html", "--json"])
+def test_a_file_name_too_long_is_one_line(tmp_path, option):
+    name = tmp_path / ("r" * 300 + option.replace("--", "."))
+    args = ["replay", "--preset", "six_card", "--players", 2, option, name]
+    assert_one_line_error(invoke(*args), args, [option, "bytes long", "at most"])
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_long_file_name_the_file_system_allows_is_written(tmp_path):
+    """A name of 250 bytes: its temporary file's name (report.atomic_path) fits too."""
+    name = tmp_path / ("r" * 245 + ".json")
+    res = invoke("replay", "--preset", "six_card", "--players", 2, "--json", name, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert json.loads(name.read_text())["steps"]
+    assert [p.name for p in tmp_path.iterdir()] == [name.name]
+
+
+# ---- a hole that never ends --------------------------------------------------------------------
+# knock-threshold with T=-100 never knocks, and four_card ends only by a knock: every hole is
+# stopped by the turn cap
+NEVER_ENDS = ["--preset", "four_card", "--players", 2, "--strategy", "knock-threshold:T=-100"]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--set", f"turn_cap={rp.MAX_TURNS + 1}"], f"round 0 lasted {rp.MAX_TURNS + 1:,} turns"),
+    (["--set", "turn_cap=100000"], "round 0 lasted 100,000 turns"),
+    (["--set", f"turn_cap={rp.MAX_TURNS // 2 + 1}", "--holes", 2],
+     f"match 0 (up to its hole 2) lasted {rp.MAX_TURNS + 2:,} turns"),
+])
+def test_a_replay_longer_than_its_bound_is_refused(tmp_path, args, needle):
+    full = ["replay", *NEVER_ENDS, *args, "--json", tmp_path / "r.json"]
+    assert_one_line_error(invoke(*full), full, [needle, f"at most {rp.MAX_TURNS:,} turns"])
+    assert not (tmp_path / "r.json").exists()
+
+
+def test_a_capped_hole_within_the_bound_is_replayed(tmp_path):
+    res = invoke("replay", *NEVER_ENDS, "--json", tmp_path / "r.json", "--quiet")
+    assert res.exit_code == 0, res.output
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["capped"] and data["turns"] == Rules.preset("four_card").turn_cap
+
+
+def test_the_bound_is_documented():
+    cli_doc = (Path(__file__).resolve().parents[1] / "docs/cli.md").read_text()
+    assert f"at most **{rp.MAX_TURNS} turns**" in cli_doc
+

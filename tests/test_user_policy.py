@@ -274,12 +274,13 @@ def _raising_run(tmp_path, seats):
     return spec, r
 
 
-def _assert_reported(spec, r, tmp_path):
+def _assert_reported(spec, r, tmp_path, exception):
     assert r.exit_code == 2, r.output
     lines = [ln for ln in r.output.splitlines() if ln.startswith("golfsim: error")]
     assert len(lines) == 1 and "Traceback" not in r.output, r.output
     line = lines[0]
     assert "raised an exception" in line and spec in line and "'turn'" in line, line
+    assert line.endswith(f"raised an exception: {exception}"), line   # its own message
     round_no = int(line.split(": round ")[1].split(":")[0])
     df = pl.read_parquet(tmp_path / "out" / "summary.parquet")
     # the rounds before the failing one are kept (whole chunks of 10) and marked incomplete
@@ -290,7 +291,7 @@ def _assert_reported(spec, r, tmp_path):
 
 def test_a_policy_that_raises_stops_the_run_with_one_line(tmp_path):
     spec, r = _raising_run(tmp_path, ["user", "greedy", "greedy", "greedy"])
-    _assert_reported(spec, r, tmp_path)
+    _assert_reported(spec, r, tmp_path, "ValueError: boom")
 
 
 # writes past the end of its memory once the round is under way: an IndexError under the
@@ -305,13 +306,82 @@ def test_a_policy_writing_out_of_range_stops_the_run_with_one_line(tmp_path):
                                  "--threads", "1", "--chunk-size", "10", "--out",
                                  str(tmp_path / "out"), "--strategy", spec,
                                  *["--strategy", "greedy"] * 3])
-    _assert_reported(spec, r, tmp_path)
+    _assert_reported(spec, r, tmp_path, "IndexError: index is out of bounds")
 
 
 @pytest.mark.slow   # every seat: the policy's own build of the flow, compiled for minutes
 def test_a_policy_that_raises_in_its_own_build(tmp_path):
     spec, r = _raising_run(tmp_path, ["user"] * 4)
-    _assert_reported(spec, r, tmp_path)
+    _assert_reported(spec, r, tmp_path, "ValueError: boom")
+
+
+# counts its calls in its memory and raises at the 8th: its fault is found again only from
+# the inputs of that call (policy_faults), not from the memory it left behind
+COUNTING = """
+    from simulator.game.codes import N_ACTIONS
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        memory[0] += 1
+        if memory[0] == 8:
+            raise ValueError("boom on its 8th call")
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                return a
+        return 0
+"""
+# answers ANSWER at its turns once the round is under way
+ANSWERING = """
+    from simulator.game.codes import DP_TURN, N_ACTIONS, PUB_TURN
+    def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+               params):
+        if point == DP_TURN and public[PUB_TURN] > 3:
+            return ANSWER
+        for a in range(N_ACTIONS):
+            if legal[a]:
+                return a
+        return 0
+"""
+
+
+def _fault_line(tmp_path, command, spec, seats=("user", "greedy")):
+    """The error line of ``golfsim run`` or ``replay`` with ``spec`` for the user seats."""
+    args = [command, "--preset", "six_card", "--players", str(len(seats))]
+    for s in seats:
+        args += ["--strategy", spec if s == "user" else s]
+    if command == "run":
+        args += ["--rounds", "20", "--threads", "1", "--quiet", "--out",
+                 str(tmp_path / "out")]
+    r = CliRunner().invoke(cli, args)
+    assert r.exit_code == 2 and "Traceback" not in r.output, r.output
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("golfsim: error: policy error"), r.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["run", "replay"])
+def test_a_raising_policy_is_reported_with_its_exception(tmp_path, command):
+    spec = _write(tmp_path, "counting.py", COUNTING) + ":decide"
+    line = _fault_line(tmp_path, command, spec)
+    assert "round 0: the policy of seat 0" in line, line
+    assert line.endswith("raised an exception: ValueError: boom on its 8th call"), line
+
+
+@pytest.mark.parametrize("answer", [2**32 + 16, -(2**40), 99])
+def test_an_answer_out_of_range_is_reported_with_its_value(tmp_path, answer):
+    """2**32 + 16 was reported as draw_stock (16), the engine keeping 32 bits of it."""
+    spec = _write(tmp_path, "answering.py", ANSWERING.replace("ANSWER", str(answer)))
+    spec += ":decide"
+    for command in ("run", "replay"):
+        line = _fault_line(tmp_path, command, spec)
+        assert f"at decision point 'turn', returned {answer}, which is out of range: an " \
+            f"action is 0 to {K.N_ACTIONS - 1}" in line, (command, line)
+
+
+@pytest.mark.slow   # every seat: the policy's own build of the flow, compiled for minutes
+def test_an_answer_out_of_range_in_its_own_build(tmp_path):
+    spec = _write(tmp_path, "answering.py", ANSWERING.replace("ANSWER", str(2**32 + 16)))
+    line = _fault_line(tmp_path, "run", spec + ":decide", ["user", "user"])
+    assert f"returned {2**32 + 16}, which is out of range" in line, line
 
 
 def test_a_policy_that_answers_a_float_is_refused_before_playing(tmp_path):

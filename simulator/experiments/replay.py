@@ -32,6 +32,11 @@ from ..game.rules import Rules, flatten, uses_power_engine
 from . import runner
 
 MATCH_STRIDE = R.MATCH_STRIDE
+# The most turns a replay shows, all the holes of a match together (docs/cli.md#golfsim-replay):
+# every step keeps a snapshot of the table, about 40 KB a turn in memory and 3 KB in the JSON
+# with two seats, four to five times that with eight; a hole that never ends (a turn_cap of
+# 100000) would otherwise take gigabytes.
+MAX_TURNS = 2000
 
 
 class ReplayError(RuntimeError):
@@ -85,8 +90,9 @@ class Step:
     (the hole is over: ``note`` says why).
 
     A reveal's ``note`` is "forced" when reveal_on_trigger turned the card up; a peek's
-    ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal) or
-    "before_placing" (blind_replacement = false).
+    ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal),
+    "before_placing" (blind_replacement = false) or "power" (a power card's look at the card
+    of seat ``target``).
 
     ``phase`` is deal, reveal, play or final (the final turns after the end was triggered);
     ``table`` is the table right after the step."""
@@ -106,6 +112,7 @@ class Step:
     cells: tuple[int, ...] = ()
     value: int = 0
     cost: int = 0
+    target: int | None = None         # a power's look: the seat whose card it is
     note: str = ""
 
 
@@ -278,7 +285,7 @@ class _Recorder(R.Hole):
             if observer is not None and observer != seat:   # a power card's look
                 peek(seat, p, observer)
                 self.record("peek", observer, card=st.layouts[seat][p].card, pos=p,
-                            note=f"at turn position {seat}'s card")
+                            target=self.order[seat], note="power")
                 return
             peek(seat, p)
             # Hole.pay_to_peek adds the cost after the look
@@ -413,17 +420,15 @@ def _log_cap(rules: Rules, players: int) -> int:
 def play_compiled(rules: Rules, players: int, policy_ids, params, seed: int, round_index: int,
                   user=None) -> dict:
     """The compiled round with its move log (runner.play_logged_round); a policy's illegal
-    action raises runner.PolicyError."""
+    action raises runner.PolicyError, described as ``run`` describes it."""
     res = runner.play_logged_round(flatten(rules, players), np.asarray(policy_ids),
                                    np.asarray(params), seed, round_index, check=False,
                                    log_cap=_log_cap(rules, players), user=user)
     if res["error"]:
-        from ..kernel.engine import ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL
-        what = {ERR_ILLEGAL_ACTION: "a policy chose an action that is not legal",
-                ERR_CONSERVATION: "card conservation or a counter invariant broke",
-                ERR_LOG_FULL: "the move log is full"}.get(res["error"], "engine error")
-        raise runner.PolicyError(f"round {round_index}: {what} (error {res['error']})",
-                                 round_index)
+        job = runner.make_job(rules, players, policy_ids, params, seed, kernel="general",
+                              user=user)
+        raise runner.policy_error(job, res["out"], round_index, "round",
+                                  lambda again: runner.play_chunk(again, round_index, 1))
     return res
 
 
@@ -486,13 +491,23 @@ def _check_same(record, compiled: dict, round_index: int) -> None:
                           f"the compiled round ({'; '.join(bad)})")
 
 
+def _check_size(turns: int, what: str, hint: str) -> None:
+    """Refuse a replay of more than MAX_TURNS turns (``turns``: those of ``what``)."""
+    if turns > MAX_TURNS:
+        raise ReplayError(f"{what} lasted {turns:,} turns; a replay shows at most "
+                          f"{MAX_TURNS:,} turns, all the holes of a match together; {hint}")
+
+
 def replay_round(rules: Rules, players: int, strategies, seed: int, round_index: int,
                  user=None) -> HoleReplay:
     """Round ``round_index`` of ``seed`` as ``run`` plays it. ``strategies``: resolved
-    strategies.Strategy, one per seat; ``user`` their compiled user policy, if any."""
+    strategies.Strategy, one per seat; ``user`` their compiled user policy, if any. A round
+    of more than MAX_TURNS turns is refused (ReplayError)."""
     from strategies import seat_arrays
     ids, params = seat_arrays(list(strategies))
     compiled = play_compiled(rules, players, ids, params, seed, round_index, user)
+    _check_size(compiled["turns"], f"round {round_index}",
+                f"replay it with --set turn_cap={MAX_TURNS} to see how it begins")
     return replay_compiled(rules, players, [s.spec for s in strategies], seed, round_index,
                            compiled)
 
@@ -501,7 +516,8 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
                  holes: int = 0, target: int = 0, user=None) -> MatchReplay:
     """Every hole of match ``match`` as ``run --holes``/``--target`` plays it: hole h is round
     match * 1000 + h, the seats rotate (reference.play_match orders them, as the engine's
-    match play does)."""
+    match play does). A match whose holes last more than MAX_TURNS turns together is refused
+    (ReplayError)."""
     from strategies import seat_arrays
     if (holes > 0) == (target > 0):
         raise ValueError("give holes or target (one of them)")
@@ -513,6 +529,10 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
         order = [int(x) for x in order]
         compiled = play_compiled(rules, players, ids[order], params[order], seed,
                                  round_index, user)
+        _check_size(sum(h.turns for h in played) + compiled["turns"],
+                    f"match {match} (up to its hole {len(played) + 1})",
+                    "replay a shorter match (--holes, --target) or fewer turns a hole "
+                    "(--set turn_cap)")
         played.append(replay_compiled(rules, players, specs, seed, round_index, compiled,
                                       order, match=match, hole=round_index - match *
                                       MATCH_STRIDE))

@@ -249,6 +249,27 @@ def write_error(path: Path, e: BaseException) -> WriteError | None:
     return None
 
 
+TEMPORARY_NAME_BYTES = 64   # of the file's name kept in its temporary's: any name that
+                            # fits the file system then has a temporary name that fits too
+
+
+def temporary_path(path: Path) -> Path:
+    """A new temporary name beside ``path``: ``.<name>.<pid>.<random>.tmp``, the name cut
+    to TEMPORARY_NAME_BYTES (folder.remove_stale_temporaries reads the pid there)."""
+    path = Path(path)
+    name = os.fsencode(path.name)[:TEMPORARY_NAME_BYTES].decode(errors="ignore")
+    return path.with_name(f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+
+
+def check_writable(path: Path) -> None:
+    """Raise OSError unless a file can be written at ``path`` as atomic_path writes it:
+    its temporary file is created and removed, ``path`` itself is not touched."""
+    tmp = temporary_path(path)
+    with open(tmp, "x"):
+        pass
+    tmp.unlink()
+
+
 @contextmanager
 def atomic_path(path: Path):
     """Yield a temporary name in ``path``'s folder; on success rename it to ``path``. On any
@@ -256,7 +277,7 @@ def atomic_path(path: Path):
     raised as a WriteError naming ``path``. (The file is created by the writer, so it gets
     the usual permissions of the umask.)"""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    tmp = temporary_path(path)
     try:
         yield tmp
         os.replace(tmp, path)

@@ -19,9 +19,9 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import cluster, warm
-from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, MATCH_SCRATCH, State, build_for,
-                             pack_rules, policy_table)
+from . import cluster, policy_faults, warm
+from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
+                             State, build_for, pack_rules, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
@@ -240,6 +240,7 @@ class Job:
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
     powers: bool = False  # a power-card game: the general engine's powers build plays it
+    explain: bool = True  # a user policy's fault is told by playing its round again (policy_error)
 
     @property
     def build(self) -> str | None:
@@ -357,8 +358,8 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
         return play_chunk(general, start, count, None, per_round, layouts)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played), start + played,
-                          int(st.out[K.OUT_ERR_SEAT]))
+        r = start + played
+        raise policy_error(job, st.out, r, "round", lambda again: play_chunk(again, r, 1))
     return t, extra, played
 
 
@@ -376,8 +377,9 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
         t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user, job.policies,
         st.aux)
     if played < count:
-        raise PolicyError(describe_error(st.out, start + played, "match"), start + played,
-                          int(st.out[K.OUT_ERR_SEAT]))
+        m = start + played
+        raise policy_error(job, st.out, m, "match",
+                           lambda again: play_match_chunk(again, m, 1, holes, target))
     return t, mt, played
 
 
@@ -408,25 +410,61 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
             "layout_values": st.L.copy(), "layouts": lay.astype(np.int16),
             "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
             "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
-            "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR])}
+            "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR]),
+            "out": st.out.copy()}
 
 
-def describe_error(out: np.ndarray, round_index: int, unit: str = "round") -> str:
-    """The kernel's error in ``out`` at round (or, with unit "match", match) ``round_index``."""
+def policy_error(job: Job, out: np.ndarray, index: int, unit: str, play_again) -> PolicyError:
+    """The PolicyError of the fault ``out`` reports at round (or, with unit "match", match)
+    ``index`` of ``job``. A user policy's fault is told from playing that round (match)
+    again, ``play_again(job)``, with the policy's inputs recorded (policy_faults): the
+    message of the exception it raised, or its answer with all its bits."""
+    fault = None
+    if job.explain and int(out[K.OUT_ERROR]) == ERR_ILLEGAL_ACTION:
+        fault = _user_fault(job, out, play_again)
+    return PolicyError(describe_error(out, index, unit, fault), index, int(out[K.OUT_ERR_SEAT]))
+
+
+def _user_fault(job: Job, out: np.ndarray, play_again) -> str | None:
+    """policy_faults.explain of the fault in ``out``, or None when no user policy plays."""
+    recorder = policy_faults.recorder(job.user)
+    if recorder is None:
+        return None
+    ids = [int(p) for p in job.par[:, 0]]
+    again = replace(job, rt=policy_faults.with_tail(job.rt), user=recorder, user_chunk=None,
+                    lean=False, policies=job.policies or compiled.table(ids, None, job.powers),
+                    explain=False)
+    try:
+        play_again(again)
+    except PolicyError:
+        pass   # the same fault, its inputs recorded this time
+    return policy_faults.explain(job.user, again.rt, out)
+
+
+def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
+                   fault: str | None = None) -> str:
+    """The kernel's error in ``out`` at round (or, with unit "match", match) ``round_index``;
+    ``fault``: what the policy did, when known better than ``out`` says (policy_error)."""
     from ..game.codes import DECISION_NAMES, action_name
     code = int(out[K.OUT_ERROR])
     where = f"{unit} {round_index}"
-    if code == ERR_ILLEGAL_ACTION and int(out[K.OUT_ERR_ACTION]) == K.ACTION_RAISED:
-        return (f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])} raised an exception "
-                f"at decision point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}' (an error in "
-                "its code, such as an index out of range; run its function in plain Python "
-                "on that decision to see it)")
     if code == ERR_ILLEGAL_ACTION:
-        return (f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])} chose "
-                f"{action_name(int(out[K.OUT_ERR_ACTION]))}, which is not legal at decision "
-                f"point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}'")
+        action = int(out[K.OUT_ERR_ACTION])
+        policy = f"{where}: the policy of seat {int(out[K.OUT_ERR_SEAT])}"
+        point = f"decision point '{DECISION_NAMES[int(out[K.OUT_ERR_POINT])]}'"
+        if fault is None and action == K.ACTION_RAISED:
+            return (f"{policy} raised an exception at {point} (an error in its code, such as "
+                    "an index out of range; run its function in plain Python on that "
+                    "decision to see it)")
+        if fault is None and not 0 <= action < K.N_ACTIONS:
+            fault = policy_faults.out_of_range(action)
+        if fault is not None:
+            return f"{policy}, at {point}, {fault}"
+        return f"{policy} chose {action_name(action)}, which is not legal at {point}"
     if code == ERR_CONSERVATION:
         return f"{where}: card conservation or counter invariant broken"
+    if code == ERR_LOG_FULL:
+        return f"{where}: the move log is full"
     return f"{where}: engine error {code}"
 
 

@@ -76,6 +76,8 @@ class Words:
 
     def position(self, p: int) -> str:
         r = self.rules
+        if p >= r.n_positions:   # a power game's added card: in no row or column
+            return f"position {p} (added beyond the grid)"
         if r.layout_mode == "hand" or r.grid_rows * r.grid_cols != r.n_positions:
             return f"position {p}"
         return f"position {p} (row {p // r.grid_cols + 1}, column {p % r.grid_cols + 1})"
@@ -176,6 +178,9 @@ class Words:
                         f"its face-down card at {where}: {card}"), s.seat
             if s.note == "before_placing":
                 return f"looks first at its face-down card at {where}: {card}", s.seat
+            if s.target is not None and s.target != s.seat:
+                return (f"looks at seat {s.target}'s face-down card at {where}: {card} (only "
+                        "it sees the card)"), s.seat
             return f"looks at {where}: {card} (only it sees the card)", s.seat
         if k == "reshuffle":
             return (f"the stock is empty: the discard pile but its top card is shuffled into "
@@ -453,11 +458,20 @@ p.say { margin: 0.25em 0; }
 """
 
 
+def _changed(table: Table, seat: int, p: int, before: Table | None) -> bool:
+    """Did the seat's position p change since ``before`` (a position added since did)?"""
+    if before is None:
+        return False
+    if p >= len(before.cards[seat]):
+        return True
+    return (before.cards[seat][p] != table.cards[seat][p] or
+            before.up[seat][p] != table.up[seat][p] or
+            before.known[seat][seat][p] != table.known[seat][seat][p])
+
+
 def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None) -> str:
     c = table.cards[seat][p]
-    changed = before is not None and (before.cards[seat][p] != c or
-                                      before.up[seat][p] != table.up[seat][p] or
-                                      before.known[seat][seat][p] != table.known[seat][seat][p])
+    changed = _changed(table, seat, p, before)
     cls = ["card"]
     if changed:
         cls.append("changed")
