@@ -17,7 +17,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from click.testing import CliRunner
+
+from cli_errors import assert_one_line_error
 from simulator import api
+from simulator.cli import cli
 from simulator.experiments import cluster
 
 HAVE_DASK = importlib.util.find_spec("distributed") is not None
@@ -161,7 +165,7 @@ def test_tune_and_tournament_identical(client, tmp_path):
           _frames(tmp_path / "u-there", ["tune.parquet"]))
 
 
-# ---- user policies on the cluster, Ctrl-C -----------------------------------------------------
+# ---- user policies on the cluster, Ctrl-C, an unreachable cluster -----------------------------
 EXAMPLE_POLICY = f"{ROOT / 'strategies' / 'examples' / 'greedy_policy.py'}:decide"
 
 
@@ -267,3 +271,21 @@ def test_ctrl_c_stops_a_cluster_command_at_once(command, tmp_path):
     assert "rerun the same command to resume" in err and "policy" not in err
     marker = json.loads((out / "golfsim-in-progress.json").read_text())
     assert marker["state"] == "stopped" and marker["reason"].startswith("interrupted")
+
+
+@needs_dask
+@pytest.mark.parametrize("address", [pytest.param("tcp://127.0.0.1:1", marks=pytest.mark.slow),
+                                     "inproc://nowhere"])
+def test_an_unreachable_cluster_leaves_the_folder_as_it_was(address, tmp_path):
+    """A cluster that cannot be reached (a refused port times out after 20 s): one line,
+    exit 2, and the folder of an earlier run keeps its files and no in-progress marker (the
+    cluster is reached before the folder is begun)."""
+    out = tmp_path / "run"
+    args = ["run", "--rounds", 2000, "--threads", 1, "--out", out, "--quiet"]
+    assert CliRunner().invoke(cli, list(map(str, args))).exit_code == 0
+    before = _frames(out, ["summary.parquet"])
+    args += ["--cluster", address]
+    assert_one_line_error(CliRunner().invoke(cli, list(map(str, args))), args,
+                          [f"--cluster {address}: "])
+    assert not (out / "golfsim-in-progress.json").exists()
+    _same(before, _frames(out, ["summary.parquet"]))
