@@ -164,8 +164,8 @@ class Session:
     def call(self, fn, *args, key: str):
         """Run ``fn(*args)`` as the task ``key`` and wait for its result (from a thread of
         this process; a lost worker's task is run again elsewhere by Dask)."""
-        future = self.client.submit(fn, *args, key=key, pure=True)
-        with self.lock:
+        with self.lock:   # registered as it is submitted: cancel() misses none
+            future = self.client.submit(fn, *args, key=key, pure=True)
             self.in_flight.add(future)
         try:
             return future.result()

@@ -508,9 +508,11 @@ class _RemotePlayer:
 
     def close(self):
         """After the last shard, an early stop (--until-width), an error or a Ctrl-C: the
-        shards still on the cluster are cancelled, so their threads end at once."""
+        shards still on the cluster are cancelled, so their threads end at once (those not
+        started first, so that none starts after)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
         cluster.cancel()
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        self.pool.shutdown(wait=True)
 
 
 def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:
