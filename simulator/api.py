@@ -543,8 +543,12 @@ def _write_failed(out, e: OSError, marked: bool = False) -> GolfsimError:
 
 def _begin(out_dir: Path, out, command: str, command_line: str, key: str):
     """Mark ``out_dir`` as being written by ``command`` and clear the files of its earlier
-    run (folder.ResultsFolder.begin), once every input is checked; returns the folder."""
+    run (folder.ResultsFolder.begin), once every input is checked; returns the folder. With
+    ``--cluster`` the cluster is reached first: one that cannot be leaves the folder as it was
+    (cluster.ClusterError)."""
+    from .experiments import cluster
     from .experiments.folder import FolderBusy, ResultsFolder
+    cluster.active()
     folder = ResultsFolder(out_dir, command, command_line, key)
     try:
         folder.begin()

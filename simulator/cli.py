@@ -26,6 +26,7 @@ from .game.cards import CardParseError
 from .game.rules import (OPTIONS, POWER_PRESETS, PRESET_DESCRIPTIONS, PRESETS, RuleError, Rules,  # noqa: F401
                          card_values_text, option_text, preset_reference)
 from .game.rules import _allowed_text
+from .kernel.cache import CacheError
 
 DEFAULT_PRESET = api.DEFAULT_PRESET
 DEFAULT_PLAYERS = api.DEFAULT_PLAYERS
@@ -58,6 +59,9 @@ class GolfsimGroup(click.Group):
         except click.ClickException as e:
             click.echo(f"golfsim: error: {_one_line(e.format_message())}", err=True)
             sys.exit(e.exit_code)
+        except CacheError as e:   # met by whichever command compiles first
+            click.echo(f"golfsim: error: {_one_line(str(e))}", err=True)
+            sys.exit(GolfsimError.exit_code)
         except click.Abort:
             click.echo("golfsim: aborted", err=True)
             sys.exit(1)
@@ -766,13 +770,19 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="Processes compiling at once (default: the number of CPUs).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def warm(jobs, quiet):
+@click.option("--clear", is_flag=True,
+              help="Empty the compile cache instead (every version's builds; the next runs "
+                   "compile again). Not while another golfsim command runs.")
+def warm(jobs, quiet, clear):
     """Compile every build a built-in strategy can reach ahead (the lean kernel, the general
     engine, the power-card games' engine, match play and every built-in policy), so that
     later runs start at once. Each is compiled once per version and machine; what is
     compiled already is only loaded."""
-    from tqdm import tqdm
     from .kernel import builds
+    if clear:
+        _clear_cache(builds.CACHE_DIR)
+        return
+    from tqdm import tqdm
     from .experiments import warm as warming
     t0 = time.perf_counter()
     bar = tqdm(total=len(warming.PLAN), unit="build", file=sys.stderr, disable=quiet,
@@ -791,6 +801,14 @@ def warm(jobs, quiet):
         bar.close()
     click.echo(f"golfsim: {len(warming.PLAN)} builds ready in {builds.CACHE_DIR} "
                f"({time.perf_counter() - t0:.0f} s)")
+
+
+def _clear_cache(cache_dir: str) -> None:
+    from .kernel import cache
+    removed, freed = cache.clear(cache_dir)
+    base = Path(cache_dir).parent
+    click.echo(f"golfsim: removed {len(removed)} version folder{'s' * (len(removed) != 1)} "
+               f"of the compile cache {base} ({freed / 1e6:.1f} MB)")
 
 
 @cli.command()

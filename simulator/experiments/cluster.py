@@ -70,6 +70,13 @@ def description() -> str | None:
     return f"{n} worker thread{'s' if n != 1 else ''} of the cluster {s.spec}"
 
 
+def cancel() -> None:
+    """After a Ctrl-C or an error: cancel the tasks in flight on the cluster, if any."""
+    s = _ACTIVE
+    if s is not None:
+        s.cancel()
+
+
 def pending() -> bool:
     """Will the current command play on a cluster (started or not yet)?"""
     return _PENDING is not None
@@ -114,16 +121,20 @@ class Session:
             raise ClusterError(INSTALL_HINT) from None
         self.spec = spec
         self.local = None
+        self.in_flight: set = set()   # the futures of call() not answered yet
+        self.lock = threading.Lock()
         try:
             if kind == "local":
                 import dask
                 # Dask's statistical profiler samples every worker thread 100 times a second;
                 # on a machine with a core per worker that sampling competes with the rounds
-                # (docs/cluster.md#overhead)
+                # (docs/cluster.md#overhead). Its logs stay quiet: a task's error reaches
+                # the command through its future, and a Ctrl-C closes workers still busy
+                # with compiled code, which log the scheduler's going as errors.
                 with dask.config.set(QUIET_WORKERS):
                     self.local = LocalCluster(n_workers=value, threads_per_worker=1,
                                               processes=True, dashboard_address=":0",
-                                              silence_logs=logging.ERROR)
+                                              silence_logs=logging.CRITICAL)
                 self.client = Client(self.local)
             else:
                 self.client = Client(value, timeout="20s")
@@ -153,11 +164,24 @@ class Session:
     def call(self, fn, *args, key: str):
         """Run ``fn(*args)`` as the task ``key`` and wait for its result (from a thread of
         this process; a lost worker's task is run again elsewhere by Dask)."""
-        future = self.client.submit(fn, *args, key=key, pure=True)
+        with self.lock:   # registered as it is submitted: cancel() misses none
+            future = self.client.submit(fn, *args, key=key, pure=True)
+            self.in_flight.add(future)
         try:
             return future.result()
         finally:
+            with self.lock:
+                self.in_flight.discard(future)
             future.release()
+
+    def cancel(self) -> None:
+        """Cancel every task not answered yet: the threads waiting in ``call`` stop waiting
+        (CancelledError). A worker cannot stop compiled code it is running, so without this
+        a Ctrl-C would wait for the tasks in flight, minutes when one compiles a build."""
+        with self.lock:
+            futures = list(self.in_flight)
+        if futures:
+            self.client.cancel(futures, force=True)
 
 
 @contextmanager
@@ -213,10 +237,18 @@ def user_of(strategies) -> tuple | None:
 
 _WORKER_CACHE: dict = {}
 _WORKER_LOCK = threading.Lock()
+_KEY_LOCKS: dict = {}
 
 
 def _cached(key, make):
+    """``make()``, once per worker process for ``key``. Each key has its own lock, held while
+    it is made: a job's ``make`` compiles (or loads) the user policy under another key, and a
+    thread making one build does not hold up the threads that need another."""
     with _WORKER_LOCK:
+        if key in _WORKER_CACHE:
+            return _WORKER_CACHE[key]
+        lock = _KEY_LOCKS.setdefault(key, threading.Lock())
+    with lock:
         if key not in _WORKER_CACHE:
             _WORKER_CACHE[key] = make()
         return _WORKER_CACHE[key]

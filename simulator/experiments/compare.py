@@ -39,7 +39,7 @@ import json
 import math
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -499,13 +499,20 @@ class _RemotePlayer:
         if future is None:   # stored, but not loadable (another cut, unreadable): play it
             future = self.pool.submit(cluster.compare_shard, self.plan, self.kernel,
                                       self.user, start, count)
+        while not future.done():   # short waits keep the main thread responsive to Ctrl-C
+            wait([future], timeout=0.25)
         sums = future.result()
         if progress is not None:
             progress(count * len(self.plan.rule_sets) * len(self.plan.seats))
         return sums
 
     def close(self):
-        self.pool.shutdown(wait=True, cancel_futures=True)
+        """After the last shard, an early stop (--until-width), an error or a Ctrl-C: the
+        shards still on the cluster are cancelled, so their threads end at once (those not
+        started first, so that none starts after)."""
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        cluster.cancel()
+        self.pool.shutdown(wait=True)
 
 
 def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:

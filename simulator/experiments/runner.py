@@ -487,6 +487,7 @@ def wait_all(futures) -> None:
     except BaseException:
         for f in pending:
             f.cancel()
+        cluster.cancel()   # the running ones that wait for the cluster end at once
         wait(pending)
         raise
     if failed:
@@ -638,13 +639,19 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
                     last_save = time.monotonic()
         except KeyboardInterrupt:
             interrupted = True
+            for f in pending:   # those not started yet never start
+                f.cancel()
+            cluster.cancel()   # the chunks waiting for the cluster's answer end at once
             stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
         except Exception as e:   # the state could not be saved: stop as after a crash
             crash = e
             for f in pending:
                 f.cancel()
+            cluster.cancel()
             wait(pending)
     finally:
+        if crash is not None:
+            cluster.cancel()
         pool.shutdown(wait=not stuck, cancel_futures=True)
     if stuck:
         STUCK.set()

@@ -78,7 +78,9 @@ def shares(plan, jobs: int) -> list[list[str]]:
 
 def warm(plan=PLAN, jobs: int = 1, notify=None, done=None) -> None:
     """Compile every build of ``plan``; ``done(name, seconds)`` after each. With ``jobs`` > 1
-    the builds are shared among that many processes."""
+    the builds are shared among that many processes. Raises cache.CacheError (before any
+    process starts) when the cache folder cannot be written."""
+    builds.ready()
     groups = shares(plan, jobs)
     if len(groups) == 1:
         for name in groups[0]:

@@ -19,6 +19,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from . import cache
 from .jit import CACHE_DIR
 
 # seconds a cold compile took, one build after another on one process of an idle 2-core AMD
@@ -58,6 +59,18 @@ DESCRIPTION = {
     "policy:lookahead-powers": "the lookahead policy of the power-card games (with its "
                                "rollouts' build of the game flow)",
 }
+
+
+_READY = False
+
+
+def ready() -> None:
+    """Check once per process that the cache folder can be written (cache.open_folder): the
+    first thing anything that writes there does. Raises cache.CacheError."""
+    global _READY
+    if not _READY:
+        cache.open_folder(CACHE_DIR)
+        _READY = True
 
 
 def _marker(name: str) -> Path:
@@ -111,6 +124,7 @@ def compiling(name: str, notify=None):
     """Around the first call of build ``name``: tells ``notify`` when it is not compiled yet,
     and how long it takes, and marks it compiled when the block ends without an error
     (``name`` None: nothing)."""
+    ready()
     cold = name is not None and not is_compiled(name)
     if cold and notify is not None:
         notify(f"compiling {describe(name)} (once per version; about "
@@ -146,40 +160,39 @@ def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
     return Path(CACHE_DIR) / "flow_builds" / f"golfsim_flow_{safe}_{h.hexdigest()[:16]}.py"
 
 
+def _load(file: Path, source):
+    """Import the module ``file`` of the cache folder, first writing it from ``source()``
+    when it does not exist; a new one may push the least recently used user build out of
+    the cache (cache.bound_user_builds)."""
+    if file.stem in _FLOW_BUILDS:
+        return _FLOW_BUILDS[file.stem]
+    ready()
+    if not file.exists():
+        file.parent.mkdir(parents=True, exist_ok=True)
+        partial = file.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(source())
+        partial.replace(file)   # whole or absent: another process may be importing it
+        cache.bound_user_builds(CACHE_DIR)
+    cache.note_use(file)
+    if str(file.parent) not in sys.path:
+        sys.path.insert(0, str(file.parent))
+    _FLOW_BUILDS[file.stem] = importlib.import_module(file.stem)
+    return _FLOW_BUILDS[file.stem]
+
+
 def generated_module(folder: str, stem: str, source: str):
     """Import ``source`` as module ``stem`` written into the cache folder's ``folder`` (when
     new), so Numba can compile and cache its functions like any module's. ``stem`` should
     name what the source depends on (a hash), so a stale module is never loaded."""
-    if stem in _FLOW_BUILDS:
-        return _FLOW_BUILDS[stem]
-    file = Path(CACHE_DIR) / folder / f"{stem}.py"
-    if not file.exists():
-        file.parent.mkdir(parents=True, exist_ok=True)
-        partial = file.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(source)
-        partial.replace(file)   # whole or absent: another process may be importing it
-    if str(file.parent) not in sys.path:
-        sys.path.insert(0, str(file.parent))
-    _FLOW_BUILDS[stem] = importlib.import_module(stem)
-    return _FLOW_BUILDS[stem]
+    return _load(Path(CACHE_DIR) / folder / f"{stem}.py", lambda: source)
 
 
 def flow_build(name: str, lines: str, key: bytes = b""):
     """The module of flow.py compiled as build ``name`` (flow_build_file), written into the
     cache folder when new and imported from there, so Numba compiles and caches it like any
     module."""
-    file = flow_build_file(name, lines, key)
-    if file.stem in _FLOW_BUILDS:
-        return _FLOW_BUILDS[file.stem]
-    if not file.exists():
-        source = FLOW_SOURCE.read_text()
-        start, end = source.index(BUILD_START), source.index(BUILD_END)
-        file.parent.mkdir(parents=True, exist_ok=True)
-        partial = file.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_text(source[:start] + BUILD_START + "\n" + lines.rstrip("\n") + "\n" +
-                           source[end:])
-        partial.replace(file)   # whole or absent: another process may be importing it
-    if str(file.parent) not in sys.path:
-        sys.path.insert(0, str(file.parent))
-    _FLOW_BUILDS[file.stem] = importlib.import_module(file.stem)
-    return _FLOW_BUILDS[file.stem]
+    def source() -> str:
+        text = FLOW_SOURCE.read_text()
+        start, end = text.index(BUILD_START), text.index(BUILD_END)
+        return text[:start] + BUILD_START + "\n" + lines.rstrip("\n") + "\n" + text[end:]
+    return _load(flow_build_file(name, lines, key), source)
