@@ -17,7 +17,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.experiments import guide as gd
 from simulator.output import guide_report as gr
-from simulator.game.rules import Rules, card_values_text, option_text
+from simulator.game.rules import PRESETS, Rules, card_values_text, option_text
 from simulator.experiments.runner import run
 from strategies import ALL_RANKS, resolve_seats, seat_arrays
 import browser
@@ -421,3 +421,59 @@ def test_rules_of_thumb_are_phrased_for_the_table():
     assert gr._rule_text(NINE, "keep", "line2", True, "nines") == (
         "Keep nines drawn from the stock when they match one card of a column whose other two "
         "places are open, and put them in that column")
+
+
+def _with_each_option_changed(preset: str):
+    """The preset, and the preset with each option set to each other value it allows (the
+    changes the rules accept)."""
+    from simulator.game.rules import OPTIONS, RuleError
+    base = Rules.preset(preset)
+    yield base
+    for name, f in OPTIONS.items():
+        now = getattr(base, name)
+        values = f.metadata["allowed"] or ((not now,) if isinstance(now, bool) else ())
+        for v in values:
+            try:
+                yield Rules.preset(preset, **{name: (v,) if isinstance(now, tuple) else v})
+            except (RuleError, ValueError, TypeError):
+                pass
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_rules_paragraph_is_written_for_players(preset):
+    """The rules in words hold no reference to the rules' notes (AMB-...), nor to how the
+    engines play them; the end of a round says which ends leave the others a last turn, and
+    never both that a round ends with no more turns and that the others play one more."""
+    from types import SimpleNamespace
+    internal = re.compile(r"AMB-|reference engine|so far|\(\)|\(\s|\s\)")
+    for rules in _with_each_option_changed(preset):
+        lines = dict(gr.rules_lines(SimpleNamespace(rules=rules, preset=preset)))
+        for label, text in lines.items():
+            assert not internal.search(text), (preset, label, text)
+        end = lines["Start and end"]
+        assert not re.search(r"[a-z]_[a-z]", end), end   # no option names
+        lasting = {"knock", "call", "all_face_up"} & set(rules.end_triggers)
+        assert ("one more turn" in end) == bool(lasting and rules.final_turns ==
+                                                "each_other_player_once"), end
+        assert ("at once, with no more turns" in end) == bool(
+            {"all_players_face_up", "stock_exhausted", "empty_layout"} &
+            set(rules.end_triggers)), end
+
+
+def test_the_end_of_a_round_in_words():
+    from types import SimpleNamespace
+
+    def end(preset):
+        rules = Rules.preset(preset)
+        return dict(gr.rules_lines(SimpleNamespace(rules=rules, preset=preset)))["Start and end"]
+
+    assert end("power_cabo").endswith(
+        "The round ends: a player may call Cabo instead of playing a turn or right after it; "
+        "then every other player plays one more turn; the ender does not play again. It also "
+        "ends at once, with no more turns, when a player has no cards left or when the last "
+        "card of the stock has been taken.")
+    assert end("four_card_strict").endswith(
+        "The round ends at once, with no more turns, when every player's cards are all face up.")
+    assert end("four_card").endswith("a player may knock instead of playing a turn; then every "
+                                     "other player plays one more turn; the ender does not "
+                                     "play again.")

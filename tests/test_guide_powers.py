@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.experiments import guide as gd
+from simulator.experiments import stats
 from simulator.experiments.runner import run
 from simulator.game import cards as C
 from simulator.game import codes as K
@@ -26,6 +27,7 @@ from policy_states import Table, card
 
 CABO = Rules.preset("power_cabo")
 CUMBIA = Rules.preset("power_cumbia")
+KING = C.RANKS.index("K")
 HIDDEN = "? ? / ? ?"
 
 
@@ -199,3 +201,153 @@ def test_the_table_of_powers_in_headless_chromium(cabo_guide, tmp_path):
             assert clear_style is None or weight == clear_style[0]
         if kind == "na":
             assert text == gr.NA and (na_style is None or colour == na_style[1])
+
+
+# ---- cards of one rank that differ in value, advice that fits the game -----------------------
+def synthetic(rules: Rules, wins=("K",), preset: str = "", players: int = 3,
+              deals: int = 400):
+    """A guide of ``rules`` from made-up measurements (nothing played): every entry it would
+    settle, the first option clearly better for the ranks in ``wins``, no better for others."""
+    rng = np.random.default_rng(5)
+    entries = []
+    for table, rank, situation in (s for s in gd.steps(rules, players) if len(s) == 3):
+        row = C.RANK_NAMES[rank]
+        d = rng.normal(0.02 if row in wins else 0.0, 0.01, deals)
+        w = stats.paired_interval(d.sum(), (d * d).sum(), deals)
+        win = stats.Interval(*(float(x) for x in (w.mean, w.se, w.lo, w.hi)))
+        a, b = gd.RANK_TABLES[table][:2]
+        clear = bool(win.lo > 0 or win.hi < 0)
+        entries.append(gd.Entry(table, row, situation, a, b, deals, win, win,
+                                a if row in wins else b, clear, d))
+    return gd.GuideResult(rules, preset, players, 1, deals, entries, [], "guide", "greedy",
+                          None, None, 0.0)
+
+
+def rows_by_card(result, table: str) -> dict[str, list]:
+    heading = gr.question(table, result.rules.pair_scope != "none")
+    rows = next(rows for head, _, _, rows in gr.decision_tables(result) if head == heading)
+    return {str(r[0]): r[1:] for r in rows}
+
+
+def thumb_rules(md: str) -> list[str]:
+    part = md.split("## Rules of thumb\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\d+\. (.+)$", part, re.M)
+
+
+def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
+    """Cabo's K♦ is worth 0, its other kings 13: the king entries measure K♦ alone (no card is
+    worth more than 13, so neither option ever takes or keeps a black king), and the tables,
+    the rules of thumb and guide.parquet say so; the kings worth 13 get a row of their own,
+    without a measurement."""
+    result = synthetic(CABO)
+    kings = [e for e in result.entries if e.row == "K"]
+    assert kings and all(e.clear for e in kings)
+    for table, never in (("take", "draw"), ("keep", "discard")):
+        rows = rows_by_card(result, table)
+        assert "K" not in rows and list(rows)[-2:] == ["K♦ (0)", "K♠♥♣ (13)"]
+        assert [c.text for c in rows["K♦ (0)"]] == \
+            [gr._cell(e).text for e in kings if e.table == table]
+        assert {(c.text, c.kind) for c in rows["K♠♥♣ (13)"]} == {(never, "na")}
+    md = gr.markdown(result, [])
+    thumbs = thumb_rules(md)
+    assert len([t for t in thumbs if "K♦" in t]) == len({(e.table, e.situation) for e in kings})
+    assert not re.search(r"\bkings?\b", "\n".join(thumbs)), thumbs
+    assert "K♠♥♣ (13): no card is worth more" in md and "measure K♦ (0) alone" in md
+    frame = gr.frame(result)
+    assert set(frame.filter(frame["row"] == "K")["cards"]) == {"K♦ (0)"}
+    assert set(frame.filter(frame["row"] == "A")["cards"]) == {"A"}
+
+
+def test_one_entry_for_a_rank_whose_suits_differ_says_so():
+    """Cumbia's twos (2♦ = -10) and kings (K♥♦ = -5) share one entry per situation (the
+    tables decide by rank): the row names every card with its value; its power cards, which
+    may not be put into a layout, have no take or keep entries."""
+    result = synthetic(CUMBIA, wins=())
+    rows = rows_by_card(result, "keep")
+    assert "2♠♥♣ (2), 2♦ (-10)" in rows and "K♠♣ (0), K♥♦ (-5)" in rows
+    assert not {"2", "K", "4", "5", "6", "7", "10", "J"} & set(rows)
+    assert "one entry for all of them" in gr.markdown(result, [])
+    placed = {e.row for e in result.entries if e.table in gd.TABLES}
+    powers = {C.RANK_NAMES[r] for r in gd.power_ranks(CUMBIA)}
+    assert powers and not placed & powers and placed
+
+
+def test_a_power_only_some_suits_have_is_headed_by_those_cards():
+    dutch = Rules.preset("six_card", power_set="dutch")
+    cards = {gr.cards_of(dutch, e) for e in synthetic(dutch, wins=()).entries
+             if e.table == "power"}
+    assert "K♠♣" in cards and "K" not in cards and "J" in cards
+
+
+@pytest.mark.parametrize("preset", POWER_PRESETS)
+def test_no_column_or_pair_advice_where_nothing_pairs(preset):
+    """In a game where nothing pairs and no line of three scores, the guide measures no
+    reveal (which column one looks at first) and no pair situation, and its pages say nothing
+    of pairs or columns of cards."""
+    rules = Rules.preset(preset)
+    assert rules.pair_scope == "none" and rules.line_sets == "none"
+    steps = gd.steps(rules, 3)
+    assert ("reveal",) not in steps and not any(len(s) == 3 and s[2] == "pair" for s in steps)
+    md = gr.markdown(synthetic(rules, wins=("A",), preset=preset), [])
+    layout = re.compile(r"\bpair(?:s|ing)?\b|\bcolumns\b|same column|column of|in a column")
+    assert not layout.search(md), re.findall(r".{40}(?:" + layout.pattern + r").{40}", md)
+    # the words are found where the game has them
+    six = gr.markdown(synthetic(Rules.preset("six_card"), wins=("A",), preset="six_card"), [])
+    assert layout.search(six) and ("reveal",) in gd.steps(Rules.preset("six_card"), 3)
+
+
+def test_the_page_says_how_the_guide_matches_and_snaps():
+    def said(rules):
+        return gr.baseline_text(synthetic(rules, wins=()))
+    assert "matches it whenever it knows a card of the same rank" in said(CABO)
+    assert "snaps a card it knows of the discard's point value" in said(CUMBIA)
+    assert "snaps one of its own cards" in said(Rules.preset("power_cactus"))
+    for text in (said(CABO), said(CUMBIA)):
+        assert "The guide does the same: its tables have no entry for these decisions." in text
+    # the stall rule where the stock is reshuffled, not in Cabo, whose round ends with it
+    assert "reshuffled" in said(CUMBIA) and "reshuffled" not in said(CABO)
+    assert "snap" not in said(Rules.preset("power_pablo"))
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+def test_only_the_diamond_king_is_ever_taken_or_kept_in_cabo():
+    """What lets Cabo's king entries stand for K♦ alone: with no king in any take or keep
+    table the guide plays Cabo differently (it no longer keeps K♦, worth 0), but where every
+    king is worth 13 it plays every hole exactly as before: a card worth the most any card is
+    worth is never taken nor kept."""
+    no_kings = "guide:" + ",".join(f"{t}_{s}={ALL_RANKS & ~(1 << KING)}"
+                                   for t in ("take", "keep") for s in ("early", "late", "last"))
+    assert not same(holes(CABO, no_kings), holes(CABO, "guide"))
+    kings_13 = Rules.preset("power_cabo", value_king_of_diamonds=None)
+    assert gd.split_groups(kings_13, KING) == ([gd.CardGroup(KING, "", 13)], [])
+    assert same(holes(kings_13, no_kings), holes(kings_13, "guide"))
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+def test_the_cabo_guide_treats_the_diamond_king_apart(cabo_guide):
+    result, md, page = cabo_guide
+    for table, never in (("take", "draw"), ("keep", "discard")):
+        rows = md_table(md, gr.question(table, False))
+        cards = [r[0] for r in rows]
+        assert "K" not in cards and cards[-2:] == ["K♦ (0)", "K♠♥♣ (13)"], cards
+        kings = [e for e in result.entries if e.table == table and e.row == "K"]
+        assert [c.strip("*") for c in rows[-2][1:]] == [gr._cell(e).text for e in kings]
+        assert set(rows[-1][1:]) == {never}
+    assert not re.search(r"\bkings?\b", "\n".join(thumb_rules(md)))
+    assert "K♠♥♣ (13): no card is worth more" in md and "K♦ (0)" in page.read_text("utf-8")
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+def test_the_cabo_guide_fits_its_game(cabo_guide):
+    """No pairs, no columns, no reveal in a game where nothing cancels; the rules in words
+    without the rules' notes, the round's ends told apart."""
+    result, md, page = cabo_guide
+    assert not any(e.table == "reveal" for e in result.entries)
+    layout = re.compile(r"\bpair(?:s|ing)?\b|\bcolumns\b|same column|column of|in a column")
+    for text in (md, page.read_text("utf-8")):
+        assert not layout.search(text), re.findall(r".{40}(?:" + layout.pattern + r").{40}",
+                                                   text)
+        assert not re.search(r"AMB-|reference engine|so far", text)
+    assert ("then every other player plays one more turn; the ender does not play again. It "
+            "also ends at once, with no more turns, when a player has no cards left or when "
+            "the last card of the stock has been taken.") in md

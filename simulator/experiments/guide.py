@@ -54,11 +54,11 @@ from . import compare as cmp
 from . import stats
 from . import tournament as tour
 from .report import capped_warning
-from ..game.cards import card_id, RANK_JOKER, RANK_NAMES
+from ..game.cards import card_id, RANK_JOKER, RANK_NAMES, SUIT_SYMBOLS
 from ..game.codes import POW_NONE
 from ..game.powers import effect_of
 from .report import atomic_path, save_npy_atomic
-from ..game.rules import Rules
+from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 
@@ -88,6 +88,13 @@ POWER_TABLE = ("use", "discard unused", "power",
                "power, or discard it unused?")
 EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
 RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
+# options whose non-default values change what scores (beyond pairs and lines)
+SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
+                   "quad_two_columns_adjacent_only", "quad_apart_value", "joker_quad_value",
+                   "joker_quad_apart_value", "jack_pairs_bonus", "quad_others_penalty",
+                   "block_2x2_value", "six_of_kind_value", "negative_quad_value",
+                   "shoot_the_moon", "twenty_one_scores_zero", "lowest_scores_zero",
+                   "remove_cancelled", "one_eyed_jacks")
 
 
 def line_word(rules: Rules) -> str:
@@ -156,7 +163,8 @@ def situation_help(rules: Rules) -> str:
         parts.append("'it pairs one of your cards': it can go where it pairs a card of yours "
                      "that you know.")
     k, n = early_count(rules), rules.n_positions
-    parts.append(f"Otherwise 'early in the round' while {k} or more of your {n} cards are "
+    parts.append(("Otherwise 'early" if parts else "'Early") +
+                 f" in the round' while {k} or more of your {n} cards are "
                  "unknown to you (face down and never seen), 'later' after that"
                  + (f", and 'your last turn' once someone has {ending(rules)}."
                     if rules.final_turns != "none" else "."))
@@ -261,8 +269,97 @@ def power_ranks(rules: Rules) -> list[int]:
     return [r for r in ranks_in_play(rules) if effect_of(rules, card_id(r, 0)) != POW_NONE]
 
 
+def placeable_ranks(rules: Rules) -> list[int]:
+    """The ranks of the take, keep and placement tables: every rank in play, but where power
+    cards may not be placed (Cumbia) none whose every card has a power."""
+    if rules.power_card_placeable:
+        return ranks_in_play(rules)
+    return [r for r in ranks_in_play(rules)
+            if any(effect_of(rules, card_id(r, s)) == POW_NONE for s in range(4))]
+
+
 def table_ranks(mask: float) -> list[int]:
     return [r for r in range(RANK_JOKER + 1) if (int(mask) >> r) & 1]
+
+
+# ---- the cards an entry stands for ---------------------------------------------------------------
+@dataclass(frozen=True)
+class CardGroup:
+    """Cards of one rank worth the same: the whole rank (``suits`` "") or the suits of a rank
+    whose suits differ in value (Cabo's K♦ worth 0, its other kings 13)."""
+    rank: int
+    suits: str
+    value: int
+
+    @property
+    def name(self) -> str:
+        """ "K", or "K♦" for some of a rank's suits."""
+        return RANK_NAMES[self.rank] + self.suits
+
+    @property
+    def label(self) -> str:
+        """The name, with the value of some of a rank's suits: "K", "K♦ (0)"."""
+        return self.name + (f" ({self.value})" if self.suits else "")
+
+
+def card_groups(rules: Rules, rank: int) -> list[CardGroup]:
+    values = card_values(rules)
+    if rank == RANK_JOKER:
+        return [CardGroup(rank, "", int(values[card_id(rank, 0)]))]
+    return [CardGroup(rank, suits, v) for suits, v in value_groups(values, rank)]
+
+
+def nothing_cancels(rules: Rules) -> bool:
+    """Does every card score its value wherever it lies (no pairs, no lines, no other scoring
+    option)?"""
+    default = Rules()
+    return rules.pair_scope == "none" and not has_lines(rules) and \
+        all(getattr(rules, name) == getattr(default, name) for name in SCORING_OPTIONS)
+
+
+def split_groups(rules: Rules, rank: int) -> tuple[list[CardGroup], list[CardGroup]]:
+    """A rank's cards as the take, keep and placement tables see them: (the groups its entries
+    measure, the groups no entry can change). The tables decide by rank, so the cards of a
+    rank whose suits differ in value share its entries, except that where nothing cancels
+    the cards worth the most any card is worth are never taken nor kept under either option
+    (such a card never lowers the estimated score: greedy's placement wants a gain of a point
+    over a known card, and of at least nothing over an unknown one, which only a pool of
+    unseen cards all worth as much gives, and then the two options score alike). Their part
+    of the rank is then left out of its entries: Cabo's king entries are K♦'s alone."""
+    groups = card_groups(rules, rank)
+    if len(groups) == 1 or not nothing_cancels(rules):
+        return groups, []
+    values = card_values(rules)
+    top = max(int(values[card_id(r, s)]) for r in ranks_in_play(rules) for s in range(4))
+    return [g for g in groups if g.value < top], [g for g in groups if g.value >= top]
+
+
+def power_suits(rules: Rules, rank: int) -> str:
+    """The suits of a rank whose cards have a power ("" for all of them: the Dutch king's
+    power is the black kings' alone, "♠♣")."""
+    if rank == RANK_JOKER:
+        return ""
+    suits = "".join(sym for s, sym in enumerate(SUIT_SYMBOLS)
+                    if effect_of(rules, card_id(rank, s)) != POW_NONE)
+    return "" if len(suits) == len(SUIT_SYMBOLS) else suits
+
+
+def entry_cards(rules: Rules, table: str, rank: int) -> str:
+    """A rank's entry as its row is headed: the rank ("K"), or where its suits differ what the
+    entry stands for: the cards with the power (a power entry, "K♠♣"), else the groups the
+    entry measures ("K♦ (0)"; "2♠♥♣ (2), 2♦ (-10)" when it is one decision for both)."""
+    if table == "power":
+        return RANK_NAMES[rank] + power_suits(rules, rank)
+    return ", ".join(g.label for g in split_groups(rules, rank)[0])
+
+
+def entry_name(rules: Rules, table: str, rank: int) -> str:
+    """A rank's entry in a rule of thumb: the rank ("K", said "kings"), or the one group of
+    its cards that the entry measures ("K♦")."""
+    if table == "power":
+        return entry_cards(rules, table, rank)
+    measured = split_groups(rules, rank)[0]
+    return measured[0].name if len(measured) == 1 else RANK_NAMES[rank]
 
 
 # ---- measuring ---------------------------------------------------------------------------------
@@ -388,9 +485,11 @@ def _self_play_threshold(m: _Measurer, rules, params, name) -> Threshold:
 
 def applicable(rules: Rules, players: int) -> dict[str, bool]:
     return {
+        # which cards one sees first matters for the pairs or lines they may start
         "reveal": rules.initial_reveal_mode in ("flip", "peek") and
         rules.initial_reveal_count >= 2 and rules.grid_rows >= 2 and
-        rules.initial_reveal_constraint == "any" and rules.layout_mode == "grid",
+        rules.initial_reveal_constraint == "any" and rules.layout_mode == "grid" and
+        (rules.pair_scope != "none" or has_lines(rules)),
         "take": bool(rules.draw_from_discard),
         "keep": bool(rules.stock_draw_may_be_discarded),
         # a kept card over a face-down card rather than a face-up one: not a choice where
@@ -412,14 +511,14 @@ def steps(rules: Rules, players: int) -> list[tuple]:
     keys = [s for s, _ in situations(rules)]
     tables = [t for t in ("take", "keep") if use[t]]
     # the line entries first, joining a line before completing one (see default_params)
+    ranks = placeable_ranks(rules)
     for s in ("line2", "line3"):
         if s in keys:
-            out += [(t, r, s) for t in tables for r in ranks_in_play(rules)]
+            out += [(t, r, s) for t in tables for r in ranks]
     for table in tables:
-        out += [(table, r, s) for s in keys if s not in LINE_SITUATIONS
-                for r in ranks_in_play(rules)]
+        out += [(table, r, s) for s in keys if s not in LINE_SITUATIONS for r in ranks]
     if use["down"]:
-        out += [("down", r, PLACE_SITUATION[0]) for r in ranks_in_play(rules)]
+        out += [("down", r, PLACE_SITUATION[0]) for r in ranks]
     if use["power"]:   # after the keep table, which decides whether a card is not kept
         out += [("power", r, "") for r in power_ranks(rules)]
     for table in ("out", "knock"):

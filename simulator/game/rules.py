@@ -1285,21 +1285,25 @@ def card_keys(r: Rules, values: np.ndarray) -> np.ndarray:
     return np.array([C.rank_of(c) for c in range(values.size)], dtype=np.int64)
 
 
+def value_groups(values: np.ndarray, rank: int) -> list[tuple[str, int]]:
+    """The cards of a suited rank grouped by their value (``values``: card_values), in suit
+    order: [("", v)] when every suit is worth v, else [(suit symbols, value), ...]."""
+    by_value: dict[int, str] = {}
+    for suit, symbol in enumerate(C.SUIT_SYMBOLS):
+        v = int(values[C.card_id(rank, suit)])
+        by_value[v] = by_value.get(v, "") + symbol
+    if len(by_value) == 1:
+        return [("", next(iter(by_value)))]
+    return [(suits, v) for v, suits in by_value.items()]
+
+
 def card_values_text(r: Rules) -> str:
     """Every card's value under ``r`` on one line, rank by rank ("A=1, 2=-2, ..., K=0"). A
     rank whose suits differ is split by suit ("K♠♣=0, K♥♦=-1"); jokers appear only when the
     decks hold them."""
     values = card_values(r)
-    parts = []
-    for rank, name in enumerate(C.RANKS):
-        by_value: dict[int, str] = {}
-        for suit, symbol in enumerate(C.SUIT_SYMBOLS):
-            v = int(values[C.card_id(rank, suit)])
-            by_value[v] = by_value.get(v, "") + symbol
-        if len(by_value) == 1:
-            parts.append(f"{name}={next(iter(by_value))}")
-        else:
-            parts += [f"{name}{suits}={v}" for v, suits in by_value.items()]
+    parts = [f"{name}{suits}={v}" for rank, name in enumerate(C.RANKS)
+             for suits, v in value_groups(values, rank)]
     if r.has_jokers:
         joker = f"joker={int(values[C.card_id(C.RANK_JOKER, 0)])}"
         if r.value_joker in JOKER_PAIR_SCHEMES:

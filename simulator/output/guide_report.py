@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,14 +18,16 @@ from ..experiments import compare as cmp
 from ..experiments import stats
 from . import plots
 from ..experiments.guide import (EITHER, IGNORE, LINE_SITUATIONS, PLACE_SITUATION,
-                                 POWER_TABLE, RANK_TABLES, SITUATION_KEYS, SWEEPS, TABLES,
-                                 GuideResult, applicable, early_count, has_lines, knock_words,
-                                 line_word, situation_help, situations)
+                                 POWER_TABLE, RANK_TABLES, SCORING_OPTIONS, SITUATION_KEYS,
+                                 SWEEPS, TABLES, GuideResult, applicable, early_count,
+                                 entry_cards, entry_name, has_lines, knock_words, line_word,
+                                 placeable_ranks, ranks_in_play, situation_help, situations,
+                                 split_groups)
 from ..experiments.report import (atomic_path, ran_on, rules_metadata, text_table, version,
                                   write_parquet_atomic)
 from ..experiments.report import title as report_title
 from ..game import codes as K
-from ..game.cards import RANK_NAMES, card_id
+from ..game.cards import RANK_NAMES, SUIT_SYMBOLS, card_id
 from ..game.powers import effect_of
 from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
                           card_values_text, option_text)
@@ -66,6 +69,13 @@ def _labels(rules: Rules) -> dict[str, str]:
     return labels
 
 
+def cards_of(rules: Rules, e) -> str:
+    """What an entry's row stands for: its rank, or some of its suits (``entry_cards``)."""
+    if e.table in RANK_TABLES:
+        return entry_cards(rules, e.table, RANK_NAMES.index(e.row))
+    return e.row
+
+
 def pp(x: float) -> str:
     """A share difference in percentage points."""
     return f"{100 * x:+.2f}"
@@ -81,7 +91,8 @@ def frame(result: GuideResult) -> pl.DataFrame:
     rows = []
     labels = _labels(result.rules)
     for e in result.entries:
-        rows.append({"table": e.table, "row": e.row, "situation": e.situation,
+        rows.append({"table": e.table, "row": e.row, "cards": cards_of(result.rules, e),
+                     "situation": e.situation,
                      "situation_text": labels.get(e.situation, ""),
                      "option": e.a, "versus": e.b, "deals": e.deals,
                      "win_diff": float(e.win.mean), "win_diff_se": float(e.win.se),
@@ -92,7 +103,8 @@ def frame(result: GuideResult) -> pl.DataFrame:
                      "clear": e.clear, "indistinguishable": None})
     for th in result.thresholds:
         for i, v in enumerate(th.values):
-            rows.append({"table": th.table, "row": _value_text(v), "situation": "",
+            rows.append({"table": th.table, "row": _value_text(v), "cards": None,
+                         "situation": "",
                          "situation_text": threshold_question(result.rules, th.table),
                          "option": _value_text(v), "versus": _value_text(th.best),
                          "deals": result.deals,
@@ -104,7 +116,7 @@ def frame(result: GuideResult) -> pl.DataFrame:
                          "win_hi95": float(th.win.hi[i]),
                          "chosen": _value_text(th.best), "clear": None,
                          "indistinguishable": bool(th.same[i])})
-    schema = {"table": pl.Utf8, "row": pl.Utf8, "situation": pl.Utf8,
+    schema = {"table": pl.Utf8, "row": pl.Utf8, "cards": pl.Utf8, "situation": pl.Utf8,
               "situation_text": pl.Utf8, "option": pl.Utf8,
               "versus": pl.Utf8, "deals": pl.Int64, "win_diff": pl.Float64,
               "win_diff_se": pl.Float64, "win_diff_lo95": pl.Float64,
@@ -166,6 +178,8 @@ def decisions_figure(df: pl.DataFrame, heading: str):
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
+        # a file written before rows named their cards: the ranks
+        names = dict(zip(part["row"], part["cards"])) if "cards" in part.columns else {}
         order = list(SITUATION_KEYS) + [PLACE_SITUATION[0]]
         situations = sorted(part["situation"].unique().to_list(),
                             key=lambda x: order.index(x) if x in order else len(order))
@@ -182,7 +196,7 @@ def decisions_figure(df: pl.DataFrame, heading: str):
             ax.errorbar(d, y, xerr=err, fmt="none", ecolor="black", capsize=2, lw=0.8)
         verb_a, verb_b = RANK_TABLES[table][0], RANK_TABLES[table][1]
         ax.axvline(0, color="grey", lw=0.8)
-        ax.set_yticks(np.arange(len(ranks)), ranks)
+        ax.set_yticks(np.arange(len(ranks)), [names.get(r) or r for r in ranks])
         ax.set_ylim(len(ranks) - 0.5, -0.5)
         ax.set_xlabel(f"win share, {verb_a} minus {verb_b}\n(percentage points, 95% interval)")
         pairs = table != "down" or "situation_text" not in part.columns or \
@@ -311,13 +325,6 @@ PLURALS = {"A": "aces", "2": "twos", "3": "threes", "4": "fours", "5": "fives", 
            "7": "sevens", "8": "eights", "9": "nines", "10": "tens", "J": "jacks",
            "Q": "queens", "K": "kings", "Joker": "jokers"}
 RANK_ORDER = list(PLURALS)
-# options whose non-default values change what scores (listed under "What cancels")
-SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
-                   "quad_two_columns_adjacent_only", "quad_apart_value", "joker_quad_value",
-                   "joker_quad_apart_value", "jack_pairs_bonus", "quad_others_penalty",
-                   "block_2x2_value", "six_of_kind_value", "negative_quad_value",
-                   "shoot_the_moon", "twenty_one_scores_zero", "lowest_scores_zero",
-                   "remove_cancelled", "one_eyed_jacks")
 
 
 @dataclass
@@ -394,7 +401,18 @@ def rules_lines(result: GuideResult) -> list[tuple[str, str]]:
             cancels.append(_option_words(name, v))
     out.append(("What cancels", "; ".join(cancels) + "."))
     out.append(("Start and end", _start_and_end(r)))
-    return out
+    return [(label, for_players(text)) for label, text in out]
+
+
+# the option texts' references to docs/rules.md's ambiguity notes: "(AMB-12)", ", AMB-43)",
+# "AMB-44; "
+AMBIGUITY_REF = re.compile(r" \(AMB-\d+[a-z]?\)|,? AMB-\d+[a-z]?(?=\))|AMB-\d+[a-z]?; ")
+
+
+def for_players(text: str) -> str:
+    """An option's or preset's description as the guide's reader needs it: without the
+    references to the rules' notes, and a hole called a round, as everywhere in the guide."""
+    return AMBIGUITY_REF.sub("", text).replace("the hole", "the round")
 
 
 def _start_and_end(r: Rules) -> str:
@@ -409,23 +427,37 @@ def _start_and_end(r: Rules) -> str:
         r.initial_reveal_mode, VALUE_DESCRIPTIONS["initial_reveal_mode"].get(
             r.initial_reveal_mode, r.initial_reveal_mode))
     placed = VALUE_DESCRIPTIONS["placement_face"][r.placement_face]
-    ends = "; ".join(_call_words(r) if t == "call" else VALUE_DESCRIPTIONS["end_triggers"][t]
-                     for t in r.end_triggers)
-    last = VALUE_DESCRIPTIONS["final_turns"][r.final_turns]
-    text = (f"To start, {start}. A card put into the layout goes {placed}. The round ends: "
-            f"{ends}; then {last}.")
-    return text.replace("the hole", "the round")
+    return f"To start, {start}. A card put into the layout goes {placed}. {_end_words(r)}"
 
 
 CALL_TIMING = {"instead_of_turn": "instead of playing a turn",
                "end_of_own_turn": "right after playing a turn",
                "any_time_in_turn": "instead of playing a turn or right after it"}
+# the end triggers that end the round with no more turns, whatever final_turns says
+AT_ONCE = {"all_players_face_up": "when every player's cards are all face up",
+           "stock_exhausted": "when the last card of the stock has been taken",
+           "empty_layout": "when a player has no cards left"}
 
 
-def _call_words(r: Rules) -> str:
-    """The call in the power-card games, by its name (the end trigger's description names
-    the options call_name and knock_timing instead)."""
-    return f"a player may {knock_words(r)[0]} {CALL_TIMING[r.knock_timing]}"
+def _end_words(r: Rules) -> str:
+    """How the round ends, in a player's words: the ends after which the others play their
+    last turns (a knock, a call by its name, a layout all face up), then those that end it
+    at once."""
+    timing = CALL_TIMING[r.knock_timing]
+    lasting = {"knock": f"a player may knock {timing}",
+               "call": f"a player may call {r.call_name} {timing}",
+               "all_face_up": "a player whose cards are all face up at the end of their turn "
+                              "ends it"}
+    then = [lasting[t] for t in r.end_triggers if t in lasting]
+    now = [AT_ONCE[t] for t in r.end_triggers if t in AT_ONCE]
+    text = []
+    if then:
+        text.append(f"The round ends: {'; '.join(then)}; then "
+                    f"{VALUE_DESCRIPTIONS['final_turns'][r.final_turns]}.")
+    if now:
+        text.append(("It also ends" if then else "The round ends") + " at once, with no more "
+                    f"turns, {' or '.join(now)}.")
+    return " ".join(text)
 
 
 def baseline_text(result: GuideResult) -> str:
@@ -446,12 +478,43 @@ def baseline_text(result: GuideResult) -> str:
         call = knock_words(result.rules)[0]
         text += (f" It does not {call} before it knows every one of its cards, and then only "
                  f"when their total plus {K.GREEDY_CALL_MARGIN} is at most every opponent's "
-                 "estimated score (or at its first chance once the stock has been reshuffled "
-                 f"{K.GREEDY_STALL_RESHUFFLES} times).")
+                 "estimated score" + (
+                     " (or at its first chance once the stock has been reshuffled "
+                     f"{K.GREEDY_STALL_RESHUFFLES} times)."
+                     if result.rules.stock_empty == "reshuffle_keep_top" else "."))
     if any(e.table == "power" for e in result.entries):
         text += (" When it draws a card with a power and does not keep it, it uses the power "
                  "as the table of powers says (its column 'the baseline player uses it').")
-    return text
+    return text + _snaps_and_matches(result.rules)
+
+
+# how the baseline player (and the guide, which has no table for them) matches and snaps, in
+# words (docs/policies.md, the power-card games' shared rule); {equal}: "rank" or "value"
+TURN_MATCH_WORDS = {
+    "pablo_multi_replace": "Holding a card, it first replaces with it two or more of its own "
+                           "cards of one {equal} that it knows, when together they are worth "
+                           "more than the card it holds.",
+    "cabo_match": "Holding a card, drawn or taken, it first matches it whenever it knows a "
+                  "card of the same {equal} on the table, naming every such card it knows, "
+                  "its own first.",
+}
+SNAP_WORDS = {
+    "cumbia": "After each discard it snaps a card it knows of the discard's {equal}: one of "
+              "its own worth more than 0, else an opponent's when it has a card worth more "
+              "than 0 to give back (its worst).",
+    "cactus": "After each discard it snaps one of its own cards that it knows of the "
+              "discard's {equal}, when that card is worth more than 0.",
+}
+
+
+def _snaps_and_matches(r: Rules) -> str:
+    said = [words[mode].format(equal="rank" if r.match_key == "rank" else "point value")
+            for words, mode in ((TURN_MATCH_WORDS, r.turn_match_mode),
+                                (SNAP_WORDS, r.snap_mode)) if mode in words]
+    if not said:
+        return ""
+    return (" " + " ".join(said) + " The guide does the same: its tables have no entry for "
+            "these decisions.")
 
 
 def _cell(e) -> Cell:
@@ -466,10 +529,13 @@ def _cell(e) -> Cell:
 
 def legend_lines(result: GuideResult) -> list[str]:
     """How to read the tables: the baseline, the cells, the marks, the situations."""
+    firsts = ", ".join(f"'{RANK_TABLES[t][0]}'" for t in RANK_TABLES
+                       if any(e.table == t for e in result.entries))
+    never = "that pairs nothing and is worth" if result.rules.pair_scope != "none" else \
+        "worth"
     return [
         baseline_text(result) + " Every entry was measured at a table of baseline players.",
-        "Each cell: what to do, then what the first option ('take', 'keep', 'face down'"
-        + (", 'use'" if any(e.table == "power" for e in result.entries) else "") + ") is "
+        f"Each cell: what to do, then what the first option ({firsts}) is "
         "worth over the other, in percentage points of your share of rounds won, ± its paired "
         "95% interval. 'take' and 'keep' mean: take (keep) the card when it lowers your "
         "estimated score, as the baseline player does; 'draw' and 'discard': never in that "
@@ -481,17 +547,20 @@ def legend_lines(result: GuideResult) -> list[str]:
         "the choice it started from (the baseline player's; in a game of lines, completing "
         "one) unless the other won by more than one standard error.",
         f"{NA}: not applicable, the situation never came up in the measured deals (or the "
-        "choice never changed a round), so there is no advice; for example a card that pairs "
-        "nothing and is worth more than any card it could replace is never taken.",
+        f"choice never changed a round), so there is no advice; for example a card {never} "
+        "more than any card it could replace is never taken.",
         "Situations: " + situation_help(result.rules),
-    ]
+    ] + [x for x in [cards_note(result)] if x]
 
 
 def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list[list[Cell]]]]:
-    """(heading, explanation, header, rows) for the take, keep and placement tables."""
+    """(heading, explanation, header, rows) for the take, keep and placement tables: a row
+    per rank, or per group of a rank's cards worth the same where its suits differ in value
+    (``split_groups``): the row its entries measure, then a row for each group no entry can
+    change."""
     out = []
-    labels = _labels(result.rules)
-    pairs = result.rules.pair_scope != "none"
+    rules = result.rules
+    labels = _labels(rules)
     for table, (verb_a, verb_b, _, _) in TABLES.items():
         entries = [e for e in result.entries if e.table == table]
         if not entries:
@@ -500,26 +569,56 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
         ranks = list(dict.fromkeys(e.row for e in entries))
         header = ["card"] + [labels[s] for s in keys]
         rows = []
+        unchanged = Cell(NA if table == "down" else verb_b, "na")
         for r in ranks:
-            row = [Cell(r)]
+            row = [Cell(entry_cards(rules, table, RANK_NAMES.index(r)))]
             for s in keys:
                 e = next((x for x in entries if x.row == r and x.situation == s), None)
                 row.append(_cell(e) if e is not None else Cell("-"))
             rows.append(row)
-        if table == "down":
-            note = ("'face down': over your first face-down card you do not know, when the "
-                    "card is below the average of the cards you have not seen; 'best gain': "
-                    "where it lowers your estimated score most.")
-        else:
-            note = (f"'{verb_a}': {verb_a} it when it lowers your estimated score; "
-                    + ("'draw': draw from the stock instead." if table == "take" else
-                       "'discard': discard it instead."))
-            if has_lines(result.rules):
-                note += (f" In the two columns about lines of three, '{verb_a}': {verb_a} it "
-                         f"for the {line_word(result.rules)}, 'ignore': play it like any other "
-                         "card.")
-        out.append((question(table, pairs), note, header, rows))
+            rows += [[Cell(g.label)] + [unchanged] * len(keys)
+                     for g in split_groups(rules, RANK_NAMES.index(r))[1]]
+        out.append((question(table, rules.pair_scope != "none"), _table_note(rules, table),
+                    header, rows))
     return out
+
+
+def _table_note(rules: Rules, table: str) -> str:
+    verb_a = TABLES[table][0]
+    if table == "down":
+        return ("'face down': over your first face-down card you do not know, when the card "
+                "is below the average of the cards you have not seen; 'best gain': where it "
+                "lowers your estimated score most.")
+    note = (f"'{verb_a}': {verb_a} it when it lowers your estimated score; "
+            + ("'draw': draw from the stock instead." if table == "take" else
+               "'discard': discard it instead."))
+    if has_lines(rules):
+        note += (f" In the two columns about lines of three, '{verb_a}': {verb_a} it for the "
+                 f"{line_word(rules)}, 'ignore': play it like any other card.")
+    unplaced = [RANK_NAMES[r] for r in ranks_in_play(rules) if r not in placeable_ranks(rules)]
+    if unplaced:
+        note += (f" {_capital(_ranks_text(unplaced))} have a power and may not be put into a "
+                 "layout: the table of powers says what to do with them.")
+    return note
+
+
+def cards_note(result: GuideResult) -> str:
+    """What the rows of the ranks whose suits differ in value stand for, in the take, keep and
+    placement tables ("" when there are none)."""
+    rules = result.rules
+    out = []
+    for r in dict.fromkeys(e.row for e in result.entries if e.table in TABLES):
+        measured, fixed = split_groups(rules, RANK_NAMES.index(r))
+        if fixed:
+            out.append(f"{' and '.join(g.label for g in fixed)}: no card is worth more, so "
+                       "taking or keeping one never lowers your score, and the guide never does "
+                       "(there is nothing to measure); the tables decide by rank, so the "
+                       f"{PLURALS[r]}' entries measure {' and '.join(g.label for g in measured)} "
+                       "alone.")
+        elif len(measured) > 1:
+            out.append(f"{', '.join(g.label for g in measured)}: one entry for all of them, "
+                       "the tables deciding by rank, not by value.")
+    return " ".join(out)
 
 
 # each power in words, and when the baseline player uses it (strategies/powers.py
@@ -567,7 +666,7 @@ def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cel
     for e in entries:
         words, baseline = EFFECT_WORDS[effect_of(result.rules,
                                                  card_id(RANK_NAMES.index(e.row), 0))]
-        rows.append([Cell(e.row), Cell(words), Cell(baseline), _cell(e)])
+        rows.append([Cell(cards_of(result.rules, e)), Cell(words), Cell(baseline), _cell(e)])
     note = (f"{asked} '{use}': use it whenever it has something to act on; '{unused}': never "
             f"use it; '{EITHER}': the two could not be told apart, and the guide does what the "
             "baseline player does (its column). The value: what using the power is worth "
@@ -646,21 +745,23 @@ def reveal_lines(result: GuideResult) -> list[str]:
     return out
 
 
-def _ranks_text(ranks: list[str]) -> str:
-    """Plural rank names, runs of three or more as "threes to nines"."""
-    idx = sorted(RANK_ORDER.index(r) for r in ranks)
-    runs, run = [], [idx[0]]
-    for i in idx[1:]:
-        if i == run[-1] + 1:
-            run.append(i)
+def _ranks_text(names: list[str]) -> str:
+    """Plural rank names, runs of three or more as "threes to nines"; some of a rank's suits
+    by name, in its place ("aces to fives and K♦")."""
+    def rank(name: str) -> int:
+        return RANK_ORDER.index(name.rstrip("".join(SUIT_SYMBOLS)))
+
+    runs: list[list[str]] = []
+    for name in sorted(names, key=lambda n: (rank(n), n)):
+        if runs and name in PLURALS and runs[-1][-1] in PLURALS and \
+                rank(name) == rank(runs[-1][-1]) + 1:
+            runs[-1].append(name)
         else:
-            runs.append(run)
-            run = [i]
-    runs.append(run)
+            runs.append([name])
     parts = []
     for run in runs:
-        names = [PLURALS[RANK_ORDER[i]] for i in run]
-        parts += [f"{names[0]} to {names[-1]}"] if len(run) >= 3 else names
+        words = [PLURALS.get(n, n) for n in run]
+        parts += [f"{words[0]} to {words[-1]}"] if len(run) >= 3 else words
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
@@ -721,7 +822,8 @@ def rules_of_thumb(result: GuideResult) -> tuple[list[Rule], int]:
         w = stats.paired_interval(d.sum(), (d * d).sum(), d.size)
         if not (w.lo > 0 or w.hi < 0):
             continue
-        ranks = _ranks_text([e.row for e in entries])
+        ranks = _ranks_text([entry_name(result.rules, table, RANK_NAMES.index(e.row))
+                             for e in entries])
         rules.append(Rule(_rule_text(result.rules, table, situation, yes, ranks),
                           float(w.mean), float(w.lo), float(w.hi)))
     for e in result.entries:
@@ -1038,6 +1140,7 @@ def format_guide(result: GuideResult, threads: int) -> str:
                   f"{NA} never came up)"]
         words = set(range(len(header) - 1)) if head == POWER_HEADING else {0}
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left=words)
+    lines += [x for x in [cards_note(result)] if x]
     for th, (head, _, header, rows) in zip(result.thresholds, threshold_tables(result)):
         lines += ["", f"{head}  (against {_against(th, result.players, result.rules)})"]
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
