@@ -185,9 +185,10 @@ class _Scripted:
 
 
 def replay(rules: Rules, players: int, seed: int, round_index: int, log):
-    """Play the engine's move log through the reference referee; returns (hole, record)."""
+    """Play the engine's move log through the reference referee (the power engine's for
+    power rules); returns (hole, record)."""
     rows = [tuple(int(x) for x in row) for row in log]
-    hole = R.Hole(rules, players, ["random"], seed, round_index)
+    hole = R.make_hole(rules, players, ["random"], seed, round_index)
     cursor = [0]
     hole.policies = [_Scripted(rows, cursor) for _ in range(players)]
     record = hole.play()
@@ -425,7 +426,7 @@ def test_contract_lookahead_sweep(preset):
 
 # ---- the power-card games: the powers build, and the rollout build of lookahead's seats ----------
 # Their layouts grow and shrink, so the final layouts hold all MAX_POS positions (an empty one
-# its pseudo-card), and the referee is the power engine (reference.make_hole). The powers build
+# its pseudo-card), and the referee (replay) is the power engine. The powers build
 # and lookahead's are compiled for the slow tier only (tests/conftest.py SLOW_BUILDS).
 LOOKAHEAD_POWERS = "lookahead:budget=2,width=2"
 POWER_MIXES = {
@@ -438,22 +439,12 @@ def padded(rows) -> list[list[int]]:
     return [list(row) + [K.EMPTY0 + p for p in range(len(row), K.MAX_POS)] for row in rows]
 
 
-def power_referee(rules: Rules, players: int, seed: int, round_index: int, log):
-    rows = [tuple(int(x) for x in row) for row in log]
-    hole = R.make_hole(rules, players, ["random"], seed, round_index)
-    cursor = [0]
-    hole.policies = [_Scripted(rows, cursor) for _ in range(players)]
-    record = hole.play()
-    assert cursor[0] == len(rows), f"the referee used {cursor[0]} of {len(rows)} log rows"
-    return hole, record
-
-
 def check_power_round(rules: Rules, players: int, specs, ids, params, seed: int, i: int):
     res = engine_round(rules, players, ids, params, seed, i)
     try:
         check_conservation(res["layouts"], deck_of(rules, players), res)
         check_termination(rules, players, res["turns"], res["capped"], res["ender"], res["log"])
-        hole, rec = power_referee(rules, players, seed, i, res["log"])
+        hole, rec = replay(rules, players, seed, i, res["log"])
         differ = differences(res, dataclasses.replace(rec, layouts=padded(rec.layouts)))
         assert not differ, "\n  ".join(differ)
         # an empty position, within the layout or beyond it, is face up and known to all
