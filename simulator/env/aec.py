@@ -1,0 +1,138 @@
+"""golf_aec: every seat an agent of a PettingZoo AECEnv (docs/env.md)."""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from simulator.game import codes as K
+from simulator.game.reference import parse_strategy
+from simulator.game.streams import STREAM_SEAT0, PyStream
+
+from .config import EnvConfig, check_seed, new_seed
+from .observation import VERSION, Encoder
+from .render import table_text
+from .table import Table
+
+RENDER_MODES = ("ansi",)
+
+
+def agent_name(seat: int) -> str:
+    return f"player_{seat}"
+
+
+def observation_space(size: int) -> spaces.Dict:
+    return spaces.Dict({
+        "observation": spaces.Box(-1.0, 1.0, (size,), dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (K.N_ACTIONS,), dtype=np.int8)})
+
+
+def action_mask(obs) -> np.ndarray:
+    mask = np.zeros(K.N_ACTIONS, dtype=np.int8)
+    mask[list(obs.legal)] = 1
+    return mask
+
+
+class Seeding:
+    """reset(seed=s) plays hole (or match) 0 of golfsim's seed s; each reset() without a
+    seed the next one of the same seed (a seed drawn at random before any seeded reset)."""
+
+    def __init__(self):
+        self.seed = None
+        self.index = 0
+
+    def next(self, seed) -> tuple[int, int]:
+        if seed is not None:
+            self.seed, self.index = check_seed(seed), 0
+        elif self.seed is None:
+            self.seed, self.index = new_seed(), 0
+        else:
+            self.index += 1
+        return self.seed, self.index
+
+
+class GolfAEC(AECEnv):
+    """One golfsim hole (or match) per episode, every seat an agent: ``player_k`` is seat k."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "name": f"golfsim_v{VERSION}",
+                "is_parallelizable": False}
+
+    def __init__(self, config: EnvConfig, render_mode: str | None = None):
+        super().__init__()
+        self.config = config
+        self.render_mode = render_mode
+        self.possible_agents = [agent_name(s) for s in range(config.players)]
+        self.table = Table(config)
+        self.encoder = Encoder(self.table)
+        self.seeding = Seeding()
+        self._obs_space = observation_space(self.encoder.size)
+        self._act_space = spaces.Discrete(K.N_ACTIONS)
+        self.observation_spaces = {a: self._obs_space for a in self.possible_agents}
+        self.action_spaces = {a: self._act_space for a in self.possible_agents}
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ---- the episode -----------------------------------------------------------------------
+    def reset(self, seed=None, options=None):
+        self.table.start(*self.seeding.next(seed))
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = agent_name(self.table.pending[0])
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.table.act(int(action))
+        paid = self.table.take_rewards()
+        self.rewards = {a: paid[s] for s, a in enumerate(self.possible_agents)
+                        if a in self.rewards}
+        if self.table.over:
+            self.terminations = {a: True for a in self.agents}
+        else:
+            self.agent_selection = agent_name(self.table.pending[0])
+        self._accumulate_rewards()
+
+    def observe(self, agent):
+        seat = int(agent.rpartition("_")[2])
+        pending = self.table.pending
+        mask = action_mask(pending[1]) if pending is not None and pending[0] == seat else \
+            np.zeros(K.N_ACTIONS, dtype=np.int8)
+        return {"observation": self.encoder.encode(seat), "action_mask": mask}
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        return table_text(self.table)
+
+    def close(self):
+        pass
+
+    # ---- golfsim's own view ----------------------------------------------------------------
+    @property
+    def decision(self):
+        """The reference engine's Observation of the pending decision (None when the episode
+        is over): what a golfsim strategy is handed (simulator/game/reference.py)."""
+        return None if self.table.pending is None else self.table.pending[1]
+
+    def strategy_policy(self, agent: str, spec: str):
+        """A reference strategy (``random``, ``greedy``, ``knock-threshold[:T=..]``) for
+        ``agent``'s seat in the current hole, drawing from golfsim's stream of that seat;
+        ``policy.choose(env.decision)`` is then the move golfsim would make there."""
+        seat = int(agent.rpartition("_")[2])
+        position = self.table.position[seat]
+        cls, params = parse_strategy(spec)
+        stream = PyStream(self.table.seed, self.table.hole_round, STREAM_SEAT0 + position)
+        return cls(self.config.rules, self.table.hole.state.table, position, stream, **params)

@@ -1,0 +1,168 @@
+"""golfsim's reference engine played one decision at a time, for the environments.
+
+The reference engine (simulator/game/reference.py, the power games' simulator/game/powers.py)
+asks a seat's policy deep inside its own calls (``policy.choose(obs)``); an environment is
+told each action from outside (``step(action)``). The hole therefore runs in a greenlet: a seat
+the env plays answers its question by switching back to the env's caller with the question,
+and the caller's ``act(action)`` switches back in with the answer. A switch costs about 1.4
+microseconds there; a thread per table with two semaphores costs about 70 (docs/env.md#speed).
+
+The seats the env does not play are the reference engine's own strategies (golf_gym's
+opponents), played inside the hole without leaving it. The holes are golfsim's: hole
+``index`` of seed ``seed`` deals the cards golfsim's round ``index`` of that seed deals, and a
+match is reference.play_match's match ``index`` (its holes rounds ``index * 1000 + h``).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import greenlet
+
+from simulator.api import GolfsimError
+from simulator.game import codes as K
+from simulator.game.reference import RoundRecord, make_hole, play_match
+
+from .config import EnvConfig
+
+
+class EnvSeat:
+    """The policy of a seat the env plays: it hands the engine's question to the table."""
+
+    def __init__(self, table: "Table", seat: int):
+        self.table = table
+        self.seat = seat
+
+    def choose(self, obs) -> int:
+        return self.table.ask(self.seat, obs)
+
+
+class Table:
+    """One hole, or one match, played to its end one decision of the env's seats at a time.
+
+    Seats are physical seats (``player_k`` is seat k); in a match the hole's turn positions
+    rotate, ``order[i]`` being the seat that plays at turn position i of the current hole."""
+
+    def __init__(self, config: EnvConfig):
+        self.config = config
+        self.players = config.players
+        self.assign(range(self.players), {})
+        self.seed = self.index = 0
+        self.hole = None          # the reference Hole being played (or the last one)
+        self.hole_round = 0       # its round index (golfsim's seed streams are per round)
+        self.order = list(range(self.players))
+        self.position = list(range(self.players))   # [seat]: its turn position in the hole
+        self.pending = None       # (seat, Observation) of the decision the table waits for
+        self.holes: list[tuple[list[int], RoundRecord]] = []   # each finished hole
+        self.match = None         # the MatchRecord once a match is over, until it is paid
+        self.over = True
+        self._paid = 0            # finished holes whose rewards were taken
+        self._game = None
+
+    def assign(self, env_seats, opponents: dict[int, str]) -> None:
+        """The seats the env plays from the next start on; ``opponents[seat]``: the reference
+        strategy of every other seat."""
+        self.env_seats = frozenset(env_seats)
+        # the env's seats get a placeholder that EnvSeat replaces in every hole
+        self.strategies = [opponents.get(s, "random") for s in range(self.players)]
+
+    # ---- driving ------------------------------------------------------------------------------
+    def start(self, seed: int, index: int) -> None:
+        """Deal hole (or match) ``index`` of ``seed`` and play up to the first decision of an
+        env seat, or to the end when none comes."""
+        self.seed, self.index = seed, index
+        self.holes = []
+        self._paid = 0
+        self.match = None
+        self.over = False
+        self._game = greenlet.greenlet(self._play)
+        self._resume(self._game.switch())
+
+    def act(self, action: int) -> None:
+        """The pending decision's answer; the table plays on to the next one (or the end)."""
+        seat, obs = self.pending
+        if action not in obs.legal:
+            raise GolfsimError(
+                f"action: {action} ({K.action_name(action)}) is not legal for player_{seat} "
+                f"at {K.DECISION_NAMES[obs.decision]}; legal: "
+                f"{', '.join(f'{a} ({K.action_name(a)})' for a in obs.legal)}")
+        self._resume(self._game.switch(action))
+
+    def stop(self) -> None:
+        """End the episode where it stands (the hole is dropped unfinished)."""
+        self.pending = None
+        self.over = True
+        self._game = None
+
+    def _resume(self, asked) -> None:
+        self.pending = asked
+        if asked is None:
+            self.over = True
+            self._game = None
+
+    def ask(self, seat: int, obs) -> int:
+        """(In the game's greenlet.) Wait for the env's answer to ``seat``'s question."""
+        return self._game.parent.switch((seat, obs))
+
+    # ---- what is played --------------------------------------------------------------------
+    def _play(self) -> None:
+        c = self.config
+        if c.match:
+            self.match = play_match(c.rules, self.players, self.seed, self.index, c.holes or 0,
+                                    c.target or 0, self._play_hole)
+        else:
+            self._play_hole(list(range(self.players)), self.index)
+
+    def _play_hole(self, order: list[int], round_index: int) -> dict:
+        self.order = list(order)
+        for i, seat in enumerate(order):
+            self.position[seat] = i
+        hole = make_hole(self.config.rules, self.players, [self.strategies[s] for s in order],
+                         self.seed, round_index)
+        for i, seat in enumerate(order):
+            if seat in self.env_seats:
+                hole.policies[i] = EnvSeat(self, seat)
+        self.hole = hole
+        self.hole_round = round_index
+        record = hole.play()
+        self.holes.append((self.order, record))
+        return {"scores": record.scores, "layout_values": record.layout_values,
+                "ender": record.ender, "knocked": record.knocked, "layouts": record.layouts}
+
+    # ---- results -------------------------------------------------------------------------------
+    def take_rewards(self) -> list[float]:
+        """[seat]: the rewards of the holes finished since the last call, and of the match
+        once it is over."""
+        total = [0.0] * self.players
+        while self._paid < len(self.holes):
+            total = [a + b for a, b in zip(total, self.hole_rewards(self._paid))]
+            self._paid += 1
+        if self.over and self.match is not None:
+            total = [a + b for a, b in zip(total, self.match_rewards())]
+            self.match = None   # paid once
+        return total
+
+    def hole_rewards(self, k: int) -> list[float]:
+        """[seat]: the reward of finished hole k (minus its score, or its win share)."""
+        order, record = self.holes[k]
+        scores = [0] * self.players
+        for i, seat in enumerate(order):
+            scores[seat] = record.scores[i]
+        if self.config.reward == "score":
+            return [float(-s) for s in scores]
+        if self.config.match:
+            return [0.0] * self.players   # a match's win is paid at its end
+        return [float(x) for x in win_shares(scores)]
+
+    def match_rewards(self) -> list[float]:
+        """[seat]: the reward paid at the end of a match on top of its holes' rewards."""
+        if self.config.reward == "score":
+            return [0.0] * self.players
+        return [float(w) for w in self.match.wins]
+
+
+def win_shares(scores: list[int]) -> list[Fraction]:
+    """A hole's win: the lowest score, shared by the seats that tie for it."""
+    low = min(scores)
+    n = scores.count(low)
+    return [Fraction(int(s == low), n) for s in scores]
