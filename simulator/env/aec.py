@@ -7,8 +7,6 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from simulator.game import codes as K
-from simulator.game.reference import parse_strategy
-from simulator.game.streams import STREAM_SEAT0, PyStream
 
 from .config import EnvConfig, check_seed, new_seed
 from .observation import VERSION, Encoder
@@ -120,19 +118,13 @@ class GolfAEC(AECEnv):
     def close(self):
         pass
 
-    # ---- golfsim's own view ----------------------------------------------------------------
+    # ---- golfsim's own view (docs/env.md#golfsim-strategies-in-an-env) ---------------------
     @property
     def decision(self):
-        """The reference engine's Observation of the pending decision (None when the episode
-        is over): what a golfsim strategy is handed (simulator/game/reference.py)."""
-        return None if self.table.pending is None else self.table.pending[1]
+        """The pending decision as golfsim's strategies see it (a reference Observation)."""
+        return self.table.decision
 
     def strategy_policy(self, agent: str, spec: str):
-        """A reference strategy (``random``, ``greedy``, ``knock-threshold[:T=..]``) for
-        ``agent``'s seat in the current hole, drawing from golfsim's stream of that seat;
-        ``policy.choose(env.decision)`` is then the move golfsim would make there."""
-        seat = int(agent.rpartition("_")[2])
-        position = self.table.position[seat]
-        cls, params = parse_strategy(spec)
-        stream = PyStream(self.table.seed, self.table.hole_round, STREAM_SEAT0 + position)
-        return cls(self.config.rules, self.table.hole.state.table, position, stream, **params)
+        """golfsim's reference strategy ``spec`` (random, greedy, knock-threshold[:T=..]) in
+        ``agent``'s seat for the current hole: ``policy.choose(env.decision)``."""
+        return self.table.policy(int(agent.rpartition("_")[2]), spec)

@@ -14,9 +14,10 @@ def table_text(t: Table) -> str:
         return "(no hole dealt yet: call reset())\n"
     st = t.hole.state
     cols = t.config.rules.grid_cols
-    lines = [f"seed {t.seed} {'match' if t.config.match else 'hole'} {t.index}, "
-             f"hole {len(t.holes) + (not t.over)}: turn {st.turn}, stock {len(st.stock)}, "
-             f"discard {C.card_name(st.discard[-1]) if st.discard else '--'}"]
+    where = f"match {t.index}, hole {len(t.holes) + (not t.over) - 1}" if t.config.match \
+        else f"hole {t.index}"
+    lines = [f"seed {t.seed}, {where}: turn {st.turn}, stock {len(st.stock)}, discard "
+             f"{C.card_name(st.discard[-1]) if st.discard else '--'}"]
     for i, seat in enumerate(t.order):
         row = st.layouts[i]
         cells = [cell_text(c) for c in row]

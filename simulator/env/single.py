@@ -81,6 +81,16 @@ class GolfGym(gymnasium.Env):
     def info(self) -> dict:
         return {"action_mask": self.mask(), "seat": self.seat}
 
+    @property
+    def decision(self):
+        """The learning seat's pending decision as golfsim's strategies see it."""
+        return self.table.decision
+
+    def strategy_policy(self, spec: str):
+        """golfsim's reference strategy ``spec`` in the learning seat for the current hole:
+        ``policy.choose(env.decision)``."""
+        return self.table.policy(self.seat, spec)
+
     def render(self):
         if self.render_mode is None:
             return None

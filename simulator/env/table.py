@@ -21,7 +21,8 @@ import greenlet
 
 from simulator.api import GolfsimError
 from simulator.game import codes as K
-from simulator.game.reference import RoundRecord, make_hole, play_match
+from simulator.game.reference import RoundRecord, make_hole, parse_strategy, play_match
+from simulator.game.streams import STREAM_SEAT0, PyStream
 
 from .config import EnvConfig
 
@@ -128,6 +129,21 @@ class Table:
         self.holes.append((self.order, record))
         return {"scores": record.scores, "layout_values": record.layout_values,
                 "ender": record.ender, "knocked": record.knocked, "layouts": record.layouts}
+
+    # ---- golfsim's own view ----------------------------------------------------------------
+    @property
+    def decision(self):
+        """The reference engine's Observation of the pending decision (None when none)."""
+        return None if self.pending is None else self.pending[1]
+
+    def policy(self, seat: int, spec: str):
+        """The reference strategy ``spec`` at ``seat``'s place in the current hole, drawing
+        from golfsim's random stream of that place: ``policy.choose(decision)`` is the move
+        golfsim's strategy makes there."""
+        position = self.position[seat]
+        cls, params = parse_strategy(spec)
+        stream = PyStream(self.seed, self.hole_round, STREAM_SEAT0 + position)
+        return cls(self.config.rules, self.hole.state.table, position, stream, **params)
 
     # ---- results -------------------------------------------------------------------------------
     def take_rewards(self) -> list[float]:
