@@ -229,7 +229,8 @@ def test_observation_hides_what_the_seat_does_not_know(preset):
 
 @needs_rl
 def test_observation_fields_are_documented_in_order():
-    text = (ROOT / "docs" / "env.md").read_text()
+    page = (ROOT / "docs" / "env.md").read_text()
+    text = page[page.index("## Observation"):page.index("## Rewards")]
     names = [name for name, _ in fields(4)]
     places = [text.find(f"| `{name}` |") for name in names]
     assert -1 not in places, [n for n, p in zip(names, places) if p == -1]
@@ -329,3 +330,15 @@ def test_without_the_rl_extra_an_env_is_refused_in_one_line():
     assert got.returncode == 0, got.stderr
     assert got.stdout.strip() == ("the environments need the rl extra (pettingzoo is not "
                                   "installed): pip install 'golfsim[rl]'")
+
+
+@needs_rl
+def test_the_pages_python_examples_run():
+    page = (ROOT / "docs" / "env.md").read_text()
+    blocks = page.split("```python\n")[1:]
+    codes = [b.split("```")[0] for b in blocks]
+    runnable = [c for c in codes if "for agent in" in c or "gym.step" in c]
+    assert len(runnable) == 2
+    namespace = {}   # in the page's order: the later example uses the first's import
+    for code in runnable:
+        exec(compile(code, "docs/env.md", "exec"), namespace)
