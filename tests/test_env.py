@@ -6,11 +6,13 @@ the rl extra (golfsim[rl]) is not installed, except the import checks."""
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
 import subprocess
 import sys
 import warnings
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +29,7 @@ HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
 needs_rl = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
                               "(pip install 'golfsim[rl]')")
 if HAVE_RL:
+    import greenlet
     from gymnasium.utils.env_checker import check_env
     from pettingzoo.test import api_test, seed_test
 
@@ -62,8 +65,8 @@ def play_aec(env, strategy: str = "greedy", seed: int | None = None) -> dict[str
         if env.terminations[agent]:
             env.step(None)
             continue
-        if env.unwrapped.table.hole is not hole:   # a new hole of a match: new policies
-            hole = env.unwrapped.table.hole
+        if env.unwrapped.table.game.hole is not hole:   # a new hole of a match: new policies
+            hole = env.unwrapped.table.game.hole
             policies = {a: env.strategy_policy(a, strategy) for a in env.possible_agents}
         env.step(policies[agent].choose(env.decision))
         for a, r in env.rewards.items():
@@ -140,9 +143,9 @@ def test_reset_deals_golfsims_cards():
     env.reset(seed=5)
     hole = R.make_hole(Rules.preset("nine_card"), 3, ["random"], 5, 0)
     hole.state.deal()
-    assert [[c.card for c in row] for row in env.unwrapped.table.hole.state.layouts] == \
+    assert [[c.card for c in row] for row in env.unwrapped.table.game.hole.state.layouts] == \
         [[c.card for c in row] for row in hole.state.layouts]
-    assert env.unwrapped.table.hole.state.discard[:1] == hole.state.discard
+    assert env.unwrapped.table.game.hole.state.discard[:1] == hole.state.discard
 
 
 @needs_rl
@@ -212,10 +215,10 @@ def test_observation_hides_what_the_seat_does_not_know(preset):
     env = golf_aec(preset, players=3)
     env.reset(seed=9)
     random_steps(env, 25, 1)
-    t = env.unwrapped.table
+    game = env.unwrapped.table.game
     agent = env.agent_selection
-    me = t.position[seat_of(agent)]
-    cells = [c for row in t.hole.state.layouts for c in row if c.card < K.EMPTY0]
+    me = game.position[seat_of(agent)]
+    cells = [c for row in game.hole.state.layouts for c in row if c.card < K.EMPTY0]
     hidden = [c for c in cells if me not in c.known_to]
     a, b = next((x, y) for x in hidden for y in hidden
                 if C.rank_of(x.card) != C.rank_of(y.card))
@@ -302,7 +305,8 @@ def test_render_ansi_prints_the_table():
     assert lines[0].startswith("seed 1, hole 0: turn")
     assert lines[1].startswith("player_0: ") and lines[2].startswith("player_1: ")
     assert "<- to decide" in text and f"{env.agent_selection} decides " in text
-    up = [c for row in env.unwrapped.table.hole.state.layouts for c in row if c.face_up]
+    up = [c for row in env.unwrapped.table.game.hole.state.layouts for c in row
+          if c.face_up]
     assert up and all(C.card_name(c.card) in text for c in up)
     assert golf_aec("six_card").render() is None
 
@@ -342,3 +346,22 @@ def test_the_pages_python_examples_run():
     namespace = {}   # in the page's order: the later example uses the first's import
     for code in runnable:
         exec(compile(code, "docs/env.md", "exec"), namespace)
+
+
+@needs_rl
+def test_an_env_dropped_in_the_middle_of_a_hole_frees_its_game():
+    """The hole of an env reset or dropped mid-hole is suspended in its greenlet: it must be
+    freed with the env, not kept alive by a reference cycle."""
+    games = []
+    for k in range(20):
+        env = golf_aec("six_card", players=4)
+        env.reset(seed=k)
+        random_steps(env, 5, k)
+        games.append(weakref.ref(env.unwrapped.table.game))
+        env.reset()
+        random_steps(env, 3, k)
+        games.append(weakref.ref(env.unwrapped.table.game))
+        del env
+    gc.collect()
+    assert [g for g in games if g() is not None] == []
+    assert sum(isinstance(o, greenlet.greenlet) for o in gc.get_objects()) <= 1

@@ -127,4 +127,4 @@ class GolfAEC(AECEnv):
     def strategy_policy(self, agent: str, spec: str):
         """golfsim's reference strategy ``spec`` (random, greedy, knock-threshold[:T=..]) in
         ``agent``'s seat for the current hole: ``policy.choose(env.decision)``."""
-        return self.table.policy(int(agent.rpartition("_")[2]), spec)
+        return self.table.game.policy(int(agent.rpartition("_")[2]), spec)

@@ -73,13 +73,14 @@ class Encoder:
     def encode(self, seat: int) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)
         t = self.table
-        me = t.position[seat]
-        st = t.hole.state
+        game = t.game
+        me = game.position[seat]
+        st = game.hole.state
         asked = t.pending[1] if t.pending is not None and t.pending[0] == seat else None
         if asked is not None:
             self.decision(out, asked)
         if t.pending is not None:
-            out[self.offset["actor"] + self.rel(t.position[t.pending[0]], me)] = 1
+            out[self.offset["actor"] + self.rel(game.position[t.pending[0]], me)] = 1
         self.powers(out, st, me)
         self.piles(out, st)
         self.stage(out, st, me)
@@ -128,7 +129,7 @@ class Encoder:
 
     def stage(self, out: np.ndarray, st, me: int) -> None:
         """How far the hole (and the match) has gone."""
-        o, t = self.offset, self.table
+        o, t, game = self.offset, self.table, self.table.game
         out[o["turn"]] = min(st.turn / self.turn_cap, 1.0)
         out[o["reshuffles"]] = min(st.reshuffles / RESHUFFLE_SCALE, 1.0)
         if st.ender is not None:
@@ -137,12 +138,12 @@ class Encoder:
         out[o["knocked"]] = st.knocked
         out[o["position"] + me] = 1
         if t.config.match:
-            played = len(t.holes)
+            played = len(game.holes)
             out[o["match_holes"]] = played / t.config.holes if t.config.holes else \
                 min(played / MATCH_HOLE_SCALE, 1.0)
-            for order, record in t.holes:
+            for order, record in game.holes:
                 for i, score in enumerate(record.scores):
-                    out[o["match_totals"] + self.rel(t.position[order[i]], me)] += \
+                    out[o["match_totals"] + self.rel(game.position[order[i]], me)] += \
                         score / self.match_scale
             np.clip(out[o["match_totals"]:o["match_totals"] + self.players], -1, 1,
                     out=out[o["match_totals"]:o["match_totals"] + self.players])

@@ -10,15 +10,16 @@ from .table import Table
 
 
 def table_text(t: Table) -> str:
-    if t.hole is None:
+    game = t.game
+    if game is None:
         return "(no hole dealt yet: call reset())\n"
-    st = t.hole.state
+    st = game.hole.state
     cols = t.config.rules.grid_cols
-    where = f"match {t.index}, hole {len(t.holes) + (not t.over) - 1}" if t.config.match \
-        else f"hole {t.index}"
-    lines = [f"seed {t.seed}, {where}: turn {st.turn}, stock {len(st.stock)}, discard "
+    where = f"match {game.index}, hole {len(game.holes) + (not t.over) - 1}" \
+        if t.config.match else f"hole {game.index}"
+    lines = [f"seed {game.seed}, {where}: turn {st.turn}, stock {len(st.stock)}, discard "
              f"{C.card_name(st.discard[-1]) if st.discard else '--'}"]
-    for i, seat in enumerate(t.order):
+    for i, seat in enumerate(game.order):
         row = st.layouts[i]
         cells = [cell_text(c) for c in row]
         grid = " / ".join(" ".join(cells[k:k + cols]) for k in range(0, len(cells), cols))
@@ -33,7 +34,7 @@ def table_text(t: Table) -> str:
                      f"{', '.join(K.action_name(a) for a in obs.legal)}")
     else:
         lines.append("over: scores " + ", ".join(
-            f"player_{seat} {r.scores[i]}" for order, r in t.holes[-1:]
+            f"player_{seat} {r.scores[i]}" for order, r in game.holes[-1:]
             for i, seat in enumerate(order)))
     return "\n".join(lines) + "\n"
 

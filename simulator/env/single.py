@@ -89,7 +89,7 @@ class GolfGym(gymnasium.Env):
     def strategy_policy(self, spec: str):
         """golfsim's reference strategy ``spec`` in the learning seat for the current hole:
         ``policy.choose(env.decision)``."""
-        return self.table.policy(self.seat, spec)
+        return self.table.game.policy(self.seat, spec)
 
     def render(self):
         if self.render_mode is None:
