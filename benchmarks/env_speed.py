@@ -2,10 +2,12 @@
 
 For each preset, in alternating timed slices of ``--seconds`` each, one thread:
 
-- ``engine``: the reference engine alone, four greedy seats (``make_hole(...).play()``), in
+- ``engine``: the reference engine alone, four seats of ``--strategy`` (default random, whose
+  decisions cost least, so that what the env adds shows), ``make_hole(...).play()``, in
   decisions per second (the game itself);
-- ``aec_step``: golf_aec with greedy's decision at every seat (``env.strategy_policy`` and
-  ``env.decision``), ``step`` only: the same decisions through the env, so
+- ``aec_step``: golf_aec with that strategy's decision at every seat
+  (``env.strategy_policy`` and ``env.decision``), ``step`` only: the same holes and the same
+  decisions through the env, so
   ``step_overhead_us`` = 1/aec_step - 1/engine is what a step adds to the game;
 - ``aec_last``: the same with ``env.last()`` (the observation vector and mask) before every
   step, the usual agent loop: ``observe_us`` = 1/aec_last - 1/aec_step;
@@ -42,22 +44,22 @@ from simulator.game.reference import make_hole  # noqa: E402
 SWITCHES = 20_000
 
 
-def engine(preset: str, seconds: float) -> float:
+def engine(preset: str, seconds: float, strategy: str) -> float:
     env = golf_aec(preset)   # for its checked rules only
     rules = env.config.rules
     n, k, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        n += len(make_hole(rules, 4, ["greedy"], 1, k).play().log)
+        n += len(make_hole(rules, 4, [strategy], 1, k).play().log)
         k += 1
     return n / (time.perf_counter() - start)
 
 
-def aec(preset: str, seconds: float, last: bool) -> float:
+def aec(preset: str, seconds: float, strategy: str, last: bool) -> float:
     env = golf_aec(preset)
     env.reset(seed=1)
     n, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        policies = {a: env.strategy_policy(a, "greedy") for a in env.agents}
+        policies = {a: env.strategy_policy(a, strategy) for a in env.agents}
         for agent in env.agent_iter():
             if last:
                 env.last()
@@ -130,10 +132,10 @@ def switch_us() -> dict:
     return {"greenlet_us": round(by_greenlet, 2), "thread_us": round(by_thread, 1)}
 
 
-def measure(preset: str, seconds: float, repeats: int) -> dict:
-    kinds = {"engine": lambda: engine(preset, seconds),
-             "aec_step": lambda: aec(preset, seconds, last=False),
-             "aec_last": lambda: aec(preset, seconds, last=True),
+def measure(preset: str, seconds: float, repeats: int, strategy: str) -> dict:
+    kinds = {"engine": lambda: engine(preset, seconds, strategy),
+             "aec_step": lambda: aec(preset, seconds, strategy, last=False),
+             "aec_last": lambda: aec(preset, seconds, strategy, last=True),
              "aec_random": lambda: aec_random(preset, seconds),
              "gym_random": lambda: gym_random(preset, seconds)}
     rates = {k: [] for k in kinds}
@@ -151,10 +153,12 @@ def main(argv=None) -> dict:
     ap.add_argument("--presets", nargs="+", default=["six_card", "power_cabo"])
     ap.add_argument("--seconds", type=float, default=2.0, help="length of one timed slice")
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--strategy", default="random", help="every seat's strategy in the "
+                    "engine and aec slices")
     args = ap.parse_args(argv)
     result = {"switch": switch_us()}
     for preset in args.presets:
-        result[preset] = measure(preset, args.seconds, args.repeats)
+        result[preset] = measure(preset, args.seconds, args.repeats, args.strategy)
     print(json.dumps(result))
     return result
 

@@ -80,12 +80,13 @@ class GolfAEC(AECEnv):
     def reset(self, seed=None, options=None):
         self.table.start(*self.seeding.next(seed))
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
-        self.agent_selection = agent_name(self.table.pending[0])
+        self.rewarded = False
+        self.agent_selection = self.possible_agents[self.table.pending[0]]
 
     def step(self, action):
         agent = self.agent_selection
@@ -93,15 +94,20 @@ class GolfAEC(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self.table.act(int(action))
-        paid = self.table.take_rewards()
-        self.rewards = {a: paid[s] for s, a in enumerate(self.possible_agents)
-                        if a in self.rewards}
-        if self.table.over:
-            self.terminations = {a: True for a in self.agents}
+        table = self.table
+        table.act(action)
+        paid = table.take_rewards()
+        if paid is not None:
+            self.rewards = {a: paid[s] for s, a in enumerate(self.possible_agents)}
+            self._accumulate_rewards()
+            self.rewarded = True
+        elif self.rewarded:      # the rewards dict holds this step's rewards only
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.rewarded = False
+        if table.over:
+            self.terminations = dict.fromkeys(self.agents, True)
         else:
-            self.agent_selection = agent_name(self.table.pending[0])
-        self._accumulate_rewards()
+            self.agent_selection = self.possible_agents[table.pending[0]]
 
     def observe(self, agent):
         seat = int(agent.rpartition("_")[2])

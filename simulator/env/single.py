@@ -66,7 +66,8 @@ class GolfGym(gymnasium.Env):
             return self.encoder.encode(self.seat), self.illegal_reward, True, False, \
                 {**self.info(), "illegal_action": action}
         t.act(action)
-        reward = t.take_rewards()[self.seat]
+        paid = t.take_rewards()
+        reward = 0.0 if paid is None else paid[self.seat]
         return self.encoder.encode(self.seat), reward, t.over, False, self.info()
 
     def action_masks(self) -> np.ndarray:

@@ -160,9 +160,11 @@ class Table:
         return None if self.pending is None else self.pending[1]
 
     # ---- results -------------------------------------------------------------------------------
-    def take_rewards(self) -> list[float]:
+    def take_rewards(self) -> list[float] | None:
         """[seat]: the rewards of the holes finished since the last call, and of the match
-        once it is over."""
+        once it is over; None when there are none (most steps)."""
+        if self._paid == len(self.game.holes) and (self._paid_match or not self.over):
+            return None
         total = [0.0] * self.players
         while self._paid < len(self.game.holes):
             total = [a + b for a, b in zip(total, self.hole_rewards(self._paid))]
