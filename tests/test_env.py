@@ -232,7 +232,7 @@ def test_observation_hides_what_the_seat_does_not_know(preset):
 
 @needs_rl
 def test_observation_fields_are_documented_in_order():
-    page = (ROOT / "docs" / "env.md").read_text()
+    page = (ROOT / "docs/env.md").read_text()
     text = page[page.index("## Observation"):page.index("## Rewards")]
     names = [name for name, _ in fields(4)]
     places = [text.find(f"| `{name}` |") for name in names]
@@ -338,7 +338,7 @@ def test_without_the_rl_extra_an_env_is_refused_in_one_line():
 
 @needs_rl
 def test_the_pages_python_examples_run():
-    page = (ROOT / "docs" / "env.md").read_text()
+    page = (ROOT / "docs/env.md").read_text()
     blocks = page.split("```python\n")[1:]
     codes = [b.split("```")[0] for b in blocks]
     runnable = [c for c in codes if "for agent in" in c or "gym.step" in c]
