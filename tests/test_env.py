@@ -337,6 +337,16 @@ def test_without_the_rl_extra_an_env_is_refused_in_one_line():
 
 
 @needs_rl
+def test_golf_gym_needs_no_pettingzoo():
+    got = _python("import sys; sys.modules['pettingzoo'] = None\n"
+                  "from simulator.env import golf_gym\n"
+                  "env = golf_gym('six_card'); env.reset(seed=1)\n"
+                  "print(env.seat, 'pettingzoo' in sys.modules and sys.modules['pettingzoo'])")
+    assert got.returncode == 0, got.stderr
+    assert got.stdout.split() == ["1", "None"]
+
+
+@needs_rl
 def test_the_pages_python_examples_run():
     page = (ROOT / "docs/env.md").read_text()
     blocks = page.split("```python\n")[1:]

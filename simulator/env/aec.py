@@ -8,46 +8,15 @@ from pettingzoo import AECEnv
 
 from simulator.game import codes as K
 
-from .config import EnvConfig, check_seed, new_seed
-from .observation import VERSION, Encoder
-from .render import table_text
+from .config import EnvConfig, Seeding
+from .observation import VERSION, Encoder, action_mask
+from .render import RENDER_MODES, table_text
 from .table import Table
-
-RENDER_MODES = ("ansi",)
-
-
-def agent_name(seat: int) -> str:
-    return f"player_{seat}"
-
 
 def observation_space(size: int) -> spaces.Dict:
     return spaces.Dict({
         "observation": spaces.Box(-1.0, 1.0, (size,), dtype=np.float32),
         "action_mask": spaces.Box(0, 1, (K.N_ACTIONS,), dtype=np.int8)})
-
-
-def action_mask(obs) -> np.ndarray:
-    mask = np.zeros(K.N_ACTIONS, dtype=np.int8)
-    mask[list(obs.legal)] = 1
-    return mask
-
-
-class Seeding:
-    """reset(seed=s) plays hole (or match) 0 of golfsim's seed s; each reset() without a
-    seed the next one of the same seed (a seed drawn at random before any seeded reset)."""
-
-    def __init__(self):
-        self.seed = None
-        self.index = 0
-
-    def next(self, seed) -> tuple[int, int]:
-        if seed is not None:
-            self.seed, self.index = check_seed(seed), 0
-        elif self.seed is None:
-            self.seed, self.index = new_seed(), 0
-        else:
-            self.index += 1
-        return self.seed, self.index
 
 
 class GolfAEC(AECEnv):
@@ -60,7 +29,8 @@ class GolfAEC(AECEnv):
         super().__init__()
         self.config = config
         self.render_mode = render_mode
-        self.possible_agents = [agent_name(s) for s in range(config.players)]
+        self.possible_agents = [f"player_{s}" for s in range(config.players)]
+        self.seat_of = {a: s for s, a in enumerate(self.possible_agents)}
         self.table = Table(config)
         self.encoder = Encoder(self.table)
         self.seeding = Seeding()
@@ -110,7 +80,7 @@ class GolfAEC(AECEnv):
             self.agent_selection = self.possible_agents[table.pending[0]]
 
     def observe(self, agent):
-        seat = int(agent.rpartition("_")[2])
+        seat = self.seat_of[agent]
         pending = self.table.pending
         mask = action_mask(pending[1]) if pending is not None and pending[0] == seat else \
             np.zeros(K.N_ACTIONS, dtype=np.int8)
@@ -133,4 +103,4 @@ class GolfAEC(AECEnv):
     def strategy_policy(self, agent: str, spec: str):
         """golfsim's reference strategy ``spec`` (random, greedy, knock-threshold[:T=..]) in
         ``agent``'s seat for the current hole: ``policy.choose(env.decision)``."""
-        return self.table.game.policy(int(agent.rpartition("_")[2]), spec)
+        return self.table.game.policy(self.seat_of[agent], spec)

@@ -92,6 +92,24 @@ def check_seed(seed) -> int:
     return int(seed)
 
 
+class Seeding:
+    """reset(seed=s) plays hole (or match) 0 of golfsim's seed s; each reset() without a
+    seed the next one of the same seed (a seed drawn at random before any seeded reset)."""
+
+    def __init__(self):
+        self.seed = None
+        self.index = 0
+
+    def next(self, seed) -> tuple[int, int]:
+        if seed is not None:
+            self.seed, self.index = check_seed(seed), 0
+        elif self.seed is None:
+            self.seed, self.index = new_seed(), 0
+        else:
+            self.index += 1
+        return self.seed, self.index
+
+
 def new_seed() -> int:
     """A seed for a reset that names none before any seeded one."""
     return secrets.randbelow(api.MAX_SEED + 1)

@@ -208,5 +208,12 @@ def card_tables(rules, players: int):
     return card, cells, rank, 1.0 / np.maximum(copies, 1), len(cards.deck)
 
 
+def action_mask(obs) -> np.ndarray:
+    """The legal actions of a pending decision (a reference Observation), int8."""
+    mask = np.zeros(K.N_ACTIONS, dtype=np.int8)
+    mask[list(obs.legal)] = 1
+    return mask
+
+
 def clip(x: float) -> float:
     return max(-1.0, min(1.0, x))

@@ -8,6 +8,8 @@ from simulator.game import codes as K
 
 from .table import Table
 
+RENDER_MODES = ("ansi",)
+
 
 def table_text(t: Table) -> str:
     game = t.game

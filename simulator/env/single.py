@@ -10,10 +10,9 @@ from gymnasium import spaces
 from simulator.api import GolfsimError
 from simulator.game import codes as K
 
-from .aec import RENDER_MODES, Seeding, action_mask
-from .config import EnvConfig
-from .observation import Encoder
-from .render import table_text
+from .config import EnvConfig, Seeding
+from .observation import Encoder, action_mask
+from .render import RENDER_MODES, table_text
 from .table import Table
 
 
