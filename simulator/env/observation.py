@@ -63,9 +63,6 @@ class Encoder:
         self.size = at
         self.card, self.cells, self.rank, self.per_rank, self.deck_size = \
             card_tables(config.rules, config.players)
-        self.seat_scale = np.tile(np.array(
-            [1 / K.MAX_POS, 1, 1, 1 / POINTS_SCALE, 1 / POINTS_SCALE], dtype=np.float32),
-            self.players)
         self.turn_cap = config.rules.turn_cap
         self.match_scale = config.target or 25 * (config.holes or 1)
 
@@ -177,14 +174,15 @@ class Encoder:
                         (BY_OTHER if len(cell.peeked_by) > (i in cell.peeked_by) else 0)
                 rows.append(code * CARD_ROWS + card)
             rows.extend([unknown] * (K.MAX_POS - len(st.layouts[i])))
-            public += (down, shields[i] if shields is not None else 0, st.skip_next_turn[i],
-                       st.penalty[i], st.bank[i])
+            points, banked = st.penalty[i], st.bank[i]
+            public += (down / K.MAX_POS, shields[i] if shields is not None else 0,
+                       st.skip_next_turn[i], clip(points / POINTS_SCALE) if points else 0,
+                       clip(banked / POINTS_SCALE) if banked else 0)
         at = self.offset["positions"]
         self.cells.take(np.array(rows, dtype=np.intp), axis=0,
                         out=out[at:at + self.players * K.MAX_POS * CELL].reshape(-1, CELL))
         at = self.offset["seats"]
-        np.clip(np.array(public, dtype=np.float32) * self.seat_scale, -1, 1,
-                out=out[at:at + len(public)])
+        out[at:at + len(public)] = public
 
 
 @lru_cache(maxsize=32)
