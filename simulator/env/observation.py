@@ -1,6 +1,6 @@
 """The observation vector: exactly what one seat may know, as float32 in [-1, 1].
 
-docs/env.md#observation documents every field; :data:`FIELDS` is the order they come in and
+docs/env.md#observation documents every field; :func:`fields` gives their order and sizes, and
 :data:`VERSION` changes whenever the layout does. Seats are counted in turn order from the
 observing seat (0: itself, 1: the seat that plays after it, ...), so the same vector means the
 same thing at every seat.
@@ -32,6 +32,7 @@ CARD_ROWS = K.N_CARD_TABLE + 1   # card ids, then "no card known"
 RESHUFFLE_SCALE = 8              # reshuffles count up to this many (then 1)
 POINTS_SCALE = 100               # points incurred or banked in a hole, divided by this
 MATCH_HOLE_SCALE = 20            # a target match's holes count up to this many (then 1)
+MATCH_POINTS_PER_HOLE = 25       # a match of h holes: totals divided by 25 h (target: by it)
 N_EFFECTS = K.CTX_GIVE           # PUB_POWER codes 1..CTX_GIVE (0: none)
 
 
@@ -64,7 +65,7 @@ class Encoder:
         self.card, self.cells, self.rank, self.per_rank, self.deck_size = \
             card_tables(config.rules, config.players)
         self.turn_cap = config.rules.turn_cap
-        self.match_scale = config.target or 25 * (config.holes or 1)
+        self.match_scale = config.target or MATCH_POINTS_PER_HOLE * (config.holes or 1)
 
     # ---- the vector --------------------------------------------------------------------------
     def encode(self, seat: int) -> np.ndarray:
