@@ -4,8 +4,9 @@ The reference engine (simulator/game/reference.py, the power games' simulator/ga
 asks a seat's policy deep inside its own calls (``policy.choose(obs)``); an environment is
 told each action from outside (``step(action)``). The hole therefore runs in a greenlet: a seat
 the env plays answers its question by switching back to the env's caller with the question,
-and the caller's ``act(action)`` switches back in with the answer. A switch costs about 1.4
-microseconds there; a thread per table with two semaphores costs 30 to 70 (docs/env.md#speed).
+and the caller's ``act(action)`` switches back in with the answer. A switch there and back
+costs about a microsecond; a thread per table with two semaphores costs tens of them
+(docs/env.md#speed).
 
 The seats the env does not play are the reference engine's own strategies (golf_gym's
 opponents), played inside the hole without leaving it. The holes are golfsim's: hole
