@@ -6,6 +6,7 @@ strategies    game, kernel
 experiments   game, kernel, strategies
 output        game, kernel, strategies, experiments
 api           game, kernel, strategies, experiments, output (simulator/api.py, the Python API)
+env           game, kernel, strategies, experiments, output, api (the RL environments)
 cli           anything (simulator/cli.py and simulator/__init__.py)
 
 Every ``import`` and ``from ... import`` of every file under simulator/ and strategies/ is read
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-LAYERS = ("game", "kernel", "experiments", "output")
+LAYERS = ("game", "kernel", "experiments", "output", "env")
 ALLOWED = {
     "game": {"game"},
     "kernel": {"game", "kernel"},
@@ -30,7 +31,8 @@ ALLOWED = {
     "experiments": {"game", "kernel", "strategies", "experiments"},
     "output": {"game", "kernel", "strategies", "experiments", "output"},
     "api": {"game", "kernel", "strategies", "experiments", "output", "api"},
-    "cli": {"game", "kernel", "strategies", "experiments", "output", "api", "cli"},
+    "env": {"game", "kernel", "strategies", "experiments", "output", "api", "env"},
+    "cli": {"game", "kernel", "strategies", "experiments", "output", "api", "env", "cli"},
 }
 
 
