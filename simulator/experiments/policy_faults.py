@@ -13,8 +13,9 @@ recorded is the one that failed: the policy's compiled function is called again 
 inputs from Python, where an exception arrives with its message and an answer with all its
 bits.
 
-Neither this module nor the recorders are among the compiled kernel's sources
-(simulator/kernel/jit.py KERNEL_SOURCES): changing them recompiles only the recorders.
+This module is among the compiled kernel's sources (simulator/kernel/jit.py KERNEL_SOURCES),
+as every module with compiled code is; the recorders generated from it are named after a hash
+of what they compile.
 """
 
 from __future__ import annotations

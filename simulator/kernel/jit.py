@@ -43,7 +43,8 @@ KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulat
                   "strategies/heuristic.py", "strategies/forgetful.py",
                   "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
                   "strategies/lookahead.py", "strategies/rollout_models.py",
-                  "strategies/lookahead_powers.py", "strategies/compiled.py")
+                  "strategies/lookahead_powers.py", "strategies/compiled.py",
+                  "simulator/experiments/policy_faults.py")
 
 
 def _source_hash() -> str:
