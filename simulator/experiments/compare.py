@@ -671,8 +671,10 @@ def _pick(iv: stats.Interval, c: int) -> stats.Interval:
 
 
 def effect_verdict(e: Effect, rounds: int) -> stats.Verdict:
-    """Is the change clear at ``rounds`` deals, and if not, about how many would settle it."""
-    return stats.verdict(e.diff.mean, e.diff.se, rounds, RESOLUTION[e.quantity])
+    """Is the change clear at ``rounds`` deals, and if not, about how many would settle it:
+    decided by the very interval the tables show (``e.diff``), so a verdict cannot disagree
+    with its cell."""
+    return stats.interval_verdict(e.diff, rounds, RESOLUTION[e.quantity])
 
 
 def widest_half_width(plan: Plan, sums: ShardSums) -> float:
@@ -784,8 +786,8 @@ def title(result: CompareResult) -> str:
 
 
 def _cell(e: Effect, baseline: bool) -> str:
-    """``value ± half-width`` in the unit the report shows (shares in percent, their changes
-    in percentage points)."""
+    """``value ± half-width`` in the unit the report shows (shares in percent, differences of
+    shares, the changes and the first-player advantage itself, in percentage points)."""
     iv = e.baseline if baseline else e.diff
     if not math.isfinite(iv.mean):
         return "-"
@@ -793,7 +795,7 @@ def _cell(e: Effect, baseline: bool) -> str:
     hw = scale * (iv.hi - iv.lo) / 2
     if scale == 100.0:
         sign = "+" if not baseline or e.quantity == "first_player_advantage" else ""
-        pct = "%" if baseline else ""
+        pct = "%" if baseline and e.quantity != "first_player_advantage" else ""
         return f"{100 * iv.mean:{sign}.2f}{pct} ± {hw:.2f}"
     return f"{iv.mean:{'' if baseline else '+'}.3f} ± {hw:.3f}"
 

@@ -262,6 +262,8 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
                    ("mean_score", "mean_score_lo95", "mean_score_hi95"))
     dcol, dlo, dhi = (("win_diff", "win_diff_lo95", "win_diff_hi95") if win else
                       ("score_diff", "score_diff_lo95", "score_diff_hi95"))
+    if "diff_holm_lo95" in frame.columns:   # the interval that makes a candidate worse
+        dlo, dhi = "diff_holm_lo95", "diff_holm_hi95"
     scale = 100 if win else 1
     params = [f"param_{n}" for n in names]
     groups: list[tuple[str, pl.DataFrame]]
@@ -314,9 +316,10 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
         _side_legend(ax)
     dx.axhline(0, color="grey", lw=0.8, ls="--")
     dx.set_ylabel(f"{'win share' if win else 'score'}\nminus the best's" +
-                  (" (points)" if win else ""))
-    dx.set_title(wrap("Paired difference to the best on the same deals (filled: "
-                      "indistinguishable from the best; star: best)", chars(6.4, 9)),
+                  (" (pp)" if win else " (points)"))
+    dx.set_title(wrap("Paired difference to the best on the same deals, Holm-adjusted 95% "
+                      "intervals (filled: indistinguishable from the best; star: best)",
+                      chars(6.4, 9)),
                  fontsize=9)
     dx.grid(alpha=0.3)
     nx.set_ylabel("deals played")
