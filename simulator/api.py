@@ -827,14 +827,12 @@ class TournamentResult(Result):
         from .experiments import report
         from .output import plots
         out = _mkdir(folder)
-        h, h_se = self.raw.head_to_head()
-        order = self.raw.order
         return [report.write_parquet_atomic(self.ranking, out / "ranking.parquet",
                                             self.metadata),
                 report.write_parquet_atomic(self.head_to_head, out / "head_to_head.parquet",
                                             self.metadata),
-                plots.write_tournament_plot(self.ranking, h[order][:, order],
-                                            h_se[order][:, order], out, self.metadata["title"])]
+                plots.write_tournament_plot(self.ranking, self.head_to_head, out,
+                                            self.metadata["title"])]
 
 
 class GuideResult(Result):
@@ -1261,7 +1259,8 @@ def tournament(preset: str | None = None, *, strategy, set=None,
                out=None, progress: bool = True, command: str | None = None,
                ui: UI | None = None, cluster: str | None = None) -> TournamentResult:
     """Play every pair of the strategies (a list of at least two specs) against each other,
-    the seats rotated, on the same deals; rank them by win share; ``golfsim tournament``.
+    the seats rotated, on the same deals; rate them (Bradley-Terry) and rank them consistently
+    with the clear head-to-head results; ``golfsim tournament``.
     ``rounds`` counts one pairing's rounds, split over its seatings. With ``out`` the files
     are written there."""
     from strategies import StrategyError, seat_arrays, user_policy

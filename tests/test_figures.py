@@ -35,10 +35,8 @@ def run_figures():
 
 def tournament_figures():
     tour = golf.tournament("six_card", set=LONG_RULES, strategy=SEATS, rounds=240, **QUIET)
-    h, h_se = tour.raw.head_to_head()
-    order = tour.raw.order
     return [(plots.TOURNAMENT_PLOT, plots.tournament_figure(
-        tour.ranking, h[order][:, order], h_se[order][:, order], tour.metadata["title"]))]
+        tour.ranking, tour.head_to_head, tour.metadata["title"]))]
 
 
 def compare_figures():
@@ -134,14 +132,16 @@ def test_a_two_strategy_tournament_with_a_user_policy_fits():
     """A user policy is named by its whole path in the tables; the figure names it by its file
     (a 100-character tick label left the bar panel no room at all). With two strategies the
     panels are narrow: their titles wrap to fit."""
-    import numpy as np
     import polars as pl
 
     path = "/tmp/" + "a_long_folder_name/" * 5 + "greedy_policy.py:decide"
     ranking = pl.DataFrame({"strategy": [path, "random"], "win_share": [0.7, 0.3],
-                            "se_win": [0.01, 0.01]})
-    h = np.array([[np.nan, 0.7], [0.3, np.nan]])
-    fig = plots.tournament_figure(ranking, h, np.full((2, 2), 0.01), "six_card")
+                            "se_win": [0.01, 0.01], "rating": [70.0, -70.0],
+                            "se_rating": [5.0, 5.0]})
+    h2h = pl.DataFrame({"strategy": [path, "random"], "opponent": ["random", path],
+                        "win_share": [0.7, 0.3], "se_win": [0.01, 0.01],
+                        "verdict": ["clear", "clear"]})
+    fig = plots.tournament_figure(ranking, h2h, "six_card")
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert labels[0].replace("\n", "") == "greedy_policy.py:decide", labels
     assert not problems(fig)

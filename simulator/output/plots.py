@@ -195,12 +195,56 @@ def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: s
 TOURNAMENT_PLOT = "tournament.png"
 
 
-def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
-                      title: str) -> Figure:
-    """Left: each strategy's win share with 95% error bars, best first. Right: the
-    head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap; ``h`` and
-    ``h_se`` are in the ranking's order."""
+def head_to_head_matrix(ranking: pl.DataFrame,
+                        h2h: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From a tournament's two tables, in the ranking's order: H[i, j], the row strategy's
+    share of its pairing with the column's, its standard error, and ``upset``: the row
+    strategy clearly beats the column's, which is ranked above it (the clear results go round
+    in a cycle)."""
+    names = ranking["strategy"].to_list()
+    k = len(names)
+    pos = {n: i for i, n in enumerate(names)}
+    h = np.full((k, k), np.nan)
+    se = np.full((k, k), np.nan)
+    upset = np.zeros((k, k), dtype=bool)
+    clear = h2h["verdict"].to_list() if "verdict" in h2h.columns else [None] * h2h.height
+    for r, verdict in zip(h2h.iter_rows(named=True), clear):
+        i, j = pos[r["strategy"]], pos[r["opponent"]]
+        h[i, j], se[i, j] = r["win_share"], r["se_win"]
+        upset[i, j] = verdict == "clear" and r["win_share"] > 0.5 and i > j
+    return h, se, upset
+
+
+def _strength_panel(ax, ranking: pl.DataFrame, names: list[str], panel: int) -> None:
+    """Each strategy's rating with 95% error bars, best first (the win share in files written
+    before the tournament had ratings)."""
+    x = np.arange(ranking.height)
+    if "rating" in ranking.columns:
+        ax.bar(x, ranking["rating"].to_numpy(), yerr=Z95 * ranking["se_rating"].to_numpy(),
+               capsize=4, color="tab:blue", alpha=0.8)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_ylabel("rating (Elo scale, mean 0)")
+        heading = "Rating (Bradley-Terry on the pairings), 95% intervals"
+    else:
+        ax.bar(x, 100 * ranking["win_share"].to_numpy(),
+               yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4, color="tab:blue",
+               alpha=0.8)
+        ax.axhline(50, color="grey", lw=0.8, ls="--", label="even (50%)")
+        ax.set_ylim(0, 100)
+        ax.set_ylabel("share of its pairings' rounds won (%)")
+        heading = "Win share, mean over pairings, 95% intervals"
+        _side_legend(ax)
+    ax.set_xticks(x, names, rotation=20, ha="right")
+    ax.set_xlabel("strategy (ranking order)")
+    ax.set_title(wrap(heading, panel), fontsize=10)
+
+
+def tournament_figure(ranking: pl.DataFrame, h2h: pl.DataFrame, title: str) -> Figure:
+    """Left: each strategy's rating with 95% error bars, in ranking order. Right: the
+    head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap, a clear
+    win over a strategy ranked higher marked *."""
     k = ranking.height
+    h, h_se, upset = head_to_head_matrix(ranking, h2h)
     width = 6.0 + 1.6 * k
     names = [wrap(strategy_label(n), 18) for n in ranking["strategy"].to_list()]
     fig = Figure(figsize=(width, 4.6), layout="constrained")
@@ -208,18 +252,7 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     # the titles' width: the bar panel's share of the figure, less what its tick labels and
     # the heatmap's colour bar take (with two strategies the panels are narrow)
     panel = chars(0.6 * width / 2.25, 10)
-    x = np.arange(k)
-    share = ranking["win_share"].to_numpy()
-    ax.bar(x, 100 * share, yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4,
-           color="tab:blue", alpha=0.8)
-    ax.axhline(50, color="grey", lw=0.8, ls="--", label="even (50%)")
-    ax.set_xticks(x, names, rotation=20, ha="right")
-    ax.set_ylim(0, 100)
-    ax.set_xlabel("strategy (best first)")
-    ax.set_ylabel("share of its pairings' rounds won (%)")
-    ax.set_title(wrap("Win share, mean over pairings, 95% intervals", panel), fontsize=10)
-    _side_legend(ax)
-
+    _strength_panel(ax, ranking, names, panel)
     masked = np.ma.masked_invalid(100 * h)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.85")  # grey diagonal
     image = hm.imshow(masked, cmap=cmap, vmin=0, vmax=100)
@@ -227,23 +260,26 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
         for j in range(k):
             if i != j and np.isfinite(h[i, j]):
                 colour = "white" if abs(h[i, j] - 0.5) > 0.3 else "black"
-                hm.text(j, i, f"{100 * h[i, j]:.1f}%\n±{100 * Z95 * h_se[i, j]:.1f}",
+                mark = "*" if upset[i, j] else ""
+                hm.text(j, i, f"{100 * h[i, j]:.1f}%{mark}\n±{100 * Z95 * h_se[i, j]:.1f}",
                         ha="center", va="center", fontsize=8, color=colour)
+    x = np.arange(k)
     hm.set_xticks(x, names, rotation=45, ha="right", rotation_mode="anchor")
     hm.set_yticks(x, names)
     hm.set_xlabel("opponent")
     hm.set_ylabel("strategy")
-    hm.set_title(wrap("Head to head: strategy's share of the pairing's rounds", panel),
-                 fontsize=10)
+    heading = "Head to head: strategy's share of the pairing's rounds" + \
+        (" (*: clearly beats a strategy ranked above it)" if upset.any() else "")
+    hm.set_title(wrap(heading, panel), fontsize=10)
     fig.colorbar(image, ax=hm, label="share of rounds won (%)")
     fig.suptitle(f"Tournament\n{title_lines(title, chars(width - 0.4))}", fontsize=10)
     return fig
 
 
-def write_tournament_plot(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
-                          out: str | Path, title: str) -> Path:
+def write_tournament_plot(ranking: pl.DataFrame, h2h: pl.DataFrame, out: str | Path,
+                          title: str) -> Path:
     """Write ``tournament.png`` into ``out`` and return its path."""
-    return _save_atomic(tournament_figure(ranking, h, h_se, title), Path(out) / TOURNAMENT_PLOT)
+    return _save_atomic(tournament_figure(ranking, h2h, title), Path(out) / TOURNAMENT_PLOT)
 
 
 # ---- tuning --------------------------------------------------------------------------------
@@ -557,16 +593,8 @@ def _redraw_tournament(folder: Path) -> Path:
 
 def _draw_tournament(folder: Path, ranking: pl.DataFrame, h2h: pl.DataFrame,
                      meta: dict) -> Path:
-    names = ranking["strategy"].to_list()
-    k = len(names)
-    h = np.full((k, k), np.nan)
-    se = np.full((k, k), np.nan)
-    pos = {n: i for i, n in enumerate(names)}
-    for r in h2h.iter_rows(named=True):
-        h[pos[r["strategy"]], pos[r["opponent"]]] = r["win_share"]
-        se[pos[r["strategy"]], pos[r["opponent"]]] = r["se_win"]
     per_pairing = int(meta.get("rounds_per_pairing", "0") or 0)
     title = meta.get("title") or (   # results written before the metadata kept the title
         f"{meta.get('preset', '?')}, {meta.get('players', '?')} players, "
         f"{per_pairing:,} rounds per pairing, seed {meta.get('seed', '?')}")
-    return write_tournament_plot(ranking, h, se, folder, title)
+    return write_tournament_plot(ranking, h2h, folder, title)
