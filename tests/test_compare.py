@@ -491,7 +491,8 @@ def test_plot_redraws_every_kind_of_results_folder(tmp_path):
     assert res.exit_code == 0, res.output
     cmp_out = tmp_path / "compare"
     compare_cli(cmp_out, rounds=2000)
-    for folder, files in ((run_out, ["win_share.png", "mean_score.png"]),
+    for folder, files in ((run_out, ["win_share.png", "mean_score.png",
+                                     "score_distribution.png"]),
                           (per_round_out, ["win_share.png", "mean_score.png",
                                            "score_distribution.png"]),
                           (tour_out, ["tournament.png"]), (cmp_out, ["compare.png"])):
@@ -502,8 +503,13 @@ def test_plot_redraws_every_kind_of_results_folder(tmp_path):
         for f in files:
             assert (folder / f).read_bytes()[:8] == PNG_MAGIC
             assert f"{folder / f}" in res.output
+    # a summary written before its metadata kept the scores' histogram, without the rounds
+    summary = pl.read_parquet(run_out / "summary.parquet")
+    meta = {k: v for k, v in pl.read_parquet_metadata(run_out / "summary.parquet").items()
+            if k not in ("score_histogram", "ARROW:schema")}
+    summary.write_parquet(run_out / "summary.parquet", metadata=meta)
     res = invoke("plot", run_out)
-    assert "score_distribution.png needs every round's scores" in res.output
+    assert "score_distribution.png needs the histogram of the scores" in res.output
     empty = tmp_path / "empty"
     empty.mkdir()
     for folder, message in ((empty, "holds no golfsim results"),

@@ -13,6 +13,7 @@ import pytest
 
 import simulator.api as golf
 from simulator.experiments import compare as cmp
+from simulator.experiments import equilibrium as eq
 from simulator.experiments import tune as tn
 from simulator.output import guide_report as gr
 from simulator.output import plots
@@ -58,6 +59,21 @@ def tune_figures(params: list[str], rounds: int):
     return draw
 
 
+def table_figures(mode: str, params: list[str], rounds: int):
+    """tune --symmetric (one parameter: the value on the x axis; two: the candidates) and
+    --best-response (the steps)."""
+    def draw():
+        rules = golf.rules("six_card", set=LONG_RULES).rules
+        strategy = "knock-threshold" if len(params) == 1 else "heuristic"
+        tp = eq.plan(rules, 4, strategy, params, rounds, mode=mode)
+        run = eq.symmetric if mode == "symmetric" else eq.best_response
+        result = run(tp, 5, threads=2)
+        return [(plots.TABLE_PLOTS[mode], plots.table_figure(
+            eq.result_frame(result), [p.name for p in tp.params], tp.objective, mode,
+            eq.title(result, "six_card")))]
+    return draw
+
+
 def guide_figures(preset: str):
     def draw():
         g = golf.guide(preset, deals=100, check_rounds=240, compare_rounds=240, **QUIET)
@@ -74,6 +90,13 @@ SOURCES = {   # what draws them, the figures expected
                              [plots.TUNE_PLOT]),
     "tune, three parameters": (tune_figures(["take_max=3,5", "hold=1,3", "knock_at=8,10"],
                                             10_000), [plots.TUNE_PLOT]),
+    "tune --symmetric": (table_figures("symmetric", ["T=4..12:2"], 6000),
+                         [plots.TABLE_PLOTS["symmetric"]]),
+    "tune --symmetric, two parameters": (
+        table_figures("symmetric", ["take_max=3,5", "hold=1,3"], 4000),
+        [plots.TABLE_PLOTS["symmetric"]]),
+    "tune --best-response": (table_figures("best_response", ["T=2..10:2"], 6000),
+                             [plots.TABLE_PLOTS["best_response"]]),
     "six_card guide": (guide_figures("six_card"), GUIDE_FIGURES),
     "nine_card guide": (guide_figures("nine_card"), GUIDE_FIGURES),
     "four_card guide": (guide_figures("four_card"), GUIDE_FIGURES),
@@ -81,7 +104,8 @@ SOURCES = {   # what draws them, the figures expected
 
 
 @pytest.mark.parametrize("source", sweep(list(SOURCES), keep={
-    "run", "tournament", "compare", "tune, one parameter", "six_card guide"}))
+    "run", "tournament", "compare", "tune, one parameter", "tune --symmetric",
+    "six_card guide"}))
 def test_no_figure_clips_or_covers_its_data(source):
     draw, expected = SOURCES[source]
     figures = draw()

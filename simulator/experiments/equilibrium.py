@@ -519,6 +519,7 @@ def metadata(result: TableResult, preset: str, command: str,
                 f"familywise alpha {tn.ALPHA}",
         "at_edge": json.dumps(edge_notes(result)),
         "warnings": json.dumps(warnings(result)),
+        "title": title(result, preset),
         "complete": "true",
     }
     if tp.mode == "symmetric":
@@ -534,6 +535,16 @@ def metadata(result: TableResult, preset: str, command: str,
             meta["interval"] = json.dumps([tp.grid[c].spec for c in result.final.same()])
         meta["cycle"] = json.dumps([tp.grid[c].spec for c in result.cycle])
     return meta
+
+
+def title(result: TableResult, preset: str) -> str:
+    """The title of the results and their figure (report.title)."""
+    tp = result.plan
+    what = ("every seat at the value" if tp.mode == "symmetric" else
+            f"best responses from {_value(tp, tp.start)}")
+    return report.title(tp.rules, preset,
+                        f"{tp.strategy}, {what}, {tp.players} players, {tp.rounds:,} rounds "
+                        f"per response, seed {result.seed}")
 
 
 def warnings(result: TableResult) -> list[str]:
@@ -554,4 +565,4 @@ def write(result: TableResult, out_dir: Path, preset: str, command: str,
 __all__ = ["MAX_STEPS", "MODES", "Responder", "Response", "TablePlan", "TableResult",
            "at_edge", "best_response", "edge_notes", "field_folder", "format_result",
            "metadata", "plan", "response", "result_frame", "start_candidate", "symmetric",
-           "warnings", "write"]
+           "title", "warnings", "write"]
