@@ -959,7 +959,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         from .experiments import cluster
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
                       else runner.DEFAULT_CHUNK)
-    names = [s.spec for s in seats]
+    names = [s.label for s in seats]   # what the tables and figures call them
     if command is None:
         command = _command("run", rs, ["--players", players],
                            _repeat("--strategy", specs or [default_strategy(rs.rules)]),
@@ -1110,7 +1110,7 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     if command is None:
         command = _command("compare", rs, _repeat("--vary", varies),
                            ["--design", design] if design != "factorial" else None,
-                           ["--players", players], _repeat("--strategy", plan.names),
+                           ["--players", players], _repeat("--strategy", plan.specs),
                            ["--rounds", rounds] if rounds is not None else
                            ["--until-width", repr(until_width), "--max-rounds", max_rounds],
                            ["--seed", seed],

@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from strategies import Strategy, StrategyError, resolve, seat_arrays
+from strategies import Strategy, StrategyError, check_labels, resolve, seat_arrays
 
 from ..game import codes as K
 from . import runner
@@ -169,11 +169,11 @@ def resolve_strategies(specs: list[str], players: int) -> list[Strategy]:
     resolved = [resolve(s) for s in specs]
     seen: dict[tuple, str] = {}
     for s in resolved:
-        key = (s.policy_id, s.params, s.user)
-        if key in seen:
-            raise CompareError(f"--strategy {s.spec}: the same strategy as {seen[key]}; give "
+        if s.key in seen:
+            raise CompareError(f"--strategy {s.spec}: the same strategy as {seen[s.key]}; give "
                                "each strategy once")
-        seen[key] = s.spec
+        seen[s.key] = s.spec
+    check_labels(resolved)
     if len(resolved) > players:
         raise CompareError(f"--strategy: {len(resolved)} strategies for {players} players; "
                            "give at most one strategy per seat")
@@ -319,6 +319,11 @@ class Plan:
 
     @property
     def names(self) -> list[str]:
+        """What the tables call the strategies (their aliases, else their specs)."""
+        return [s.label for s in self.strategies]
+
+    @property
+    def specs(self) -> list[str]:
         return [s.spec for s in self.strategies]
 
     @property
@@ -334,7 +339,7 @@ class Plan:
             "design": self.design,
             "variants": [v.label for v in self.variants],
             "players": self.players,
-            "strategies": self.names,
+            "strategies": self.specs,
             "seed": self.seed,
             "shard_size": self.shard_size,
             "columns": [f"{c.quantity}:{c.group}" for c in self.columns],
@@ -746,7 +751,7 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
         "design": plan.design,
         "variants": json.dumps([v.label for v in plan.variants]),
         "players": str(plan.players),
-        "strategies": json.dumps(plan.names),
+        "strategies": json.dumps(plan.specs),
         "seatings": json.dumps(["".join("ABCDEFGHIJKLMNOP"[x] for x in s) for s in plan.seats]),
         "seed": str(plan.seed),
         "rounds": str(result.rounds),

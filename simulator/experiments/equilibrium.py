@@ -42,6 +42,8 @@ from pathlib import Path
 
 import polars as pl
 
+from strategies import STRATEGIES, label_of
+
 from . import report
 from . import tune as tn
 from ..game.rules import Rules, describe
@@ -153,7 +155,6 @@ def start_candidate(tp: TablePlan, start: str | None) -> int:
 
 def _defaults(tp: TablePlan) -> list[float]:
     """The strategy's default value of each tuned parameter (0 when it declares none)."""
-    from strategies import STRATEGIES
     base = tp.grid[0].strategy
     for info in STRATEGIES.values():
         if info.policy_id == base.policy_id:
@@ -361,7 +362,8 @@ def _header_lines(result: TableResult, threads) -> list[str]:
     others = tp.players - 1
     if tp.mode == "symmetric":
         lines += [
-            f"symmetric tuning of {tp.strategy}: {grid_text} ({len(tp.grid)} values), "
+            f"symmetric tuning of {label_of(tp.strategy)}: {grid_text} ({len(tp.grid)} "
+            "values), "
             f"{tp.players} players, every seat playing the value",
             f"objective: what one seat gains by deviating: with the other {others} seats at a "
             f"value, the best response of the {objective} among the {len(tp.grid)} values "
@@ -369,7 +371,8 @@ def _header_lines(result: TableResult, threads) -> list[str]:
         ]
     else:
         lines += [
-            f"best-response iteration of {tp.strategy}: {grid_text} ({len(tp.grid)} values), "
+            f"best-response iteration of {label_of(tp.strategy)}: {grid_text} "
+            f"({len(tp.grid)} values), "
             f"{tp.players} players, from {_value(tp, tp.start)}",
             f"each step: the other {others} seats play the current value; the best response "
             f"of the {objective} (a tune search of {tp.rounds:,} rounds) becomes the next value",
@@ -543,8 +546,8 @@ def title(result: TableResult, preset: str) -> str:
     what = ("every seat at the value" if tp.mode == "symmetric" else
             f"best responses from {_value(tp, tp.start)}")
     return report.title(tp.rules, preset,
-                        f"{tp.strategy}, {what}, {tp.players} players, {tp.rounds:,} rounds "
-                        f"per response, seed {result.seed}")
+                        f"{label_of(tp.strategy)}, {what}, {tp.players} players, "
+                        f"{tp.rounds:,} rounds per response, seed {result.seed}")
 
 
 def warnings(result: TableResult) -> list[str]:

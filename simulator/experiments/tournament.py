@@ -48,7 +48,8 @@ import numpy as np
 import polars as pl
 from scipy.special import expit
 
-from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
+from strategies import (Strategy, StrategyError, check_labels, resolve, seat_arrays,
+                        user_policy)
 
 from . import report, runner, stats
 from .report import Z95, rules_metadata, text_table
@@ -106,7 +107,7 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     resolved = [resolve(s) for s in specs]
     first: dict[tuple, str] = {}
     for s in resolved:
-        first.setdefault((s.policy_id, s.params, s.user), s.spec)
+        first.setdefault(s.key, s.spec)
     if len(first) < 2:
         given = " ".join(f"--strategy {s}" for s in specs) or "none"
         raise TournamentError(f"a tournament needs at least 2 different strategies (got "
@@ -115,11 +116,11 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     if len(first) < len(resolved):
         seen = set()
         for s in resolved:
-            key = (s.policy_id, s.params, s.user)
-            if key in seen:
+            if s.key in seen:
                 raise TournamentError(f"--strategy {s.spec}: the same strategy as --strategy "
-                                      f"{first[key]}; give each strategy once")
-            seen.add(key)
+                                      f"{first[s.key]}; give each strategy once")
+            seen.add(s.key)
+    check_labels(resolved)
     return resolved
 
 
@@ -221,7 +222,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
     if chunk_size is None:  # enough chunks to keep every thread busy
         chunk_size = min(runner.DEFAULT_CHUNK, max(MIN_CHUNK, -(-n // (4 * max(1, threads)))))
     k = len(resolved)
-    names = [s.spec for s in resolved]
+    names = [s.label for s in resolved]
     win_sum = [np.zeros(n) for _ in range(k)]       # per strategy, summed over its pairings
     score_sum = [np.zeros(n) for _ in range(k)]
     pairings = []
@@ -236,7 +237,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             ids, params = seat_arrays(seat_strategies)
             res = runner.run(rules, players, ids, params, n, seed, threads=threads,
                              chunk_size=chunk_size, per_round=True, progress=progress,
-                             strategies=[s.spec for s in seat_strategies], user=user)
+                             strategies=[s.label for s in seat_strategies], user=user)
             if not res.complete:
                 if res.error.startswith("interrupted"):
                     raise KeyboardInterrupt

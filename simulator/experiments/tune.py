@@ -45,7 +45,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
+from strategies import (STRATEGIES, Strategy, StrategyError, label_of, resolve, seat_arrays,
+                        user_policy)
 
 from . import cluster, runner, stats
 from . import report
@@ -758,7 +759,8 @@ def warnings(result: TuneResult) -> list[str]:
 
 def plot_title(result: TuneResult, preset: str) -> str:
     return report.title(result.rules, preset,
-                        f"{result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
+                        f"{label_of(result.strategy)} vs "
+                        f"{', '.join(sorted(set(map(label_of, result.opponents))))}, "
                         f"{result.players} players, {result.rounds:,} rounds, seed "
                         f"{result.seed}")
 
@@ -839,7 +841,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     s, cmp = result.search, result.comparison
     now = result.rounds if result.played_now is None else result.played_now
     rate = now / result.seconds if result.seconds > 0 else float("nan")
-    opp = result.opponents
+    opp = [label_of(o) for o in result.opponents]
     field_text = (f"{opp[0]} in the other {len(opp)} seats" if len(set(opp)) == 1 else
                   "opponents " + ", ".join(opp) + " (in seat order after it)")
     grid_text = "; ".join(f"{p.name} = {values_text(list(p.values), p.values)}"
@@ -849,7 +851,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
                  else "mean hole score (lower is better)")
     lines = [
         f"rules: {describe(result.rules, preset)}",
-        f"tuning {result.strategy}: {grid_text} ({len(result.grid)} candidates), "
+        f"tuning {label_of(result.strategy)}: {grid_text} ({len(result.grid)} candidates), "
         f"{result.players} players, against {field_text}",
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
         "tuned strategy in every seat, on the same deals for every candidate",
