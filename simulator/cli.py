@@ -355,7 +355,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 @_rule_options
 @_players_option
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help="A strategy in the tournament; give once per strategy (at least two).")
+              help="A strategy in the tournament; give once per strategy (at least two); "
+                   "NAME=SPEC names it NAME in the tables and figures.")
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
               type=Count(1, MAX_HELD_ROUNDS),
               help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
@@ -371,8 +372,10 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 @click.pass_context
 def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
                cluster, out, quiet):
-    """Play every pair of strategies against each other with the seats rotated; rank them by
-    win share and write the ranking, the head-to-head matrix and a plot.
+    """Play every pair of strategies against each other with the seats rotated; rate them
+    (Bradley-Terry on the pairings), rank them so that none is below one it beats clearly
+    head to head, name where the ranking, the head-to-heads, the average win share and the
+    rating disagree, and write the ranking, the head-to-head matrix and a plot.
 
     \b
     Example:
