@@ -871,14 +871,12 @@ class TournamentResult(Result):
         from .experiments import report
         from .output import plots
         out = _mkdir(folder)
-        h, h_se = self.raw.head_to_head()
-        order = self.raw.order
         return [report.write_parquet_atomic(self.ranking, out / "ranking.parquet",
                                             self.metadata),
                 report.write_parquet_atomic(self.head_to_head, out / "head_to_head.parquet",
                                             self.metadata),
-                plots.write_tournament_plot(self.ranking, h[order][:, order],
-                                            h_se[order][:, order], out, self.metadata["title"])]
+                plots.write_tournament_plot(self.ranking, self.head_to_head, out,
+                                            self.metadata["title"])]
 
 
 class GuideResult(Result):
@@ -990,7 +988,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         from .experiments import cluster
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
                       else runner.DEFAULT_CHUNK)
-    names = [s.spec for s in seats]
+    names = [s.label for s in seats]   # what the tables and figures call them
     if command is None:
         command = _command("run", rs, ["--players", players],
                            _repeat("--strategy", specs or [default_strategy(rs.rules)]),
@@ -1186,7 +1184,7 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     if command is None:
         command = _command("compare", rs, _repeat("--vary", varies),
                            ["--design", design] if design != "factorial" else None,
-                           ["--players", players], _repeat("--strategy", plan.names),
+                           ["--players", players], _repeat("--strategy", plan.specs),
                            ["--rounds", rounds] if rounds is not None else
                            ["--until-width", repr(until_width), "--max-rounds", max_rounds],
                            ["--seed", seed],
@@ -1337,7 +1335,8 @@ def tournament(preset: str | None = None, *, strategy, set=None,
                out=None, progress: bool = True, command: str | None = None,
                ui: UI | None = None, cluster: str | None = None) -> TournamentResult:
     """Play every pair of the strategies (a list of at least two specs) against each other,
-    the seats rotated, on the same deals; rank them by win share; ``golfsim tournament``.
+    the seats rotated, on the same deals; rate them (Bradley-Terry) and rank them consistently
+    with the clear head-to-head results; ``golfsim tournament``.
     ``rounds`` counts one pairing's rounds, split over its seatings. With ``out`` the files
     are written there."""
     from strategies import StrategyError, seat_arrays, user_policy

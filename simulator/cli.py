@@ -365,7 +365,8 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 @_rule_options
 @_players_option
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
-              help="A strategy in the tournament; give once per strategy (at least two).")
+              help="A strategy in the tournament; give once per strategy (at least two); "
+                   "NAME=SPEC names it NAME in the tables and figures.")
 @click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
               type=Count(1, MAX_HELD_ROUNDS),
               help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
@@ -381,8 +382,10 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
 @click.pass_context
 def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
                cluster, out, quiet):
-    """Play every pair of strategies against each other with the seats rotated; rank them by
-    win share and write the ranking, the head-to-head matrix and a plot.
+    """Play every pair of strategies against each other with the seats rotated; rate them
+    (Bradley-Terry on the pairings), rank them so that none is below one it beats clearly
+    head to head, name where the ranking, the head-to-heads, the average win share and the
+    rating disagree, and write the ranking, the head-to-head matrix and a plot.
 
     \b
     Example:
@@ -501,6 +504,7 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
 
     from .experiments import equilibrium as eq
     from .experiments import tune as tn
+    from .output import redraw
 
     if symmetric and best_response:
         raise GolfsimError("--symmetric and --best-response: give one (the first scans every "
@@ -564,9 +568,12 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
         raise GolfsimError(f"--out {out}: {e}") from None
     meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
     _warn(json.loads(meta["warnings"]))
-    _write_and_report(out, lambda: folder.write(
-        lambda: eq.write(result, out_dir, preset, _command_line(ctx), rules_file)) +
-        [out_dir / "fields"], eq.format_result(result, preset, threads), folder)
+
+    def write():   # the figure is drawn from the file written, as `golfsim plot` draws it
+        return (eq.write(result, out_dir, preset, _command_line(ctx), rules_file) +
+                redraw.draw(out_dir, f"tune --{mode.replace('_', '-')}"))
+    _write_and_report(out, lambda: folder.write(write) + [out_dir / "fields"],
+                      eq.format_result(result, preset, threads), folder)
 
 
 @cli.command()
@@ -811,17 +818,28 @@ def _clear_cache(cache_dir: str) -> None:
                f"of the compile cache {base} ({freed / 1e6:.1f} MB)")
 
 
-@cli.command()
+class _PlotCommand(click.Command):
+    """Names, in its help, the commands whose folders it redraws (output/redraw.py's
+    registry), imported only when the help is shown: matplotlib is slow to load."""
+
+    def format_help_text(self, ctx, formatter):
+        from .output.redraw import commands
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(self.help.replace("COMMANDS", commands()))
+
+
+@cli.command(cls=_PlotCommand,
+             short_help="Redraw every figure of a results folder from its Parquet files.")
 @click.argument("folder")
 def plot(folder):
-    """Redraw the figures of a results FOLDER (of run, tournament or compare) from its
-    Parquet files."""
-    from .output import plots
+    """Redraw every figure of a results FOLDER (of COMMANDS) from its Parquet files."""
+    from .output import plots, redraw
 
     path = Path(folder)
     if not path.is_dir():
-        raise GolfsimError(f"{folder}: no such folder; give a folder written by golfsim run, "
-                           "tournament or compare")
+        raise GolfsimError(f"{folder}: no such folder; give a folder written by golfsim "
+                           f"{redraw.commands()}")
     from .experiments.folder import MARKER, read_marker
     marker = read_marker(path)
     if marker is not None:
@@ -829,7 +847,7 @@ def plot(folder):
                    f"`{marker.get('command_line', '?')}` {marker.get('state', 'stopped')}); "
                    "rerun that command to finish it", err=True)
     try:
-        written, notes = plots.redraw(path)
+        written, notes = redraw.redraw(path)
     except plots.ResultsFileError as e:
         raise GolfsimError(str(e)) from None
     except ValueError as e:

@@ -4,7 +4,8 @@ integer id and parameter row the compiled engine reads."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -202,13 +203,44 @@ class StrategyError(ValueError):
     pass
 
 
+# ``name=SPEC``: a short name for a strategy in every table and figure (a user policy's
+# otherwise shows its whole path); a path whose first part holds "=" is written "./..."
+_ALIAS = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*=(.*)$", re.S)
+
+
+def split_alias(spec: str) -> tuple[str | None, str]:
+    """``mybot=path.py:decide`` -> ('mybot', 'path.py:decide'); a spec without an alias ->
+    (None, spec). ``knock-threshold:T=8`` has none: an alias comes before any ":"."""
+    m = _ALIAS.match(spec)
+    if m is None or ":" in m.group(1):
+        return None, spec
+    return m.group(1), m.group(2).strip()
+
+
+def label_of(spec: str) -> str:
+    """What tables and figures call the strategy ``spec``: its alias, else the spec."""
+    alias, rest = split_alias(spec)
+    return alias or spec.strip()
+
+
 @dataclass(frozen=True)
 class Strategy:
-    """A resolved strategy for one seat."""
+    """A resolved strategy for one seat. ``spec`` is the text given (its alias included, so
+    that it resolves again to the same strategy); ``label`` names it in tables and figures."""
     spec: str
     policy_id: int
     params: tuple
     user: tuple | None = None   # (file, function) of a user policy
+    alias: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.alias or self.spec
+
+    @property
+    def key(self) -> tuple:
+        """What makes two strategies the same, whatever they are called."""
+        return self.policy_id, self.params, self.user
 
     def param_row(self) -> np.ndarray:
         row = np.zeros(N_PARAMS, dtype=np.float64)
@@ -263,8 +295,15 @@ class _UserParam(Param):
 
 def resolve(spec: str) -> Strategy:
     """``greedy``, ``name:k=v,k2=v2``, or a user policy ``path/to/file.py:function[:k=v,...]``
-    (docs/user_policies.md); unknown names and parameters are clear errors."""
+    (docs/user_policies.md), each optionally named ``alias=...`` for the tables and figures;
+    unknown names and parameters are clear errors."""
     spec = spec.strip()
+    alias, rest = split_alias(spec)
+    if alias is not None:
+        if not rest:
+            raise StrategyError(f"strategy {spec!r}: the alias {alias} names no strategy; "
+                                f"write {alias}=SPEC, e.g. {alias}=path/to/file.py:decide")
+        return replace(resolve(rest), spec=spec, alias=alias)
     if ".py:" in spec or spec.endswith(".py"):
         return _resolve_user(spec)
     name, _, arg_text = spec.partition(":")
@@ -313,6 +352,17 @@ def user_policy(strategies: list[Strategy]):
         raise StrategyError(str(e)) from None
 
 
+def check_labels(strategies: list[Strategy]) -> None:
+    """Raise StrategyError when one label (an alias, or a spec) names two different
+    strategies: the tables could not tell them apart."""
+    named: dict[str, Strategy] = {}
+    for s in strategies:
+        other = named.setdefault(s.label, s)
+        if other.key != s.key:
+            raise StrategyError(f"--strategy {s.spec}: the name {s.label} is already "
+                                f"--strategy {other.spec}; give each strategy its own name")
+
+
 def resolve_seats(specs: list[str], players: int) -> list[Strategy]:
     """One spec for every seat, or exactly one per seat."""
     if len(specs) == 1:
@@ -320,7 +370,9 @@ def resolve_seats(specs: list[str], players: int) -> list[Strategy]:
     if len(specs) != players:
         raise StrategyError(f"--strategy was given {len(specs)} times for {players} players: "
                             "give it once (all seats) or once per seat")
-    return [resolve(s) for s in specs]
+    seats = [resolve(s) for s in specs]
+    check_labels(seats)
+    return seats
 
 
 def seat_arrays(strategies: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ refused arguments, --until-width, and the plot command redrawing every kind of r
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -22,7 +23,7 @@ from scipy import stats as st
 
 from simulator.experiments import compare as cmp
 from simulator.experiments import runner
-from simulator.experiments.stats import verdict
+from simulator.experiments.stats import Interval, interval_verdict
 from simulator.cli import cli
 from simulator.game.rules import Rules
 from simulator.experiments.tournament import round_wins
@@ -286,7 +287,8 @@ def test_compare_command_writes_parquet_markdown_and_plot(tmp_path):
     assert len(pair_greedy) == 1
     row = df.filter((pl.col("variant") == "pair_scope=anywhere") &
                     (pl.col("quantity") == "mean_score") & (pl.col("group") == "greedy"))
-    v = verdict(row["diff"][0], row["se_diff"][0], 4000, cmp.RESOLUTION["mean_score"])
+    v = interval_verdict(Interval(row["diff"][0], row["se_diff"][0], row["diff_lo95"][0],
+                                  row["diff_hi95"][0]), 4000, cmp.RESOLUTION["mean_score"])
     assert row["verdict"][0] == v.kind
     assert pair_greedy[0].endswith(v.text(1.0, " points", 3))
     # greedy does not react to the ender penalty, so nothing but the scores changes
@@ -299,6 +301,43 @@ def test_compare_command_writes_parquet_markdown_and_plot(tmp_path):
     assert "## Verdicts: is each change clear" in md
     assert sorted(p.name for p in (out / "shards").iterdir()) == \
         ["manifest.json"] + [f"shard-0000{j}.npz" for j in range(4)]
+
+
+VERDICT = re.compile(r"^  (?P<variant>.+?), (?P<what>(?P<q>mean score|win share) of "
+                     r"(?P<strategy>.+?)|first-player advantage|round length|knocker's success): "
+                     r"(?P<text>.*?)(?P<diff>[-+][\d.]+) ± (?P<hw>[\d.]+) "
+                     r"(?P<unit>points|pp|turns)")
+WHAT = {"mean score": "mean_score", "win share": "win_share",
+        "first-player advantage": "first_player_advantage", "round length": "round_length",
+        "knocker's success": "knocker_success"}
+
+
+def test_every_verdict_is_the_table_interval_s(tmp_path):
+    """At 40 deals Student's t and the normal interval differ by 3%: every verdict line shows
+    the ± of the table's (and compare.parquet's) interval and is clear exactly when that
+    interval leaves out 0."""
+    out = tmp_path / "cmp"
+    res = compare_cli(out, "--vary", "ender_penalty=none,plus_10", "--strategy",
+                      "heuristic,greedy", rounds=40, shard=40)
+    df = table(out)
+    found = [m for m in map(VERDICT.match, res.stdout.splitlines()) if m]
+    judged = df.filter((pl.col("group_kind") != "seat") &
+                       ~pl.col("verdict").is_in(["identical", "unknown"]))
+    assert len(found) == judged.height >= 12
+    assert "clear" in judged["verdict"] and "open" in judged["verdict"]
+    for m in found:
+        row = df.filter((pl.col("variant") == m["variant"]) &
+                        (pl.col("quantity") == WHAT[m["q"] or m["what"]]) &
+                        (pl.col("group") == (m["strategy"] or "table")))
+        assert row.height == 1, m[0]
+        scale = 100.0 if m["unit"] == "pp" else 1.0
+        digits = len(m["hw"].split(".")[1])
+        hw = scale * (row["diff_hi95"][0] - row["diff_lo95"][0]) / 2
+        assert m["hw"] == f"{hw:.{digits}f}", m[0]
+        clear = row["diff_lo95"][0] > 0 or row["diff_hi95"][0] < 0
+        assert m["text"].startswith("clear at") == clear == (row["verdict"][0] == "clear")
+    assert (df["verdict"] == "clear").to_list() == \
+        ((df["diff_lo95"] > 0) | (df["diff_hi95"] < 0)).to_list()
 
 
 def test_a_rule_set_stuck_at_the_turn_cap_is_flagged(tmp_path):
@@ -452,7 +491,8 @@ def test_plot_redraws_every_kind_of_results_folder(tmp_path):
     assert res.exit_code == 0, res.output
     cmp_out = tmp_path / "compare"
     compare_cli(cmp_out, rounds=2000)
-    for folder, files in ((run_out, ["win_share.png", "mean_score.png"]),
+    for folder, files in ((run_out, ["win_share.png", "mean_score.png",
+                                     "score_distribution.png"]),
                           (per_round_out, ["win_share.png", "mean_score.png",
                                            "score_distribution.png"]),
                           (tour_out, ["tournament.png"]), (cmp_out, ["compare.png"])):
@@ -463,8 +503,13 @@ def test_plot_redraws_every_kind_of_results_folder(tmp_path):
         for f in files:
             assert (folder / f).read_bytes()[:8] == PNG_MAGIC
             assert f"{folder / f}" in res.output
+    # a summary written before its metadata kept the scores' histogram, without the rounds
+    summary = pl.read_parquet(run_out / "summary.parquet")
+    meta = {k: v for k, v in pl.read_parquet_metadata(run_out / "summary.parquet").items()
+            if k not in ("score_histogram", "ARROW:schema")}
+    summary.write_parquet(run_out / "summary.parquet", metadata=meta)
     res = invoke("plot", run_out)
-    assert "score_distribution.png needs every round's scores" in res.output
+    assert "score_distribution.png needs the histogram of the scores" in res.output
     empty = tmp_path / "empty"
     empty.mkdir()
     for folder, message in ((empty, "holds no golfsim results"),

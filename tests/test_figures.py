@@ -13,6 +13,7 @@ import pytest
 
 import simulator.api as golf
 from simulator.experiments import compare as cmp
+from simulator.experiments import equilibrium as eq
 from simulator.experiments import tune as tn
 from simulator.output import guide_report as gr
 from simulator.output import plots
@@ -35,10 +36,8 @@ def run_figures():
 
 def tournament_figures():
     tour = golf.tournament("six_card", set=LONG_RULES, strategy=SEATS, rounds=240, **QUIET)
-    h, h_se = tour.raw.head_to_head()
-    order = tour.raw.order
     return [(plots.TOURNAMENT_PLOT, plots.tournament_figure(
-        tour.ranking, h[order][:, order], h_se[order][:, order], tour.metadata["title"]))]
+        tour.ranking, tour.head_to_head, tour.metadata["title"]))]
 
 
 def compare_figures():
@@ -60,6 +59,21 @@ def tune_figures(params: list[str], rounds: int):
     return draw
 
 
+def table_figures(mode: str, params: list[str], rounds: int):
+    """tune --symmetric (one parameter: the value on the x axis; two: the candidates) and
+    --best-response (the steps)."""
+    def draw():
+        rules = golf.rules("six_card", set=LONG_RULES).rules
+        strategy = "knock-threshold" if len(params) == 1 else "heuristic"
+        tp = eq.plan(rules, 4, strategy, params, rounds, mode=mode)
+        run = eq.symmetric if mode == "symmetric" else eq.best_response
+        result = run(tp, 5, threads=2)
+        return [(plots.TABLE_PLOTS[mode], plots.table_figure(
+            eq.result_frame(result), [p.name for p in tp.params], tp.objective, mode,
+            eq.title(result, "six_card")))]
+    return draw
+
+
 def guide_figures(preset: str):
     def draw():
         g = golf.guide(preset, deals=100, check_rounds=240, compare_rounds=240, **QUIET)
@@ -76,6 +90,13 @@ SOURCES = {   # what draws them, the figures expected
                              [plots.TUNE_PLOT]),
     "tune, three parameters": (tune_figures(["take_max=3,5", "hold=1,3", "knock_at=8,10"],
                                             10_000), [plots.TUNE_PLOT]),
+    "tune --symmetric": (table_figures("symmetric", ["T=4..12:2"], 6000),
+                         [plots.TABLE_PLOTS["symmetric"]]),
+    "tune --symmetric, two parameters": (
+        table_figures("symmetric", ["take_max=3,5", "hold=1,3"], 4000),
+        [plots.TABLE_PLOTS["symmetric"]]),
+    "tune --best-response": (table_figures("best_response", ["T=2..10:2"], 6000),
+                             [plots.TABLE_PLOTS["best_response"]]),
     "six_card guide": (guide_figures("six_card"), GUIDE_FIGURES),
     "nine_card guide": (guide_figures("nine_card"), GUIDE_FIGURES),
     "four_card guide": (guide_figures("four_card"), GUIDE_FIGURES),
@@ -83,7 +104,8 @@ SOURCES = {   # what draws them, the figures expected
 
 
 @pytest.mark.parametrize("source", sweep(list(SOURCES), keep={
-    "run", "tournament", "compare", "tune, one parameter", "six_card guide"}))
+    "run", "tournament", "compare", "tune, one parameter", "tune --symmetric",
+    "six_card guide"}))
 def test_no_figure_clips_or_covers_its_data(source):
     draw, expected = SOURCES[source]
     figures = draw()
@@ -134,14 +156,16 @@ def test_a_two_strategy_tournament_with_a_user_policy_fits():
     """A user policy is named by its whole path in the tables; the figure names it by its file
     (a 100-character tick label left the bar panel no room at all). With two strategies the
     panels are narrow: their titles wrap to fit."""
-    import numpy as np
     import polars as pl
 
     path = "/tmp/" + "a_long_folder_name/" * 5 + "greedy_policy.py:decide"
     ranking = pl.DataFrame({"strategy": [path, "random"], "win_share": [0.7, 0.3],
-                            "se_win": [0.01, 0.01]})
-    h = np.array([[np.nan, 0.7], [0.3, np.nan]])
-    fig = plots.tournament_figure(ranking, h, np.full((2, 2), 0.01), "six_card")
+                            "se_win": [0.01, 0.01], "rating": [70.0, -70.0],
+                            "se_rating": [5.0, 5.0]})
+    h2h = pl.DataFrame({"strategy": [path, "random"], "opponent": ["random", path],
+                        "win_share": [0.7, 0.3], "se_win": [0.01, 0.01],
+                        "verdict": ["clear", "clear"]})
+    fig = plots.tournament_figure(ranking, h2h, "six_card")
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert labels[0].replace("\n", "") == "greedy_policy.py:decide", labels
     assert not problems(fig)

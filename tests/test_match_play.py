@@ -173,6 +173,7 @@ def test_cli_match_play(tmp_path):
 
 def test_cli_match_play_draws_the_match_win_share(tmp_path):
     from simulator.output import plots
+    from simulator.output.redraw import redraw
     out = tmp_path / "m3"
     result = CliRunner().invoke(cli, ["run", "--holes", "3", "--rounds", "200", "--threads", "1",
                                       "--quiet", "--out", str(out)])
@@ -189,7 +190,7 @@ def test_cli_match_play_draws_the_match_win_share(tmp_path):
     assert heading.splitlines() == ["Match win share per seat, 95% intervals", "six_card",
                                     "4 players, 200 matches (3 holes), 600 holes, seed 1"]
     path.unlink()
-    written, _ = plots.redraw(out)        # `golfsim plot` draws it again from the Parquet
+    written, _ = redraw(out)        # `golfsim plot` draws it again from the Parquet
     assert path in written and path.exists()
 
 

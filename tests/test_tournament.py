@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 from simulator.experiments import runner
+from simulator.output import plots
 from simulator.experiments import tournament as tour
 from simulator.experiments.stats import RESOLUTION_SHARE, verdict
 from simulator.cli import cli
@@ -152,6 +153,12 @@ def test_cli_writes_ranking_head_to_head_and_plot(tmp_path):
     assert ranking["rank"].to_list() == [1, 2, 3]
     assert ranking["strategy"][-1] == "random"
     assert h2h.height == 6
+    # no strategy is ranked below one it beats clearly head to head
+    rank = dict(zip(ranking["strategy"], ranking["rank"]))
+    for row in h2h.filter((pl.col("verdict") == "clear") & (pl.col("win_share") > 0.5)).rows(
+            named=True):
+        assert rank[row["strategy"]] < rank[row["opponent"]]
+    assert (ranking["rating_lo95"] < ranking["rating"]).all()
     # the same numbers as the library call with the same seed (thread count does not matter)
     three_way = tour.play(SIX, 4, ["greedy", "random", "knock-threshold:T=10"], 2000, seed=5,
                           threads=1)
@@ -223,3 +230,101 @@ def test_cli_other_errors_exit_2(tmp_path):
     res = invoke("tournament", "--strategy", "greedy", "--strategy", "random",
                  "--out", tmp_path / "file", "--quiet")
     assert res.exit_code == 2 and "--out" in res.output
+
+
+# ---- rating, ranking and the disagreements they name -------------------------------------------
+def crafted(shares: dict, rounds: int = 20_000) -> tour.TournamentResult:
+    """A tournament of the results ``shares`` ({(a, b): a's share}): every pairing's rounds
+    won outright, in the given proportion, the same deal indices for every pairing."""
+    k = 1 + max(max(pair) for pair in shares)
+    pairings = []
+    order = np.random.default_rng(3).permutation(rounds)
+    for (a, b), m in shares.items():
+        x = (order < round(m * rounds)).astype(float)
+        pairings.append(tour.PairingResult(
+            a, b, rounds, (tour.Estimate.of(x), tour.Estimate.of(1 - x)),
+            (tour.Estimate(5.0, 0.01), tour.Estimate(5.0, 0.01)), tour.Estimate(0.0, 0.01),
+            0, x))
+    win = [tour.Estimate.of(np.mean([p.shares if p.a == i else 1 - p.shares
+                                     for p in pairings if i in (p.a, p.b)], axis=0))
+           for i in range(k)]
+    rating = tour.bradley_terry(k, pairings)
+    names = [f"s{i}" for i in range(k)]
+    return tour.TournamentResult(SIX, 2, names, 1, rounds, rounds // 2, tour.seatings(2),
+                                 pairings, win, [tour.Estimate(5.0, 0.01)] * k, 1.0,
+                                 tour.ranking(k, pairings, rating), rating, names)
+
+
+def test_a_two_strategy_rating_is_the_log_odds_of_their_share():
+    r = crafted({(0, 1): 0.6}, rounds=10_000)
+    won = (10_000 * 0.6 + 0.5) / 10_001              # half a game added to each side
+    diff = r.rating[0].mean - r.rating[1].mean
+    assert diff == pytest.approx(tour.ELO * np.log(won / (1 - won)), rel=1e-9)
+    assert r.rating[0].mean == pytest.approx(-r.rating[1].mean)          # mean 0
+    # delta method: d logit / d share = 1 / (p (1 - p)); each rating is half the difference
+    (p,) = r.pairings
+    se = tour.ELO * p.win[0].se / (won * (1 - won)) * 10_000 / 10_001 / 2
+    assert r.rating[0].se == pytest.approx(se, rel=1e-6)
+    assert r.order == [0, 1]
+
+
+def test_the_ranking_follows_a_clear_head_to_head_over_the_average_and_the_rating():
+    """power_cabo's memory tournament (README): forgetful:decay=0 (s1) has the higher average
+    and rating, from its larger wins over the weaker two, but greedy (s0) beats it head to
+    head, clearly: greedy ranks first, and the two disagreements are named."""
+    r = crafted({(0, 1): 0.5046, (0, 2): 0.7045, (0, 3): 0.8806, (1, 2): 0.7182,
+                 (1, 3): 0.9166, (2, 3): 0.8236}, rounds=200_000)
+    assert r.win[1].mean > r.win[0].mean and r.rating[1].mean > r.rating[0].mean
+    assert r.order == [0, 1, 2, 3]
+    frame = tour.ranking_frame(r)
+    assert frame["strategy"].to_list() == ["s0", "s1", "s2", "s3"]
+    assert (frame["rating_lo95"] < frame["rating"]).all()
+    notes = tour.disagreements(r)
+    assert notes == [
+        "the average win share puts s1 above s0 (71.01% vs 69.66%), the ranking s0 first: s0 "
+        "beats s1 head to head (50.46% ± 0.22, clear)",
+        f"the rating puts s1 above s0 ({r.rating[1].mean:+.1f} vs {r.rating[0].mean:+.1f}), "
+        "the ranking s0 first: s0 beats s1 head to head (50.46% ± 0.22, clear)"]
+    text = tour.format_tournament(r, "six_card", 1)
+    assert "where the ranking, the head-to-heads, the average win share and the rating " \
+           "disagree:\n  " + notes[0] in text
+
+
+def test_a_non_transitive_trio_is_named_and_kept_together():
+    """s0 beats s1, s1 beats s2 and s2 beats s0, each clearly; all three beat s3. No order
+    agrees with all three results: the cycle is named, its members are ranked by rating above
+    s3, and the matrix and the figure mark the clear win over a strategy ranked above."""
+    r = crafted({(0, 1): 0.56, (1, 2): 0.57, (0, 2): 0.45, (0, 3): 0.9, (1, 3): 0.9,
+                 (2, 3): 0.9})
+    assert sorted(r.order[:3]) == [0, 1, 2] and r.order[3] == 3
+    top = r.order[:3]
+    assert [r.rating[i].mean for i in top] == sorted((r.rating[i].mean for i in top),
+                                                    reverse=True)
+    notes = tour.disagreements(r)
+    cycles = [n for n in notes if n.startswith("non-transitive: ")]
+    assert len(cycles) == 1
+    beats = {(0, 1): 0, (1, 2): 1, (2, 0): 2}      # winner, loser: the pairing
+    chain = [top[0]]                                # from the best rated, round the cycle
+    while len(chain) < 4:
+        chain.append(next(b for a, b in beats if a == chain[-1]))
+
+    def shown(a, b):
+        p = r.pairings[beats[(a, b)]]
+        e = p.win[0] if p.a == a else p.win[1]
+        return f"s{a} beats s{b} ({100 * e.mean:.2f}% ± {100 * 1.959963984540054 * e.se:.2f})"
+    assert cycles[0] == ("non-transitive: " + ", ".join(
+        shown(a, b) for a, b in zip(chain, chain[1:])) + ", each clear: no ranking agrees "
+        "with all of them; the rating orders them")
+    text = tour.format_tournament(r, "six_card", 1)
+    lines = text.splitlines()
+    head = lines.index("head-to-head (row strategy's share of the pairing's rounds, ±95%)")
+    matrix = lines[head + 1:head + 6]
+    assert matrix[0].split() == [f"s{i}" for i in r.order]
+    assert sum(line.count("*") for line in matrix) == 1          # the one upset of the cycle
+    assert "* beats a strategy ranked above it (clear)" in text
+    assert "rating" in lines[lines.index(tour.RANKING_HEADING) + 1]
+    assert cycles[0] in text
+    fig = plots.tournament_figure(tour.ranking_frame(r), tour.head_to_head_frame(r), "six_card")
+    cells = [t.get_text() for t in fig.axes[1].texts]
+    assert sum("*" in c for c in cells) == 1
+    assert fig.axes[0].get_ylabel() == "rating (Elo scale, mean 0)"

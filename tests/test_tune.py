@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 import time
 
 import numpy as np
@@ -16,7 +17,7 @@ from click.testing import CliRunner
 from simulator.output import plots
 from simulator.experiments import runner
 from simulator.experiments import tune as tn
-from simulator.experiments.stats import verdict
+from simulator.experiments.stats import holm_verdicts
 from simulator.cli import cli
 from simulator.game.rules import Rules, load_toml
 from simulator.experiments.tournament import round_wins
@@ -335,12 +336,67 @@ def test_cli_tunes_the_knock_threshold_on_w2(tmp_path):
         assert text in res.stdout
     # a verdict on each candidate's difference to the best, printed for the closest ones
     assert frame.filter(pl.col("best"))["verdict"].to_list() == ["best"]
-    for row in frame.filter(~pl.col("best")).iter_rows(named=True):
-        v = verdict(row["win_diff"], row["se_win_diff"], row["deals"], tn.RESOLUTION["win_share"])
-        assert (row["verdict"], row["deals_needed"]) == (v.kind, v.needed)
+    judged = holm_verdicts(frame["win_diff"], frame["se_win_diff"], frame["deals"],
+                           tn.RESOLUTION["win_share"], exclude=frame["best"].arg_max())
+    for row, v in zip(frame.iter_rows(named=True), judged):
+        if v is not None:
+            assert (row["verdict"], row["deals_needed"]) == (v.kind, v.needed)
     lines = res.stdout.splitlines()
     at = lines.index(next(line for line in lines if line.startswith("verdicts against the best")))
     assert lines[at + 1].startswith("  T = ") and " deals" in lines[at + 1]
+
+
+def expand(text: str) -> set[float]:
+    """The values of a printed list such as ``0..3, 5, 7..11:2`` (tn.values_text)."""
+    return {v for piece in text.split(", ") for v in tn.parse_param(f"T={piece}").values}
+
+
+TABLE_ROW = re.compile(r"^\s*(?P<T>-?[\d.]+)\s+[\d,]+\s.*?(?:(?P<vs>[-+][\d.]+)\s+(?P<hw>[\d.]+)"
+                       r"\s+(?P<p>[<\d.]+)\s+)?(?P<mark>best|≈ best|worse)"
+                       r"(?: \(dropped after stage \d+\))?$")
+VERDICT_LINE = re.compile(r"^  T = (?P<T>\S+?)(?: \([^)]*\))?: (?P<text>.*)$")
+
+
+def test_every_mark_verdict_and_range_of_tune_comes_from_one_test(tmp_path):
+    """On these deals (seed 2) T = 4 and T = 5 differ from the best by more than their own
+    95% intervals, yet not under Holm's correction over the 8 comparisons: the table marks
+    them ≈ best, and so must their verdict lines, the printed range and tune.parquet (each
+    of them read back here, none recomputed)."""
+    out = tmp_path / "t"
+    res = invoke("tune", *W2_ARGS, "--strategy", "knock-threshold", "--param", "T=0..8",
+                 "--opponent", "knock-threshold:T=8", "--rounds", 40_000, "--seed", 2,
+                 "--threads", 2, "--out", out, "--quiet")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("T "))
+    assert "vs best (pp)" in lines[head] and "p (Holm)" in lines[head]
+    rows = [TABLE_ROW.match(line) for line in lines[head + 1:head + 10]]
+    assert all(rows), lines[head + 1:head + 10]
+    marks = {float(m["T"]): m["mark"] for m in rows}
+    for m in rows:
+        if m["mark"] != "best":   # the shown interval decides the mark, and so does p (Holm)
+            assert (abs(float(m["vs"])) > float(m["hw"])) == (m["mark"] == "worse")
+            p = 0.0 if m["p"] == "<0.001" else float(m["p"])
+            assert (p <= 0.05) == (m["mark"] == "worse")
+            assert "%" not in m["vs"] + m["hw"]
+    verdicts = [VERDICT_LINE.match(line) for line in lines
+                if line.startswith("  T = ") and "dropped" not in line]
+    assert verdicts
+    for v in verdicts:
+        assert v["text"].startswith("clear at") == (marks[float(v["T"])] == "worse"), v[0]
+    shown = next(line for line in lines if line.startswith("indistinguishable from the best"))
+    same = expand(shown.split(": T = ")[1].split(";")[0])
+    assert same == {t for t, mark in marks.items() if mark != "worse"}
+    assert {4.0, 5.0} <= same          # clear alone, not under the correction
+    frame = pl.read_parquet(out / "tune.parquet")
+    for row in frame.iter_rows(named=True):
+        assert marks[row["param_T"]] == {"best": "best", "clear": "worse"}.get(
+            row["verdict"], "≈ best")
+        assert row["indistinguishable"] == (row["verdict"] != "clear")
+        if not row["best"]:
+            assert (row["p_holm"] <= 0.05) == (row["verdict"] == "clear")
+            leaves_out_0 = row["diff_holm_hi95"] < 0 or row["diff_holm_lo95"] > 0
+            assert leaves_out_0 == (row["verdict"] == "clear")
 
 
 def test_cli_two_parameters_and_the_score_objective(tmp_path):

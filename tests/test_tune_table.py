@@ -6,6 +6,7 @@ at the edge of the grid (plain `tune` too)."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import polars as pl
@@ -180,3 +181,44 @@ def test_table_search_errors_are_one_line(tmp_path, args, needle):
     full = ["tune", "--preset", "four_card", "--strategy", "knock-threshold", "--param",
             "T=0..8:2", "--rounds", 8000, "--out", tmp_path / "x", *args]
     assert_one_line_error(invoke(*full), full, [needle])
+
+
+SYMMETRIC_ROW = re.compile(r"^\s*(?P<T>-?[\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d,]+\s+\S+\s+[\d.]+%\s+"
+                           r"[\d.]+%\s+(?P<gain>[-+][\d.]+)\s+(?P<hw>[\d.]+)\s+"
+                           r"(?P<p>-|<0.001|[\d.]+)\s+(?P<mark>stable|a deviation gains)$")
+
+
+def test_symmetric_marks_p_values_and_the_stable_range_come_from_one_test(tmp_path):
+    """On these deals (seed 5) T = 5's best deviation gains more than its own 95% interval
+    (p about 0.025 alone) but not under the Holm correction over the grid that decides
+    "stable": the row shows that test's p and interval, and every claim agrees with it."""
+    out = tmp_path / "sym"
+    res = invoke("tune", "--preset", "four_card", "--players", 4, "--strategy",
+                 "knock-threshold", "--param", "T=0..6", "--symmetric", "--rounds", 20_000,
+                 "--seed", 5, "--threads", 2, "--quiet", "--out", out)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith("T  table score"))
+    assert "gain (pp)" in lines[head] and "p (Holm)" in lines[head]
+    rows = [SYMMETRIC_ROW.match(line) for line in lines[head + 1:head + 8]]
+    assert all(rows), lines[head + 1:head + 8]
+    marks = {}
+    for m in rows:
+        stable = m["mark"] == "stable"
+        marks[float(m["T"])] = stable
+        assert (abs(float(m["gain"])) <= float(m["hw"])) == stable
+        if m["p"] != "-":
+            assert ((0.0 if m["p"] == "<0.001" else float(m["p"])) > 0.05) == stable
+    stable_line = next(line for line in lines if line.startswith("stable"))
+    listed = stable_line.split(": T = ")[1].split(";")[0]
+    shown = {v for piece in listed.split(", ") for v in tn.parse_param(f"T={piece}").values}
+    assert shown == {t for t, s in marks.items() if s}
+    least = next(line for line in lines if line.startswith("least to gain"))
+    assert least.endswith("(stable)") == marks[float(least.split(": T = ")[1].split(":")[0])]
+    frame = pl.read_parquet(out / "symmetric.parquet")
+    t5 = frame.filter(pl.col("param_T") == 5.0)
+    assert t5["stable"][0] and t5["p_value"][0] < 0.05 < t5["p_holm"][0]
+    for row in frame.iter_rows(named=True):
+        assert row["stable"] == marks[row["param_T"]]
+        assert row["stable"] == (row["gain_holm_lo95"] <= 0 <= row["gain_holm_hi95"])
+        assert row["stable"] == (row["p_holm"] > 0.05)

@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from strategies import Strategy, StrategyError, resolve, seat_arrays
+from strategies import Strategy, StrategyError, check_labels, resolve, seat_arrays
 
 from ..game import codes as K
 from . import runner
@@ -169,11 +169,11 @@ def resolve_strategies(specs: list[str], players: int) -> list[Strategy]:
     resolved = [resolve(s) for s in specs]
     seen: dict[tuple, str] = {}
     for s in resolved:
-        key = (s.policy_id, s.params, s.user)
-        if key in seen:
-            raise CompareError(f"--strategy {s.spec}: the same strategy as {seen[key]}; give "
+        if s.key in seen:
+            raise CompareError(f"--strategy {s.spec}: the same strategy as {seen[s.key]}; give "
                                "each strategy once")
-        seen[key] = s.spec
+        seen[s.key] = s.spec
+    check_labels(resolved)
     if len(resolved) > players:
         raise CompareError(f"--strategy: {len(resolved)} strategies for {players} players; "
                            "give at most one strategy per seat")
@@ -319,6 +319,11 @@ class Plan:
 
     @property
     def names(self) -> list[str]:
+        """What the tables call the strategies (their aliases, else their specs)."""
+        return [s.label for s in self.strategies]
+
+    @property
+    def specs(self) -> list[str]:
         return [s.spec for s in self.strategies]
 
     @property
@@ -334,7 +339,7 @@ class Plan:
             "design": self.design,
             "variants": [v.label for v in self.variants],
             "players": self.players,
-            "strategies": self.names,
+            "strategies": self.specs,
             "seed": self.seed,
             "shard_size": self.shard_size,
             "columns": [f"{c.quantity}:{c.group}" for c in self.columns],
@@ -678,8 +683,10 @@ def _pick(iv: stats.Interval, c: int) -> stats.Interval:
 
 
 def effect_verdict(e: Effect, rounds: int) -> stats.Verdict:
-    """Is the change clear at ``rounds`` deals, and if not, about how many would settle it."""
-    return stats.verdict(e.diff.mean, e.diff.se, rounds, RESOLUTION[e.quantity])
+    """Is the change clear at ``rounds`` deals, and if not, about how many would settle it:
+    decided by the very interval the tables show (``e.diff``), so a verdict cannot disagree
+    with its cell."""
+    return stats.interval_verdict(e.diff, rounds, RESOLUTION[e.quantity])
 
 
 def widest_half_width(plan: Plan, sums: ShardSums) -> float:
@@ -751,7 +758,7 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
         "design": plan.design,
         "variants": json.dumps([v.label for v in plan.variants]),
         "players": str(plan.players),
-        "strategies": json.dumps(plan.names),
+        "strategies": json.dumps(plan.specs),
         "seatings": json.dumps(["".join("ABCDEFGHIJKLMNOP"[x] for x in s) for s in plan.seats]),
         "seed": str(plan.seed),
         "rounds": str(result.rounds),
@@ -791,8 +798,8 @@ def title(result: CompareResult) -> str:
 
 
 def _cell(e: Effect, baseline: bool) -> str:
-    """``value ± half-width`` in the unit the report shows (shares in percent, their changes
-    in percentage points)."""
+    """``value ± half-width`` in the unit the report shows (shares in percent, differences of
+    shares, the changes and the first-player advantage itself, in percentage points)."""
     iv = e.baseline if baseline else e.diff
     if not math.isfinite(iv.mean):
         return "-"
@@ -800,7 +807,7 @@ def _cell(e: Effect, baseline: bool) -> str:
     hw = scale * (iv.hi - iv.lo) / 2
     if scale == 100.0:
         sign = "+" if not baseline or e.quantity == "first_player_advantage" else ""
-        pct = "%" if baseline else ""
+        pct = "%" if baseline and e.quantity != "first_player_advantage" else ""
         return f"{100 * iv.mean:{sign}.2f}{pct} ± {hw:.2f}"
     return f"{iv.mean:{'' if baseline else '+'}.3f} ± {hw:.3f}"
 

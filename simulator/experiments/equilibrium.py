@@ -42,6 +42,8 @@ from pathlib import Path
 
 import polars as pl
 
+from strategies import STRATEGIES, label_of
+
 from . import report
 from . import tune as tn
 from ..game.rules import Rules, describe
@@ -60,6 +62,8 @@ class Response:
     gain_lo: float
     gain_hi: float
     p: float               # two-sided paired p of "no gain" (alone, not Holm-corrected)
+    p_holm: float          # ... Holm-adjusted over the grid: the test that decides ``stable``
+    holm_hw: float         # half-width of the Holm-adjusted interval of the gain (that test's)
     stable: bool           # the field value is indistinguishable from its best response
     table_score: float     # mean hole score with every seat at the field value
     table_score_hw: float
@@ -151,7 +155,6 @@ def start_candidate(tp: TablePlan, start: str | None) -> int:
 
 def _defaults(tp: TablePlan) -> list[float]:
     """The strategy's default value of each tuned parameter (0 when it declares none)."""
-    from strategies import STRATEGIES
     base = tp.grid[0].strategy
     for info in STRATEGIES.values():
         if info.policy_id == base.policy_id:
@@ -208,16 +211,17 @@ def response(v: int, result: tn.TuneResult) -> Response:
     d = cmp.diff
     if s.best == v:
         gain = se = lo = hi = 0.0
-        p = 1.0
+        p = p_holm = 1.0
     else:
         sign = -1.0 if s.maximize else 1.0
         gain = sign * float(d.mean[v, col])
         se = float(d.se[v, col])
         a, b = sign * float(d.lo[v, col]), sign * float(d.hi[v, col])
         lo, hi = min(a, b), max(a, b)
-        p = float(cmp.p[v])
+        p, p_holm = float(cmp.p[v]), float(cmp.p_holm[v])
     e = cmp.estimate
-    return Response(v, result, gain, se, lo, hi, p, bool(cmp.indistinguishable[v]),
+    return Response(v, result, gain, se, lo, hi, p, p_holm, cmp.half_width(v),
+                    bool(cmp.indistinguishable[v]),
                     float(e.mean[v, 1]), float(e.half_width[v, 1]), int(s.obs[v].shape[0]))
 
 
@@ -290,9 +294,10 @@ def _value(tp: TablePlan, c: int) -> str:
 
 
 def _gain_text(r: Response, objective: str) -> str:
+    """The gain with the half-width of the interval that decides ``stable``."""
     if objective == "win_share":
-        return f"{100 * r.gain:+.2f} pp ± {100 * (r.gain_hi - r.gain_lo) / 2:.2f}"
-    return f"{r.gain:+.3f} points ± {(r.gain_hi - r.gain_lo) / 2:.3f}"
+        return f"{100 * r.gain:+.2f} pp ± {100 * r.holm_hw:.2f}"
+    return f"{r.gain:+.3f} points ± {r.holm_hw:.3f}"
 
 
 def _interval_text(tp: TablePlan, cands: list[int]) -> str:
@@ -346,18 +351,19 @@ def at_edge(result: TableResult) -> bool:
     return bool(edge_notes(result))
 
 
-def format_result(result: TableResult, preset: str, threads: int) -> str:
+def _header_lines(result: TableResult, threads) -> list[str]:
     tp = result.plan
     objective = ("win share (a k-way tie for the lowest score counts 1/k)"
                  if tp.objective == "win_share" else "mean hole score (lower is better)")
     grid_text = "; ".join(f"{p.name} = {tn.values_text(list(p.values), p.values)}"
                           for p in tp.params)
     rate = result.rounds / result.seconds if result.seconds > 0 else float("nan")
-    lines = [f"rules: {describe(tp.rules, preset)}"]
+    lines = []
     others = tp.players - 1
     if tp.mode == "symmetric":
         lines += [
-            f"symmetric tuning of {tp.strategy}: {grid_text} ({len(tp.grid)} values), "
+            f"symmetric tuning of {label_of(tp.strategy)}: {grid_text} ({len(tp.grid)} "
+            "values), "
             f"{tp.players} players, every seat playing the value",
             f"objective: what one seat gains by deviating: with the other {others} seats at a "
             f"value, the best response of the {objective} among the {len(tp.grid)} values "
@@ -365,76 +371,92 @@ def format_result(result: TableResult, preset: str, threads: int) -> str:
         ]
     else:
         lines += [
-            f"best-response iteration of {tp.strategy}: {grid_text} ({len(tp.grid)} values), "
+            f"best-response iteration of {label_of(tp.strategy)}: {grid_text} "
+            f"({len(tp.grid)} values), "
             f"{tp.players} players, from {_value(tp, tp.start)}",
             f"each step: the other {others} seats play the current value; the best response "
             f"of the {objective} (a tune search of {tp.rounds:,} rounds) becomes the next value",
         ]
     lines.append(f"seed {result.seed}: {result.rounds:,} rounds in {result.seconds:.2f} s on "
                  f"{report.ran_on(threads)} ({rate:,.0f} rounds/s)")
-    lines.append("")
+    return lines
+
+
+STABLE = {True: "stable", False: "a deviation gains"}
+
+
+def response_table(result: TableResult) -> list[str]:
+    """A row per response: the table's score at the value, the best response and its
+    objective, the gain with the interval and the Holm-adjusted p that decide ``stable``,
+    and the mark."""
+    tp = result.plan
     names = [p.name for p in tp.params]
-    unit = "pp" if tp.objective == "win_share" else "points"
+    win = tp.objective == "win_share"
+    scale, fmt, pct = (100, ".2f", "%") if win else (1, ".3f", "")
     header = (*(["step"] if tp.mode != "symmetric" else []), *names, "table score", "±95%",
-              "deals", "best response", "its " + ("win share" if tp.objective == "win_share"
-                                                 else "mean score"), "±95%",
-              f"gain ({unit})", "±95%", "p", "")
+              "deals", "best response", "its " + ("win share" if win else "mean score"),
+              "±95%", f"gain ({'pp' if win else 'points'})", "± (Holm)", "p (Holm)", "")
     rows = []
     for i, r in enumerate(result.responses):
         e = r.result.comparison.estimate
-        b = r.best
-        col = r.result.search.column
-        scale = 100 if tp.objective == "win_share" else 1
-        fmt = ".2f" if tp.objective == "win_share" else ".3f"
-        best_vals = ", ".join(tn.number_text(x) for x in tp.grid[b].values)
-        verdict = "stable" if r.stable else "a deviation gains"
+        b, col = r.best, r.result.search.column
         rows.append((*([str(i + 1)] if tp.mode != "symmetric" else []),
                      *(tn.number_text(x) for x in tp.grid[r.field].values),
                      f"{r.table_score:.3f}", f"{r.table_score_hw:.3f}", f"{r.table_deals:,}",
-                     best_vals, f"{scale * e.mean[b, col]:{fmt}}" +
-                     ("%" if scale == 100 else ""),
-                     f"{scale * e.half_width[b, col]:{fmt}}" + ("%" if scale == 100 else ""),
-                     f"{scale * r.gain:+{fmt}}", f"{scale * (r.gain_hi - r.gain_lo) / 2:{fmt}}",
+                     ", ".join(tn.number_text(x) for x in tp.grid[b].values),
+                     f"{scale * e.mean[b, col]:{fmt}}{pct}",
+                     f"{scale * e.half_width[b, col]:{fmt}}{pct}",
+                     f"{scale * r.gain:+{fmt}}", f"{scale * r.holm_hw:{fmt}}",
                      "-" if r.best == r.field else
-                     ("<0.001" if r.p < 0.001 else f"{r.p:.3f}"), verdict))
-    lines += report.text_table(header, rows, left={len(header) - 1})
-    lines += ["",
-              "table score: the mean hole score when every seat plays the value (its 95% "
-              "interval, on the deals the value played in its own field's search); gain: the "
-              "best response's objective minus the value's own, paired; stable: the value "
-              "cannot be told from its best response (Holm-corrected, familywise 95%)"]
+                     ("<0.001" if r.p_holm < 0.001 else f"{r.p_holm:.3f}"), STABLE[r.stable]))
+    return report.text_table(header, rows, left={len(header) - 1})
+
+
+def _answer_lines(result: TableResult) -> list[str]:
+    tp = result.plan
     if tp.mode == "symmetric":
         stable = result.stable()
         least = result.least_gain()
-        if stable:
-            lines.append(f"stable (no deviation gains measurably): {_interval_text(tp, stable)}")
-        else:
-            lines.append("stable: none: at every value some deviation gains measurably")
+        lines = [f"stable (no deviation gains measurably): {_interval_text(tp, stable)}"
+                 if stable else "stable: none: at every value some deviation gains measurably"]
         lines.append(f"least to gain by deviating: {_value(tp, least.field)}: its best response "
-                     f"{_value(tp, least.best)} gains {_gain_text(least, tp.objective)}; "
-                     f"indistinguishable from that best response (familywise 95%): "
-                     f"{_interval_text(tp, least.same())}")
+                     f"{_value(tp, least.best)} gains {_gain_text(least, tp.objective)} "
+                     f"({STABLE[least.stable]})")
+        return lines
+    fin = result.final
+    one = len(tp.params) == 1
+    path = " -> ".join(tn.number_text(tp.grid[c].values[0]) if one else f"({_value(tp, c)})"
+                       for c in [r.field for r in result.responses] + [fin.best])
+    lines = [f"path: {path}"]
+    others = tp.players - 1
+    if result.outcome == "fixed":
+        lines.append(f"fixed point: {_value(tp, fin.field)}: against {others} seats playing "
+                     f"it, no value does better than it")
+        lines.append(f"indistinguishable from it as the best response (familywise 95%): "
+                     f"{_interval_text(tp, fin.same())}")
+    elif result.outcome == "cycle":
+        lines.append("no fixed point: the responses cycle through " +
+                     "; ".join(_value(tp, c) for c in result.cycle) +
+                     " (each the best response to the one before); their indistinguishable "
+                     "sets: " + " | ".join(_interval_text(tp, result.response_to(c).same())
+                                           for c in result.cycle))
     else:
-        fin = result.final
-        path = " -> ".join(tn.number_text(tp.grid[r.field].values[0]) if len(names) == 1
-                           else f"({_value(tp, r.field)})" for r in result.responses)
-        path += " -> " + (tn.number_text(tp.grid[fin.best].values[0]) if len(names) == 1
-                          else f"({_value(tp, fin.best)})")
-        lines.append(f"path: {path}")
-        if result.outcome == "fixed":
-            lines.append(f"fixed point: {_value(tp, fin.field)}: against {others} seats playing "
-                         f"it, no value does better than it")
-            lines.append(f"indistinguishable from it as the best response (familywise 95%): "
-                         f"{_interval_text(tp, fin.same())}")
-        elif result.outcome == "cycle":
-            lines.append("no fixed point: the responses cycle through " +
-                         "; ".join(_value(tp, c) for c in result.cycle) +
-                         " (each the best response to the one before); their indistinguishable "
-                         "sets: " + " | ".join(_interval_text(tp, result.response_to(c).same())
-                                               for c in result.cycle))
-        else:
-            lines.append(f"no fixed point within {tp.max_steps} steps (--max-steps); the last "
-                         f"best response is {_value(tp, fin.best)}")
+        lines.append(f"no fixed point within {tp.max_steps} steps (--max-steps); the last "
+                     f"best response is {_value(tp, fin.best)}")
+    return lines
+
+
+def format_result(result: TableResult, preset: str, threads: int) -> str:
+    lines = [f"rules: {describe(result.plan.rules, preset)}", *_header_lines(result, threads), ""]
+    lines += response_table(result)
+    lines += ["",
+              "table score: the mean hole score when every seat plays the value (its 95% "
+              "interval, on the deals the value played in its own field's search); gain: the "
+              "best response's objective minus the value's own, paired, with the interval at "
+              "the level Holm's step-down tests it at (familywise 95% over the grid, as in "
+              "tune) and its Holm-adjusted p; stable: the value cannot be told from its best "
+              "response by that test (the interval holds 0)"]
+    lines += _answer_lines(result)
     lines += edge_notes(result)
     return "\n".join(lines)
 
@@ -462,7 +484,9 @@ def result_frame(result: TableResult) -> pl.DataFrame:
             "best_objective": float(e.mean[b, col]),
             "best_objective_hw95": float(e.half_width[b, col]),
             "gain": r.gain, "se_gain": r.gain_se, "gain_lo95": r.gain_lo,
-            "gain_hi95": r.gain_hi, "p_value": r.p, "stable": r.stable,
+            "gain_hi95": r.gain_hi, "gain_holm_lo95": r.gain - r.holm_hw,
+            "gain_holm_hi95": r.gain + r.holm_hw, "p_value": r.p, "p_holm": r.p_holm,
+            "stable": r.stable,
             "indistinguishable": json.dumps([tp.grid[c].spec for c in same]),
             "rounds": int(r.result.search.deals.sum()) * tp.players,
         })
@@ -498,6 +522,7 @@ def metadata(result: TableResult, preset: str, command: str,
                 f"familywise alpha {tn.ALPHA}",
         "at_edge": json.dumps(edge_notes(result)),
         "warnings": json.dumps(warnings(result)),
+        "title": title(result, preset),
         "complete": "true",
     }
     if tp.mode == "symmetric":
@@ -513,6 +538,16 @@ def metadata(result: TableResult, preset: str, command: str,
             meta["interval"] = json.dumps([tp.grid[c].spec for c in result.final.same()])
         meta["cycle"] = json.dumps([tp.grid[c].spec for c in result.cycle])
     return meta
+
+
+def title(result: TableResult, preset: str) -> str:
+    """The title of the results and their figure (report.title)."""
+    tp = result.plan
+    what = ("every seat at the value" if tp.mode == "symmetric" else
+            f"best responses from {_value(tp, tp.start)}")
+    return report.title(tp.rules, preset,
+                        f"{label_of(tp.strategy)}, {what}, {tp.players} players, "
+                        f"{tp.rounds:,} rounds per response, seed {result.seed}")
 
 
 def warnings(result: TableResult) -> list[str]:
@@ -533,4 +568,4 @@ def write(result: TableResult, out_dir: Path, preset: str, command: str,
 __all__ = ["MAX_STEPS", "MODES", "Responder", "Response", "TablePlan", "TableResult",
            "at_edge", "best_response", "edge_notes", "field_folder", "format_result",
            "metadata", "plan", "response", "result_frame", "start_candidate", "symmetric",
-           "warnings", "write"]
+           "title", "warnings", "write"]

@@ -38,11 +38,12 @@ OUTPUTS = {
             "score_distribution.png", "match_win_share.png"),
     "compare": ("compare.parquet", "compare.md", "compare.png"),
     "tune": ("tune.parquet", "tune.png"),
-    "tune --symmetric": ("symmetric.parquet",),
-    "tune --best-response": ("best_response.parquet",),
+    "tune --symmetric": ("symmetric.parquet", "symmetric.png"),
+    "tune --best-response": ("best_response.parquet", "best_response.png"),
     "tournament": ("ranking.parquet", "head_to_head.parquet", "tournament.png"),
     "guide": ("guide.parquet", "guide.md", "guide.html", "guide-decisions.png",
-              "guide-thresholds.png", "guide-check.png", "guide-house-rules.png"),
+              "guide-thresholds.png", "guide-check.png", "guide-house-rules.png",
+              "guide-house-rules.parquet"),
 }
 # folders below ``--out`` where temporary files are written (shards, a guide's comparison)
 TEMPORARY_PLACES = (".", "shards", "compare", "compare/shards")

@@ -208,7 +208,16 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "matches": str(result.match_totals.matches if result.match_totals else 0),
         "title": run_title(result, preset),
         "warnings": json.dumps(run_warnings(result)),
+        "score_histogram": json.dumps(score_histogram(result)),
     }
+
+
+def score_histogram(result: RunResult) -> dict:
+    """The hole scores' histogram per seat, trimmed to the scores that occur: what
+    score_distribution.png is drawn from, kept so that `golfsim plot` can draw it again."""
+    scores, counts = result.totals.score_histogram()
+    return {"first_score": int(scores[0]) if scores.size else 0,
+            "counts": counts.astype(int).tolist()}
 
 
 def write_parquet_atomic(df: pl.DataFrame, path: str | Path,

@@ -92,23 +92,31 @@ def unpaired_interval(x_sum, x_sq, n_x, y_sum, y_sq, n_y) -> Interval:
 
 
 # ---- verdicts ---------------------------------------------------------------------------------
+ALPHA = 1 - LEVEL          # the error rate of every test: of each alone, or of a family (Holm)
+ALONE = "the 95% interval"
+FAMILY = "the Holm-adjusted 95% interval"
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """Whether an effect is clear at the number of deals played, and if not, about how many
-    deals would settle it (``verdict``). ``kind`` is one of
+    """The one decision behind every claim about an effect: a table's mark, a verdict line, a
+    set of values that cannot be told apart (``verdict``). ``kind`` is one of
 
-    * ``clear``: the 95% interval leaves out zero;
+    * ``clear``: the interval ``effect ± half_width`` leaves out zero;
     * ``negligible``: it does not, but it is already narrower than the resolution (±);
     * ``open``: neither; ``needed`` deals would narrow it below ``target``;
     * ``identical``: no spread and no difference (the two sides agree on every deal);
     * ``unknown``: too few deals for a standard error.
-    """
+
+    ``interval`` names the interval (``ALONE``: the 95% interval of the effect taken alone;
+    ``FAMILY``: the interval at the level Holm's step-down tests it at, ``holm_levels``)."""
     kind: str
     effect: float
-    half_width: float     # of the 95% interval, Z * se
+    half_width: float     # of the interval the decision is made with, crit * se
     n: int                # deals played
     resolution: float
     needed: int | None = None
+    interval: str = ALONE
 
     @property
     def clear(self) -> bool:
@@ -127,47 +135,123 @@ class Verdict:
         shown = f"{e:+.{digits}f} ± {hw:.{digits}f}{unit}"
         at = f"{self.n:,} {noun}"
         if self.kind == "clear":
-            return f"clear at {at}: {shown}, the 95% interval leaves out 0"
+            return f"clear at {at}: {shown}, {self.interval} leaves out 0"
         if self.kind == "negligible":
             return (f"no clear effect at {at}: {shown}, within the resolution of "
                     f"{scale * self.resolution:.{digits}f}{unit}")
         if self.kind == "open":
             return (f"not clear at {at}: {shown}; about {self.needed:,} {noun} would narrow "
-                    f"the 95% interval to ±{scale * self.target:.{digits}f}{unit}")
+                    f"{self.interval} to ±{scale * self.target:.{digits}f}{unit}")
         if self.kind == "identical":
             return f"no difference on any of the {at}"
         return f"unknown at {at}: too few for an interval"
 
 
-def verdict(effect: float, se: float, n: int, resolution: float) -> Verdict:
+def verdict(effect: float, se: float, n: int, resolution: float, crit: float = Z,
+            interval: str = ALONE) -> Verdict:
     """Is ``effect`` (a mean difference over ``n`` deals, with standard error ``se``) clear at
     this size, and if not, about how many deals would settle it?
 
-    Clear means the 95% interval ``effect ± Z·se`` (Z = 1.96) leaves out zero. Otherwise the
-    count aims at a half-width below ``target = max(|effect|, resolution)``: below the observed
-    |effect| the interval would leave out zero if the effect held at that size, and for an
-    effect nearer zero than ``resolution`` (say 0.2 percentage points) it would rule out
-    effects of that size. The standard error falls as 1/√n, so
+    Clear means the interval ``effect ± crit·se`` leaves out zero: ``crit`` is the quantile of
+    the test behind the claim (Z = 1.96 for a normal 95% interval; ``interval_verdict`` and
+    ``holm_verdicts`` give the Student-t and the Holm-adjusted ones), so a table that shows
+    that interval and the verdict cannot disagree. Otherwise the count aims at a half-width
+    below ``target = max(|effect|, resolution)``: below the observed |effect| the interval
+    would leave out zero if the effect held at that size, and for an effect nearer zero than
+    ``resolution`` (say 0.2 percentage points) it would rule out effects of that size. The
+    standard error falls as 1/√n, so
 
-        needed = n · (Z · se / target)²
+        needed = n · (crit · se / target)²
 
     rounded up to two significant digits ("about"). When that is no more than ``n`` the
-    interval is already narrower than the resolution: the effect is ``negligible``. The
-    intervals of the tables use Student's t; at the sizes played the two agree."""
+    interval is already narrower than the resolution: the effect is ``negligible``."""
     effect, se = float(effect), float(se)
     if not (math.isfinite(effect) and math.isfinite(se)) or n < 2:
-        return Verdict("unknown", effect, math.nan, int(n), resolution)
-    half_width = Z * se
+        return Verdict("unknown", effect, math.nan, int(n), resolution, interval=interval)
     if se == 0:
         kind = "identical" if effect == 0 else "clear"
-        return Verdict(kind, effect, 0.0, int(n), resolution)
+        return Verdict(kind, effect, 0.0, int(n), resolution, interval=interval)
+    half_width = float(crit) * se
     if abs(effect) > half_width:
-        return Verdict("clear", effect, half_width, int(n), resolution)
+        return Verdict("clear", effect, half_width, int(n), resolution, interval=interval)
     target = max(abs(effect), resolution)
     needed = n * (half_width / target) ** 2 if target > 0 else math.inf
     if needed <= n:
-        return Verdict("negligible", effect, half_width, int(n), resolution)
-    return Verdict("open", effect, half_width, int(n), resolution, _about(needed))
+        return Verdict("negligible", effect, half_width, int(n), resolution,
+                       interval=interval)
+    return Verdict("open", effect, half_width, int(n), resolution, _about(needed),
+                   interval=interval)
+
+
+def interval_verdict(iv: Interval, n: int, resolution: float) -> Verdict:
+    """``verdict`` of the effect whose 95% interval (scalar ``Interval``, e.g. Student's t,
+    as a table shows it) is ``iv``: clear exactly when that interval leaves out zero."""
+    se = float(iv.se)
+    hw = float(iv.hi - iv.lo) / 2
+    crit = hw / se if se > 0 and math.isfinite(hw) else Z
+    return verdict(float(iv.mean), se, n, resolution, crit)
+
+
+def paired_p(mean, se, n) -> np.ndarray:
+    """Two-sided p-values of "mean difference 0" for paired differences (Student t with n-1
+    degrees of freedom, the distribution behind the intervals here: p <= 0.05 exactly when
+    the 95% interval leaves out 0). A difference with no spread at all is 0 (p = 1) or not
+    (p = 0)."""
+    mean, se = np.asarray(mean, dtype=float), np.asarray(se, dtype=float)
+    df = np.maximum(np.asarray(n, dtype=float) - 1, 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = 2 * stats.t.sf(np.abs(mean) / se, df)
+    return np.where(se == 0, np.where(mean == 0, 1.0, 0.0), p)
+
+
+def holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (reject where adjusted p <= alpha); NaN stays NaN."""
+    p = np.asarray(p, dtype=float)
+    adjusted = np.full(p.size, np.nan)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = finite.size
+    running = 0.0
+    for rank, i in enumerate(finite[np.argsort(p[finite], kind="stable")]):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def holm_levels(p: np.ndarray, alpha: float = ALPHA) -> np.ndarray:
+    """Per hypothesis, the two-sided level Holm's step-down tests it at: alpha / k, where k
+    is m - rank (ranks by p, from 0) up to the first hypothesis the procedure keeps, and that
+    hypothesis' k for it and every one after it (they are all kept). A hypothesis is rejected
+    exactly when its p is at most its level, which is exactly when its Holm-adjusted p
+    (``holm``) is at most alpha. NaN stays NaN."""
+    p = np.asarray(p, dtype=float)
+    levels = np.full(p.size, np.nan)
+    finite = np.flatnonzero(np.isfinite(p))
+    m = finite.size
+    stop = None
+    for rank, i in enumerate(finite[np.argsort(p[finite], kind="stable")]):
+        k = m - rank
+        if stop is None and p[i] > alpha / k:
+            stop = k
+        levels[i] = alpha / (k if stop is None else stop)
+    return levels
+
+
+def holm_verdicts(mean, se, n, resolution: float, alpha: float = ALPHA,
+                  exclude: int | None = None) -> list:
+    """The verdicts of a family of paired differences (arrays), Holm-corrected over every
+    member but ``exclude`` (whose verdict is None): each is ``verdict`` with the Student-t
+    quantile of its Holm level (``holm_levels``), so it is clear exactly when Holm's procedure
+    rejects "no difference" (Holm-adjusted p <= alpha), and the interval it shows is the one
+    that decides it."""
+    mean, se = np.asarray(mean, dtype=float), np.asarray(se, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p = paired_p(mean, se, n)
+    if exclude is not None:
+        p[exclude] = np.nan
+    crit = stats.t.isf(holm_levels(p, alpha) / 2, np.maximum(n - 1, 1))
+    return [None if c == exclude else
+            verdict(mean[c], se[c], int(n[c]), resolution, float(crit[c]), FAMILY)
+            for c in range(mean.size)]
 
 
 def _about(x: float) -> int:

@@ -1,5 +1,6 @@
 """Tournaments: every pair of strategies plays at one table with the seats rotated, so no
-strategy gains from where it sits; a ranking by win share and a head-to-head matrix come out.
+strategy gains from where it sits; a rating, a ranking consistent with the head-to-head
+results and the head-to-head matrix come out.
 
 A pairing {A, B} seats A and B alternately (A B A B ...) in every cyclic rotation of that
 pattern; with an odd number of players the pattern's extra seat goes to A in half of the
@@ -11,6 +12,25 @@ back under every seating (common random numbers). The statistics therefore take 
 observation per round index: a strategy's value averaged over its seats and the seatings (and,
 for the overall figures, over its pairings). Those observations are independent across round
 indices, and the standard errors come from their spread.
+
+**Rating.** A Bradley-Terry model fitted on the pairings: strategy i's share of a pairing
+{i, j} is expected to be 1 / (1 + exp(θj - θi)); θ is the maximum-likelihood fit taking each
+pairing as its rounds' worth of games (its share of them won, and half a game added to each
+side, so that a pairing won every time still has a finite rating), scaled to Elo points
+(400 / ln 10 per unit of log-odds: +100 is a 64% share against a strategy rated 0) with the
+mean rating 0. Its standard errors come from the same rounds: the sandwich (delta-method)
+covariance J⁺ Dᵀ Σ D J⁺, where J = Dᵀ W D is the Fisher information of the fit, D the
+pairings' design (+1 for the first strategy, -1 for the second) and Σ the covariance of the
+pairings' shares estimated from the per-round shares, which the common deals make correlated
+across pairings.
+
+**Ranking.** No strategy is ranked below one it beats clearly head to head (its share of their
+pairing's rounds has a 95% interval above 50%, ``pairing_verdict``): the ranking is the order
+of the clear head-to-head results, with the rating deciding between strategies that no clear
+result orders. When the clear results go round in a cycle (A beats B beats C beats A) no order
+agrees with all of them: the strategies of the cycle are ranked by rating and the cycle is
+named (``disagreements``), as is every pair of strategies whose average win share (over their
+pairings) or rating orders them the other way round.
 
 The rounds are played by ``runner.run`` (chunks on threads), so the results are identical for
 any thread count.
@@ -26,8 +46,10 @@ from itertools import combinations
 
 import numpy as np
 import polars as pl
+from scipy.special import expit
 
-from strategies import Strategy, StrategyError, resolve, seat_arrays, user_policy
+from strategies import (Strategy, StrategyError, check_labels, resolve, seat_arrays,
+                        user_policy)
 
 from . import report, runner, stats
 from .report import Z95, rules_metadata, text_table
@@ -35,8 +57,12 @@ from ..game.rules import Rules, describe
 
 MIN_CHUNK = 1024
 
+ELO = 400 / math.log(10)   # rating points per unit of log-odds (the Elo scale)
+PSEUDO_GAMES = 0.5         # added to each side of every pairing when the rating is fitted
+
 RANKING_COLUMNS = (
     "rank", "strategy", "pairings", "rounds",
+    "rating", "se_rating", "rating_lo95", "rating_hi95",
     "win_share", "se_win", "win_share_lo95", "win_share_hi95",
     "mean_score", "se_score", "mean_score_lo95", "mean_score_hi95",
 )
@@ -81,7 +107,7 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     resolved = [resolve(s) for s in specs]
     first: dict[tuple, str] = {}
     for s in resolved:
-        first.setdefault((s.policy_id, s.params, s.user), s.spec)
+        first.setdefault(s.key, s.spec)
     if len(first) < 2:
         given = " ".join(f"--strategy {s}" for s in specs) or "none"
         raise TournamentError(f"a tournament needs at least 2 different strategies (got "
@@ -90,11 +116,11 @@ def resolve_strategies(specs: list[str]) -> list[Strategy]:
     if len(first) < len(resolved):
         seen = set()
         for s in resolved:
-            key = (s.policy_id, s.params, s.user)
-            if key in seen:
+            if s.key in seen:
                 raise TournamentError(f"--strategy {s.spec}: the same strategy as --strategy "
-                                      f"{first[key]}; give each strategy once")
-            seen.add(key)
+                                      f"{first[s.key]}; give each strategy once")
+            seen.add(s.key)
+    check_labels(resolved)
     return resolved
 
 
@@ -141,6 +167,8 @@ class PairingResult:
     score: tuple[Estimate, Estimate]
     score_diff: Estimate
     capped: int = 0                  # of its rounds, those stopped by the turn cap
+    # a's share of every round index, averaged over the seatings (the rating's covariance)
+    shares: np.ndarray | None = field(default=None, repr=False)
 
 
 @dataclass
@@ -157,6 +185,8 @@ class TournamentResult:
     score: list[Estimate]
     seconds: float
     order: list[int] = field(default_factory=list)   # strategy indices, best first
+    rating: list[Estimate] = field(default_factory=list)   # per strategy, Elo scale
+    specs: list[str] = field(default_factory=list)   # the strategies as given
 
     @property
     def rounds_per_pairing(self) -> int:
@@ -192,7 +222,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
     if chunk_size is None:  # enough chunks to keep every thread busy
         chunk_size = min(runner.DEFAULT_CHUNK, max(MIN_CHUNK, -(-n // (4 * max(1, threads)))))
     k = len(resolved)
-    names = [s.spec for s in resolved]
+    names = [s.label for s in resolved]
     win_sum = [np.zeros(n) for _ in range(k)]       # per strategy, summed over its pairings
     score_sum = [np.zeros(n) for _ in range(k)]
     pairings = []
@@ -207,7 +237,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             ids, params = seat_arrays(seat_strategies)
             res = runner.run(rules, players, ids, params, n, seed, threads=threads,
                              chunk_size=chunk_size, per_round=True, progress=progress,
-                             strategies=[s.spec for s in seat_strategies], user=user)
+                             strategies=[s.label for s in seat_strategies], user=user)
             if not res.complete:
                 if res.error.startswith("interrupted"):
                     raise KeyboardInterrupt
@@ -230,14 +260,110 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             a, b, n * len(seats_list),
             (Estimate.of(win[0]), Estimate.of(win[1])),
             (Estimate.of(mean_score[0]), Estimate.of(mean_score[1])),
-            Estimate.of(mean_score[0] - mean_score[1]), capped))
+            Estimate.of(mean_score[0] - mean_score[1]), capped, win[0]))
     seconds = time.perf_counter() - t0
     win_est = [Estimate.of(w / (k - 1)) for w in win_sum]
     score_est = [Estimate.of(s / (k - 1)) for s in score_sum]
-    # best first: higher win share, then lower mean score, then the order given
-    order = sorted(range(k), key=lambda i: (-win_est[i].mean, score_est[i].mean, i))
+    rating = bradley_terry(k, pairings)
     return TournamentResult(rules, players, names, int(seed), rounds, n, seats_list, pairings,
-                            win_est, score_est, seconds, order)
+                            win_est, score_est, seconds, ranking(k, pairings, rating), rating,
+                            [s.spec for s in resolved])
+
+
+# ---- rating and ranking ----------------------------------------------------------------------
+def _design(k: int, pairings: list[PairingResult]) -> np.ndarray:
+    """A row per pairing: +1 for its first strategy, -1 for its second."""
+    d = np.zeros((len(pairings), k))
+    for row, p in enumerate(pairings):
+        d[row, p.a], d[row, p.b] = 1.0, -1.0
+    return d
+
+
+def _log_likelihood(d: np.ndarray, games: np.ndarray, won: np.ndarray,
+                    theta: np.ndarray) -> float:
+    x = d @ theta
+    return float(np.sum(games * (-won * np.logaddexp(0, -x) - (1 - won) * np.logaddexp(0, x))))
+
+
+def _fit(d: np.ndarray, games: np.ndarray, won: np.ndarray) -> np.ndarray:
+    """The Bradley-Terry log-odds (mean 0) maximising the likelihood of ``won`` (per pairing,
+    the first strategy's share of ``games``): Newton's steps, halved while they lower it."""
+    theta = np.zeros(d.shape[1])
+    for _ in range(200):
+        p = expit(d @ theta)
+        info = d.T @ (d * (games * p * (1 - p))[:, None])
+        step = np.linalg.pinv(info) @ (d.T @ (games * (won - p)))
+        base = _log_likelihood(d, games, won, theta)
+        while _log_likelihood(d, games, won, theta + step) < base and \
+                np.abs(step).max() > 1e-12:
+            step = step / 2
+        theta = theta + step
+        theta -= theta.mean()
+        if np.abs(step).max() < 1e-10:
+            break
+    return theta
+
+
+def share_covariance(pairings: list[PairingResult]) -> np.ndarray:
+    """The covariance of the pairings' shares (first strategy), estimated from their shares
+    round by round: every pairing plays the same deals, so they are correlated. Without the
+    rounds (results built from summaries), their standard errors alone."""
+    if all(p.shares is not None for p in pairings) and pairings[0].shares.size > 1:
+        x = np.column_stack([p.shares for p in pairings])
+        return np.atleast_2d(np.cov(x, rowvar=False)) / x.shape[0]
+    return np.diag([p.win[0].se ** 2 for p in pairings])
+
+
+def bradley_terry(k: int, pairings: list[PairingResult]) -> list[Estimate]:
+    """Each strategy's Bradley-Terry rating on the Elo scale (mean 0) with its standard
+    error from the sandwich covariance (module docstring)."""
+    d = _design(k, pairings)
+    rounds = np.array([p.rounds for p in pairings], dtype=float)
+    games = rounds + 2 * PSEUDO_GAMES
+    won = (rounds * np.array([p.win[0].mean for p in pairings]) + PSEUDO_GAMES) / games
+    theta = _fit(d, games, won)
+    p = expit(d @ theta)
+    info = d.T @ (d * (games * p * (1 - p))[:, None])
+    gain = np.linalg.pinv(info) @ (d.T * rounds)        # how theta moves with the shares
+    cov = gain @ share_covariance(pairings) @ gain.T
+    se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+    return [Estimate(float(ELO * t), float(ELO * e)) for t, e in zip(theta, se)]
+
+
+def clear_wins(pairings: list[PairingResult]) -> dict[tuple[int, int], PairingResult]:
+    """(winner, loser): the pairings whose share is clearly off even (``pairing_verdict``)."""
+    out = {}
+    for p in pairings:
+        if pairing_verdict(p.win[0], p.rounds).clear:
+            out[(p.a, p.b) if p.win[0].mean > 0.5 else (p.b, p.a)] = p
+    return out
+
+
+def _reach(k: int, wins) -> np.ndarray:
+    """reach[i, j]: a chain of clear wins leads from i to j."""
+    reach = np.zeros((k, k), dtype=bool)
+    for a, b in wins:
+        reach[a, b] = True
+    for m in range(k):
+        reach |= reach[:, [m]] & reach[[m], :]
+    return reach
+
+
+def ranking(k: int, pairings: list[PairingResult], rating: list[Estimate]) -> list[int]:
+    """Strategy indices, best first: every clear head-to-head result is kept (the winner
+    above the loser) wherever they do not go round in a cycle; the strategies of a cycle stay
+    together, and the rating decides whatever the clear results leave open."""
+    reach = _reach(k, clear_wins(pairings))
+    group = [frozenset([i] + [j for j in range(k) if reach[i, j] and reach[j, i]])
+             for i in range(k)]
+    by_rating = sorted(range(k), key=lambda i: (-rating[i].mean, i))
+    order: list[int] = []
+    while len(order) < k:
+        # the best-rated strategy whose group nobody outside it beats, among those left
+        i = next(i for i in by_rating if i not in order and
+                 not any(reach[j, i] for j in range(k) if j not in order and j not in group[i]))
+        order += [j for j in by_rating if j in group[i]]
+    return order
 
 
 # ---- tables --------------------------------------------------------------------------------
@@ -259,21 +385,92 @@ def verdict_lines(result: TournamentResult) -> list[str]:
     return lines
 
 
+def _share_text(p: PairingResult, winner: int) -> str:
+    """The winner's share of the pairing with its 95% half-width, in percent."""
+    e = p.win[0] if winner == p.a else p.win[1]
+    return f"{100 * e.mean:.2f}% ± {100 * Z95 * e.se:.2f}"
+
+
+def _cycle(start: int, wins) -> list[int]:
+    """A shortest chain of clear wins from ``start`` back to itself."""
+    paths = [[start]]
+    while paths:
+        path = paths.pop(0)
+        for a, b in wins:
+            if a == path[-1] and b == start:
+                return path + [start]
+            if a == path[-1] and b not in path:
+                paths.append(path + [b])
+    return []
+
+
+def _why(result: TournamentResult, first: int, second: int, wins, reach) -> str:
+    """Why the ranking puts ``first`` above ``second``."""
+    names = result.strategies
+    pair = next(p for p in result.pairings if {p.a, p.b} == {first, second})
+    if (first, second) in wins:
+        return (f"{names[first]} beats {names[second]} head to head "
+                f"({_share_text(pair, first)}, clear)")
+    if reach[first, second]:
+        return (f"{names[first]} beats {names[second]} through clear head-to-head results "
+                f"(their own pairing: {_share_text(pair, first)})")
+    r = result.rating
+    return (f"{names[first]} is rated higher ({r[first].mean:+.1f} vs {r[second].mean:+.1f}) "
+            f"and their head-to-head is not clear ({_share_text(pair, first)})")
+
+
+def disagreements(result: TournamentResult) -> list[str]:
+    """A line for every cycle of clear head-to-head results, and for every pair of strategies
+    that the average win share or the rating orders the other way round from the ranking
+    (saying what the ranking follows)."""
+    names, k = result.strategies, len(result.strategies)
+    wins = clear_wins(result.pairings)
+    reach = _reach(k, wins)
+    lines = []
+    seen: set[frozenset] = set()
+    for i in result.order:
+        members = frozenset(j for j in range(k) if reach[i, j] and reach[j, i])
+        if members and members not in seen:
+            seen.add(members)
+            cycle = _cycle(i, [w for w in wins if set(w) <= members])
+            beats = ", ".join(
+                f"{names[a]} beats {names[b]} "
+                f"({_share_text(wins[(a, b)], a)})" for a, b in zip(cycle, cycle[1:]))
+            lines.append(f"non-transitive: {beats}, each clear: no ranking agrees with all of "
+                         "them; the rating orders them")
+    rank = {s: r for r, s in enumerate(result.order)}
+    for first in result.order:
+        for second in result.order[rank[first] + 1:]:
+            if reach[first, second] and reach[second, first]:
+                continue   # in a cycle, named above
+            for what, e in (("average win share", result.win), ("rating", result.rating)):
+                if e[second].mean > e[first].mean:
+                    shown = (f"{100 * e[second].mean:.2f}% vs {100 * e[first].mean:.2f}%"
+                             if e is result.win else
+                             f"{e[second].mean:+.1f} vs {e[first].mean:+.1f}")
+                    lines.append(f"the {what} puts {names[second]} above {names[first]} "
+                                 f"({shown}), the ranking {names[first]} first: "
+                                 f"{_why(result, first, second, wins, reach)}")
+    return lines
+
+
 def _win_interval(e: Estimate) -> tuple[float, float]:
     return max(0.0, e.lo95), min(1.0, e.hi95)
 
 
 def ranking_frame(result: TournamentResult) -> pl.DataFrame:
-    """One row per strategy, best first: win share (mean over its pairings of the share of the
-    rounds its seats won) and mean score per seat-round, with 95% intervals."""
+    """One row per strategy, best first (``ranking``): its rating (Elo scale), win share (mean
+    over its pairings of the share of the rounds its seats won) and mean score per
+    seat-round, with 95% intervals."""
     rows = []
     k = len(result.strategies)
     for rank, i in enumerate(result.order, start=1):
-        w, s = result.win[i], result.score[i]
+        w, s, r = result.win[i], result.score[i], result.rating[i]
         lo, hi = _win_interval(w)
         rows.append({
             "rank": rank, "strategy": result.strategies[i], "pairings": k - 1,
             "rounds": (k - 1) * result.rounds_per_pairing,
+            "rating": r.mean, "se_rating": r.se, "rating_lo95": r.lo95, "rating_hi95": r.hi95,
             "win_share": w.mean, "se_win": w.se, "win_share_lo95": lo, "win_share_hi95": hi,
             "mean_score": s.mean, "se_score": s.se,
             "mean_score_lo95": s.lo95, "mean_score_hi95": s.hi95,
@@ -328,7 +525,7 @@ def metadata(result: TournamentResult, preset: str, command: str,
                          "head_to_head.parquet: one row per ordered pair of strategies)",
                          result.rules, preset, command, rules_file),
         "players": str(result.players),
-        "strategies": json.dumps(result.strategies),
+        "strategies": json.dumps(result.specs or result.strategies),
         "seed": str(result.seed),
         "rounds_requested": str(result.rounds_requested),
         "rounds_per_pairing": str(result.rounds_per_pairing),
@@ -336,6 +533,10 @@ def metadata(result: TournamentResult, preset: str, command: str,
         "seatings": json.dumps([seating_text(s) for s in result.seatings]),
         "title": title(result, preset),
         "warnings": json.dumps(warnings(result)),
+        "rating": "Bradley-Terry on the pairings' shares, Elo scale (400/ln 10 per log-odds), "
+                  "mean 0; sandwich standard errors from the per-round shares",
+        "ranking": "no strategy below one it beats clearly head to head, else by rating",
+        "disagreements": json.dumps(disagreements(result)),
         "complete": "true",
     }
 
@@ -359,8 +560,51 @@ def title(result: TournamentResult, preset: str) -> str:
 
 
 # ---- text ----------------------------------------------------------------------------------
+RANKING_HEADING = ("ranking (no strategy below one it beats clearly head to head, else by "
+                   "rating: Bradley-Terry on the pairings, Elo scale, +100 = a 64% share "
+                   "against one rated 0; win share: share of a pairing's rounds won by the "
+                   "strategy's seats, ties split, averaged over its pairings, 50% = even)")
+
+
+def ranking_lines(result: TournamentResult) -> list[str]:
+    """The ranking table: rank, strategy, rating, win share and mean score with ±95%."""
+    header = ("rank", "strategy", "rating", "±95%", "win share", "±95%", "mean score", "±95%")
+    rows = []
+    for r, i in enumerate(result.order):
+        w, s, e = result.win[i], result.score[i], result.rating[i]
+        rows.append((str(r + 1), result.strategies[i], f"{e.mean:+.1f}", f"{Z95 * e.se:.1f}",
+                     f"{100 * w.mean:.2f}%", f"{100 * Z95 * w.se:.2f}%", f"{s.mean:.3f}",
+                     f"{Z95 * s.se:.3f}"))
+    return [RANKING_HEADING, *text_table(header, rows, left={1})]
+
+
+def matrix_lines(result: TournamentResult) -> list[str]:
+    """The head-to-head matrix in ranking order; a cell below the diagonal that is clearly
+    above 50% (a strategy clearly beating one ranked above it: a cycle) is marked *."""
+    h, se = result.head_to_head()
+    wins = clear_wins(result.pairings)
+    rank = {s: r for r, s in enumerate(result.order)}
+    rows = []
+    for i in result.order:
+        cells = [result.strategies[i]]
+        for j in result.order:
+            upset = (i, j) in wins and rank[i] > rank[j]
+            cells.append("-" if i == j else
+                         f"{100 * h[i, j]:.2f}% ± {100 * Z95 * se[i, j]:.2f}%" +
+                         ("*" if upset else ""))
+        rows.append(tuple(cells))
+    names = [result.strategies[i] for i in result.order]
+    lines = ["head-to-head (row strategy's share of the pairing's rounds, ±95%)"]
+    lines += text_table(("", *names), rows, left={0})
+    if any(cell.endswith("*") for row in rows for cell in row):
+        lines.append("* beats a strategy ranked above it (clear): the results go round in a "
+                     "cycle")
+    return lines
+
+
 def format_tournament(result: TournamentResult, preset: str, threads: int) -> str:
-    """The ranking table and the head-to-head matrix, intervals as ± half-widths."""
+    """The ranking, the head-to-head matrix, a verdict per pairing and a line for every
+    disagreement between the ranking, the average win share and the rating."""
     k = len(result.strategies)
     n_pair = len(result.pairings)
     total = n_pair * result.rounds_per_pairing
@@ -373,34 +617,22 @@ def format_tournament(result: TournamentResult, preset: str, threads: int) -> st
         f"{total:,} rounds in {result.seconds:.2f} s on {report.ran_on(threads)} "
         f"({rate:,.0f} rounds/s); every seating and pairing replays the same deals",
         "",
-        "ranking (win share: share of a pairing's rounds won by the strategy's seats, ties "
-        "split, averaged over its pairings; 50% = even)",
+        *ranking_lines(result), "", *matrix_lines(result),
+        "", "verdicts: is the first strategy's share of each pairing's rounds clearly off "
+            "even (50%), and if not, about how many rounds per pairing would settle it (to "
+            f"within its own size, or {100 * stats.RESOLUTION_SHARE:g} pp when nearer even)",
     ]
-    header = ("rank", "strategy", "win share", "±95%", "mean score", "±95%")
-    rows = [(str(r + 1), result.strategies[i], f"{100 * result.win[i].mean:.2f}%",
-             f"{100 * Z95 * result.win[i].se:.2f}%", f"{result.score[i].mean:.3f}",
-             f"{Z95 * result.score[i].se:.3f}") for r, i in enumerate(result.order)]
-    lines += text_table(header, rows, left={1})
-    lines += ["", "head-to-head (row strategy's share of the pairing's rounds, ±95%)"]
-    h, se = result.head_to_head()
-    names = [result.strategies[i] for i in result.order]
-    rows = []
-    for i in result.order:
-        cells = [result.strategies[i]]
-        for j in result.order:
-            cells.append("-" if i == j else
-                         f"{100 * h[i, j]:.2f}% ± {100 * Z95 * se[i, j]:.2f}%")
-        rows.append(tuple(cells))
-    lines += text_table(("", *names), rows, left={0})
-    lines += ["", "verdicts: is the first strategy's share of each pairing's rounds clearly off "
-              "even (50%), and if not, about how many rounds per pairing would settle it (to "
-              f"within its own size, or {100 * stats.RESOLUTION_SHARE:g} pp when nearer even)"]
     lines += [f"  {line}" for line in verdict_lines(result)]
+    notes = disagreements(result)
+    if notes:
+        lines += ["", "where the ranking, the head-to-heads, the average win share and the "
+                      "rating disagree:"]
+        lines += [f"  {line}" for line in notes]
     return "\n".join(lines)
 
 
-
-__all__ = ["Estimate", "PairingResult", "TournamentError", "TournamentResult",
+__all__ = ["ELO", "bradley_terry", "clear_wins", "disagreements", "ranking", "share_covariance",
+           "Estimate", "PairingResult", "TournamentError", "TournamentResult",
            "StrategyError", "format_tournament", "head_to_head_frame", "metadata", "play",
            "title", "verdict_lines", "pairing_verdict", "warnings",
            "ranking_frame", "resolve_strategies", "round_wins", "seating_text", "seatings"]

@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
-from scipy.stats import t as student_t
 
-from strategies import STRATEGIES, Strategy, StrategyError, resolve, seat_arrays, user_policy
+from strategies import (STRATEGIES, Strategy, StrategyError, label_of, resolve, seat_arrays,
+                        user_policy)
 
 from . import cluster, runner, stats
 from . import report
@@ -55,7 +55,7 @@ from ..game.rules import Rules, describe
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
-ALPHA = 0.05           # familywise error of the "indistinguishable from the best" tests
+ALPHA = stats.ALPHA    # familywise error of the "indistinguishable from the best" tests
 MIN_DEALS = 100        # fewest deals a candidate may play in the first stage (the CLI's floor)
 MAX_CANDIDATES = 10_000
 OBJECTIVES = {          # name: (observation column, higher is better)
@@ -330,45 +330,41 @@ def minimum_budget(n_candidates: int, min_deals: int) -> int:
 
 
 # ---- statistics ----------------------------------------------------------------------------
+holm = stats.holm
+
+
 def paired_p(diff: stats.Interval, n) -> np.ndarray:
-    """Two-sided p-values of "mean difference 0" for paired differences (Student t with n-1
-    degrees of freedom, the distribution behind stats' intervals: p <= 0.05 exactly when the
-    95% interval leaves out 0). A difference with no spread at all is 0 (p = 1) or not (p = 0)."""
-    mean, se = np.asarray(diff.mean, dtype=float), np.asarray(diff.se, dtype=float)
-    df = np.maximum(np.asarray(n, dtype=float) - 1, 1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = 2 * student_t.sf(np.abs(mean) / se, df)
-    return np.where(se == 0, np.where(mean == 0, 1.0, 0.0), p)
-
-
-def holm(p: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (reject where adjusted p <= alpha); NaN stays NaN."""
-    p = np.asarray(p, dtype=float)
-    adjusted = np.full(p.size, np.nan)
-    finite = np.flatnonzero(np.isfinite(p))
-    m = finite.size
-    running = 0.0
-    for rank, i in enumerate(finite[np.argsort(p[finite], kind="stable")]):
-        running = max(running, min(1.0, (m - rank) * p[i]))
-        adjusted[i] = running
-    return adjusted
+    """Two-sided p-values of "mean difference 0" of paired differences (stats.paired_p)."""
+    return stats.paired_p(diff.mean, diff.se, n)
 
 
 @dataclass
 class Comparison:
     """Per candidate (rows) and observation column: the mean on the deals it played and the
     paired difference candidate minus best on those deals, as stats.Interval arrays of shape
-    (candidates, columns); the two-sided p-value of the objective's difference, its Holm
-    adjustment over all candidates but the best, and whether each candidate is
-    indistinguishable from the best (the best itself included)."""
+    (candidates, columns); the two-sided p-value of the objective's difference and its Holm
+    adjustment over all candidates but the best; and each candidate's verdict on that
+    difference (stats.holm_verdicts; None for the best). The verdicts are the one decision
+    behind every claim: the table's marks, the verdict lines and the candidates
+    ``indistinguishable`` from the best (not clear; the best itself included)."""
     estimate: stats.Interval
     diff: stats.Interval
     p: np.ndarray
     p_holm: np.ndarray
-    indistinguishable: np.ndarray
+    verdicts: list
+
+    @property
+    def indistinguishable(self) -> np.ndarray:
+        return np.array([v is None or not v.clear for v in self.verdicts])
+
+    def half_width(self, c: int) -> float:
+        """The half-width of the interval that decides candidate ``c`` (0 for the best)."""
+        v = self.verdicts[c]
+        return 0.0 if v is None else v.half_width
 
 
-def compare_to_best(search: Search, alpha: float = ALPHA) -> Comparison:
+def compare_to_best(search: Search, alpha: float = ALPHA,
+                    resolution: float = stats.RESOLUTION_SHARE) -> Comparison:
     best = search.obs[search.best]
     n = search.deals.astype(float)[:, None]
     total = np.array([o.sum(axis=0) for o in search.obs])
@@ -380,12 +376,11 @@ def compare_to_best(search: Search, alpha: float = ALPHA) -> Comparison:
     estimate = stats.mean_interval(total, total_sq, n)
     diff = stats.paired_interval(d_sum, d_sq, n)
     col = search.column
-    p = paired_p(stats.Interval(diff.mean[:, col], diff.se[:, col], diff.lo[:, col],
-                                diff.hi[:, col]), n[:, 0])
+    p = stats.paired_p(diff.mean[:, col], diff.se[:, col], n[:, 0])
     p[search.best] = np.nan
-    p_holm = holm(p)
-    same = ~(p_holm <= alpha)          # NaN (the best) counts as indistinguishable
-    return Comparison(estimate, diff, p, p_holm, same)
+    judged = stats.holm_verdicts(diff.mean[:, col], diff.se[:, col], n[:, 0], resolution,
+                                 alpha, exclude=search.best)
+    return Comparison(estimate, diff, p, stats.holm(p), judged)
 
 
 # ---- playing the candidates ----------------------------------------------------------------
@@ -645,7 +640,8 @@ def tune(p: Plan, seed: int, threads: int = 1, progress=None,
     rounds = int(search.deals.sum()) * p.players
     return TuneResult(p.rules, p.players, p.strategy, p.params,
                       [o.spec for o in p.opponents], p.objective, int(seed), p.rounds, p.grid,
-                      search, compare_to_best(search), rounds, seconds,
+                      search, compare_to_best(search, resolution=RESOLUTION[p.objective]),
+                      rounds, seconds,
                       capped=counted.capped, played_now=objective.rounds_played,
                       notes=list(store.notes) if out_dir is not None else [])
 
@@ -667,13 +663,9 @@ def param_column(name: str) -> str:
 
 def verdicts(result: TuneResult) -> list[stats.Verdict | None]:
     """Per candidate: is its difference to the best in the objective clear on the deals both
-    played (each comparison alone, not Holm-corrected), and if not, about how many deals
-    would settle it (stats.verdict); None for the best."""
-    s, d = result.search, result.comparison.diff
-    return [None if c == s.best else
-            stats.verdict(d.mean[c, s.column], d.se[c, s.column], int(s.obs[c].shape[0]),
-                          RESOLUTION[result.objective])
-            for c in range(len(result.grid))]
+    played (Holm-corrected over all of them, the test that makes it "worse" or "≈ best"), and
+    if not, about how many deals would settle it; None for the best."""
+    return result.comparison.verdicts
 
 
 def result_frame(result: TuneResult) -> pl.DataFrame:
@@ -683,6 +675,7 @@ def result_frame(result: TuneResult) -> pl.DataFrame:
     rows = []
     e, d = cmp.estimate, cmp.diff
     for c, cand in enumerate(result.grid):
+        obj = d.mean[c, s.column]
         row = {"candidate": c, "strategy": cand.spec}
         row.update({param_column(p.name): v for p, v in zip(result.params, cand.values)})
         row.update({
@@ -696,6 +689,7 @@ def result_frame(result: TuneResult) -> pl.DataFrame:
             "win_diff_lo95": d.lo[c, 0], "win_diff_hi95": d.hi[c, 0],
             "score_diff": d.mean[c, 1], "se_score_diff": d.se[c, 1],
             "score_diff_lo95": d.lo[c, 1], "score_diff_hi95": d.hi[c, 1],
+            "diff_holm_lo95": obj - cmp.half_width(c), "diff_holm_hi95": obj + cmp.half_width(c),
             "p_value": cmp.p[c], "p_holm": cmp.p_holm[c],
             "indistinguishable": bool(cmp.indistinguishable[c]),
             "best": c == s.best,
@@ -765,7 +759,8 @@ def warnings(result: TuneResult) -> list[str]:
 
 def plot_title(result: TuneResult, preset: str) -> str:
     return report.title(result.rules, preset,
-                        f"{result.strategy} vs {', '.join(sorted(set(result.opponents)))}, "
+                        f"{label_of(result.strategy)} vs "
+                        f"{', '.join(sorted(set(map(label_of, result.opponents))))}, "
                         f"{result.players} players, {result.rounds:,} rounds, seed "
                         f"{result.seed}")
 
@@ -803,12 +798,50 @@ def _stage_text(st: Stage, i: int, players: int) -> str:
             f"{after}")
 
 
+MARKS = {None: "best", True: "worse", False: "≈ best"}
+
+
+def mark(v: stats.Verdict | None) -> str:
+    """A candidate's mark in the table, from its verdict: best, worse (its difference to the
+    best is clear) or ≈ best."""
+    return MARKS[None if v is None else v.clear]
+
+
+def _shown(result: TuneResult) -> tuple[float, str, int]:
+    """(scale, unit, digits) of a difference in the objective: percentage points of win
+    share, points of score."""
+    return (100.0, " pp", 2) if result.objective == "win_share" else (1.0, " points", 3)
+
+
+def candidate_table(result: TuneResult) -> list[str]:
+    """The table of the candidates: each one's estimates, its difference to the best with
+    the interval that decides it, the Holm-adjusted p and its mark (all from its verdict)."""
+    s, cmp = result.search, result.comparison
+    scale, unit, _ = _shown(result)
+    header = (*(p.name for p in result.params), "deals", "win share", "±95%", "mean score",
+              "±95%", f"vs best ({unit.strip()})", "± (Holm)", "p (Holm)", "")
+    e, dd, col = cmp.estimate, cmp.diff, s.column
+    rows = []
+    for c, cand in enumerate(result.grid):
+        v = cmp.verdicts[c]
+        if v is None:
+            shown = ("-", "", "", mark(v))
+        else:
+            p = "<0.001" if cmp.p_holm[c] < 0.001 else f"{cmp.p_holm[c]:.3f}"
+            shown = (f"{scale * dd.mean[c, col]:+.3f}", f"{scale * v.half_width:.3f}", p,
+                     f"{mark(v)} (dropped after stage {s.dropped_after[c]})")
+        rows.append((*(number_text(x) for x in cand.values), f"{s.obs[c].shape[0]:,}",
+                     f"{100 * e.mean[c, 0]:.2f}%", f"{100 * e.half_width[c, 0]:.2f}%",
+                     f"{e.mean[c, 1]:.3f}", f"{e.half_width[c, 1]:.3f}", *shown))
+    return text_table(header, rows, left={len(header) - 1})
+
+
 def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     """The search, the candidate table and the verdict, intervals as ± half-widths."""
     s, cmp = result.search, result.comparison
     now = result.rounds if result.played_now is None else result.played_now
     rate = now / result.seconds if result.seconds > 0 else float("nan")
-    opp = result.opponents
+    opp = [label_of(o) for o in result.opponents]
     field_text = (f"{opp[0]} in the other {len(opp)} seats" if len(set(opp)) == 1 else
                   "opponents " + ", ".join(opp) + " (in seat order after it)")
     grid_text = "; ".join(f"{p.name} = {values_text(list(p.values), p.values)}"
@@ -818,7 +851,7 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
                  else "mean hole score (lower is better)")
     lines = [
         f"rules: {describe(result.rules, preset)}",
-        f"tuning {result.strategy}: {grid_text} ({len(result.grid)} candidates), "
+        f"tuning {label_of(result.strategy)}: {grid_text} ({len(result.grid)} candidates), "
         f"{result.players} players, against {field_text}",
         f"objective: {objective}, averaged over the {result.players} seatings that put the "
         "tuned strategy in every seat, on the same deals for every candidate",
@@ -833,34 +866,17 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
     lines += [_stage_text(st, i + 1, result.players) for i, st in enumerate(s.stages)]
     lines += [""]
     names = [p.name for p in result.params]
-    unit = "%" if result.objective == "win_share" else ""
-    scale = 100 if result.objective == "win_share" else 1
-    header = (*names, "deals", "win share", "±95%", "mean score", "±95%",
-              "vs best", "±95%", "p (Holm)", "")
-    e, dd, col = cmp.estimate, cmp.diff, s.column
-    rows = []
-    for c, cand in enumerate(result.grid):
-        if c == s.best:
-            verdict, vs, vs_hw, p = "best", "-", "", ""
-        else:
-            same = "≈ best" if cmp.indistinguishable[c] else "worse"
-            verdict = f"{same} (dropped after stage {s.dropped_after[c]})"
-            digits = 3
-            vs = f"{scale * dd.mean[c, col]:+.{digits}f}{unit}"
-            vs_hw = f"{scale * dd.half_width[c, col]:.{digits}f}{unit}"
-            p = "<0.001" if cmp.p_holm[c] < 0.001 else f"{cmp.p_holm[c]:.3f}"
-        rows.append((*(number_text(v) for v in cand.values), f"{s.obs[c].shape[0]:,}",
-                     f"{100 * e.mean[c, 0]:.2f}%", f"{100 * e.half_width[c, 0]:.2f}%",
-                     f"{e.mean[c, 1]:.3f}", f"{e.half_width[c, 1]:.3f}", vs, vs_hw, p,
-                     verdict))
-    lines += text_table(header, rows, left={len(header) - 1})
+    lines += candidate_table(result)
     best = result.best
     b = s.best
+    e = cmp.estimate
     lines += [
         "",
-        f"vs best: the candidate minus the best on the deals it played (paired); "
-        f"p (Holm): two-sided paired t-test, Holm-corrected over {len(result.grid) - 1} "
-        f"comparison(s)",
+        f"vs best: the candidate minus the best on the deals it played (paired), in "
+        f"{_shown(result)[1].strip()}; ± (Holm): the interval at the level Holm's step-down "
+        f"tests it at (familywise 95% over {len(result.grid) - 1} comparison(s)), which leaves "
+        "out 0 exactly when the candidate is worse; p (Holm): the two-sided paired t-test's "
+        "Holm-adjusted p",
         f"best: {_assignment(names, best.values)} ({best.spec}): win share "
         f"{100 * e.mean[b, 0]:.2f}% ± {100 * e.half_width[b, 0]:.2f}%, mean score "
         f"{e.mean[b, 1]:.3f} ± {e.half_width[b, 1]:.3f} over {s.obs[b].shape[0]:,} deals",
@@ -888,20 +904,20 @@ def format_tune(result: TuneResult, preset: str, threads: int) -> str:
 
 def verdict_lines(result: TuneResult) -> list[str]:
     """A line per candidate indistinguishable from the best (or, when none is, for the
-    closest), the closest first: is its difference clear taken alone, and if not, about how
-    many deals would settle it."""
+    closest), the closest first: its mark and verdict (the Holm-corrected test of the table),
+    and when it is not clear, about how many deals would settle it."""
     names = [p.name for p in result.params]
     judged = verdicts(result)
-    scale, unit, digits = (100.0, " pp", 2) if result.objective == "win_share" else \
-        (1.0, " points", 3)
+    scale, unit, digits = _shown(result)
     others = sorted((c for c, v in enumerate(judged) if v is not None),
                     key=lambda c: -result.comparison.p[c])
     if not others:
         return []
     open_ = [c for c in others if result.comparison.indistinguishable[c]] or others[:1]
-    lines = [f"verdicts against the best, each alone (not Holm-corrected; to within "
-             f"{scale * RESOLUTION[result.objective]:g}{unit} when nearer zero):"]
-    lines += [f"  {_assignment(names, result.grid[c].values)}: "
+    lines = [f"verdicts against the best (the test of the table: Holm-corrected, familywise "
+             f"95%; to within {scale * RESOLUTION[result.objective]:g}{unit} when nearer "
+             "zero):"]
+    lines += [f"  {_assignment(names, result.grid[c].values)} ({mark(judged[c])}): "
               f"{judged[c].text(scale, unit, digits)}" for c in open_[:SHOWN_VERDICTS]]
     if len(open_) > SHOWN_VERDICTS:
         lines.append(f"  ... {len(open_) - SHOWN_VERDICTS} more in tune.parquet (verdict, "

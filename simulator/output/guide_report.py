@@ -36,6 +36,7 @@ DECISIONS_PLOT = "guide-decisions.png"
 THRESHOLDS_PLOT = "guide-thresholds.png"
 CHECK_PLOT = "guide-check.png"
 HOUSE_RULES_PLOT = "guide-house-rules.png"
+HOUSE_RULES_PARQUET = "guide-house-rules.parquet"   # the figure's table
 PARQUET = "guide.parquet"
 
 
@@ -281,16 +282,26 @@ def _figures(df: pl.DataFrame, heading: str, check: dict | None, players: int) -
     return out
 
 
+def house_rules(result: GuideResult) -> tuple[pl.DataFrame, str] | None:
+    """The house-rule comparison's table (compare.parquet's columns) and heading, its
+    strategies named "guide" and "baseline player" as in the page's tables; None without
+    one. Kept as HOUSE_RULES_PARQUET, so that `golfsim plot` draws its figure again."""
+    if result.compare is None:
+        return None
+    names = {result.spec: "guide", result.field: "baseline player"}
+    house = cmp.frame(result.compare).with_columns(pl.col("group").replace(names))
+    heading = cmp.title(result.compare)
+    for old, new in names.items():
+        heading = heading.replace(old, new)
+    return house, heading
+
+
 def figures(result: GuideResult, df: pl.DataFrame) -> list:
     """(file name, figure) for every figure of the guide, the house rules' last."""
     out = _figures(df, title(result), check_summary(result), result.players)
-    if result.compare is not None:   # named "guide" and "baseline", as in the page's tables
-        names = {result.spec: "guide", result.field: "baseline player"}
-        house = cmp.frame(result.compare).with_columns(pl.col("group").replace(names))
-        heading = cmp.title(result.compare)
-        for old, new in names.items():
-            heading = heading.replace(old, new)
-        out.append((HOUSE_RULES_PLOT, plots.compare_figure(house, heading)))
+    house = house_rules(result)
+    if house is not None:
+        out.append((HOUSE_RULES_PLOT, plots.compare_figure(*house)))
     return out
 
 
@@ -307,12 +318,18 @@ def write_figures(result: GuideResult, df: pl.DataFrame, out: Path) -> list[Path
 
 def redraw(folder: Path) -> list[Path]:
     """``golfsim plot`` of a guide folder: the decision and threshold figures from
-    guide.parquet, the check from its metadata (the house-rule figure: compare/)."""
+    guide.parquet, the check from its metadata, the house rules' from HOUSE_RULES_PARQUET."""
     frame, meta = plots.read_results(folder / PARQUET)
     with plots.results_content(folder / PARQUET):
         check = json.loads(meta.get("check", "null") or "null")
-        return _draw(frame, meta.get("title", ""), check, int(meta.get("players", "0")),
-                     folder)
+        written = _draw(frame, meta.get("title", ""), check, int(meta.get("players", "0")),
+                        folder)
+    if (folder / HOUSE_RULES_PARQUET).exists():
+        house, house_meta = plots.read_results(folder / HOUSE_RULES_PARQUET)
+        with plots.results_content(folder / HOUSE_RULES_PARQUET):
+            figure = plots.compare_figure(house, house_meta.get("title", ""))
+        written.append(plots._save_atomic(figure, folder / HOUSE_RULES_PLOT))
+    return written
 
 
 # ---- the guide's content, shared by HTML, Markdown and the printed text ------------------------
@@ -1116,7 +1133,12 @@ def write(result: GuideResult, out: str | Path, command: str,
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     df = frame(result)
-    written = [write_parquet_atomic(df, out / PARQUET, metadata(result, command, rules_file))]
+    meta = metadata(result, command, rules_file)
+    written = [write_parquet_atomic(df, out / PARQUET, meta)]
+    house = house_rules(result)
+    if house is not None:
+        written.append(write_parquet_atomic(house[0], out / HOUSE_RULES_PARQUET,
+                                            {**meta, "title": house[1]}))
     figures = write_figures(result, df, out)
     written += figures
     for name, text in (("guide.md", markdown(result, figures)),

@@ -8,6 +8,7 @@ state is touched and nothing needs a display.
 from __future__ import annotations
 
 import io
+import json
 import re
 
 from pathlib import Path
@@ -23,6 +24,7 @@ import polars as pl  # noqa: E402
 
 from ..experiments.report import Z95, atomic_path  # noqa: E402
 from ..experiments.runner import Totals  # noqa: E402
+from ..kernel.tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS  # noqa: E402
 
 PLOT_FILES = ("win_share.png", "mean_score.png", "score_distribution.png")
 MATCH_PLOT = "match_win_share.png"   # match play (run --holes / --target) only
@@ -195,12 +197,56 @@ def write_plots(summary: pl.DataFrame, totals: Totals, out: str | Path, title: s
 TOURNAMENT_PLOT = "tournament.png"
 
 
-def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
-                      title: str) -> Figure:
-    """Left: each strategy's win share with 95% error bars, best first. Right: the
-    head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap; ``h`` and
-    ``h_se`` are in the ranking's order."""
+def head_to_head_matrix(ranking: pl.DataFrame,
+                        h2h: pl.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """From a tournament's two tables, in the ranking's order: H[i, j], the row strategy's
+    share of its pairing with the column's, its standard error, and ``upset``: the row
+    strategy clearly beats the column's, which is ranked above it (the clear results go round
+    in a cycle)."""
+    names = ranking["strategy"].to_list()
+    k = len(names)
+    pos = {n: i for i, n in enumerate(names)}
+    h = np.full((k, k), np.nan)
+    se = np.full((k, k), np.nan)
+    upset = np.zeros((k, k), dtype=bool)
+    clear = h2h["verdict"].to_list() if "verdict" in h2h.columns else [None] * h2h.height
+    for r, verdict in zip(h2h.iter_rows(named=True), clear):
+        i, j = pos[r["strategy"]], pos[r["opponent"]]
+        h[i, j], se[i, j] = r["win_share"], r["se_win"]
+        upset[i, j] = verdict == "clear" and r["win_share"] > 0.5 and i > j
+    return h, se, upset
+
+
+def _strength_panel(ax, ranking: pl.DataFrame, names: list[str], panel: int) -> None:
+    """Each strategy's rating with 95% error bars, best first (the win share in files written
+    before the tournament had ratings)."""
+    x = np.arange(ranking.height)
+    if "rating" in ranking.columns:
+        ax.bar(x, ranking["rating"].to_numpy(), yerr=Z95 * ranking["se_rating"].to_numpy(),
+               capsize=4, color="tab:blue", alpha=0.8)
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_ylabel("rating (Elo scale, mean 0)")
+        heading = "Rating (Bradley-Terry on the pairings), 95% intervals"
+    else:
+        ax.bar(x, 100 * ranking["win_share"].to_numpy(),
+               yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4, color="tab:blue",
+               alpha=0.8)
+        ax.axhline(50, color="grey", lw=0.8, ls="--", label="even (50%)")
+        ax.set_ylim(0, 100)
+        ax.set_ylabel("share of its pairings' rounds won (%)")
+        heading = "Win share, mean over pairings, 95% intervals"
+        _side_legend(ax)
+    ax.set_xticks(x, names, rotation=20, ha="right")
+    ax.set_xlabel("strategy (ranking order)")
+    ax.set_title(wrap(heading, panel), fontsize=10)
+
+
+def tournament_figure(ranking: pl.DataFrame, h2h: pl.DataFrame, title: str) -> Figure:
+    """Left: each strategy's rating with 95% error bars, in ranking order. Right: the
+    head-to-head matrix (row strategy's share of the pairing's rounds) as a heatmap, a clear
+    win over a strategy ranked higher marked *."""
     k = ranking.height
+    h, h_se, upset = head_to_head_matrix(ranking, h2h)
     width = 6.0 + 1.6 * k
     names = [wrap(strategy_label(n), 18) for n in ranking["strategy"].to_list()]
     fig = Figure(figsize=(width, 4.6), layout="constrained")
@@ -208,18 +254,7 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
     # the titles' width: the bar panel's share of the figure, less what its tick labels and
     # the heatmap's colour bar take (with two strategies the panels are narrow)
     panel = chars(0.6 * width / 2.25, 10)
-    x = np.arange(k)
-    share = ranking["win_share"].to_numpy()
-    ax.bar(x, 100 * share, yerr=100 * Z95 * ranking["se_win"].to_numpy(), capsize=4,
-           color="tab:blue", alpha=0.8)
-    ax.axhline(50, color="grey", lw=0.8, ls="--", label="even (50%)")
-    ax.set_xticks(x, names, rotation=20, ha="right")
-    ax.set_ylim(0, 100)
-    ax.set_xlabel("strategy (best first)")
-    ax.set_ylabel("share of its pairings' rounds won (%)")
-    ax.set_title(wrap("Win share, mean over pairings, 95% intervals", panel), fontsize=10)
-    _side_legend(ax)
-
+    _strength_panel(ax, ranking, names, panel)
     masked = np.ma.masked_invalid(100 * h)
     cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="0.85")  # grey diagonal
     image = hm.imshow(masked, cmap=cmap, vmin=0, vmax=100)
@@ -227,23 +262,26 @@ def tournament_figure(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
         for j in range(k):
             if i != j and np.isfinite(h[i, j]):
                 colour = "white" if abs(h[i, j] - 0.5) > 0.3 else "black"
-                hm.text(j, i, f"{100 * h[i, j]:.1f}%\n±{100 * Z95 * h_se[i, j]:.1f}",
+                mark = "*" if upset[i, j] else ""
+                hm.text(j, i, f"{100 * h[i, j]:.1f}%{mark}\n±{100 * Z95 * h_se[i, j]:.1f}",
                         ha="center", va="center", fontsize=8, color=colour)
+    x = np.arange(k)
     hm.set_xticks(x, names, rotation=45, ha="right", rotation_mode="anchor")
     hm.set_yticks(x, names)
     hm.set_xlabel("opponent")
     hm.set_ylabel("strategy")
-    hm.set_title(wrap("Head to head: strategy's share of the pairing's rounds", panel),
-                 fontsize=10)
+    heading = "Head to head: strategy's share of the pairing's rounds" + \
+        (" (*: clearly beats a strategy ranked above it)" if upset.any() else "")
+    hm.set_title(wrap(heading, panel), fontsize=10)
     fig.colorbar(image, ax=hm, label="share of rounds won (%)")
     fig.suptitle(f"Tournament\n{title_lines(title, chars(width - 0.4))}", fontsize=10)
     return fig
 
 
-def write_tournament_plot(ranking: pl.DataFrame, h: np.ndarray, h_se: np.ndarray,
-                          out: str | Path, title: str) -> Path:
+def write_tournament_plot(ranking: pl.DataFrame, h2h: pl.DataFrame, out: str | Path,
+                          title: str) -> Path:
     """Write ``tournament.png`` into ``out`` and return its path."""
-    return _save_atomic(tournament_figure(ranking, h, h_se, title), Path(out) / TOURNAMENT_PLOT)
+    return _save_atomic(tournament_figure(ranking, h2h, title), Path(out) / TOURNAMENT_PLOT)
 
 
 # ---- tuning --------------------------------------------------------------------------------
@@ -262,6 +300,8 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
                    ("mean_score", "mean_score_lo95", "mean_score_hi95"))
     dcol, dlo, dhi = (("win_diff", "win_diff_lo95", "win_diff_hi95") if win else
                       ("score_diff", "score_diff_lo95", "score_diff_hi95"))
+    if "diff_holm_lo95" in frame.columns:   # the interval that makes a candidate worse
+        dlo, dhi = "diff_holm_lo95", "diff_holm_hi95"
     scale = 100 if win else 1
     params = [f"param_{n}" for n in names]
     groups: list[tuple[str, pl.DataFrame]]
@@ -314,9 +354,10 @@ def tune_figure(frame: pl.DataFrame, names: list[str], objective: str, title: st
         _side_legend(ax)
     dx.axhline(0, color="grey", lw=0.8, ls="--")
     dx.set_ylabel(f"{'win share' if win else 'score'}\nminus the best's" +
-                  (" (points)" if win else ""))
-    dx.set_title(wrap("Paired difference to the best on the same deals (filled: "
-                      "indistinguishable from the best; star: best)", chars(6.4, 9)),
+                  (" (pp)" if win else " (points)"))
+    dx.set_title(wrap("Paired difference to the best on the same deals, Holm-adjusted 95% "
+                      "intervals (filled: indistinguishable from the best; star: best)",
+                      chars(6.4, 9)),
                  fontsize=9)
     dx.grid(alpha=0.3)
     nx.set_ylabel("deals played")
@@ -337,13 +378,104 @@ def write_tune_plot(frame: pl.DataFrame, names: list[str], objective: str, out: 
 
 def redraw_tune(folder: str | Path) -> Path:
     """Redraw ``tune.png`` from the folder's ``tune.parquet`` and its metadata."""
-    import json
     path = Path(folder) / "tune.parquet"
     frame, meta = read_results(path)
     with results_content(path):
         names = list(json.loads(meta["params"]))
         return write_tune_plot(frame, names, meta.get("objective", "win_share"), folder,
                                meta.get("title", ""))
+
+
+# ---- tune --symmetric and --best-response ------------------------------------------------------
+TABLE_PLOTS = {"symmetric": "symmetric.png", "best_response": "best_response.png"}
+
+
+def _table_axis(frame: pl.DataFrame, names: list[str], mode: str):
+    """(x, tick labels or None, axis label) of a symmetric scan or a best-response path."""
+    if mode != "symmetric":
+        return frame["step"].to_numpy().astype(float), None, "step of the iteration"
+    if len(names) == 1:
+        return frame[f"param_{names[0]}"].to_numpy(), None, f"{names[0]} (every seat)"
+    labels = [", ".join(f"{n}={v:g}" for n, v in zip(names, row))
+              for row in frame.select([f"param_{n}" for n in names]).iter_rows()]
+    return np.arange(frame.height, dtype=float), labels, "value (every seat)"
+
+
+def table_figure(frame: pl.DataFrame, names: list[str], objective: str, mode: str,
+                 title: str) -> Figure:
+    """``tune --symmetric`` (against the value every seat plays) or ``--best-response``
+    (against the step): what one seat gains by its best deviation, with the Holm-adjusted 95%
+    interval that decides "stable" (filled: stable); with one parameter, the best response
+    (the diagonal: the value itself; the iteration: the value played and its response); and
+    the table's mean score with every seat at the value, with its 95% interval."""
+    x, labels, xlabel = _table_axis(frame, names, mode)
+    one = len(names) == 1
+    fig = Figure(figsize=(7.6, 8.4 if one else 6.2), layout="constrained")
+    axes = fig.subplots(3 if one else 2, 1, sharex=True)
+    gx, sx = axes[0], axes[-1]
+    win = objective == "win_share"
+    scale, unit = (100.0, "pp") if win else (1.0, "points")
+    lo, hi = (("gain_holm_lo95", "gain_holm_hi95") if "gain_holm_lo95" in frame.columns
+              else ("gain_lo95", "gain_hi95"))
+    gain = scale * frame["gain"].to_numpy()
+    err = np.abs(np.vstack([gain - scale * frame[lo].to_numpy(),
+                            scale * frame[hi].to_numpy() - gain]))
+    stable = frame["stable"].to_numpy()
+    gx.errorbar(x, gain, yerr=err, fmt="none", ecolor="tab:blue", capsize=3, lw=1)
+    gx.scatter(x[stable], gain[stable], color="tab:blue", zorder=3, s=26)
+    gx.scatter(x[~stable], gain[~stable], facecolors="white", edgecolors="tab:blue",
+               zorder=3, s=26)
+    gx.axhline(0, color="grey", lw=0.8, ls="--")
+    gx.set_ylabel(f"gain by deviating ({unit})")
+    what = "Symmetric table" if mode == "symmetric" else "Best-response iteration"
+    gx.set_title(wrap(f"{what}: what one seat gains by its best response, Holm-adjusted "
+                      "95% intervals (filled: stable)", chars(7.0)) +
+                 f"\n{title_lines(title, chars(7.0))}", fontsize=10)
+    gx.grid(alpha=0.3)
+    if one:
+        bx = axes[1]
+        best = frame[f"best_{names[0]}"].to_numpy()
+        if mode == "symmetric":
+            bx.plot(x, x, color="grey", lw=0.8, ls="--", label="the value itself")
+        else:
+            bx.plot(x, frame[f"param_{names[0]}"].to_numpy(), color="grey", lw=0.8,
+                    marker="o", ms=4, label="the value the table plays")
+        bx.scatter(x, best, color="tab:red", zorder=3, s=26, label="its best response")
+        bx.set_ylabel(f"{names[0]}")
+        bx.set_title("The best response to a table playing the value", fontsize=9)
+        bx.grid(alpha=0.3)
+        _side_legend(bx)
+    sx.errorbar(x, frame["table_mean_score"].to_numpy(),
+                yerr=frame["table_mean_score_hw95"].to_numpy(), fmt="o", capsize=3, ms=4,
+                color="tab:green")
+    sx.set_ylabel("table's mean score")
+    sx.set_title("Mean hole score with every seat at the value, 95% intervals", fontsize=9)
+    sx.set_xlabel(xlabel)
+    sx.grid(alpha=0.3)
+    if labels is not None:
+        sx.set_xticks(x, labels, rotation=60, ha="right", fontsize=7)
+    elif x.size <= 30:
+        sx.set_xticks(x, [f"{v:g}" for v in x])
+    return fig
+
+
+def redraw_table(folder: Path, mode: str) -> list[Path]:
+    """Redraw the figure of a ``tune --symmetric`` or ``--best-response`` folder (``mode``
+    symmetric or best_response) from its Parquet file."""
+    folder = Path(folder)
+    path = folder / f"{mode}.parquet"
+    frame, meta = read_results(path)
+    with results_content(path):
+        return [write_table_plot(frame, list(json.loads(meta["params"])),
+                                 meta.get("objective", "win_share"), mode, folder,
+                                 meta.get("title", ""))]
+
+
+def write_table_plot(frame: pl.DataFrame, names: list[str], objective: str, mode: str,
+                     out: str | Path, title: str) -> Path:
+    """Write ``symmetric.png`` or ``best_response.png`` into ``out`` and return its path."""
+    return _save_atomic(table_figure(frame, names, objective, mode, title),
+                        Path(out) / TABLE_PLOTS[mode])
 
 
 # ---- rule comparisons ----------------------------------------------------------------------
@@ -479,44 +611,30 @@ class results_content:
         return False
 
 
-def redraw(folder: str | Path) -> tuple[list[Path], list[str]]:
-    """Redraw the figures of a results folder of `golfsim run`, `tournament`, `tune` or
-    `compare` from its Parquet files; returns (written paths, notes). Raises
-    ResultsFileError (a ValueError) naming a file that cannot be read or does not hold what
-    golfsim writes, and ValueError when the folder holds no results."""
-    folder = Path(folder)
-    written: list[Path] = []
-    notes: list[str] = []
-    found = False
-    if (folder / "summary.parquet").exists():
-        found = True
-        written += _redraw_run(folder, notes)
-    if (folder / "ranking.parquet").exists() or (folder / "head_to_head.parquet").exists():
-        # a tournament's two files: a missing one is named
-        found = True
-        written.append(_redraw_tournament(folder))
-    if (folder / "tune.parquet").exists():
-        found = True
-        written.append(redraw_tune(folder))
-    if (folder / "compare.parquet").exists():
-        found = True
-        frame, meta = read_results(folder / "compare.parquet")
-        with results_content(folder / "compare.parquet"):
-            written.append(write_compare_plot(frame, folder, meta.get("title", "")))
-    if (folder / "guide.parquet").exists():
-        from .guide_report import redraw as redraw_guide
-        found = True
-        written += redraw_guide(folder)
-    if not found:
-        raise ValueError("holds no golfsim results (summary.parquet, ranking.parquet and "
-                         "head_to_head.parquet, tune.parquet, compare.parquet or "
-                         "guide.parquet)")
-    return written, notes
+def _histogram_totals(players: int, histogram: dict) -> Totals:
+    """Totals holding only the score histogram kept in a run's metadata
+    (report.score_histogram): what the score distribution is drawn from."""
+    totals = Totals(players)
+    counts = np.asarray(histogram["counts"], dtype=np.int64).reshape(players, -1)
+    start = histogram["first_score"] + HIST_OFFSET
+    totals.hist[:, start:start + counts.shape[1]] = counts
+    totals.tot[TOT_ROUNDS] = int(counts[0].sum()) if players else 0
+    return totals
 
 
-def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
-    from ..experiments.runner import Totals
-    from ..kernel.tally import HIST_BINS, HIST_OFFSET, TOT_ROUNDS
+def _rounds_totals(players: int, per_round: pl.DataFrame) -> Totals:
+    """Totals holding the score histogram of every round's scores (rounds.parquet)."""
+    totals = Totals(players)
+    totals.tot[TOT_ROUNDS] = per_round.height
+    for seat in range(players):
+        bins = np.clip(per_round[f"score_{seat}"].to_numpy() + HIST_OFFSET, 0, HIST_BINS - 1)
+        totals.hist[seat] = np.bincount(bins, minlength=HIST_BINS)
+    return totals
+
+
+def redraw_run(folder: Path, notes: list[str]) -> list[Path]:
+    """Redraw a run's figures from summary.parquet (the score distribution from the histogram
+    its metadata keeps, or, for files written before it did, from rounds.parquet)."""
     summary, meta = read_results(folder / "summary.parquet")
     has_rounds = (folder / "rounds.parquet").exists()
     per_round = read_results(folder / "rounds.parquet")[0] if has_rounds else None
@@ -529,41 +647,41 @@ def _redraw_run(folder: Path, notes: list[str]) -> list[Path]:
                    (mean_score_figure(summary, title), PLOT_FILES[1])]
         if "match_win_share" in summary.columns:
             figures.append((match_win_share_figure(summary, title), MATCH_PLOT))
-    if has_rounds:
+        totals = (_histogram_totals(summary.height, json.loads(meta["score_histogram"]))
+                  if meta.get("score_histogram") else None)
+    if totals is None and has_rounds:
         with results_content(folder / "summary.parquet", folder / "rounds.parquet"):
-            totals = Totals(summary.height)
-            totals.tot[TOT_ROUNDS] = per_round.height
-            for seat in range(summary.height):
-                bins = np.clip(per_round[f"score_{seat}"].to_numpy() + HIST_OFFSET, 0,
-                               HIST_BINS - 1)
-                totals.hist[seat] = np.bincount(bins, minlength=HIST_BINS)
-            figures.append((score_distribution_figure(totals, summary, title), PLOT_FILES[2]))
+            totals = _rounds_totals(summary.height, per_round)
+    if totals is not None:
+        figures.append((score_distribution_figure(totals, summary, title), PLOT_FILES[2]))
     else:
-        notes.append(f"{PLOT_FILES[2]} needs every round's scores (rounds.parquet, written by "
-                     "golfsim run --per-round); left as it is")
+        notes.append(f"{PLOT_FILES[2]} needs the histogram of the scores, which the metadata "
+                     "of summary.parquet keeps (this one was written before it did), or every "
+                     "round's scores (rounds.parquet, written by golfsim run --per-round); "
+                     "left as it is")
     # drawn from files read whole: nothing is written when one of them is unreadable
     return [_save_atomic(fig, folder / name) for fig, name in figures]
 
 
-def _redraw_tournament(folder: Path) -> Path:
+def redraw_compare(folder: Path, notes: list[str] | None = None) -> list[Path]:
+    """Redraw ``compare.png`` from compare.parquet."""
+    frame, meta = read_results(folder / "compare.parquet")
+    with results_content(folder / "compare.parquet"):
+        return [write_compare_plot(frame, folder, meta.get("title", ""))]
+
+
+def redraw_tournament(folder: Path, notes: list[str] | None = None) -> list[Path]:
+    """Redraw ``tournament.png`` from ranking.parquet and head_to_head.parquet."""
     ranking, meta = read_results(folder / "ranking.parquet")
     h2h, _ = read_results(folder / "head_to_head.parquet")
     with results_content(folder / "ranking.parquet", folder / "head_to_head.parquet"):
-        return _draw_tournament(folder, ranking, h2h, meta)
+        return [_draw_tournament(folder, ranking, h2h, meta)]
 
 
 def _draw_tournament(folder: Path, ranking: pl.DataFrame, h2h: pl.DataFrame,
                      meta: dict) -> Path:
-    names = ranking["strategy"].to_list()
-    k = len(names)
-    h = np.full((k, k), np.nan)
-    se = np.full((k, k), np.nan)
-    pos = {n: i for i, n in enumerate(names)}
-    for r in h2h.iter_rows(named=True):
-        h[pos[r["strategy"]], pos[r["opponent"]]] = r["win_share"]
-        se[pos[r["strategy"]], pos[r["opponent"]]] = r["se_win"]
     per_pairing = int(meta.get("rounds_per_pairing", "0") or 0)
     title = meta.get("title") or (   # results written before the metadata kept the title
         f"{meta.get('preset', '?')}, {meta.get('players', '?')} players, "
         f"{per_pairing:,} rounds per pairing, seed {meta.get('seed', '?')}")
-    return write_tournament_plot(ranking, h, se, folder, title)
+    return write_tournament_plot(ranking, h2h, folder, title)
