@@ -550,11 +550,12 @@ class _PowerRecorder(_Recorder, PowerHole):
             return
         cell = self.state.layouts[seat][p]
         outer = [w for w, _ in self._context if w != "penalty"]
+        why = outer[-1] if outer else ""
         self.record("put", self._mover(), card=card, face_up=bool(face_up),
                     seen_by=tuple(sorted(self.order[o] for o in cell.known_to)),
                     effect=self._effect(),
-                    note="penalty" if self._what() == "penalty" else
-                    (outer[-1] if outer else ""), **self._where(seat, p))
+                    note=f"{why}_penalty" if self._what() == "penalty" else why,
+                    **self._where(seat, p))
 
     def _w_take(self, seat, p):
         card = self._raw_power["take"](seat, p)
