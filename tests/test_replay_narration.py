@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from simulator.cli import cli
 from simulator.experiments import replay as rp
 from simulator.game import codes as K
+from simulator.game.cards import card_name
 from simulator.game.powers import layout_value_grown
 from simulator.game.reference import CardTable, hole_scores
 from simulator.game.rules import POWER_PRESETS, Rules
@@ -128,3 +129,66 @@ def test_every_power_move_has_words_and_the_json_events_rebuild_the_hole():
     # the sample holds the power engine's moves
     assert {"power", "power_unused", "swap", "shuffle", "snap", "snap_penalty", "put",
             "show", "match", "move"} <= kinds, kinds
+
+
+# ---- the issue's commands ----------------------------------------------------------------------
+def _replay(tmp_path, *args) -> tuple[str, dict]:
+    data = tmp_path / "hole.json"
+    res = CliRunner().invoke(cli, ["replay", *map(str, args), "--json", str(data)])
+    assert res.exit_code == 0, res.output
+    return res.output, json.loads(data.read_text())
+
+
+def _turn_text(text: str, turn: int) -> str:
+    """The text of turn ``turn`` (counted from 0): its heading to the next one."""
+    start = text.index(f"\nTurn {turn + 1}: ")
+    end = text.find("\nTurn ", start + 1)
+    return text[start:] if end < 0 else text[start:end]
+
+
+def _swaps_named(text: str, data: dict) -> int:
+    """Every swap of the hole is told in its turn, with both cards; returns how many."""
+    swaps = [s for s in data["steps"] if s["kind"] == "swap"]
+    for s in swaps:
+        told = _turn_text(text, s["turn"])
+        a, b = (card_name(c) for c in s["cards"])
+        assert re.search(rf"swaps [^;]*{re.escape(a)} at position {s['source_pos']}[^;]* with "
+                         rf"[^;]*{re.escape(b)} at position {s['target_pos']}", told), told
+    return len(swaps)
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_malaysia_names_the_kings_blind_swap(tmp_path):
+    text, data = _replay(tmp_path, "--preset", "power_malaysia", "--seed", 1, "--round", 0)
+    kings = [s for s in data["steps"] if s["kind"] == "power" and
+             s["effect"] == "swap_own_opponent_blind"]
+    assert kings and _swaps_named(text, data) >= len(kings)
+    for k in kings:
+        told = _turn_text(text, k["turn"])
+        assert f"draws {card_name(k['card'])} from the stock (only it sees the card) and uses " \
+               "its power (a blind swap" in told, told
+        assert "and discards it." not in told, told
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_cabo_names_every_swap_and_the_call(tmp_path):
+    text, data = _replay(tmp_path, "--preset", "power_cabo", "--seed", 3, "--round", 0)
+    assert _swaps_named(text, data) > 0
+    told = text.split("\n", 3)[3]   # past the header's rules
+    assert "knock" not in told and "does not call Cabo" in told
+    if data["knocked"]:
+        assert re.search(r"seat \d calls Cabo|then calls Cabo", told), told
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+def test_cumbia_snap_penalties_are_not_paid_looks(tmp_path):
+    text, data = _replay(tmp_path, "--preset", "power_cumbia", "--players", 3, "--strategy",
+                         "random", "--seed", 5)
+    missed = [s for s in data["steps"] if s["kind"] == "snap_penalty"]
+    assert missed and "paid to peek" not in text
+    assert text.count("pays a snap penalty of 10 points for the missed snap") == len(missed)
+    for seat in range(3):
+        points = sum(s["value"] for s in missed if s["seat"] == seat)
+        if points:
+            assert re.search(rf"seat {seat}: .*\(\+{points} snap penalties for missed snaps\)",
+                             text)

@@ -267,6 +267,8 @@ class Words:
             return f"and does not {self.call()}"
         if s.decision == "swap" and s.action == "pass":
             return "and does not swap them"
+        if s.decision in ("place_drawn", "place_taken") and s.action == "match":
+            return "and tries a match with it"
         if s.decision == "flip" and s.action == "pass":
             return "and leaves its last face-down card face down"
         if s.decision == "remove" and s.action == "pass":
@@ -378,7 +380,8 @@ def _swap_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]
 def _move_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
     why = {"snap": "the snapped card", "match": "the matched card"}.get(s.note, "a card")
     return (f"gives {w.whose(s.seat, s.source, s.source_pos, s.card)} blind to seat "
-            f"{s.target}, into its {w.position(s.target_pos)} where {why} was"), s.seat
+            f"{s.target}, into seat {s.target}'s {w.position(s.target_pos)} where {why} "
+            "was"), s.seat
 
 
 def _shuffle_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
