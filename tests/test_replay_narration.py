@@ -4,6 +4,7 @@ deal, give every table the replay shows and the hole's final layouts and scores.
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -116,6 +117,16 @@ def _check_words(h: rp.HoleReplay, text: str, where) -> None:
         assert "paid to peek" not in text, where
 
 
+def _check_captions(h: rp.HoleReplay, where) -> None:
+    """The page says why each ringed card changed; a swap's two cards name each other."""
+    page = rr.hole_html(h)
+    assert "changed in this turn" not in page, where
+    for s in h.steps:
+        if s.kind == "swap":
+            assert html.escape(f"seat {s.source} position {s.source_pos}: swapped with seat "
+                               f"{s.target}'s card at position {s.target_pos}") in page, where
+
+
 @pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
 def test_every_power_move_has_words_and_the_json_events_rebuild_the_hole():
     kinds: set[str] = set()
@@ -126,6 +137,7 @@ def test_every_power_move_has_words_and_the_json_events_rebuild_the_hole():
         kinds |= {s.kind for s in h.steps}
         _check_words(h, rr.hole_text(h), where)
         _check_events(rules, json.loads(json.dumps(rp.hole_dict(h))), where)
+        _check_captions(h, where)
     # the sample holds the power engine's moves
     assert {"power", "power_unused", "swap", "shuffle", "snap", "snap_penalty", "put",
             "show", "match", "move"} <= kinds, kinds

@@ -675,24 +675,74 @@ def _changed(table: Table, seat: int, p: int, before: Table | None) -> bool:
             before.known[seat][seat][p] != table.known[seat][seat][p])
 
 
-def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None) -> str:
+def _caption(w: Words, s: Step, by: str) -> dict[tuple[int, int], str]:
+    """What one step did to the cells it touched, in words ((seat, position): words);
+    ``by`` names the power card in use (", by the K♥'s power"), if any."""
+    k, who = s.kind, f"seat {s.seat}"
+    if k == "place":
+        return {(s.seat, s.pos): f"{w.card(s.card)} placed by {who}"}
+    if k == "reveal":
+        return {(s.seat if s.target is None else s.target, s.pos): f"turned up by {who}{by}"}
+    if k == "peek":
+        return {(s.seat if s.target is None else s.target, s.pos): f"looked at by {who}{by}"}
+    if k == "arrange":
+        return {(s.seat, s.pos): f"{w.card(s.card)} moved here by {who}"}
+    if k == "swap":
+        a, b = (s.source, s.source_pos), (s.target, s.target_pos)
+        return {a: f"swapped with seat {b[0]}'s card at position {b[1]}{by}",
+                b: f"swapped with seat {a[0]}'s card at position {a[1]}{by}"}
+    if k == "move":
+        return {(s.target, s.target_pos): f"given blind by {who}",
+                (s.source, s.source_pos): f"emptied: its card given to seat {s.target}"}
+    if k == "shuffle":
+        return {(s.target, p): f"shuffled by {who}{by}" for p in s.cells}
+    if k in ("snap", "match", "remove_card", "show"):
+        done = {"snap": "snapped by" if s.note == "hit" else "a missed snap by",
+                "match": "discarded in a match by", "remove_card": "removed by",
+                "show": "shown to everyone by"}[k]
+        return {(s.target, s.target_pos): f"{done} {who}{by}"}
+    if k == "put":
+        how = PENALTY_CARDS.get(s.note)
+        return {(s.target, s.target_pos): f"a penalty card {how}" if how else
+                f"{w.card(s.card)} put there by {who}{by}"}
+    if k == "remove":
+        return {(s.seat, p): f"removed with its group by {who}" for p in s.cells}
+    return {}
+
+
+def captions(w: Words, g: Group) -> dict[tuple[int, int], str]:
+    """Why each cell changed in the group: (seat, position): words."""
+    out: dict[tuple[int, int], str] = {}
+    by = ""
+    for s in g.steps:
+        if s.kind == "power":
+            by = f", by the {w.card(s.card)}'s power"
+        for cell, words in _caption(w, s, by).items():
+            out[cell] = f"{out[cell]}; then {words}" if cell in out else words
+    return out
+
+
+def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None,
+               why: str = "") -> str:
     c = table.cards[seat][p]
     changed = _changed(table, seat, p, before)
     cls = ["card"]
     if changed:
         cls.append("changed")
+    why = html.escape(f"; {why or 'changed in this turn'}") if changed else ""
     if c >= K.EMPTY0:
-        return f'<span class="{" ".join(cls + ["empty"])}">{EMPTY_TEXT}</span>'
+        return f'<span class="{" ".join(cls + ["empty"])}" title="empty{why}">{EMPTY_TEXT}' \
+               '</span>'
     name = html.escape(w.card(c))
     if is_red(c):
         cls.append("red")
     if table.up[seat][p]:
-        return f'<span class="{" ".join(cls)}" title="face up">{name}</span>'
+        return f'<span class="{" ".join(cls)}" title="face up{why}">{name}</span>'
     if table.known[seat][seat][p]:
         return (f'<span class="{" ".join(cls + ["down"])}" title="face down, known to its '
-                f'owner">{name}</span>')
+                f'owner{why}">{name}</span>')
     return (f'<span class="{" ".join(c_ for c_ in cls if c_ != "red") + " unknown"}" '
-            f'title="face down, unknown to its owner">{UNKNOWN}'
+            f'title="face down, unknown to its owner{why}">{UNKNOWN}'
             f'<span class="secret"> {name}</span></span>')
 
 
@@ -701,11 +751,14 @@ def _spec_html(spec: str) -> str:
     return html.escape(spec).replace(":", ":<wbr>").replace(",", ",<wbr>")
 
 
-def _grid_html(w: Words, table: Table, seat: int, before: Table | None) -> str:
+def _grid_html(w: Words, table: Table, seat: int, before: Table | None,
+               why: dict[tuple[int, int], str] | None = None) -> str:
     r = w.rules
     n = len(table.cards[seat])
     cols = r.grid_cols if r.grid_rows * r.grid_cols == n else n
-    cells = "".join(_card_html(w, table, seat, p, before) for p in range(n))
+    why = why or {}
+    cells = "".join(_card_html(w, table, seat, p, before, why.get((seat, p), ""))
+                    for p in range(n))
     return f'<div class="grid" style="grid-template-columns: repeat({cols}, auto)">{cells}</div>'
 
 
@@ -714,15 +767,20 @@ def _seats_table_html(w: Words, g: Group, hole: HoleReplay, others: bool) -> str
     of other seats it knows)."""
     rows = ['<tr><th>seat</th><th>strategy</th><th>its layout as it knows it</th>' +
             ('<th>face-down cards of others it knows</th>' if others else '') + '</tr>']
+    why = captions(w, g)
     for s in range(hole.players):
         other = w.others_known(g.after, s)
         rows.append(f'<tr class="{"actor" if s == g.seat else ""}"><td>{s}</td>'
                     f'<td>{_spec_html(hole.strategies[s])}</td>'
-                    f'<td>{_grid_html(w, g.after, s, g.before)}</td>' +
+                    f'<td>{_grid_html(w, g.after, s, g.before, why)}</td>' +
                     (f'<td class="note">{html.escape(other[6:]) if other else ""}</td>'
                      if others else '') + '</tr>')
+    ringed = [f"seat {s} position {p}: {why.get((s, p), 'changed in this turn')}"
+              for s in range(hole.players) for p in range(len(g.after.cards[s]))
+              if _changed(g.after, s, p, g.before)]
+    told = f'<p class="note">Ringed: {html.escape("; ".join(ringed))}.</p>' if ringed else ""
     return f'<div class="scroll"><table class="seats">{"".join(rows)}</table></div>' \
-           f'<div class="pile">{html.escape(w.pile_text(g.after))}</div>'
+           f'<div class="pile">{html.escape(w.pile_text(g.after))}</div>{told}'
 
 
 def _final_table_html(w: Words, hole: HoleReplay) -> str:
