@@ -20,6 +20,7 @@ here is mapped back through ``order``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -452,19 +453,17 @@ class _PowerRecorder(_Recorder, PowerHole):
         self._context: list[tuple[str, int]] = []
         self._snapper: int | None = None
         self._taken: tuple[int, int, int] | None = None   # (seat, pos, card) on its way out
+        self._used = False            # inside discard_used: the card's power was used
         super().__init__(*args, **kwargs)
 
     # -- what is going on -------------------------------------------------------------------
+    @contextmanager
     def _in(self, what: str, effect: int = K.POW_NONE):
-        recorder = self
-
-        class _Scope:
-            def __enter__(self):
-                recorder._context.append((what, effect))
-
-            def __exit__(self, *exc):
-                recorder._context.pop()
-        return _Scope()
+        self._context.append((what, effect))
+        try:
+            yield
+        finally:
+            self._context.pop()
 
     def _what(self) -> str:
         return self._context[-1][0] if self._context else ""
@@ -575,8 +574,6 @@ class _PowerRecorder(_Recorder, PowerHole):
                         else "", effect=self._effect(), **self._where(taken[0], taken[1]))
         else:
             self.record("discard", self._mover(), card=card, note="used")
-
-    _used = False
 
     def _w_discard_used(self, seat, card):
         self._used = True

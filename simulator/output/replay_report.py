@@ -209,7 +209,7 @@ class Words:
                 " goes to the discard pile"
             return text, s.seat
         if k == "discard":
-            used = {"used": ", its power used", "returned": ""}.get(s.note, "")
+            used = ", its power used" if s.note == "used" else ""
             if s.note == "returned":
                 return f"puts {card} back on the discard pile, its power used", s.seat
             if last is not None and last.kind in ("draw", "power_unused", "power") and \
@@ -359,15 +359,18 @@ def _power_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None
     if s.note == "from_discard":
         return (f"picks up {w.card(s.card)} from the discard pile to use its power "
                 f"({what})"), s.seat
-    joined = last is not None and last.kind in ("draw", "take") and last.card == s.card
-    card = "its" if joined else f"the {w.card(s.card)}'s"
-    return ("and " if joined else "") + f"uses {card} power ({what})", s.seat
+    return _held(w, s, last, "uses {} power") + f" ({what})", s.seat
 
 
 def _unused_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return _held(w, s, last, "leaves {} power unused"), s.seat
+
+
+def _held(w: Words, s: Step, last: Step | None, text: str) -> str:
+    """``text`` about the card just drawn or taken ("and uses its power"), or named."""
     joined = last is not None and last.kind in ("draw", "take") and last.card == s.card
-    card = "its" if joined else f"the {w.card(s.card)}'s"
-    return ("and " if joined else "") + f"leaves {card} power unused", s.seat
+    return ("and " if joined else "") + text.format("its" if joined else
+                                                    f"the {w.card(s.card)}'s")
 
 
 def _swap_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
