@@ -93,6 +93,15 @@ class Step:
     moved to ``pos`` at the start), stuck (the seat could do nothing: the hole ends), over
     (the hole is over: ``note`` says why).
 
+    The power engine's moves (docs/replay.md), ``seat`` the seat that acts (the snapper in a
+    snap): power (``card``'s power, ``effect``; ``note`` from_discard or combined, one of a
+    Dutch 2's), power_unused, swap (``source``/``source_pos`` with ``target``/``target_pos``,
+    ``cards`` the two before), move (a card given blind from source to target), shuffle
+    (``target``'s ``cells`` now hold ``cards``), show, snap (``note`` hit or miss),
+    snap_penalty (``value`` points), match (a matched card discarded), remove_card, put (a
+    card into ``target``'s ``target_pos``, one past its end adding a position; ``note``
+    snap_penalty / match_penalty for a penalty card, ``seen_by``), cancel (the final lap).
+
     A reveal's ``note`` is "forced" when reveal_on_trigger turned the card up; a peek's
     ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal),
     "before_placing" (blind_replacement = false) or "power" (a power card's look at the card
@@ -495,9 +504,9 @@ class _PowerRecorder(_Recorder, PowerHole):
         return action
 
     def resolve(self, seat, effect, card):
-        self.record("power", seat, card=card, effect=K.POWER_NAMES[effect],
-                    note="from_discard" if self._last_decision().action == "discard_power"
-                    else "")
+        note = "combined" if self._what() == "power" else \
+            "from_discard" if self._last_decision().action == "discard_power" else ""
+        self.record("power", seat, card=card, effect=K.POWER_NAMES[effect], note=note)
         with self._in("power", effect):
             return super().resolve(seat, effect, card)
 

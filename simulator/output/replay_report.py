@@ -194,7 +194,7 @@ class Words:
         if k == "take":
             return f"takes {card} from the discard pile", s.seat
         if k == "place":
-            joined = last is not None and last.kind in ("draw", "take") and \
+            joined = last is not None and last.kind in ("draw", "take", "power_unused") and \
                 last.card == s.card
             text = ("and puts it" if joined else f"puts {card}") + \
                 f" at {self.position(s.pos)}, "
@@ -356,6 +356,8 @@ class Words:
 # ---- the power engine's steps in words (clause, subject seat) ------------------------------
 def _power_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
     what = POWER_WORDS.get(s.effect, s.effect)
+    if s.note == "combined":
+        return f"as one of the two: {what}", s.seat
     if s.note == "from_discard":
         return (f"picks up {w.card(s.card)} from the discard pile to use its power "
                 f"({what})"), s.seat
@@ -429,7 +431,7 @@ def _put_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
                 f"nobody, {PENALTY_CARDS[s.note]}"), s.target
     if s.effect == "give_or_remove":
         return (f"gives seat {s.target} the top stock card ({w.card(s.card)}), face down and "
-                f"seen by nobody, at its {where}"), s.seat
+                f"seen by nobody, at seat {s.target}'s {where}"), s.seat
     into = "its" if s.target == s.seat else f"seat {s.target}'s"
     added = " (a failed match adds it to the layout)" if s.note == "match" and \
         last is not None and last.kind == "show" else ""
