@@ -115,6 +115,7 @@ def _check_words(h: rp.HoleReplay, text: str, where) -> None:
         assert "knock" not in told.replace("knock-threshold", ""), where
     if h.rules.pay_to_peek is None:
         assert "paid to peek" not in text, where
+    assert "other scoring rules" not in text, where   # each rule that applied is named
 
 
 def _check_captions(h: rp.HoleReplay, where) -> None:
