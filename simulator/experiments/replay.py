@@ -20,11 +20,13 @@ here is mapped back through ``order``.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
+from ..game import cards as C
 from ..game import codes as K
 from ..game import reference as R
 from ..game.powers import PowerHole
@@ -37,6 +39,8 @@ MATCH_STRIDE = R.MATCH_STRIDE
 # with two seats, four to five times that with eight; a hole that never ends (a turn_cap of
 # 100000) would otherwise take gigabytes.
 MAX_TURNS = 2000
+# decisions whose small actions are not positions: a seat, which drawn card, a rank
+_NOT_POSITIONS = (K.DP_TARGET_SEAT, K.DP_KEEP, K.DP_CHOOSE_POWER)
 
 
 class ReplayError(RuntimeError):
@@ -89,6 +93,15 @@ class Step:
     moved to ``pos`` at the start), stuck (the seat could do nothing: the hole ends), over
     (the hole is over: ``note`` says why).
 
+    The power engine's moves (docs/replay.md), ``seat`` the seat that acts (the snapper in a
+    snap): power (``card``'s power, ``effect``; ``note`` from_discard or combined, one of a
+    Dutch 2's), power_unused, swap (``source``/``source_pos`` with ``target``/``target_pos``,
+    ``cards`` the two before), move (a card given blind from source to target), shuffle
+    (``target``'s ``cells`` now hold ``cards``), show, snap (``note`` hit or miss),
+    snap_penalty (``value`` points), match (a matched card discarded), remove_card, put (a
+    card into ``target``'s ``target_pos``, one past its end adding a position; ``note``
+    snap_penalty / match_penalty for a penalty card, ``seen_by``), cancel (the final lap).
+
     A reveal's ``note`` is "forced" when reveal_on_trigger turned the card up; a peek's
     ``note`` is "paid" (pay_to_peek, ``cost`` points), "reveal" (the initial reveal),
     "before_placing" (blind_replacement = false) or "power" (a power card's look at the card
@@ -112,7 +125,13 @@ class Step:
     cells: tuple[int, ...] = ()
     value: int = 0
     cost: int = 0
-    target: int | None = None         # a power's look: the seat whose card it is
+    target: int | None = None         # the seat whose card a power, snap or match touches
+    target_pos: int | None = None     # ... and its position
+    source: int | None = None         # a swap's or move's other cell: its seat
+    source_pos: int | None = None     # ... and its position
+    cards: tuple[int, ...] = ()       # the cards a swap exchanged, a shuffle's new order
+    seen_by: tuple[int, ...] = ()     # the seats that know a card put into a layout
+    effect: str = ""                  # the power (codes.POWER_NAMES) behind the step
     note: str = ""
 
 
@@ -228,13 +247,35 @@ class _Recorder(R.Hole):
         self.next_row += 1
         self.log.append(row)
         point = int(decision)
+        target = self._decision_target(point)
         self.record("decision", seat, decision=K.DECISION_NAMES[point],
-                    action=K.action_name(action), legal=tuple(map(K.action_name, legal)),
+                    action=self._action_label(point, action),
+                    legal=tuple(self._action_label(point, a) for a in legal),
                     card=None if held is None or point == K.DP_REMOVE else held,
-                    pos=action if action < K.MAX_POS else None)
+                    pos=action if action < K.MAX_POS and point not in _NOT_POSITIONS
+                    else None, target=target)
         if point == K.DP_ARRANGE:
             self._pending_arrange = (seat, held, action)
         return action
+
+    def _action_label(self, point: int, action: int) -> str:
+        """An action as the JSON names it: a seat by its physical number, a kept card by
+        which one, a Dutch 2's power by its rank; a position as posN."""
+        if action >= K.MAX_POS or point not in _NOT_POSITIONS:
+            return K.action_name(action)
+        if point == K.DP_TARGET_SEAT:
+            return f"seat{self.order[action]}"
+        if point == K.DP_KEEP:
+            return ("keep_first", "keep_second")[action]
+        return f"power_{C.RANKS[action]}"
+
+    def _decision_target(self, point: int) -> int | None:
+        """The physical seat whose position a decision names (a power's or a match's target
+        position), else None."""
+        target = getattr(self.state, "pub_target", -1)
+        if point in (K.DP_TARGET_POS, K.DP_NOMINATE) and target >= 0:
+            return self.order[target]
+        return None
 
     # -- phases -----------------------------------------------------------------------------
     def initial_reveal(self) -> None:
@@ -269,6 +310,8 @@ class _Recorder(R.Hole):
         deal, turn_up, peek, replace_card = st.deal, st.turn_up, st.peek, st.replace
         put_on_discard, draw, take = st.put_on_discard, st.draw_from_stock, st.take_discard
         reshuffle, start_end, remove = st.reshuffle, st.start_end, st.remove
+        # the state's own methods, for a subclass's wrappers that record a step of their own
+        self._raw = {"peek": peek, "turn_up": turn_up, "put_on_discard": put_on_discard}
 
         def w_deal():
             deal()
@@ -395,9 +438,216 @@ class _Recorder(R.Hole):
         return super().score()
 
 
+class _Points(list):
+    """A seat's points incurred in the hole, telling ``hook(seat, added)`` of each change."""
+
+    def __init__(self, values, hook):
+        super().__init__(values)
+        self.hook = hook
+
+    def __setitem__(self, seat, value):
+        added = value - self[seat]
+        super().__setitem__(seat, value)
+        self.hook(seat, added)
+
+
 class _PowerRecorder(_Recorder, PowerHole):
-    """The recorder of a power-card hole: the same steps, on the power engine; the table
-    shown at each step holds every move the powers made (swaps, matches, snaps)."""
+    """The recorder of a power-card hole: the plain game's steps, and a step for every move
+    the power engine makes (a power used or left unused, swaps, moves, shuffles, cards shown,
+    snaps, matches, penalty cards and points, a cancelled final lap), each with the table
+    after it. ``_context`` says what is being resolved: (what, effect) pairs, innermost last,
+    what being power, snap, match, draw_two or penalty."""
+
+    def __init__(self, *args, **kwargs):
+        self._context: list[tuple[str, int]] = []
+        self._snapper: int | None = None
+        self._taken: tuple[int, int, int] | None = None   # (seat, pos, card) on its way out
+        self._used = False            # inside discard_used: the card's power was used
+        super().__init__(*args, **kwargs)
+
+    # -- what is going on -------------------------------------------------------------------
+    @contextmanager
+    def _in(self, what: str, effect: int = K.POW_NONE):
+        self._context.append((what, effect))
+        try:
+            yield
+        finally:
+            self._context.pop()
+
+    def _what(self) -> str:
+        return self._context[-1][0] if self._context else ""
+
+    def _effect(self) -> str:
+        """The innermost power being resolved, by name ("" outside any)."""
+        effect = next((e for w, e in reversed(self._context) if w == "power"), K.POW_NONE)
+        return "" if effect == K.POW_NONE else K.POWER_NAMES[effect]
+
+    def _mover(self) -> int | None:
+        """The seat making the move now (turn position): a snapper during a snap."""
+        if any(w == "snap" for w, _ in self._context):
+            return self._snapper
+        return self._actor()
+
+    def _where(self, seat: int, p: int) -> dict:
+        return {"target": self.order[seat], "target_pos": p}
+
+    # -- the referee's steps, each in its context -------------------------------------------
+    def ask(self, seat, decision, legal, held=None):
+        action = super().ask(seat, decision, legal, held)
+        point = int(decision)
+        if point == K.DP_SNAP and action == K.A_SNAP:
+            self._snapper = seat
+        if point in (K.DP_PLACE_DRAWN, K.DP_PLACE_TAKEN) and K.A_POWER in legal and \
+                action != K.A_POWER and held is not None:
+            self.record("power_unused", seat, card=held,
+                        effect=K.POWER_NAMES[self.state.pub_power])
+        return action
+
+    def resolve(self, seat, effect, card):
+        note = "combined" if self._what() == "power" else \
+            "from_discard" if self._last_decision().action == "discard_power" else ""
+        self.record("power", seat, card=card, effect=K.POWER_NAMES[effect], note=note)
+        with self._in("power", effect):
+            return super().resolve(seat, effect, card)
+
+    def use_discard_power(self, seat):
+        super().use_discard_power(seat)
+        self.record("discard", seat, card=self.state.discard[-1], note="returned")
+
+    def turn_match(self, seat, card, public):
+        with self._in("match"):
+            super().turn_match(seat, card, public)
+
+    def snap_window(self, actor):
+        with self._in("snap"):
+            super().snap_window(actor)
+
+    def draw_two(self, seat):
+        with self._in("draw_two"):
+            super().draw_two(seat)
+
+    # -- the power engine's card movements, wrapped on this instance -------------------------
+    def _wrap_state(self) -> None:
+        super()._wrap_state()
+        st = self.state
+        # the plain recorder's wrappers, used outside a power's resolution
+        self._plain = {name: getattr(st, name) for name in ("peek", "turn_up",
+                                                            "put_on_discard")}
+        raw = {name: getattr(st, name) for name in (
+            "deal", "put", "take", "show", "swap", "move", "shuffle_layout", "draw_card",
+            "add_penalty_cards", "cancel_end", "discard_used")}
+        self._raw_power = raw
+
+        def w_deal():
+            raw["deal"]()
+            st.penalty = _Points(st.penalty, self._points_added)
+
+        for name in ("put", "take", "show", "swap", "move", "shuffle_layout", "draw_card",
+                     "add_penalty_cards", "cancel_end", "discard_used", "put_on_discard",
+                     "peek", "turn_up"):
+            setattr(st, name, getattr(self, f"_w_{name}"))
+        st.deal = w_deal
+
+    def _points_added(self, seat: int, added: int) -> None:
+        if added and self._what() == "snap":
+            self.record("snap_penalty", seat, value=added)
+
+    def _w_put(self, seat, p, card, face_up, seen_by):
+        self._raw_power["put"](seat, p, card, face_up, seen_by)
+        if self._in_replace:   # a placement: the place step tells it
+            return
+        cell = self.state.layouts[seat][p]
+        outer = [w for w, _ in self._context if w != "penalty"]
+        why = outer[-1] if outer else ""
+        self.record("put", self._mover(), card=card, face_up=bool(face_up),
+                    seen_by=tuple(sorted(self.order[o] for o in cell.known_to)),
+                    effect=self._effect(),
+                    note=f"{why}_penalty" if self._what() == "penalty" else why,
+                    **self._where(seat, p))
+
+    def _w_take(self, seat, p):
+        card = self._raw_power["take"](seat, p)
+        self._taken = (seat, p, card)   # the discard that follows tells it
+        return card
+
+    def _w_put_on_discard(self, seat, card):
+        taken, self._taken = self._taken, None
+        if self._in_replace or (taken is None and not self._used):
+            self._plain["put_on_discard"](seat, card)   # the plain recorder's step
+            return
+        self._raw["put_on_discard"](seat, card)
+        if taken is not None and taken[2] == card:
+            what = self._what()
+            kind = {"snap": "snap", "match": "match"}.get(what, "remove_card")
+            self.record(kind, self._mover(), card=card, note="hit" if kind != "remove_card"
+                        else "", effect=self._effect(), **self._where(taken[0], taken[1]))
+        else:
+            self.record("discard", self._mover(), card=card, note="used")
+
+    def _w_discard_used(self, seat, card):
+        self._used = True
+        try:
+            self._raw_power["discard_used"](seat, card)
+        finally:
+            self._used = False
+
+    def _w_show(self, seat, p):
+        self._raw_power["show"](seat, p)
+        card = self.state.layouts[seat][p].card
+        if self._what() == "snap":
+            self.record("snap", self._mover(), card=card, note="miss", **self._where(seat, p))
+        else:
+            self.record("show", self._mover(), card=card, note=self._what(),
+                        **self._where(seat, p))
+
+    def _w_swap(self, s1, p1, s2, p2):
+        rows = self.state.layouts
+        cards = (rows[s1][p1].card, rows[s2][p2].card)
+        self._raw_power["swap"](s1, p1, s2, p2)
+        self.record("swap", self._mover(), source=self.order[s1], source_pos=p1, cards=cards,
+                    effect=self._effect(), **self._where(s2, p2))
+
+    def _w_move(self, s1, p1, s2, p2):
+        card = self.state.layouts[s1][p1].card
+        self._raw_power["move"](s1, p1, s2, p2)
+        self.record("move", self._mover(), card=card, source=self.order[s1], source_pos=p1,
+                    note=self._what(), **self._where(s2, p2))
+
+    def _w_shuffle_layout(self, seat):
+        self._raw_power["shuffle_layout"](seat)
+        row = self.state.layouts[seat]
+        cells = tuple(p for p, cell in enumerate(row) if not cell.face_up)
+        self.record("shuffle", self._mover(), target=self.order[seat], cells=cells,
+                    cards=tuple(row[p].card for p in cells), effect=self._effect())
+
+    def _w_draw_card(self):
+        card = self._raw_power["draw_card"]()
+        if card is not None and self._what() == "draw_two":
+            self.record("draw", self._mover(), card=card, public=False, note="draw_two")
+        return card
+
+    def _w_add_penalty_cards(self, seat, count):
+        with self._in("penalty"):
+            self._raw_power["add_penalty_cards"](seat, count)
+
+    def _w_cancel_end(self):
+        self._raw_power["cancel_end"]()
+        self.record("cancel", self._mover(), effect=self._effect())
+
+    def _w_peek(self, seat, p, observer=None):
+        if self._what() != "power":
+            return self._plain["peek"](seat, p, observer)
+        observer = seat if observer is None else observer
+        self._raw["peek"](seat, p, observer)
+        self.record("peek", observer, card=self.state.layouts[seat][p].card, pos=p,
+                    target=self.order[seat], note="power", effect=self._effect())
+
+    def _w_turn_up(self, seat, p):
+        if self._what() != "power":
+            return self._plain["turn_up"](seat, p)
+        self._raw["turn_up"](seat, p)
+        self.record("reveal", self._mover(), card=self.state.layouts[seat][p].card, pos=p,
+                    target=self.order[seat], note="power", effect=self._effect())
 
 
 def _log_text(row) -> str:

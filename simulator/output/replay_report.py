@@ -15,11 +15,39 @@ from dataclasses import dataclass
 
 from ..game.cards import card_name, is_red
 from ..game import codes as K
+from ..game.powers import layout_value_grown
+from ..game.reference import CardTable, hole_scores
 from ..game.rules import describe
 from ..experiments.replay import HoleReplay, MatchReplay, Step, Table
 
 UNKNOWN = "??"
 EMPTY_TEXT = "--"
+# what each power does, as a clause after "uses the power of the K♥:" (codes.POWER_NAMES)
+POWER_WORDS = {
+    "peek_own": "a look at one of its own cards",
+    "peek_opponent": "a look at an opponent's card",
+    "peek_any": "a look at any card",
+    "swap_own_opponent_blind": "a blind swap of one of its cards with an opponent's",
+    "swap_own_opponent_after_peek": "a look at an opponent's card, then a blind swap of it "
+                                    "with one of its own",
+    "swap_any_two_blind": "a blind swap of any two cards on the table",
+    "peek_own_and_opponent_then_optional_swap": "a look at one of its cards and one of an "
+                                                "opponent's, then a swap if it likes",
+    "shuffle_opponent_layout": "a shuffle of an opponent's face-down cards",
+    "flip_opponent_card": "an opponent's card turned face up",
+    "swap_line_with_opponent": "a row or column swapped with an opponent's",
+    "draw_two_choose_one": "two cards drawn, one kept",
+    "shield": "a shield: no power may target it until its next turn",
+    "give_or_remove": "a card given to an opponent or one of its own removed",
+    "cancel_final_lap": "the final lap in progress cancelled",
+    "combine_two_powers": "two of the other powers at once",
+    "exchange_this_card": "this card exchanged for an opponent's card",
+}
+# why a penalty card was added (a put step's note)
+PENALTY_CARDS = {"snap_penalty": "for the missed snap", "match_penalty": "for the failed match"}
+# the swaps no one looked at first
+BLIND_SWAPS = ("swap_own_opponent_blind", "swap_any_two_blind", "swap_line_with_opponent",
+               "swap_own_opponent_after_peek")
 
 
 # ---- grouping --------------------------------------------------------------------------------
@@ -85,6 +113,23 @@ class Words:
     def seat(self, s: int | None) -> str:
         return "the table" if s is None else f"seat {s}"
 
+    def whose(self, actor: int | None, seat: int | None, p: int | None,
+              card: int | None = None) -> str:
+        """A card as the acting seat names it: "its 7♥ at position 2" or "seat 1's card at
+        position 2"."""
+        owner = "its" if seat == actor else f"seat {seat}'s"
+        what = "card" if card is None else self.card(card)
+        return f"{owner} {what} at {self.position(p)}"
+
+    def call(self) -> str:
+        """The call that ends the hole, as the rules name it."""
+        name = self.rules.call_name
+        return "knock" if name == "Knock" else f"call {name}"
+
+    def calls(self) -> str:
+        name = self.rules.call_name
+        return "knocks" if name == "Knock" else f"calls {name}"
+
     # -- one group ------------------------------------------------------------------------
     def sentences(self, group: Group) -> list[str]:
         """The group told as sentences, one per change of subject."""
@@ -95,7 +140,7 @@ class Words:
 
         def flush():
             if clauses:
-                text = clauses[0]
+                text = clauses[0].removeprefix("and ")
                 for c in clauses[1:]:
                     text += (" " + c) if c.startswith("and ") else "; then " + c
                 out.append((f"{self.seat(subject)} {text}" if subject is not None else
@@ -149,7 +194,7 @@ class Words:
         if k == "take":
             return f"takes {card} from the discard pile", s.seat
         if k == "place":
-            joined = last is not None and last.kind in ("draw", "take") and \
+            joined = last is not None and last.kind in ("draw", "take", "power_unused") and \
                 last.card == s.card
             text = ("and puts it" if joined else f"puts {card}") + \
                 f" at {self.position(s.pos)}, "
@@ -164,10 +209,16 @@ class Words:
                 " goes to the discard pile"
             return text, s.seat
         if k == "discard":
-            if last is not None and last.kind == "draw" and last.card == s.card:
-                return "and discards it", s.seat
-            return f"discards {card}", s.seat
+            used = ", its power used" if s.note == "used" else ""
+            if s.note == "returned":
+                return f"puts {card} back on the discard pile, its power used", s.seat
+            if last is not None and last.kind in ("draw", "power_unused", "power") and \
+                    last.card == s.card:
+                return "and discards it" + used, s.seat
+            return f"discards {card}" + used, s.seat
         if k == "reveal":
+            if s.note == "power":
+                return (f"turns up {self.whose(s.seat, s.target, s.pos)}: {card}"), s.seat
             if s.note == "forced":
                 return (f"must turn up {self.position(s.pos)}: {card}"), s.seat
             return f"turns up {self.position(s.pos)}: {card}", s.seat
@@ -181,6 +232,9 @@ class Words:
             if s.target is not None and s.target != s.seat:
                 return (f"looks at seat {s.target}'s face-down card at {where}: {card} (only "
                         "it sees the card)"), s.seat
+            if s.note == "power":
+                return f"looks at its face-down card at {where}: {card} (only it sees the " \
+                    "card)", s.seat
             return f"looks at {where}: {card} (only it sees the card)", s.seat
         if k == "reshuffle":
             return (f"the stock is empty: the discard pile but its top card is shuffled into "
@@ -203,12 +257,18 @@ class Words:
             return "can do nothing (it has no legal move): the hole ends", s.seat
         if k == "over":
             return self.over_clause(s), None
+        if k in POWER_KINDS:
+            return POWER_KINDS[k](self, s, last)
         return "", s.seat   # turn: the heading says it
 
     def decision_clause(self, s: Step) -> str:
         """Decisions that no card movement tells."""
         if s.decision == "knock" and s.action == "pass":
-            return "and does not knock"
+            return f"and does not {self.call()}"
+        if s.decision == "swap" and s.action == "pass":
+            return "and does not swap them"
+        if s.decision in ("place_drawn", "place_taken") and s.action == "match":
+            return "and tries a match with it"
         if s.decision == "flip" and s.action == "pass":
             return "and leaves its last face-down card face down"
         if s.decision == "remove" and s.action == "pass":
@@ -219,7 +279,7 @@ class Words:
 
     def end_clause(self, s: Step) -> str:
         t = s.table
-        how = {"knock": "knocks", "flip_all": "and so ends the hole",
+        how = {"knock": self.calls(), "flip_all": "and so ends the hole",
                "out": "and goes out, every card of its layout face up",
                "all_out": "and so every layout is face up"}.get(s.note, "ends the hole")
         left = t.final_left or 0
@@ -293,6 +353,103 @@ class Words:
         return f"{pile} · stock {table.stock}"
 
 
+# ---- the power engine's steps in words (clause, subject seat) ------------------------------
+def _power_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    what = POWER_WORDS.get(s.effect, s.effect)
+    if s.note == "combined":
+        return f"as one of the two: {what}", s.seat
+    if s.note == "from_discard":
+        return (f"picks up {w.card(s.card)} from the discard pile to use its power "
+                f"({what})"), s.seat
+    return _held(w, s, last, "uses {} power") + f" ({what})", s.seat
+
+
+def _unused_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return _held(w, s, last, "leaves {} power unused"), s.seat
+
+
+def _held(w: Words, s: Step, last: Step | None, text: str) -> str:
+    """``text`` about the card just drawn or taken ("and uses its power"), or named."""
+    joined = last is not None and last.kind in ("draw", "take") and last.card == s.card
+    return ("and " if joined else "") + text.format("its" if joined else
+                                                    f"the {w.card(s.card)}'s")
+
+
+def _swap_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    a, b = s.cards
+    blind = ", unseen" if s.effect in BLIND_SWAPS else ""
+    return (f"swaps {w.whose(s.seat, s.source, s.source_pos, a)} with "
+            f"{w.whose(s.seat, s.target, s.target_pos, b)}{blind}"), s.seat
+
+
+def _move_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    why = {"snap": "the snapped card", "match": "the matched card"}.get(s.note, "a card")
+    return (f"gives {w.whose(s.seat, s.source, s.source_pos, s.card)} blind to seat "
+            f"{s.target}, into seat {s.target}'s {w.position(s.target_pos)} where {why} "
+            "was"), s.seat
+
+
+def _shuffle_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    where = ", ".join(map(str, s.cells))
+    return (f"shuffles seat {s.target}'s face-down cards (positions {where}): nobody knows "
+            "them now, seat " + f"{s.target} included"), s.seat
+
+
+def _show_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return f"shows {w.whose(s.seat, s.target, s.target_pos)} to everyone: {w.card(s.card)}", \
+        s.seat
+
+
+def _snap_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    if s.note == "hit":
+        return (f"snaps {w.whose(s.seat, s.target, s.target_pos, s.card)} onto the discard "
+                f"pile: it matches the card on top"), s.seat
+    return (f"snaps at {w.whose(s.seat, s.target, s.target_pos)}, but it is {w.card(s.card)}, "
+            "which does not match the top discard: it is shown to everyone and goes back"), \
+        s.seat
+
+
+def _snap_penalty_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return (f"and pays a snap penalty of {s.value} point{'s' if abs(s.value) != 1 else ''} "
+            "for the missed snap"), s.seat
+
+
+def _match_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return (f"discards {w.whose(s.seat, s.target, s.target_pos, s.card)}: it matches"), s.seat
+
+
+def _remove_card_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return (f"puts {w.whose(s.seat, s.target, s.target_pos, s.card)} face up on the discard "
+            "pile, emptying the position"), s.seat
+
+
+def _put_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    where = w.position(s.target_pos)
+    face = "face up" if s.face_up else "face down"
+    if s.note in PENALTY_CARDS:
+        return (f"gets a penalty card from the stock at {where}, face down and seen by "
+                f"nobody, {PENALTY_CARDS[s.note]}"), s.target
+    if s.effect == "give_or_remove":
+        return (f"gives seat {s.target} the top stock card ({w.card(s.card)}), face down and "
+                f"seen by nobody, at seat {s.target}'s {where}"), s.seat
+    into = "its" if s.target == s.seat else f"seat {s.target}'s"
+    added = " (a failed match adds it to the layout)" if s.note == "match" and \
+        last is not None and last.kind == "show" else ""
+    return f"puts {w.card(s.card)} at {into} {where}, {face}{added}", s.seat
+
+
+def _cancel_clause(w: Words, s: Step, last: Step | None) -> tuple[str, int | None]:
+    return "cancels the final lap in progress: nobody is the ender now and play goes on", \
+        s.seat
+
+
+POWER_KINDS = {"power": _power_clause, "power_unused": _unused_clause, "swap": _swap_clause,
+               "move": _move_clause, "shuffle": _shuffle_clause, "show": _show_clause,
+               "snap": _snap_clause, "snap_penalty": _snap_penalty_clause,
+               "match": _match_clause, "remove_card": _remove_card_clause, "put": _put_clause,
+               "cancel": _cancel_clause}
+
+
 # ---- text ------------------------------------------------------------------------------------
 def _scores_lines(hole: HoleReplay, w: Words, indent: str = "  ") -> list[str]:
     lines = []
@@ -315,17 +472,71 @@ def _scores_lines(hole: HoleReplay, w: Words, indent: str = "  ") -> list[str]:
     return lines
 
 
-def _difference(hole: HoleReplay, s: int) -> str:
-    d = hole.scores[s] - hole.layout_values[s]
+# the scoring rules after the layout value, in the order hole_scores applies them: (the
+# options that switch the rule off, what it is called)
+SCORE_RULES = (
+    ({"quad_others_penalty": 0}, "for the quads others scored (quad_others_penalty)"),
+    ({"ender_penalty": "none", "ender_bonus": "none"}, "ender"),
+    ({"ender_extra": 0}, "the ender's extra (ender_extra)"),
+    ({"non_caller_rule": "layout_value"},
+     "scores 0, its layout value not above the caller's (non_caller_rule)"),
+    ({"lowest_scores_zero": False}, "the lowest layout scores 0 (lowest_scores_zero)"),
+    ({"shoot_the_moon": None}, "shooting the moon (shoot_the_moon)"),
+    ({"lowest_bonus": 0}, "the lowest score's bonus (lowest_bonus)"),
+    ({"tie_penalty": 0}, "a shared score (tie_penalty)"),
+)
+
+
+def _couples(hole: HoleReplay) -> list[int]:
+    value = CardTable(hole.rules, hole.players).value
+    return [layout_value_grown(hole.rules, value, row)[1] for row in hole.layouts]
+
+
+def _ender_label(hole: HoleReplay) -> str:
+    r = hole.rules
+    who = f"the {r.call_name} caller" if hole.knocked and r.call_name != "Knock" else \
+        "the knocker" if hole.knocked else "the ender"
+    rules = [f"{name} = {getattr(r, name)}" for name in ("ender_penalty", "ender_bonus")
+             if getattr(r, name) != "none"]
+    return f"{who}'s adjustment ({', '.join(rules)})"
+
+
+def score_breakdown(hole: HoleReplay) -> list[list[tuple[int, str]]]:
+    """Per seat, (points, the rule that gave them) from its layout value to its hole score:
+    points incurred in the hole (missed snaps, paid looks), then each scoring rule that
+    changed the score."""
     final = hole.steps[-1].table
-    why = []
-    if final.penalty[s]:
-        why.append(f"{final.penalty[s]} paid to peek")
-    if hole.ender == s:
-        why.append("the ender's adjustment" + (" for a knock" if hole.knocked else ""))
-    if not why or d != final.penalty[s]:
-        why.append("the hole's scoring rules")
-    return f"{d:+d}: " + ", ".join(why)
+    snaps = [0] * hole.players
+    for step in hole.steps:
+        if step.kind == "snap_penalty":
+            snaps[step.seat] += step.value
+    out = [[(v, "snap penalties for missed snaps")] if v else [] for v in snaps]
+    for s in range(hole.players):
+        if final.penalty[s] != snaps[s]:
+            out[s].append((final.penalty[s] - snaps[s], "paid to peek (pay_to_peek)"))
+    ender = -1 if hole.ender is None else hole.ender
+    couples = _couples(hole)
+    previous = None
+    for k in range(len(SCORE_RULES) + 1):
+        off = {o: v for options, _ in SCORE_RULES[k:] for o, v in options.items()}
+        scores = hole_scores(hole.rules.with_options(**off), hole.layout_values, ender,
+                             hole.knocked, couples, extra=list(final.penalty))
+        if previous is not None:
+            label = SCORE_RULES[k - 1][1]
+            label = _ender_label(hole) if label == "ender" else label
+            for s in range(hole.players):
+                if scores[s] != previous[s]:
+                    out[s].append((scores[s] - previous[s], label))
+        previous = scores
+    for s in range(hole.players):   # anything the rules above do not tell
+        rest = hole.scores[s] - hole.layout_values[s] - sum(v for v, _ in out[s])
+        if rest:
+            out[s].append((rest, "the hole's other scoring rules"))
+    return out
+
+
+def _difference(hole: HoleReplay, s: int) -> str:
+    return "; ".join(f"{v:+d} {why}" for v, why in score_breakdown(hole)[s])
 
 
 def _seat_lines(w: Words, table: Table, actor: int | None, show_hidden: bool,
@@ -469,24 +680,74 @@ def _changed(table: Table, seat: int, p: int, before: Table | None) -> bool:
             before.known[seat][seat][p] != table.known[seat][seat][p])
 
 
-def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None) -> str:
+def _caption(w: Words, s: Step, by: str) -> dict[tuple[int, int], str]:
+    """What one step did to the cells it touched, in words ((seat, position): words);
+    ``by`` names the power card in use (", by the K♥'s power"), if any."""
+    k, who = s.kind, f"seat {s.seat}"
+    if k == "place":
+        return {(s.seat, s.pos): f"{w.card(s.card)} placed by {who}"}
+    if k == "reveal":
+        return {(s.seat if s.target is None else s.target, s.pos): f"turned up by {who}{by}"}
+    if k == "peek":
+        return {(s.seat if s.target is None else s.target, s.pos): f"looked at by {who}{by}"}
+    if k == "arrange":
+        return {(s.seat, s.pos): f"{w.card(s.card)} moved here by {who}"}
+    if k == "swap":
+        a, b = (s.source, s.source_pos), (s.target, s.target_pos)
+        return {a: f"swapped with seat {b[0]}'s card at position {b[1]}{by}",
+                b: f"swapped with seat {a[0]}'s card at position {a[1]}{by}"}
+    if k == "move":
+        return {(s.target, s.target_pos): f"given blind by {who}",
+                (s.source, s.source_pos): f"emptied: its card given to seat {s.target}"}
+    if k == "shuffle":
+        return {(s.target, p): f"shuffled by {who}{by}" for p in s.cells}
+    if k in ("snap", "match", "remove_card", "show"):
+        done = {"snap": "snapped by" if s.note == "hit" else "a missed snap by",
+                "match": "discarded in a match by", "remove_card": "removed by",
+                "show": "shown to everyone by"}[k]
+        return {(s.target, s.target_pos): f"{done} {who}{by}"}
+    if k == "put":
+        how = PENALTY_CARDS.get(s.note)
+        return {(s.target, s.target_pos): f"a penalty card {how}" if how else
+                f"{w.card(s.card)} put there by {who}{by}"}
+    if k == "remove":
+        return {(s.seat, p): f"removed with its group by {who}" for p in s.cells}
+    return {}
+
+
+def captions(w: Words, g: Group) -> dict[tuple[int, int], str]:
+    """Why each cell changed in the group: (seat, position): words."""
+    out: dict[tuple[int, int], str] = {}
+    by = ""
+    for s in g.steps:
+        if s.kind == "power":
+            by = f", by the {w.card(s.card)}'s power"
+        for cell, words in _caption(w, s, by).items():
+            out[cell] = f"{out[cell]}; then {words}" if cell in out else words
+    return out
+
+
+def _card_html(w: Words, table: Table, seat: int, p: int, before: Table | None,
+               why: str = "") -> str:
     c = table.cards[seat][p]
     changed = _changed(table, seat, p, before)
     cls = ["card"]
     if changed:
         cls.append("changed")
+    why = html.escape(f"; {why or 'changed in this turn'}") if changed else ""
     if c >= K.EMPTY0:
-        return f'<span class="{" ".join(cls + ["empty"])}">{EMPTY_TEXT}</span>'
+        return f'<span class="{" ".join(cls + ["empty"])}" title="empty{why}">{EMPTY_TEXT}' \
+               '</span>'
     name = html.escape(w.card(c))
     if is_red(c):
         cls.append("red")
     if table.up[seat][p]:
-        return f'<span class="{" ".join(cls)}" title="face up">{name}</span>'
+        return f'<span class="{" ".join(cls)}" title="face up{why}">{name}</span>'
     if table.known[seat][seat][p]:
         return (f'<span class="{" ".join(cls + ["down"])}" title="face down, known to its '
-                f'owner">{name}</span>')
+                f'owner{why}">{name}</span>')
     return (f'<span class="{" ".join(c_ for c_ in cls if c_ != "red") + " unknown"}" '
-            f'title="face down, unknown to its owner">{UNKNOWN}'
+            f'title="face down, unknown to its owner{why}">{UNKNOWN}'
             f'<span class="secret"> {name}</span></span>')
 
 
@@ -495,11 +756,14 @@ def _spec_html(spec: str) -> str:
     return html.escape(spec).replace(":", ":<wbr>").replace(",", ",<wbr>")
 
 
-def _grid_html(w: Words, table: Table, seat: int, before: Table | None) -> str:
+def _grid_html(w: Words, table: Table, seat: int, before: Table | None,
+               why: dict[tuple[int, int], str] | None = None) -> str:
     r = w.rules
     n = len(table.cards[seat])
     cols = r.grid_cols if r.grid_rows * r.grid_cols == n else n
-    cells = "".join(_card_html(w, table, seat, p, before) for p in range(n))
+    why = why or {}
+    cells = "".join(_card_html(w, table, seat, p, before, why.get((seat, p), ""))
+                    for p in range(n))
     return f'<div class="grid" style="grid-template-columns: repeat({cols}, auto)">{cells}</div>'
 
 
@@ -508,15 +772,20 @@ def _seats_table_html(w: Words, g: Group, hole: HoleReplay, others: bool) -> str
     of other seats it knows)."""
     rows = ['<tr><th>seat</th><th>strategy</th><th>its layout as it knows it</th>' +
             ('<th>face-down cards of others it knows</th>' if others else '') + '</tr>']
+    why = captions(w, g)
     for s in range(hole.players):
         other = w.others_known(g.after, s)
         rows.append(f'<tr class="{"actor" if s == g.seat else ""}"><td>{s}</td>'
                     f'<td>{_spec_html(hole.strategies[s])}</td>'
-                    f'<td>{_grid_html(w, g.after, s, g.before)}</td>' +
+                    f'<td>{_grid_html(w, g.after, s, g.before, why)}</td>' +
                     (f'<td class="note">{html.escape(other[6:]) if other else ""}</td>'
                      if others else '') + '</tr>')
+    ringed = [f"seat {s} position {p}: {why.get((s, p), 'changed in this turn')}"
+              for s in range(hole.players) for p in range(len(g.after.cards[s]))
+              if _changed(g.after, s, p, g.before)]
+    told = f'<p class="note">Ringed: {html.escape("; ".join(ringed))}.</p>' if ringed else ""
     return f'<div class="scroll"><table class="seats">{"".join(rows)}</table></div>' \
-           f'<div class="pile">{html.escape(w.pile_text(g.after))}</div>'
+           f'<div class="pile">{html.escape(w.pile_text(g.after))}</div>{told}'
 
 
 def _final_table_html(w: Words, hole: HoleReplay) -> str:
