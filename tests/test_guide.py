@@ -309,7 +309,8 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
     assert f"{100 * check['guide_win']:.2f}%" in verdict and "baseline players" in verdict
     greyed, weights = na
-    assert greyed and all(text == gr.NA and colour != "rgb(34, 34, 34)"
+    alike = {gr.NA} | {words[1] for words in gd.TABLES.values()}   # the play both made
+    assert greyed and all(text in alike and colour != "rgb(34, 34, 34)"
                           for text, colour in greyed)
     assert weights and all(int(w) >= 600 for w in weights)
     for width in browser.WIDTHS:
@@ -477,3 +478,63 @@ def test_the_end_of_a_round_in_words():
     assert end("four_card").endswith("a player may knock instead of playing a turn; then every "
                                      "other player plays one more turn; the ender does not "
                                      "play again.")
+
+
+# ---- cells read from the advice's side -------------------------------------------------------
+def entry(chosen: str, mean: float, half: float, table="take", a="take", b="draw"):
+    se = half / 1.96
+    win = gd.stats.Interval(mean, se, mean - half, mean + half)
+    return gd.Entry(table, "3", "early", a, b, 100, win, win, chosen,
+                    bool(mean - half > 0 or mean + half < 0))
+
+
+def test_a_cell_gives_what_its_advice_gains():
+    """A cell read "draw -0.73 ✓" for advice that gains 0.73 points: the number was the
+    first option minus the second."""
+    assert gr._cell(entry("draw", -0.0073, 0.001)).text == "draw +0.73 ±0.10 ✓"
+    assert gr._cell(entry("take", 0.0073, 0.001)).text == "take +0.73 ±0.10 ✓"
+    # unclear: either will do, and the play shown is the one the tables keep
+    assert gr._cell(entry("take", -0.0005, 0.001)).text == "either (take) -0.05 ±0.10"
+    assert gr._cell(entry("use", 0.0, 0.0, "power", "use", "discard unused")).text == gr.NA
+    alike = gr._cell(entry("take", 0.0, 0.0))   # take never took it: both drew
+    assert (alike.text, alike.kind) == ("draw", "na")
+
+
+CELL = re.compile(r"(?P<play>take|draw|keep|discard|face down|best gain|either \((?P<kept>"
+                  r"[a-z ]+)\)) (?P<gain>[+-]\d+\.\d\d) ±\d+\.\d\d(?P<clear> ✓)?")
+
+
+def check_cells(rows: list[list[str]], table: str, bold: bool = True) -> None:
+    """No clear advice with a negative number, no n/a, and the unclear entries of a rank show
+    one play in every situation (the one the tables started from)."""
+    verb_a, verb_b = gd.TABLES[table][:2]
+    start = verb_b if table == "down" else verb_a
+    for row in rows:
+        for cell in row[1:]:
+            text = cell.strip("*")
+            if text in (verb_a, verb_b):   # the options played alike
+                continue
+            m = CELL.fullmatch(text)
+            assert m, (row[0], cell)
+            assert bool(m["clear"]) == (m["kept"] is None), cell
+            assert not bold or cell.startswith("**") == bool(m["clear"]), cell
+            if m["clear"]:
+                assert float(m["gain"]) > 0 and m["play"] in (verb_a, verb_b), cell
+            else:
+                assert m["kept"] == start, cell
+
+
+def test_the_six_card_guide_gives_clear_advice_with_positive_numbers(guide_folder):
+    from test_guide_powers import md_table
+    out, stdout = guide_folder
+    md = (out / "guide.md").read_text(encoding="utf-8")
+    for table in gd.TABLES:
+        rows = md_table(md, gr.question(table))
+        assert len(rows) == 13, table
+        check_cells(rows, table)
+    # the printed text: its take table
+    text = stdout.split(gr.question("take"), 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    rows = [re.split(r"\s{2,}", line.strip()) for line in text]
+    assert len(rows) == 13 and all(len(r) == 5 for r in rows), rows
+    check_cells(rows, "take", bold=False)
+    assert not any(c == gr.NA for r in rows for c in r)

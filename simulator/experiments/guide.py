@@ -16,10 +16,12 @@ numbers) against a field of ``greedy`` opponents (``knock-threshold`` in games o
 can end, where the tables start out knocking at 8), the guided player taking every seat in
 turn (tune.TableObjective). The entry's effect is the paired difference in the guided
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
-the difference is more than one standard error, and the current one otherwise. A power
-entry has three versions (always use the power, always discard the card unused, or greedy's
-rule, where the tables start): the first two are compared, and the winner by more than one
-standard error is kept, else greedy's rule stays ("either").
+the difference is clear (the interval leaves out 0), and the current one otherwise, so that
+an entry the deals cannot settle keeps the play it started from (greedy's) in every situation
+rather than flipping with the noise from one situation to the next. A power entry has three
+versions (always use the power, always discard the card unused, or greedy's rule, where the
+tables start): the first two are compared, and a clear winner is kept, else greedy's rule
+stays ("either").
 
 **Thresholds** (going out, knocking) are swept over a grid on the same deals against a field
 that plays the guide itself: the other seats follow the tables as measured so far, at the
@@ -62,7 +64,7 @@ from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 
-ADOPT_Z = 1.0          # a changed entry is kept when it wins by more than this many SEs
+ADOPT_Z = stats.Z      # a changed entry is kept when it wins clearly (its 95% interval)
 OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
 NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
 KNOCK_GRID = (0, 2, 4, 6, 8, 10, 12, 14, 16)
@@ -427,17 +429,14 @@ def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
 
 def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current) -> Entry:
     """``a`` against ``b``; ``current``: the option the tables hold now (a, b, or EITHER for
-    a power entry), kept unless the other wins by more than ADOPT_Z standard errors."""
+    a power entry), kept unless the other wins clearly (by more than ADOPT_Z standard
+    errors)."""
     oa, ob = m.observe(spec_a), m.observe(spec_b)
     d = _paired(oa, ob)
     win = stats.Interval(*(np.asarray(v)[0] for v in (d.mean, d.se, d.lo, d.hi)))
     score = stats.Interval(*(np.asarray(v)[1] for v in (d.mean, d.se, d.lo, d.hi)))
-    gain_a = float(win.mean)
-    se = float(win.se)
-    chosen = current
-    if se > 0 and abs(gain_a) > ADOPT_Z * se:
-        chosen = a if gain_a > 0 else b
-    clear = bool(win.lo > 0 or win.hi < 0)
+    clear = bool(win.lo > 0 or win.hi < 0)   # the interval is mean ± ADOPT_Z se
+    chosen = (a if win.mean > 0 else b) if clear else current
     return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear,
                  (oa - ob)[:, 0])
 

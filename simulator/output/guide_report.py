@@ -517,38 +517,61 @@ def _snaps_and_matches(r: Rules) -> str:
             "these decisions.")
 
 
+def advice(e) -> tuple[str, float, float, float]:
+    """An entry from its advice's side: (the option it plays, what that option gains over the
+    other in win share, the gain's 95% interval). A power entry neither option of which won
+    ("either") is given from its first option's side (using the power)."""
+    if e.chosen == e.b:
+        return e.b, -float(e.win.mean), -float(e.win.hi), -float(e.win.lo)
+    return e.chosen, float(e.win.mean), float(e.win.lo), float(e.win.hi)
+
+
+def _alike(e) -> str:
+    """What an entry whose options played alike on every deal shows: in the take, keep and
+    placement tables the play both made (the second option: the first one's card never met
+    its condition, such as lowering the estimated score), else NA."""
+    if e.table not in TABLES:
+        return NA
+    return "ignore" if e.b == IGNORE else e.b
+
+
 def _cell(e) -> Cell:
     if e.win.se == 0 and e.win.mean == 0:
-        return Cell(NA, "na")
-    verdict = "ignore" if e.chosen == IGNORE else e.chosen
-    text = f"{verdict} {pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)}"
+        return Cell(_alike(e), "na")
+    play, gain, lo, hi = advice(e)
+    play = "ignore" if play == IGNORE else play
+    number = f"{pp(gain)} {_pm(lo, hi)}"
     if e.clear:
-        return Cell(f"{text} {CLEAR_MARK}", "clear")
-    return Cell(text)
+        return Cell(f"{play} {number} {CLEAR_MARK}", "clear")
+    if play == EITHER:
+        return Cell(f"{EITHER} {number}")
+    return Cell(f"{EITHER} ({play}) {number}")
 
 
 def legend_lines(result: GuideResult) -> list[str]:
     """How to read the tables: the baseline, the cells, the marks, the situations."""
-    firsts = ", ".join(f"'{RANK_TABLES[t][0]}'" for t in RANK_TABLES
-                       if any(e.table == t for e in result.entries))
     never = "that pairs nothing and is worth" if result.rules.pair_scope != "none" else \
         "worth"
     return [
         baseline_text(result) + " Every entry was measured at a table of baseline players.",
-        f"Each cell: what to do, then what the first option ({firsts}) is "
-        "worth over the other, in percentage points of your share of rounds won, ± its paired "
-        "95% interval. 'take' and 'keep' mean: take (keep) the card when it lowers your "
+        "Each cell: what to do, then what doing it gains over the other option, in "
+        "percentage points of your share of rounds won, ± its paired 95% interval (a clear "
+        "advice's number is positive). 'take' and 'keep' mean: take (keep) the card when it "
+        "lowers your "
         "estimated score, as the baseline player does; 'draw' and 'discard': never in that "
         "situation." + (" In the two columns about lines of three, 'take' and 'keep' mean: "
                         f"take (keep) it for the {line_word(result.rules)}, and 'ignore': play "
                         "it like any other card." if has_lines(result.rules) else ""),
-        f"{CLEAR_MARK} (in bold): a clear difference, the 95% interval leaves out zero. Without "
-        f"{CLEAR_MARK} the measurement cannot tell the two options apart; the guide then keeps "
-        "the choice it started from (the baseline player's; in a game of lines, completing "
-        "one) unless the other won by more than one standard error.",
-        f"{NA}: not applicable, the situation never came up in the measured deals (or the "
-        f"choice never changed a round), so there is no advice; for example a card {never} "
-        "more than any card it could replace is never taken.",
+        f"{CLEAR_MARK} (in bold): a clear difference, the 95% interval leaves out zero. "
+        f"'{EITHER} (take)': the measurement cannot tell the two options apart, so either "
+        "will do; the guide then plays, in every such situation alike, the choice it started "
+        "from (in brackets: the baseline player's; in a game of lines, completing one), so "
+        "that its advice does not flip with the noise from one situation to the next; the "
+        "number is what that choice gains over the other.",
+        "A play without a number (greyed): the two options played alike on every measured "
+        f"deal, so that is what to do and there is nothing to measure; for example a card "
+        f"{never} more than any card it could replace never lowers your estimated score, so "
+        f"even 'take' draws. {NA}: the situation never came up.",
         "Situations: " + situation_help(result.rules),
     ] + [x for x in [cards_note(result)] if x]
 
@@ -669,8 +692,9 @@ def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cel
         rows.append([Cell(cards_of(result.rules, e)), Cell(words), Cell(baseline), _cell(e)])
     note = (f"{asked} '{use}': use it whenever it has something to act on; '{unused}': never "
             f"use it; '{EITHER}': the two could not be told apart, and the guide does what the "
-            "baseline player does (its column). The value: what using the power is worth "
-            "over discarding the card unused.")
+            "baseline player does (its column). The value: what the advice gains over the "
+            "other option; for 'either', what using the power gains over discarding the card "
+            "unused.")
     if result.rules.power_source == "stock_or_unused_discard":
         note += (" A card discarded unused leaves its power on the discard pile, for the next "
                  "player to spend a turn on.")
@@ -1136,8 +1160,9 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
     lines += ["", verdict_line(result)]
     for head, _, header, rows in decision_tables(result) + _optional(power_table(result)):
-        lines += ["", head + f"  (win share change in pp, ± paired 95%; {CLEAR_MARK} clear, "
-                  f"{NA} never came up)"]
+        lines += ["", head + f"  (what the advice gains in pp of win share, ± paired 95%; "
+                  f"{CLEAR_MARK} clear; {EITHER}: no clear difference, the play in brackets; "
+                  "no number: both options played alike)"]
         words = set(range(len(header) - 1)) if head == POWER_HEADING else {0}
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left=words)
     lines += [x for x in [cards_note(result)] if x]
