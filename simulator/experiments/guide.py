@@ -89,6 +89,10 @@ POWER_TABLE = ("use", "discard unused", "power",
                "A card with a power, drawn from the stock, that you do not keep: use its "
                "power, or discard it unused?")
 EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
+CONFIRMED, REFUTED, UNCLEAR = "confirmed", "refuted", "unclear"
+MOOT = "does not apply under these rules"
+CAUTIOUS_END = 4.0   # "clearly lowest": going out or knocking only at this score or less
+BOLD_KNOCK = float(KNOCK_GRID[-1])   # knocking as soon as the grid's highest allows
 RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
 # options whose non-default values change what scores (beyond pairs and lines)
 SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
@@ -218,6 +222,30 @@ class Threshold:
 
 
 @dataclass
+class Claim:
+    """A piece of common advice of Golf players, measured: the play that follows it against
+    the play that breaks it, on the guide's deals against its field (``win``, ``score``:
+    follow minus break), or why it does not apply under the rules (``moot``)."""
+    key: str
+    advice: str                 # what players say
+    follow: str                 # the play measured as following it, in words
+    against: str                # the play measured as breaking it
+    specs: tuple[str, str] = ("", "")   # the two strategies: following, breaking
+    moot: str = ""              # why the advice does not apply under these rules
+    deals: int = 0
+    win: stats.Interval | None = None
+    score: stats.Interval | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.moot:
+            return MOOT
+        if self.win.lo > 0:
+            return CONFIRMED
+        return REFUTED if self.win.hi < 0 else UNCLEAR
+
+
+@dataclass
 class GuideResult:
     rules: Rules
     preset: str
@@ -233,6 +261,7 @@ class GuideResult:
     seconds: float
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)   # degenerate measurements (turn cap)
+    claims: list[Claim] = field(default_factory=list)   # what players say, measured
 
 
 # ---- the tables as strategy parameters --------------------------------------------------------
@@ -427,14 +456,20 @@ def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
     return stats.paired_interval(d.sum(axis=0), (d * d).sum(axis=0), d.shape[0])
 
 
+def _win_and_score(oa: np.ndarray, ob: np.ndarray) -> tuple[stats.Interval, stats.Interval]:
+    """The paired differences a - b of two observations (``_Measurer.observe``): in win
+    share and in mean score."""
+    d = _paired(oa, ob)
+    return tuple(stats.Interval(*(np.asarray(v)[k] for v in (d.mean, d.se, d.lo, d.hi)))
+                 for k in (0, 1))
+
+
 def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current) -> Entry:
     """``a`` against ``b``; ``current``: the option the tables hold now (a, b, or EITHER for
     a power entry), kept unless the other wins clearly (by more than ADOPT_Z standard
     errors)."""
     oa, ob = m.observe(spec_a), m.observe(spec_b)
-    d = _paired(oa, ob)
-    win = stats.Interval(*(np.asarray(v)[0] for v in (d.mean, d.se, d.lo, d.hi)))
-    score = stats.Interval(*(np.asarray(v)[1] for v in (d.mean, d.se, d.lo, d.hi)))
+    win, score = _win_and_score(oa, ob)
     clear = bool(win.lo > 0 or win.hi < 0)   # the interval is mean ± ADOPT_Z se
     chosen = (a if win.mean > 0 else b) if clear else current
     return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear,
@@ -536,6 +571,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
             n += 2 * per
         else:
             n += SWEEPS * len(threshold_values(rules, st[0])) * per
+    n += 2 * per * sum(not c.moot for c in claims(rules, default_params(rules)))
     seat_count = len(tour.seatings(players))
     n += -(-check_rounds // seat_count) * seat_count
     n += compare_rounds * n_compare_rule_sets * 2
@@ -612,6 +648,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                 entries.append(e)
             elif table in ("out", "knock"):
                 thresholds.append(_self_play_threshold(m, rules, params, table))
+        advice = _measure_claims(m, rules, params)
         measured = m.capped
     spec = spec_of(params)
     check = None
@@ -628,7 +665,125 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     warnings += cmp.warnings(comparison) if comparison is not None else []
     return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
                        field, check, comparison, time.perf_counter() - t0, store.notes,
-                       warnings)
+                       warnings, advice)
+
+
+# ---- what players say ----------------------------------------------------------------------
+TWO, KING = RANK_NAMES.index("2"), RANK_NAMES.index("K")
+UNPAIRED = ("early", "late", "last")   # the situations of a card that pairs nothing
+
+
+def _masks(rules: Rules, tables, keys) -> list[str]:
+    """The rank tables' parameters for ``tables`` (take, keep) in those of the situations
+    ``keys`` that the rules have."""
+    use = applicable(rules, 2)
+    have = {s for s, _ in situations(rules)}
+    return [f"{TABLES[t][2]}_{k}" for t in tables if use[t] for k in keys if k in have]
+
+
+def _with_ranks(params: dict, names, ranks, on: bool) -> dict:
+    out = dict(params)
+    for name in names:
+        for r in ranks:
+            out[name] = with_bit(out[name], r, on)
+    return out
+
+
+def _rank_claim(params, key, words, names, ranks, follow_on: bool, moot: str) -> Claim:
+    """Advice about ranks: the tables ``names`` holding ``ranks`` (``follow_on``) or not."""
+    if not names:
+        return Claim(key, *words, moot=moot)
+    specs = tuple(spec_of(_with_ranks(params, names, ranks, on))
+                  for on in (follow_on, not follow_on))
+    return Claim(key, *words, specs)
+
+
+def _ending_claim(rules: Rules, params: dict) -> Claim:
+    advice = ("Do not go out unless you are clearly lowest, where the player who ends the "
+              "round is penalised unless lowest")
+    if rules.ender_penalty == "none":
+        return Claim("ender", advice, "", "", moot="the player who ends the round is not "
+                     "penalised")
+    use = applicable(rules, 2)
+    name, bold = ("out", NO_LIMIT) if use["out"] else ("knock", BOLD_KNOCK)
+    verb = "go out" if name == "out" else knock_words(rules)[0]
+    return Claim("ender", advice,
+                 f"{verb} only when your score would be at most {CAUTIOUS_END:g}",
+                 f"{verb} whenever you can" if name == "out" else
+                 f"{verb} when your estimated score is at most {bold:g}",
+                 (spec_of({**params, name: CAUTIOUS_END}), spec_of({**params, name: bold})))
+
+
+def claims(rules: Rules, params: dict) -> list[Claim]:
+    """The common advice of Golf players as comparisons the guide can play: the tables
+    ``params`` set to follow each piece of advice against the same tables set to break it
+    (where the tables cannot say it, two built-in players), or why it does not apply."""
+    jokers = [RANK_JOKER] if rules.has_jokers else []
+    def alone(what):
+        return "" if jokers else f" (no jokers in this deck: the {what} alone)"
+
+    pairing = ["pair"] if rules.pair_scope != "none" else list(LINE_SITUATIONS)
+    every = pairing + list(UNPAIRED)
+    nothing_pairs = "nothing pairs under these rules"
+    no_discard = "no one may take the discard under these rules"
+    down = applicable(rules, 2)["down"]
+    return [
+        _rank_claim(params, "keep_twos", (
+            "Keep 2s and jokers" + alone("twos"),
+            "take and keep them where they pair nothing (when they lower your score)",
+            "never take or keep them where they pair nothing"),
+            _masks(rules, ("take", "keep"), UNPAIRED), [TWO] + jokers, True, no_discard),
+        _rank_claim(params, "never_pair_twos", (
+            "Never pair 2s or jokers: a pair of them scores 0, losing their value" + alone("twos"),
+            "never take or keep them where they would pair a card or build a line",
+            "take and keep them there"),
+            _masks(rules, ("take", "keep"), pairing), [TWO] + jokers, False, nothing_pairs),
+        _rank_claim(params, "kings", (
+            "Kings are safe: keep them, and pair them",
+            "take and keep kings in every situation (when they lower your score)",
+            "never take or keep them"),
+            _masks(rules, ("take", "keep"), every), [KING], True, no_discard),
+        _rank_claim(params, "replace_mid", (
+            "Replace 6s and 7s when you can",
+            "take and keep 4s and 5s where they pair nothing (when they lower your score: "
+            "over a 6 or a 7, say)", "never take or keep them there: wait for a lower card"),
+            _masks(rules, ("take", "keep"), UNPAIRED), [3, 4], True, no_discard),
+        Claim("high_first", "Replace 8s to queens first",
+              "put a kept card that pairs nothing where it saves most (over your highest "
+              "face-up card, an 8 to a queen when you have one)",
+              "put it over a face-down card",
+              (spec_of({**params, "down": 0.0}), spec_of({**params, "down": float(ALL_RANKS)})))
+        if down else Claim("high_first", "Replace 8s to queens first", "", "",
+                           moot="every card stays face down"),
+        _rank_claim(params, "take_kings", (
+            "Always take a joker or a king from the discard pile" + alone("kings"),
+            "take them in every situation (when they lower your score)",
+            "draw from the stock instead"),
+            _masks(rules, ("take",), every), [KING] + jokers, True, no_discard),
+        _rank_claim(params, "take_pair", (
+            "Take a discard that completes a pair",
+            "take any discard that pairs one of your cards" if pairing == ["pair"] else
+            f"take any discard that completes a {line_word(rules)} of three",
+            "draw from the stock instead"),
+            _masks(rules, ("take",), pairing[:1]), ranks_in_play(rules), True,
+            nothing_pairs if rules.draw_from_discard else no_discard),
+        _ending_claim(rules, params),
+        Claim("watch_next", "Watch what the next player collects, and do not discard it to "
+              "them", "the baseline player that also holds back a card of a rank the next "
+              "player is collecting, when that costs it at most 3 points of estimated score",
+              "the baseline player", ("opponent-aware", "greedy"))
+        if rules.draw_from_discard else
+        Claim("watch_next", "Watch what the next player collects", "", "", moot=no_discard),
+    ]
+
+
+def _measure_claims(m: _Measurer, rules: Rules, params: dict) -> list[Claim]:
+    out = claims(rules, params)
+    for c in out:
+        if not c.moot:
+            c.win, c.score = _win_and_score(m.observe(c.specs[0]), m.observe(c.specs[1]))
+            c.deals = m.deals
+    return out
 
 
 CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements

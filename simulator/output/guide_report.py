@@ -17,7 +17,8 @@ import polars as pl
 from ..experiments import compare as cmp
 from ..experiments import stats
 from . import plots
-from ..experiments.guide import (EITHER, IGNORE, LINE_SITUATIONS, PLACE_SITUATION,
+from ..experiments.guide import (CONFIRMED, EITHER, IGNORE, LINE_SITUATIONS, MOOT,
+                                 PLACE_SITUATION, REFUTED, UNCLEAR,
                                  POWER_TABLE, RANK_TABLES, SCORING_OPTIONS, SITUATION_KEYS,
                                  SWEEPS, TABLES, GuideResult, applicable, early_count,
                                  entry_cards, entry_name, has_lines, knock_words, line_word,
@@ -101,6 +102,7 @@ def frame(result: GuideResult) -> pl.DataFrame:
                      "score_diff_hi95": float(e.score.hi), "win": None, "win_lo95": None,
                      "win_hi95": None, "chosen": e.chosen,
                      "clear": e.clear, "indistinguishable": None})
+    rows += [_claim_row(c) for c in result.claims]
     for th in result.thresholds:
         for i, v in enumerate(th.values):
             rows.append({"table": th.table, "row": _value_text(v), "cards": None,
@@ -125,6 +127,23 @@ def frame(result: GuideResult) -> pl.DataFrame:
               "win": pl.Float64, "win_lo95": pl.Float64, "win_hi95": pl.Float64,
               "chosen": pl.Utf8, "clear": pl.Boolean, "indistinguishable": pl.Boolean}
     return pl.DataFrame(rows, schema=schema)
+
+
+def _claim_row(c) -> dict:
+    """A piece of common advice as a row of guide.parquet (table "advice"; no measurement
+    where it does not apply: its reason is the option)."""
+    w, sc = c.win, c.score
+    return {"table": ADVICE_TABLE, "row": c.key, "cards": None, "situation": "",
+            "situation_text": c.advice, "option": c.follow or c.moot, "versus": c.against,
+            "deals": c.deals,
+            **{k: (None if w is None else float(getattr(w, a)))
+               for k, a in (("win_diff", "mean"), ("win_diff_se", "se"),
+                            ("win_diff_lo95", "lo"), ("win_diff_hi95", "hi"))},
+            **{k: (None if sc is None else float(getattr(sc, a)))
+               for k, a in (("score_diff", "mean"), ("score_diff_lo95", "lo"),
+                            ("score_diff_hi95", "hi"))},
+            "win": None, "win_lo95": None, "win_hi95": None, "chosen": c.verdict,
+            "clear": None if c.moot else c.verdict != UNCLEAR, "indistinguishable": None}
 
 
 def _value_text(v: float) -> str:
@@ -702,6 +721,41 @@ def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cel
     return POWER_HEADING, note, header, rows
 
 
+ADVICE_HEADING = "What players say, and what the simulation says"
+ADVICE_TABLE = "advice"   # its rows in guide.parquet, and its class on the page
+ADVICE_KINDS = {CONFIRMED: "good", REFUTED: "bad", MOOT: "na"}   # cells coloured by verdict
+
+
+def advice_note(result: GuideResult) -> str:
+    return ("Common advice of Golf players, each measured under these rules as a comparison "
+            "the guide can play: its tables as measured, set to follow the advice, against "
+            "the same tables set to break it (where the tables cannot say it, the two players "
+            f"the row names), on the same {result.deals:,} deals against the same baseline "
+            "players, taking every seat in turn. The number: what following it gains in "
+            "percentage points of win share, ± its paired 95% interval. Confirmed: the "
+            "interval lies above zero; refuted: below zero; unclear: it holds zero.")
+
+
+def advice_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cell]]] | None:
+    """(heading, explanation, header, rows) of what players say, measured; None where the
+    guide measured none (a result of an older version)."""
+    if not result.claims:
+        return None
+    rows = []
+    for c in result.claims:
+        kind = ADVICE_KINDS.get(c.verdict, "")
+        if c.moot:
+            rows.append([Cell(c.advice), Cell(""), Cell(f"{MOOT}: {c.moot}", kind), Cell(""),
+                         Cell("")])
+            continue
+        rows.append([Cell(c.advice), Cell(f"{c.follow}, against: {c.against}"),
+                     Cell(c.verdict, kind), Cell(pp(c.win.mean), kind),
+                     Cell(_pm(c.win.lo, c.win.hi))])
+    header = ["what players say", "measured as", "verdict", "following it gains (pp)",
+              "± 95%"]
+    return ADVICE_HEADING, advice_note(result), header, rows
+
+
 def _against(th, players: int, rules: Rules) -> str:
     what = {"out": "going out only at", "knock": f"{knock_words(rules)[1]} at"}[th.table]
     return (f"{players - 1} players who follow this guide, {what} {_value_text(th.field_value)}"
@@ -925,7 +979,7 @@ def method_lines(result: GuideResult) -> list[str]:
            "can and keep it (the entries for joining one then measure where that leads); the "
            f"entries for lines came first, joining a {line_word(result.rules)} before "
            "completing one" if has_lines(result.rules) else "")
-        + "; a change was kept when it won by more than one standard error.",
+        + "; a change was kept only when it won clearly (its 95% interval leaves out zero).",
     ]
     if result.thresholds:
         out.append("Thresholds were swept on the same deals against players who follow the "
@@ -989,6 +1043,8 @@ def _sections(result: GuideResult, names: set[str]) -> list[tuple]:
         b.append(("img", THRESHOLDS_PLOT, "thresholds"))
     if reveal_lines(result):
         b += [("h2", "Which cards to reveal first")] + [("p", x) for x in reveal_lines(result)]
+    for head, note, header, rows in _optional(advice_table(result)):
+        b += [("h2", head), ("note", note), ("table", header, rows, ADVICE_TABLE)]
     if result.compare is not None:
         b += [("h2", "House rules: what changes when you change them"),
               ("note", f"Measured with the guide and the baseline player "
@@ -1034,7 +1090,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         elif kind == "ol":
             lines += [f"{i}. {x}" for i, x in enumerate(block[1], 1)] + [""]
         elif kind == "table":
-            words = len(block[1]) - 1 if block[3] == POWERS_CLASS else 1
+            words = {POWERS_CLASS: len(block[1]) - 1, ADVICE_TABLE: 3}.get(block[3], 1)
             lines += _md_table(block[1], block[2], words) + [""]
         elif kind == "img":
             lines += [f"![{block[2]}]({block[1]})", ""]
@@ -1082,6 +1138,9 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; margin: .5em 0; }
 """
 # the table of powers: its columns of words to the left, the advice to the right
 CSS += (f"table.{POWERS_CLASS} td:not(:last-child), table.{POWERS_CLASS} th:not(:last-child) "
+        "{ text-align: left; }\n")
+# what players say: the advice, how it was measured and the verdict to the left
+CSS += (f"table.{ADVICE_TABLE} td:nth-child(-n+3), table.{ADVICE_TABLE} th:nth-child(-n+3) "
         "{ text-align: left; }\n")
 
 
@@ -1170,6 +1229,11 @@ def format_guide(result: GuideResult, threads: int) -> str:
         lines += ["", f"{head}  (against {_against(th, result.players, result.rules)})"]
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
     lines += reveal_lines(result)
+    for head, _, header, rows in _optional(advice_table(result)):
+        lines += ["", f"{head}  (following the advice minus breaking it, pp of win share, "
+                  "± paired 95%; guide.md says how each was measured)"]
+        lines += text_table(tuple(header[:1] + header[2:]),
+                            [tuple(str(c) for c in r[:1] + r[2:]) for r in rows], left={0, 1})
     if result.compare is not None:
         heading, header, rows = _house_rule_sections(result)[0]
         lines += ["", f"house rules, {heading} (guide.md has the rest)"]
