@@ -1219,9 +1219,11 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
     lines += ["", verdict_line(result)]
     for head, _, header, rows in decision_tables(result) + _optional(power_table(result)):
+        rest = (f"{EITHER}: no clear difference, the baseline player's rule; {NA}: never "
+                "came up" if head == POWER_HEADING else f"{EITHER}: no clear difference, the "
+                "play in brackets; no number: both options played alike")
         lines += ["", head + f"  (what the advice gains in pp of win share, ± paired 95%; "
-                  f"{CLEAR_MARK} clear; {EITHER}: no clear difference, the play in brackets; "
-                  "no number: both options played alike)"]
+                  f"{CLEAR_MARK} clear; {rest})"]
         words = set(range(len(header) - 1)) if head == POWER_HEADING else {0}
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left=words)
     lines += [x for x in [cards_note(result)] if x]
@@ -1232,8 +1234,11 @@ def format_guide(result: GuideResult, threads: int) -> str:
     for head, _, header, rows in _optional(advice_table(result)):
         lines += ["", f"{head}  (following the advice minus breaking it, pp of win share, "
                   "± paired 95%; guide.md says how each was measured)"]
+        moot = [r for r in rows if r[2].kind == ADVICE_KINDS[MOOT]]
         lines += text_table(tuple(header[:1] + header[2:]),
-                            [tuple(str(c) for c in r[:1] + r[2:]) for r in rows], left={0, 1})
+                            [tuple(str(c) for c in r[:1] + r[2:]) for r in rows
+                             if r not in moot], left={0, 1})
+        lines += [f"{c.advice} ({MOOT}: {c.moot})" for c in result.claims if c.moot]
     if result.compare is not None:
         heading, header, rows = _house_rule_sections(result)[0]
         lines += ["", f"house rules, {heading} (guide.md has the rest)"]
