@@ -32,6 +32,11 @@ can end, "never knock" is not a candidate: a field following it would never end 
 The values indistinguishable from the best are those whose Holm-corrected paired test against
 it is not rejected (as in ``golfsim tune``).
 
+**What players say** (``claims``): common advice of Golf players, each played as the
+finished tables set to follow it against the same tables set to break it (or, where the
+tables have no parameter for it, two built-in players in the guided seat), on the same deals
+against the same field; advice the rules make moot is kept with the reason, unmeasured.
+
 **How the guide is checked.** The finished tables play a tournament against the field on
 other deals (another seed), with every seating, and the guide reports the result.
 
