@@ -587,6 +587,15 @@ def test_the_advice_of_players_is_a_comparison_the_guide_can_play():
     assert all(int(on) >> gd.RANK_JOKER & 1 for on, _ in keep.values())
     by = {c.key: c for c in gd.claims(FOUR, gd.default_params(FOUR))}
     assert by["high_first"].moot == "every card stays face down"
+    # where nothing cancels, no advice about pairs; lines of three stand in for pairs
+    cabo = Rules.preset("power_cabo")
+    by = {c.key: c for c in gd.claims(cabo, gd.default_params(cabo))}
+    assert "never_pair_twos" not in by and "take_pair" not in by
+    assert not re.search(r"\bpair", " ".join(c.advice + c.follow + c.against
+                                              for c in by.values()))
+    by = {c.key: c for c in gd.claims(NINE, gd.default_params(NINE))}
+    assert changed(by["take_pair"]) == {"take_line3": (float(ALL_RANKS), 1 << gd.RANK_JOKER)}
+    assert "column of three" in by["take_pair"].advice
 
 
 def test_what_players_say_from_crafted_measurements():

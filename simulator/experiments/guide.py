@@ -96,6 +96,7 @@ POWER_TABLE = ("use", "discard unused", "power",
 EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
 CONFIRMED, REFUTED, UNCLEAR = "confirmed", "refuted", "unclear"
 MOOT = "does not apply under these rules"
+NO_DISCARD = "no one may take the discard under these rules"
 CAUTIOUS_END = 4.0   # "clearly lowest": going out or knocking only at this score or less
 BOLD_KNOCK = float(KNOCK_GRID[-1])   # knocking as soon as the grid's highest allows
 RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
@@ -719,67 +720,107 @@ def _ending_claim(rules: Rules, params: dict) -> Claim:
                  (spec_of({**params, name: CAUTIOUS_END}), spec_of({**params, name: bold})))
 
 
+def _jokers_note(rules: Rules, what: str) -> str:
+    return "" if rules.has_jokers else f" (no jokers in this deck: the {what} alone)"
+
+
+def _low_ranks(rules: Rules) -> list[int]:
+    """The 2s and the jokers in play (the cards players keep)."""
+    return [TWO] + ([RANK_JOKER] if rules.has_jokers else [])
+
+
+def _free_words(rules: Rules, one: bool = False) -> str:
+    """Where cards (``one``: a card) cancel nothing, in words ("" where nothing cancels)."""
+    lead, pair, build = (" that", "pairs", "builds") if one else (" where they", "pair", "build")
+    if rules.pair_scope != "none":
+        return f"{lead} {pair} nothing"
+    return f"{lead} {build} no {line_word(rules)}" if has_lines(rules) else ""
+
+
+def _cancel_words(rules: Rules) -> dict[str, str]:
+    """The advice about cards that cancel, as it applies where pairs or lines of three do."""
+    if rules.pair_scope != "none":
+        return {"never": "Never pair 2s or jokers: a pair of them scores 0, losing their value",
+                "kings": ", and pair them", "take": "Take a discard that completes a pair"}
+    line = line_word(rules)
+    return {"never": f"Never build a {line} of 2s or jokers: it scores 0, losing their value",
+            "kings": f", and build {line}s of them",
+            "take": f"Take a discard that completes a {line} of three"}
+
+
+def _cancel_claims(rules: Rules, params: dict) -> list[Claim]:
+    """The advice about cards that cancel: none where nothing does (the page says so)."""
+    if rules.pair_scope == "none" and not has_lines(rules):
+        return []
+    pairs = rules.pair_scope != "none"
+    keys = ["pair"] if pairs else list(LINE_SITUATIONS)
+    return [
+        _rank_claim(params, "never_pair_twos", (
+            _cancel_words(rules)["never"] + _jokers_note(rules, "twos"),
+            "never take or keep them where they would " +
+            ("pair one of your cards" if pairs else f"build a {line_word(rules)}"),
+            "take and keep them there"),
+            _masks(rules, ("take", "keep"), keys), _low_ranks(rules), False, NO_DISCARD),
+        _rank_claim(params, "take_pair", (
+            _cancel_words(rules)["take"],
+            "take any discard that pairs one of your cards" if pairs else
+            f"take any discard that completes a {line_word(rules)} of three",
+            "draw from the stock instead"),
+            _masks(rules, ("take",), keys[:1]), ranks_in_play(rules), True, NO_DISCARD),
+    ]
+
+
 def claims(rules: Rules, params: dict) -> list[Claim]:
     """The common advice of Golf players as comparisons the guide can play: the tables
     ``params`` set to follow each piece of advice against the same tables set to break it
     (where the tables cannot say it, two built-in players), or why it does not apply."""
-    jokers = [RANK_JOKER] if rules.has_jokers else []
-    def alone(what):
-        return "" if jokers else f" (no jokers in this deck: the {what} alone)"
-
-    pairing = ["pair"] if rules.pair_scope != "none" else list(LINE_SITUATIONS)
-    every = pairing + list(UNPAIRED)
-    nothing_pairs = "nothing pairs under these rules"
-    no_discard = "no one may take the discard under these rules"
-    down = applicable(rules, 2)["down"]
-    return [
+    cancel = {c.key: c for c in _cancel_claims(rules, params)}
+    free = _free_words(rules)
+    every = ["pair"] + list(LINE_SITUATIONS) + list(UNPAIRED)
+    keep_words = "take and keep {}" + free + " (when they lower your score)"
+    out = [
         _rank_claim(params, "keep_twos", (
-            "Keep 2s and jokers" + alone("twos"),
-            "take and keep them where they pair nothing (when they lower your score)",
-            "never take or keep them where they pair nothing"),
-            _masks(rules, ("take", "keep"), UNPAIRED), [TWO] + jokers, True, no_discard),
-        _rank_claim(params, "never_pair_twos", (
-            "Never pair 2s or jokers: a pair of them scores 0, losing their value" + alone("twos"),
-            "never take or keep them where they would pair a card or build a line",
-            "take and keep them there"),
-            _masks(rules, ("take", "keep"), pairing), [TWO] + jokers, False, nothing_pairs),
+            "Keep 2s and jokers" + _jokers_note(rules, "twos"), keep_words.format("them"),
+            "never take or keep them" + free),
+            _masks(rules, ("take", "keep"), UNPAIRED), _low_ranks(rules), True, NO_DISCARD),
+        cancel.get("never_pair_twos"),
         _rank_claim(params, "kings", (
-            "Kings are safe: keep them, and pair them",
+            "Kings are safe: keep them" + (_cancel_words(rules)["kings"] if cancel else ""),
             "take and keep kings in every situation (when they lower your score)",
             "never take or keep them"),
-            _masks(rules, ("take", "keep"), every), [KING], True, no_discard),
+            _masks(rules, ("take", "keep"), every), [KING], True, NO_DISCARD),
         _rank_claim(params, "replace_mid", (
             "Replace 6s and 7s when you can",
-            "take and keep 4s and 5s where they pair nothing (when they lower your score: "
-            "over a 6 or a 7, say)", "never take or keep them there: wait for a lower card"),
-            _masks(rules, ("take", "keep"), UNPAIRED), [3, 4], True, no_discard),
-        Claim("high_first", "Replace 8s to queens first",
-              "put a kept card that pairs nothing where it saves most (over your highest "
-              "face-up card, an 8 to a queen when you have one)",
-              "put it over a face-down card",
-              (spec_of({**params, "down": 0.0}), spec_of({**params, "down": float(ALL_RANKS)})))
-        if down else Claim("high_first", "Replace 8s to queens first", "", "",
-                           moot="every card stays face down"),
+            keep_words.format("4s and 5s")[:-1] + ": over a 6 or a 7, say)",
+            "never take or keep them" + free + ": wait for a lower card"),
+            _masks(rules, ("take", "keep"), UNPAIRED), [3, 4], True, NO_DISCARD),
+        _high_first_claim(rules, params),
         _rank_claim(params, "take_kings", (
-            "Always take a joker or a king from the discard pile" + alone("kings"),
+            "Always take a joker or a king from the discard pile"
+            + _jokers_note(rules, "kings"),
             "take them in every situation (when they lower your score)",
             "draw from the stock instead"),
-            _masks(rules, ("take",), every), [KING] + jokers, True, no_discard),
-        _rank_claim(params, "take_pair", (
-            "Take a discard that completes a pair",
-            "take any discard that pairs one of your cards" if pairing == ["pair"] else
-            f"take any discard that completes a {line_word(rules)} of three",
-            "draw from the stock instead"),
-            _masks(rules, ("take",), pairing[:1]), ranks_in_play(rules), True,
-            nothing_pairs if rules.draw_from_discard else no_discard),
+            _masks(rules, ("take",), every), [KING] + _low_ranks(rules)[1:], True, NO_DISCARD),
+        cancel.get("take_pair"),
         _ending_claim(rules, params),
         Claim("watch_next", "Watch what the next player collects, and do not discard it to "
               "them", "the baseline player that also holds back a card of a rank the next "
               "player is collecting, when that costs it at most 3 points of estimated score",
-              "the baseline player", ("opponent-aware", "greedy"))
-        if rules.draw_from_discard else
-        Claim("watch_next", "Watch what the next player collects", "", "", moot=no_discard),
+              "the baseline player", ("opponent-aware", "greedy"),
+              moot="" if rules.draw_from_discard else NO_DISCARD),
     ]
+    return [c for c in out if c is not None]
+
+
+def _high_first_claim(rules: Rules, params: dict) -> Claim:
+    advice = "Replace 8s to queens first"
+    if not applicable(rules, 2)["down"]:
+        return Claim("high_first", advice, "", "", moot="every card stays face down")
+    return Claim("high_first", advice,
+                 f"put a kept card{_free_words(rules, one=True)} where it saves "
+                 "most (over your highest face-up card, an 8 to a queen when you have one)",
+                 "put it over a face-down card",
+                 (spec_of({**params, "down": 0.0}), spec_of({**params, "down": float(ALL_RANKS)})))
 
 
 def _measure_claims(m: _Measurer, rules: Rules, params: dict) -> list[Claim]:

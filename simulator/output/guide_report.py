@@ -733,7 +733,11 @@ def advice_note(result: GuideResult) -> str:
             f"the row names), on the same {result.deals:,} deals against the same baseline "
             "players, taking every seat in turn. The number: what following it gains in "
             "percentage points of win share, ± its paired 95% interval. Confirmed: the "
-            "interval lies above zero; refuted: below zero; unclear: it holds zero.")
+            "interval lies above zero; refuted: below zero; unclear: it holds zero."
+            + ("" if any(c.key == "take_pair" for c in result.claims) else
+               " The advice about cards that cancel each other (never cancel your 2s or "
+               "jokers; take a discard that completes a match) is left out: nothing cancels "
+               "under these rules."))
 
 
 def advice_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cell]]] | None:
