@@ -266,7 +266,7 @@ def test_guide_command_writes_its_files(guide_folder):
         assert (out / name).stat().st_size > 500, name
     df = pl.read_parquet(out / "guide.parquet")
     meta = pl.read_parquet_metadata(out / "guide.parquet")
-    assert set(df["table"]) == {"reveal", "take", "keep", "down", "out"}
+    assert set(df["table"]) == {"reveal", "take", "keep", "down", "out", gr.ADVICE_TABLE}
     assert df.filter(pl.col("table") == "take").height == 52   # 13 ranks x 4 situations
     assert meta["guide_strategy"] in stdout
     check = json.loads(meta["check"])
@@ -309,7 +309,9 @@ def test_guide_opens_in_headless_chromium(guide_folder, tmp_path):
     check = json.loads(pl.read_parquet_metadata(out / "guide.parquet")["check"])
     assert f"{100 * check['guide_win']:.2f}%" in verdict and "baseline players" in verdict
     greyed, weights = na
-    assert greyed and all(text == gr.NA and colour != "rgb(34, 34, 34)"
+    alike = {gr.NA} | {words[1] for words in gd.TABLES.values()}   # the play both made
+    assert greyed and all((text in alike or text.startswith(gd.MOOT)) and
+                          colour != "rgb(34, 34, 34)"
                           for text, colour in greyed)
     assert weights and all(int(w) >= 600 for w in weights)
     for width in browser.WIDTHS:
@@ -477,3 +479,164 @@ def test_the_end_of_a_round_in_words():
     assert end("four_card").endswith("a player may knock instead of playing a turn; then every "
                                      "other player plays one more turn; the ender does not "
                                      "play again.")
+
+
+# ---- cells read from the advice's side -------------------------------------------------------
+def entry(chosen: str, mean: float, half: float, table="take", a="take", b="draw"):
+    se = half / 1.96
+    win = gd.stats.Interval(mean, se, mean - half, mean + half)
+    return gd.Entry(table, "3", "early", a, b, 100, win, win, chosen,
+                    bool(mean - half > 0 or mean + half < 0))
+
+
+def test_a_cell_gives_what_its_advice_gains():
+    """A cell read "draw -0.73 ✓" for advice that gains 0.73 points: the number was the
+    first option minus the second."""
+    assert gr._cell(entry("draw", -0.0073, 0.001)).text == "draw +0.73 ±0.10 ✓"
+    assert gr._cell(entry("take", 0.0073, 0.001)).text == "take +0.73 ±0.10 ✓"
+    # unclear: either will do, and the play shown is the one the tables keep
+    assert gr._cell(entry("take", -0.0005, 0.001)).text == "either (take) -0.05 ±0.10"
+    assert gr._cell(entry("use", 0.0, 0.0, "power", "use", "discard unused")).text == gr.NA
+    alike = gr._cell(entry("take", 0.0, 0.0))   # take never took it: both drew
+    assert (alike.text, alike.kind) == ("draw", "na")
+
+
+CELL = re.compile(r"(?P<play>take|draw|keep|discard|face down|best gain|either \((?P<kept>"
+                  r"[a-z ]+)\)) (?P<gain>[+-]\d+\.\d\d) ±\d+\.\d\d(?P<clear> ✓)?")
+
+
+def check_cells(rows: list[list[str]], table: str, bold: bool = True) -> None:
+    """No clear advice with a negative number, no n/a, and the unclear entries of a rank show
+    one play in every situation (the one the tables started from)."""
+    verb_a, verb_b = gd.TABLES[table][:2]
+    start = verb_b if table == "down" else verb_a
+    for row in rows:
+        for cell in row[1:]:
+            text = cell.strip("*")
+            if text in (verb_a, verb_b):   # the options played alike
+                continue
+            m = CELL.fullmatch(text)
+            assert m, (row[0], cell)
+            assert bool(m["clear"]) == (m["kept"] is None), cell
+            assert not bold or cell.startswith("**") == bool(m["clear"]), cell
+            if m["clear"]:
+                assert float(m["gain"]) > 0 and m["play"] in (verb_a, verb_b), cell
+            else:
+                assert m["kept"] == start, cell
+
+
+def test_the_six_card_guide_gives_clear_advice_with_positive_numbers(guide_folder):
+    from test_guide_powers import md_table
+    out, stdout = guide_folder
+    md = (out / "guide.md").read_text(encoding="utf-8")
+    for table in gd.TABLES:
+        rows = md_table(md, gr.question(table))
+        assert len(rows) == 13, table
+        check_cells(rows, table)
+    # the printed text: its take table
+    text = stdout.split(gr.question("take"), 1)[1].split("\n\n", 1)[0].splitlines()[2:]
+    rows = [re.split(r"\s{2,}", line.strip()) for line in text]
+    assert len(rows) == 13 and all(len(r) == 5 for r in rows), rows
+    check_cells(rows, "take", bold=False)
+    assert not any(c == gr.NA for r in rows for c in r)
+
+
+# ---- what players say, measured --------------------------------------------------------------
+ADVICE = {   # the common advice of Golf players every guide measures: a phrase of its row
+    "keep_twos": "Keep 2s and jokers", "never_pair_twos": "Never pair 2s or jokers",
+    "kings": "Kings are safe", "replace_mid": "Replace 6s and 7s",
+    "high_first": "8s to queens first", "take_kings": "take a joker or a king",
+    "take_pair": "completes a pair", "ender": "clearly lowest",
+    "watch_next": "next player collects"}
+
+
+def spec_params(spec: str) -> dict[str, float]:
+    given = dict(kv.split("=") for kv in spec.partition(":")[2].split(",") if kv)
+    return {**gd.default_params(), **{k: float(v) for k, v in given.items()}}
+
+
+def changed(c) -> dict[str, tuple[float, float]]:
+    """The parameters in which a claim's two versions of the tables differ."""
+    a, b = (spec_params(x) for x in c.specs)
+    return {k: (a[k], b[k]) for k in a if a[k] != b[k]}
+
+
+def test_the_advice_of_players_is_a_comparison_the_guide_can_play():
+    import dataclasses
+    by = {c.key: c for c in gd.claims(SIX, gd.default_params(SIX))}
+    assert list(by) == list(ADVICE)
+    assert all(phrase in by[k].advice for k, phrase in ADVICE.items())
+    two = 1 << gd.TWO
+    keep = changed(by["keep_twos"])   # the twos in the take and keep tables, pairing nothing
+    assert set(keep) == {f"{t}_{s}" for t in ("take", "keep") for s in gd.UNPAIRED}
+    assert all(int(on) & two and not int(off) & two for on, off in keep.values())
+    assert set(changed(by["never_pair_twos"])) == {"take_pair", "keep_pair"}
+    assert all(not int(on) & two for on, _ in changed(by["never_pair_twos"]).values())
+    assert changed(by["high_first"]) == {"down": (0.0, float(ALL_RANKS))}
+    # every rank in play (six_card has no jokers: their bit stays as it was)
+    assert changed(by["take_pair"]) == {"take_pair": (float(ALL_RANKS), 1 << gd.RANK_JOKER)}
+    assert by["watch_next"].specs == ("opponent-aware", "greedy")
+    assert by["ender"].moot == "the player who ends the round is not penalised"
+    assert "no jokers in this deck" in by["keep_twos"].advice
+    # moot under these rules becomes measurable under others, and jokers join the twos
+    penalised = dataclasses.replace(SIX, ender_penalty="plus_10")
+    ender = gd.claims(penalised, gd.default_params(penalised))[7]
+    assert not ender.moot and changed(ender) == {"out": (gd.CAUTIOUS_END, gd.NO_LIMIT)}
+    jokers = Rules.preset("eight_card_whitnack")
+    keep = changed(gd.claims(jokers, gd.default_params(jokers))[0])
+    assert all(int(on) >> gd.RANK_JOKER & 1 for on, _ in keep.values())
+    by = {c.key: c for c in gd.claims(FOUR, gd.default_params(FOUR))}
+    assert by["high_first"].moot == "every card stays face down"
+    # where nothing cancels, no advice about pairs; lines of three stand in for pairs
+    cabo = Rules.preset("power_cabo")
+    by = {c.key: c for c in gd.claims(cabo, gd.default_params(cabo))}
+    assert "never_pair_twos" not in by and "take_pair" not in by
+    assert not re.search(r"\bpair", " ".join(c.advice + c.follow + c.against
+                                              for c in by.values()))
+    by = {c.key: c for c in gd.claims(NINE, gd.default_params(NINE))}
+    assert changed(by["take_pair"]) == {"take_line3": (float(ALL_RANKS), 1 << gd.RANK_JOKER)}
+    assert "column of three" in by["take_pair"].advice
+
+
+def test_what_players_say_from_crafted_measurements():
+    from types import SimpleNamespace
+
+    def claim(key, mean, half):
+        w = gd.stats.Interval(mean, half / 1.96, mean - half, mean + half)
+        return gd.Claim(key, ADVICE[key], "follow", "break", ("a", "b"), deals=100, win=w,
+                        score=w)
+    moot = gd.Claim("ender", ADVICE["ender"], "", "", moot="no penalty")
+    result = SimpleNamespace(claims=[claim("kings", 0.02, 0.01), claim("keep_twos", -0.03, 0.01),
+                                     claim("take_pair", 0.005, 0.01), moot], deals=100)
+    head, note, header, rows = gr.advice_table(result)
+    assert head == gr.ADVICE_HEADING and "100 deals" in note
+    assert [[str(c) for c in r] for r in rows] == [
+        [ADVICE["kings"], "follow, against: break", "confirmed", "+2.00", "±1.00"],
+        [ADVICE["keep_twos"], "follow, against: break", "refuted", "-3.00", "±1.00"],
+        [ADVICE["take_pair"], "follow, against: break", "unclear", "+0.50", "±1.00"],
+        [ADVICE["ender"], "", f"{gd.MOOT}: no penalty", "", ""]]
+    assert [r[2].kind for r in rows] == ["good", "bad", "", "na"]
+    assert gr.advice_table(SimpleNamespace(claims=[], deals=100)) is None
+
+
+def test_the_six_card_guide_says_what_players_say_and_measures_it(guide_folder):
+    from test_guide_powers import md_table
+    out, stdout = guide_folder
+    md = (out / "guide.md").read_text(encoding="utf-8")
+    rows = md_table(md, gr.ADVICE_HEADING)
+    assert len(rows) == len(ADVICE)
+    for (key, phrase), (advice, measured, verdict, gain, pm) in zip(ADVICE.items(), rows):
+        assert phrase in advice, (key, advice)
+        if key == "ender":   # six_card does not penalise the player who goes out
+            assert verdict == f"{gd.MOOT}: the player who ends the round is not penalised"
+            assert measured == gain == pm == ""
+            continue
+        assert ", against: " in measured
+        g, half = float(gain), float(pm.lstrip("±"))
+        assert half > 0, key
+        assert verdict == ("confirmed" if g - half > 0 else "refuted" if g + half < 0
+                           else "unclear"), (key, verdict, gain, pm)
+    assert gr.ADVICE_HEADING in stdout and gr.ADVICE_HEADING in (out / "guide.html").read_text()
+    df = pl.read_parquet(out / "guide.parquet").filter(pl.col("table") == gr.ADVICE_TABLE)
+    assert df["row"].to_list() == list(ADVICE)
+    assert not re.search("greedy|opponent-aware", md, re.I)

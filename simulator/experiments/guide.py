@@ -16,10 +16,12 @@ numbers) against a field of ``greedy`` opponents (``knock-threshold`` in games o
 can end, where the tables start out knocking at 8), the guided player taking every seat in
 turn (tune.TableObjective). The entry's effect is the paired difference in the guided
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
-the difference is more than one standard error, and the current one otherwise. A power
-entry has three versions (always use the power, always discard the card unused, or greedy's
-rule, where the tables start): the first two are compared, and the winner by more than one
-standard error is kept, else greedy's rule stays ("either").
+the difference is clear (the interval leaves out 0), and the current one otherwise, so that
+an entry the deals cannot settle keeps the play it started from (greedy's) in every situation
+rather than flipping with the noise from one situation to the next. A power entry has three
+versions (always use the power, always discard the card unused, or greedy's rule, where the
+tables start): the first two are compared, and a clear winner is kept, else greedy's rule
+stays ("either").
 
 **Thresholds** (going out, knocking) are swept over a grid on the same deals against a field
 that plays the guide itself: the other seats follow the tables as measured so far, at the
@@ -29,6 +31,11 @@ the guide reports the last sweep and the field it was played against. In a game 
 can end, "never knock" is not a candidate: a field following it would never end a round.
 The values indistinguishable from the best are those whose Holm-corrected paired test against
 it is not rejected (as in ``golfsim tune``).
+
+**What players say** (``claims``): common advice of Golf players, each played as the
+finished tables set to follow it against the same tables set to break it (or, where the
+tables have no parameter for it, two built-in players in the guided seat), on the same deals
+against the same field; advice the rules make moot is kept with the reason, unmeasured.
 
 **How the guide is checked.** The finished tables play a tournament against the field on
 other deals (another seed), with every seating, and the guide reports the result.
@@ -62,7 +69,7 @@ from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore
 from .tune import Candidate, TableObjective, holm, number_text, paired_p
 
-ADOPT_Z = 1.0          # a changed entry is kept when it wins by more than this many SEs
+ADOPT_Z = stats.Z      # a changed entry is kept when it wins clearly (its 95% interval)
 OUT_GRID = (-4, -2, 0, 2, 4, 6, 8, 10, 12, 15, 20)
 NO_LIMIT = 1000.0      # "out" without a limit: greedy's behaviour
 KNOCK_GRID = (0, 2, 4, 6, 8, 10, 12, 14, 16)
@@ -87,6 +94,11 @@ POWER_TABLE = ("use", "discard unused", "power",
                "A card with a power, drawn from the stock, that you do not keep: use its "
                "power, or discard it unused?")
 EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
+CONFIRMED, REFUTED, UNCLEAR = "confirmed", "refuted", "unclear"
+MOOT = "does not apply under these rules"
+NO_DISCARD = "no one may take the discard under these rules"
+CAUTIOUS_END = 4.0   # "clearly lowest": going out or knocking only at this score or less
+BOLD_KNOCK = float(KNOCK_GRID[-1])   # knocking as soon as the grid's highest allows
 RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
 # options whose non-default values change what scores (beyond pairs and lines)
 SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
@@ -216,6 +228,30 @@ class Threshold:
 
 
 @dataclass
+class Claim:
+    """A piece of common advice of Golf players, measured: the play that follows it against
+    the play that breaks it, on the guide's deals against its field (``win``, ``score``:
+    follow minus break), or why it does not apply under the rules (``moot``)."""
+    key: str
+    advice: str                 # what players say
+    follow: str                 # the play measured as following it, in words
+    against: str                # the play measured as breaking it
+    specs: tuple[str, str] = ("", "")   # the two strategies: following, breaking
+    moot: str = ""              # why the advice does not apply under these rules
+    deals: int = 0
+    win: stats.Interval | None = None
+    score: stats.Interval | None = None
+
+    @property
+    def verdict(self) -> str:
+        if self.moot:
+            return MOOT
+        if self.win.lo > 0:
+            return CONFIRMED
+        return REFUTED if self.win.hi < 0 else UNCLEAR
+
+
+@dataclass
 class GuideResult:
     rules: Rules
     preset: str
@@ -231,6 +267,7 @@ class GuideResult:
     seconds: float
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)   # degenerate measurements (turn cap)
+    claims: list[Claim] = field(default_factory=list)   # what players say, measured
 
 
 # ---- the tables as strategy parameters --------------------------------------------------------
@@ -425,19 +462,22 @@ def _paired(x: np.ndarray, y: np.ndarray) -> stats.Interval:
     return stats.paired_interval(d.sum(axis=0), (d * d).sum(axis=0), d.shape[0])
 
 
+def _win_and_score(oa: np.ndarray, ob: np.ndarray) -> tuple[stats.Interval, stats.Interval]:
+    """The paired differences a - b of two observations (``_Measurer.observe``): in win
+    share and in mean score."""
+    d = _paired(oa, ob)
+    return tuple(stats.Interval(*(np.asarray(v)[k] for v in (d.mean, d.se, d.lo, d.hi)))
+                 for k in (0, 1))
+
+
 def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current) -> Entry:
     """``a`` against ``b``; ``current``: the option the tables hold now (a, b, or EITHER for
-    a power entry), kept unless the other wins by more than ADOPT_Z standard errors."""
+    a power entry), kept unless the other wins clearly (by more than ADOPT_Z standard
+    errors)."""
     oa, ob = m.observe(spec_a), m.observe(spec_b)
-    d = _paired(oa, ob)
-    win = stats.Interval(*(np.asarray(v)[0] for v in (d.mean, d.se, d.lo, d.hi)))
-    score = stats.Interval(*(np.asarray(v)[1] for v in (d.mean, d.se, d.lo, d.hi)))
-    gain_a = float(win.mean)
-    se = float(win.se)
-    chosen = current
-    if se > 0 and abs(gain_a) > ADOPT_Z * se:
-        chosen = a if gain_a > 0 else b
-    clear = bool(win.lo > 0 or win.hi < 0)
+    win, score = _win_and_score(oa, ob)
+    clear = bool(win.lo > 0 or win.hi < 0)   # the interval is mean ± ADOPT_Z se
+    chosen = (a if win.mean > 0 else b) if clear else current
     return Entry(table, row, situation, a, b, m.deals, win, score, chosen, clear,
                  (oa - ob)[:, 0])
 
@@ -537,6 +577,7 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
             n += 2 * per
         else:
             n += SWEEPS * len(threshold_values(rules, st[0])) * per
+    n += 2 * per * sum(not c.moot for c in claims(rules, default_params(rules)))
     seat_count = len(tour.seatings(players))
     n += -(-check_rounds // seat_count) * seat_count
     n += compare_rounds * n_compare_rule_sets * 2
@@ -613,6 +654,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                 entries.append(e)
             elif table in ("out", "knock"):
                 thresholds.append(_self_play_threshold(m, rules, params, table))
+        advice = _measure_claims(m, rules, params)
         measured = m.capped
     spec = spec_of(params)
     check = None
@@ -629,7 +671,165 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
     warnings += cmp.warnings(comparison) if comparison is not None else []
     return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
                        field, check, comparison, time.perf_counter() - t0, store.notes,
-                       warnings)
+                       warnings, advice)
+
+
+# ---- what players say ----------------------------------------------------------------------
+TWO, KING = RANK_NAMES.index("2"), RANK_NAMES.index("K")
+UNPAIRED = ("early", "late", "last")   # the situations of a card that pairs nothing
+
+
+def _masks(rules: Rules, tables, keys) -> list[str]:
+    """The rank tables' parameters for ``tables`` (take, keep) in those of the situations
+    ``keys`` that the rules have."""
+    use = applicable(rules, 2)
+    have = {s for s, _ in situations(rules)}
+    return [f"{TABLES[t][2]}_{k}" for t in tables if use[t] for k in keys if k in have]
+
+
+def _with_ranks(params: dict, names, ranks, on: bool) -> dict:
+    out = dict(params)
+    for name in names:
+        for r in ranks:
+            out[name] = with_bit(out[name], r, on)
+    return out
+
+
+def _rank_claim(params, key, words, names, ranks, follow_on: bool, moot: str) -> Claim:
+    """Advice about ranks: the tables ``names`` holding ``ranks`` (``follow_on``) or not."""
+    if not names:
+        return Claim(key, *words, moot=moot)
+    specs = tuple(spec_of(_with_ranks(params, names, ranks, on))
+                  for on in (follow_on, not follow_on))
+    return Claim(key, *words, specs)
+
+
+def _ending_claim(rules: Rules, params: dict) -> Claim:
+    advice = ("Do not go out unless you are clearly lowest, where the player who ends the "
+              "round is penalised unless lowest")
+    if rules.ender_penalty == "none":
+        return Claim("ender", advice, "", "", moot="the player who ends the round is not "
+                     "penalised")
+    use = applicable(rules, 2)
+    name, bold = ("out", NO_LIMIT) if use["out"] else ("knock", BOLD_KNOCK)
+    verb = "go out" if name == "out" else knock_words(rules)[0]
+    return Claim("ender", advice,
+                 f"{verb} only when your score would be at most {CAUTIOUS_END:g}",
+                 f"{verb} whenever you can" if name == "out" else
+                 f"{verb} when your estimated score is at most {bold:g}",
+                 (spec_of({**params, name: CAUTIOUS_END}), spec_of({**params, name: bold})))
+
+
+def _jokers_note(rules: Rules, what: str) -> str:
+    return "" if rules.has_jokers else f" (no jokers in this deck: the {what} alone)"
+
+
+def _low_ranks(rules: Rules) -> list[int]:
+    """The 2s and the jokers in play (the cards players keep)."""
+    return [TWO] + ([RANK_JOKER] if rules.has_jokers else [])
+
+
+def _free_words(rules: Rules, one: bool = False) -> str:
+    """Where cards (``one``: a card) cancel nothing, in words ("" where nothing cancels)."""
+    lead, pair, build = (" that", "pairs", "builds") if one else (" where they", "pair", "build")
+    if rules.pair_scope != "none":
+        return f"{lead} {pair} nothing"
+    return f"{lead} {build} no {line_word(rules)}" if has_lines(rules) else ""
+
+
+def _cancel_words(rules: Rules) -> dict[str, str]:
+    """The advice about cards that cancel, as it applies where pairs or lines of three do."""
+    if rules.pair_scope != "none":
+        return {"never": "Never pair 2s or jokers: a pair of them scores 0, losing their value",
+                "kings": ", and pair them", "take": "Take a discard that completes a pair"}
+    line = line_word(rules)
+    return {"never": f"Never build a {line} of 2s or jokers: it scores 0, losing their value",
+            "kings": f", and build {line}s of them",
+            "take": f"Take a discard that completes a {line} of three"}
+
+
+def _cancel_claims(rules: Rules, params: dict) -> list[Claim]:
+    """The advice about cards that cancel: none where nothing does (the page says so)."""
+    if rules.pair_scope == "none" and not has_lines(rules):
+        return []
+    pairs = rules.pair_scope != "none"
+    keys = ["pair"] if pairs else list(LINE_SITUATIONS)
+    return [
+        _rank_claim(params, "never_pair_twos", (
+            _cancel_words(rules)["never"] + _jokers_note(rules, "twos"),
+            "never take or keep them where they would " +
+            ("pair one of your cards" if pairs else f"build a {line_word(rules)}"),
+            "take and keep them there"),
+            _masks(rules, ("take", "keep"), keys), _low_ranks(rules), False, NO_DISCARD),
+        _rank_claim(params, "take_pair", (
+            _cancel_words(rules)["take"],
+            "take any discard that pairs one of your cards" if pairs else
+            f"take any discard that completes a {line_word(rules)} of three",
+            "draw from the stock instead"),
+            _masks(rules, ("take",), keys[:1]), ranks_in_play(rules), True, NO_DISCARD),
+    ]
+
+
+def claims(rules: Rules, params: dict) -> list[Claim]:
+    """The common advice of Golf players as comparisons the guide can play: the tables
+    ``params`` set to follow each piece of advice against the same tables set to break it
+    (where the tables cannot say it, two built-in players), or why it does not apply."""
+    cancel = {c.key: c for c in _cancel_claims(rules, params)}
+    free = _free_words(rules)
+    every = ["pair"] + list(LINE_SITUATIONS) + list(UNPAIRED)
+    keep_words = "take and keep {}" + free + " (when they lower your score)"
+    out = [
+        _rank_claim(params, "keep_twos", (
+            "Keep 2s and jokers" + _jokers_note(rules, "twos"), keep_words.format("them"),
+            "never take or keep them" + free),
+            _masks(rules, ("take", "keep"), UNPAIRED), _low_ranks(rules), True, NO_DISCARD),
+        cancel.get("never_pair_twos"),
+        _rank_claim(params, "kings", (
+            "Kings are safe: keep them" + (_cancel_words(rules)["kings"] if cancel else ""),
+            "take and keep kings in every situation (when they lower your score)",
+            "never take or keep them"),
+            _masks(rules, ("take", "keep"), every), [KING], True, NO_DISCARD),
+        _rank_claim(params, "replace_mid", (
+            "Replace 6s and 7s when you can",
+            keep_words.format("4s and 5s")[:-1] + ": over a 6 or a 7, say)",
+            "never take or keep them" + free + ": wait for a lower card"),
+            _masks(rules, ("take", "keep"), UNPAIRED), [3, 4], True, NO_DISCARD),
+        _high_first_claim(rules, params),
+        _rank_claim(params, "take_kings", (
+            "Always take a joker or a king from the discard pile"
+            + _jokers_note(rules, "kings"),
+            "take them in every situation (when they lower your score)",
+            "draw from the stock instead"),
+            _masks(rules, ("take",), every), [KING] + _low_ranks(rules)[1:], True, NO_DISCARD),
+        cancel.get("take_pair"),
+        _ending_claim(rules, params),
+        Claim("watch_next", "Watch what the next player collects, and do not discard it to "
+              "them", "the baseline player that also holds back a card of a rank the next "
+              "player is collecting, when that costs it at most 3 points of estimated score",
+              "the baseline player", ("opponent-aware", "greedy"),
+              moot="" if rules.draw_from_discard else NO_DISCARD),
+    ]
+    return [c for c in out if c is not None]
+
+
+def _high_first_claim(rules: Rules, params: dict) -> Claim:
+    advice = "Replace 8s to queens first"
+    if not applicable(rules, 2)["down"]:
+        return Claim("high_first", advice, "", "", moot="every card stays face down")
+    return Claim("high_first", advice,
+                 f"put a kept card{_free_words(rules, one=True)} where it saves "
+                 "most (over your highest face-up card, an 8 to a queen when you have one)",
+                 "put it over a face-down card",
+                 (spec_of({**params, "down": 0.0}), spec_of({**params, "down": float(ALL_RANKS)})))
+
+
+def _measure_claims(m: _Measurer, rules: Rules, params: dict) -> list[Claim]:
+    out = claims(rules, params)
+    for c in out:
+        if not c.moot:
+            c.win, c.score = _win_and_score(m.observe(c.specs[0]), m.observe(c.specs[1]))
+            c.deals = m.deals
+    return out
 
 
 CHECK_SEED_OFFSET = 1_000_003   # the check plays other deals than the measurements

@@ -17,7 +17,8 @@ import polars as pl
 from ..experiments import compare as cmp
 from ..experiments import stats
 from . import plots
-from ..experiments.guide import (EITHER, IGNORE, LINE_SITUATIONS, PLACE_SITUATION,
+from ..experiments.guide import (CONFIRMED, EITHER, IGNORE, LINE_SITUATIONS, MOOT,
+                                 PLACE_SITUATION, REFUTED, UNCLEAR,
                                  POWER_TABLE, RANK_TABLES, SCORING_OPTIONS, SITUATION_KEYS,
                                  SWEEPS, TABLES, GuideResult, applicable, early_count,
                                  entry_cards, entry_name, has_lines, knock_words, line_word,
@@ -102,6 +103,7 @@ def frame(result: GuideResult) -> pl.DataFrame:
                      "score_diff_hi95": float(e.score.hi), "win": None, "win_lo95": None,
                      "win_hi95": None, "chosen": e.chosen,
                      "clear": e.clear, "indistinguishable": None})
+    rows += [_claim_row(c) for c in result.claims]
     for th in result.thresholds:
         for i, v in enumerate(th.values):
             rows.append({"table": th.table, "row": _value_text(v), "cards": None,
@@ -126,6 +128,23 @@ def frame(result: GuideResult) -> pl.DataFrame:
               "win": pl.Float64, "win_lo95": pl.Float64, "win_hi95": pl.Float64,
               "chosen": pl.Utf8, "clear": pl.Boolean, "indistinguishable": pl.Boolean}
     return pl.DataFrame(rows, schema=schema)
+
+
+def _claim_row(c) -> dict:
+    """A piece of common advice as a row of guide.parquet (table "advice"; no measurement
+    where it does not apply: its reason is the option)."""
+    w, sc = c.win, c.score
+    return {"table": ADVICE_TABLE, "row": c.key, "cards": None, "situation": "",
+            "situation_text": c.advice, "option": c.follow or c.moot, "versus": c.against,
+            "deals": c.deals,
+            **{k: (None if w is None else float(getattr(w, a)))
+               for k, a in (("win_diff", "mean"), ("win_diff_se", "se"),
+                            ("win_diff_lo95", "lo"), ("win_diff_hi95", "hi"))},
+            **{k: (None if sc is None else float(getattr(sc, a)))
+               for k, a in (("score_diff", "mean"), ("score_diff_lo95", "lo"),
+                            ("score_diff_hi95", "hi"))},
+            "win": None, "win_lo95": None, "win_hi95": None, "chosen": c.verdict,
+            "clear": None if c.moot else c.verdict != UNCLEAR, "indistinguishable": None}
 
 
 def _value_text(v: float) -> str:
@@ -534,38 +553,61 @@ def _snaps_and_matches(r: Rules) -> str:
             "these decisions.")
 
 
+def advice(e) -> tuple[str, float, float, float]:
+    """An entry from its advice's side: (the option it plays, what that option gains over the
+    other in win share, the gain's 95% interval). A power entry neither option of which won
+    ("either") is given from its first option's side (using the power)."""
+    if e.chosen == e.b:
+        return e.b, -float(e.win.mean), -float(e.win.hi), -float(e.win.lo)
+    return e.chosen, float(e.win.mean), float(e.win.lo), float(e.win.hi)
+
+
+def _alike(e) -> str:
+    """What an entry whose options played alike on every deal shows: in the take, keep and
+    placement tables the play both made (the second option: the first one's card never met
+    its condition, such as lowering the estimated score), else NA."""
+    if e.table not in TABLES:
+        return NA
+    return "ignore" if e.b == IGNORE else e.b
+
+
 def _cell(e) -> Cell:
     if e.win.se == 0 and e.win.mean == 0:
-        return Cell(NA, "na")
-    verdict = "ignore" if e.chosen == IGNORE else e.chosen
-    text = f"{verdict} {pp(e.win.mean)} {_pm(e.win.lo, e.win.hi)}"
+        return Cell(_alike(e), "na")
+    play, gain, lo, hi = advice(e)
+    play = "ignore" if play == IGNORE else play
+    number = f"{pp(gain)} {_pm(lo, hi)}"
     if e.clear:
-        return Cell(f"{text} {CLEAR_MARK}", "clear")
-    return Cell(text)
+        return Cell(f"{play} {number} {CLEAR_MARK}", "clear")
+    if play == EITHER:
+        return Cell(f"{EITHER} {number}")
+    return Cell(f"{EITHER} ({play}) {number}")
 
 
 def legend_lines(result: GuideResult) -> list[str]:
     """How to read the tables: the baseline, the cells, the marks, the situations."""
-    firsts = ", ".join(f"'{RANK_TABLES[t][0]}'" for t in RANK_TABLES
-                       if any(e.table == t for e in result.entries))
     never = "that pairs nothing and is worth" if result.rules.pair_scope != "none" else \
         "worth"
     return [
         baseline_text(result) + " Every entry was measured at a table of baseline players.",
-        f"Each cell: what to do, then what the first option ({firsts}) is "
-        "worth over the other, in percentage points of your share of rounds won, ± its paired "
-        "95% interval. 'take' and 'keep' mean: take (keep) the card when it lowers your "
+        "Each cell: what to do, then what doing it gains over the other option, in "
+        "percentage points of your share of rounds won, ± its paired 95% interval (a clear "
+        "advice's number is positive). 'take' and 'keep' mean: take (keep) the card when it "
+        "lowers your "
         "estimated score, as the baseline player does; 'draw' and 'discard': never in that "
         "situation." + (" In the two columns about lines of three, 'take' and 'keep' mean: "
                         f"take (keep) it for the {line_word(result.rules)}, and 'ignore': play "
                         "it like any other card." if has_lines(result.rules) else ""),
-        f"{CLEAR_MARK} (in bold): a clear difference, the 95% interval leaves out zero. Without "
-        f"{CLEAR_MARK} the measurement cannot tell the two options apart; the guide then keeps "
-        "the choice it started from (the baseline player's; in a game of lines, completing "
-        "one) unless the other won by more than one standard error.",
-        f"{NA}: not applicable, the situation never came up in the measured deals (or the "
-        f"choice never changed a round), so there is no advice; for example a card {never} "
-        "more than any card it could replace is never taken.",
+        f"{CLEAR_MARK} (in bold): a clear difference, the 95% interval leaves out zero. "
+        f"'{EITHER} (take)': the measurement cannot tell the two options apart, so either "
+        "will do; the guide then plays, in every such situation alike, the choice it started "
+        "from (in brackets: the baseline player's; in a game of lines, completing one), so "
+        "that its advice does not flip with the noise from one situation to the next; the "
+        "number is what that choice gains over the other.",
+        "A play without a number (greyed): the two options played alike on every measured "
+        f"deal, so that is what to do and there is nothing to measure; for example a card "
+        f"{never} more than any card it could replace never lowers your estimated score, so "
+        f"even 'take' draws. {NA}: the situation never came up.",
         "Situations: " + situation_help(result.rules),
     ] + [x for x in [cards_note(result)] if x]
 
@@ -686,13 +728,53 @@ def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cel
         rows.append([Cell(cards_of(result.rules, e)), Cell(words), Cell(baseline), _cell(e)])
     note = (f"{asked} '{use}': use it whenever it has something to act on; '{unused}': never "
             f"use it; '{EITHER}': the two could not be told apart, and the guide does what the "
-            "baseline player does (its column). The value: what using the power is worth "
-            "over discarding the card unused.")
+            "baseline player does (its column). The value: what the advice gains over the "
+            "other option; for 'either', what using the power gains over discarding the card "
+            "unused.")
     if result.rules.power_source == "stock_or_unused_discard":
         note += (" A card discarded unused leaves its power on the discard pile, for the next "
                  "player to spend a turn on.")
     header = ["card", "its power", "the baseline player uses it", "use it, or discard it?"]
     return POWER_HEADING, note, header, rows
+
+
+ADVICE_HEADING = "What players say, and what the simulation says"
+ADVICE_TABLE = "advice"   # its rows in guide.parquet, and its class on the page
+ADVICE_KINDS = {CONFIRMED: "good", REFUTED: "bad", MOOT: "na"}   # cells coloured by verdict
+
+
+def advice_note(result: GuideResult) -> str:
+    return ("Common advice of Golf players, each measured under these rules as a comparison "
+            "the guide can play: its tables as measured, set to follow the advice, against "
+            "the same tables set to break it (where the tables cannot say it, the two players "
+            f"the row names), on the same {result.deals:,} deals against the same baseline "
+            "players, taking every seat in turn. The number: what following it gains in "
+            "percentage points of win share, ± its paired 95% interval. Confirmed: the "
+            "interval lies above zero; refuted: below zero; unclear: it holds zero."
+            + ("" if any(c.key == "take_pair" for c in result.claims) else
+               " The advice about cards that cancel each other (never cancel your 2s or "
+               "jokers; take a discard that completes a match) is left out: nothing cancels "
+               "under these rules."))
+
+
+def advice_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cell]]] | None:
+    """(heading, explanation, header, rows) of what players say, measured; None where the
+    guide measured none (a result of an older version)."""
+    if not result.claims:
+        return None
+    rows = []
+    for c in result.claims:
+        kind = ADVICE_KINDS.get(c.verdict, "")
+        if c.moot:
+            rows.append([Cell(c.advice), Cell(""), Cell(f"{MOOT}: {c.moot}", kind), Cell(""),
+                         Cell("")])
+            continue
+        rows.append([Cell(c.advice), Cell(f"{c.follow}, against: {c.against}"),
+                     Cell(c.verdict, kind), Cell(pp(c.win.mean), kind),
+                     Cell(_pm(c.win.lo, c.win.hi))])
+    header = ["what players say", "measured as", "verdict", "following it gains (pp)",
+              "± 95%"]
+    return ADVICE_HEADING, advice_note(result), header, rows
 
 
 def _against(th, players: int, rules: Rules) -> str:
@@ -918,7 +1000,7 @@ def method_lines(result: GuideResult) -> list[str]:
            "can and keep it (the entries for joining one then measure where that leads); the "
            f"entries for lines came first, joining a {line_word(result.rules)} before "
            "completing one" if has_lines(result.rules) else "")
-        + "; a change was kept when it won by more than one standard error.",
+        + "; a change was kept only when it won clearly (its 95% interval leaves out zero).",
     ]
     if result.thresholds:
         out.append("Thresholds were swept on the same deals against players who follow the "
@@ -982,6 +1064,8 @@ def _sections(result: GuideResult, names: set[str]) -> list[tuple]:
         b.append(("img", THRESHOLDS_PLOT, "thresholds"))
     if reveal_lines(result):
         b += [("h2", "Which cards to reveal first")] + [("p", x) for x in reveal_lines(result)]
+    for head, note, header, rows in _optional(advice_table(result)):
+        b += [("h2", head), ("note", note), ("table", header, rows, ADVICE_TABLE)]
     if result.compare is not None:
         b += [("h2", "House rules: what changes when you change them"),
               ("note", f"Measured with the guide and the baseline player "
@@ -1027,7 +1111,7 @@ def markdown(result: GuideResult, figures: list[Path]) -> str:
         elif kind == "ol":
             lines += [f"{i}. {x}" for i, x in enumerate(block[1], 1)] + [""]
         elif kind == "table":
-            words = len(block[1]) - 1 if block[3] == POWERS_CLASS else 1
+            words = {POWERS_CLASS: len(block[1]) - 1, ADVICE_TABLE: 3}.get(block[3], 1)
             lines += _md_table(block[1], block[2], words) + [""]
         elif kind == "img":
             lines += [f"![{block[2]}]({block[1]})", ""]
@@ -1075,6 +1159,9 @@ img { max-width: 100%; height: auto; border: 1px solid #ddd; margin: .5em 0; }
 """
 # the table of powers: its columns of words to the left, the advice to the right
 CSS += (f"table.{POWERS_CLASS} td:not(:last-child), table.{POWERS_CLASS} th:not(:last-child) "
+        "{ text-align: left; }\n")
+# what players say: the advice, how it was measured and the verdict to the left
+CSS += (f"table.{ADVICE_TABLE} td:nth-child(-n+3), table.{ADVICE_TABLE} th:nth-child(-n+3) "
         "{ text-align: left; }\n")
 
 
@@ -1158,8 +1245,11 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
     lines += ["", verdict_line(result)]
     for head, _, header, rows in decision_tables(result) + _optional(power_table(result)):
-        lines += ["", head + f"  (win share change in pp, ± paired 95%; {CLEAR_MARK} clear, "
-                  f"{NA} never came up)"]
+        rest = (f"{EITHER}: no clear difference, the baseline player's rule; {NA}: never "
+                "came up" if head == POWER_HEADING else f"{EITHER}: no clear difference, the "
+                "play in brackets; no number: both options played alike")
+        lines += ["", head + f"  (what the advice gains in pp of win share, ± paired 95%; "
+                  f"{CLEAR_MARK} clear; {rest})"]
         words = set(range(len(header) - 1)) if head == POWER_HEADING else {0}
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left=words)
     lines += [x for x in [cards_note(result)] if x]
@@ -1167,6 +1257,14 @@ def format_guide(result: GuideResult, threads: int) -> str:
         lines += ["", f"{head}  (against {_against(th, result.players, result.rules)})"]
         lines += text_table(tuple(header), [tuple(str(c) for c in r) for r in rows], left={0})
     lines += reveal_lines(result)
+    for head, _, header, rows in _optional(advice_table(result)):
+        lines += ["", f"{head}  (following the advice minus breaking it, pp of win share, "
+                  "± paired 95%; guide.md says how each was measured)"]
+        moot = [r for r in rows if r[2].kind == ADVICE_KINDS[MOOT]]
+        lines += text_table(tuple(header[:1] + header[2:]),
+                            [tuple(str(c) for c in r[:1] + r[2:]) for r in rows
+                             if r not in moot], left={0, 1})
+        lines += [f"{c.advice} ({MOOT}: {c.moot})" for c in result.claims if c.moot]
     if result.compare is not None:
         heading, header, rows = _house_rule_sections(result)[0]
         lines += ["", f"house rules, {heading} (guide.md has the rest)"]
