@@ -141,3 +141,8 @@ def test_readme_python_example_runs(workdir, monkeypatch):
         code = re.sub(r"\b(rounds|deals|check_rounds|compare_rounds)=[\d_]+", r"\1=1_000", code)
         exec(compile(code, "README.md", "exec"), {"__name__": "readme"})
     assert (workdir / "results" / "pairs" / "compare.parquet").is_file()
+
+
+def test_the_readme_stays_short():
+    """The README is the front page: what it cannot say in 300 lines belongs in docs/."""
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 300
