@@ -154,3 +154,15 @@ def test_every_compiled_module_is_in_the_cache_key():
     # (the flow's user builds are copies named after a hash of its text and of the cache
     # folder, policy_api.kernel_file: the key holds flow.py itself)
     assert compiled <= set(KERNEL_SOURCES)
+
+
+def test_a_final_turn_with_nowhere_to_put_the_drawn_card_is_refused():
+    """Every card face up for the final turns (reveal_on_trigger), a drawn card that must be
+    kept and no face-up card to replace: the compiled engine met an illegal state (found by
+    tests/test_properties.py); the rule set is refused, naming the three options."""
+    with pytest.raises(RuleError) as e:
+        Rules.preset("six_card", reveal_on_trigger=True, replace_face_up_allowed=False,
+                     stock_draw_may_be_discarded=False)
+    for name in ("reveal_on_trigger", "replace_face_up_allowed", "stock_draw_may_be_discarded"):
+        assert name in str(e.value)
+    Rules.preset("six_card", reveal_on_trigger=True, replace_face_up_allowed=False)

@@ -637,8 +637,20 @@ def _check_jokers(r: Rules) -> None:
                         "jokers_per_deck = 0 for joker_count")
 
 
+def _check_stuck_final_turn(r: Rules) -> None:
+    """reveal_on_trigger turns every card up for the final turns; a player who must then keep
+    a drawn card (stock_draw_may_be_discarded = false) and may not replace a face-up one has
+    nowhere to put it."""
+    if r.reveal_on_trigger and not r.replace_face_up_allowed and \
+            not r.stock_draw_may_be_discarded and r.power_set == "none":
+        raise RuleError("reveal_on_trigger = true with replace_face_up_allowed = false and "
+                        "stock_draw_may_be_discarded = false: after the end is triggered every "
+                        "card is face up, so a drawn card could go nowhere; change one of them")
+
+
 def _check_combination(r: Rules) -> None:
     _check_jokers(r)
+    _check_stuck_final_turn(r)
     if r.one_eyed_jacks == "wild":
         why = None
         if r.pair_scope not in WILD_SCOPES:
