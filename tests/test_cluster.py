@@ -177,6 +177,7 @@ def _cli(*args, timeout: float = 300.0) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+@pytest.mark.slow   # (about 20 s: the default tier keeps within its five minutes)
 @needs_dask
 def test_a_user_policy_plays_on_the_cluster(client, tmp_path):
     """Issue 38's command: a user policy beside a built-in on local:2 ends (each worker
@@ -239,7 +240,8 @@ STOPPED = {"run": "golfsim: interrupted after 0 of 400,000,000 rounds",
 
 
 @needs_dask
-@pytest.mark.parametrize("command", [pytest.param("run", marks=pytest.mark.slow), "compare"])
+@pytest.mark.slow   # (about 15 s each)
+@pytest.mark.parametrize("command", ["run", "compare"])
 def test_ctrl_c_stops_a_cluster_command_at_once(command, tmp_path):
     """SIGINT while the workers play long tasks: the command cancels them and stops within
     seconds, saying it was interrupted (not that a policy was stuck), the folder marked
