@@ -29,6 +29,8 @@ MEM_PLAN_SNAP = 8       # plan["snap"]: the card it snaps
 MEM_PLAN_OWN = 9        # plan["own"]: 1 + its own card peeked by a Cumbia J (position only)
 MEM_PLAN_THEIRS = 10    # plan["theirs"]: the opponent card a swap takes
 MEM_PLAN_FIRST = 11     # plan["first"]: 1 after the first card of a swap_any_two
+MEM_PLAN_HELD = 11      # plan["held"]: 1 + the Dutch 2 it uses (the Dutch table has no
+                        # swap_any_two: the two never share the slot in one rule set)
 MEM_PLAN_NOMINATE = 12  # plan["nominate"] less plan["done"]: slots 12..15, three 10-bit
 PLAN_NOMINATE_SLOTS = 4  # entries a slot (an entry is zeroed once nominated): at most 12 cards
 PLAN_PER_SLOT = 3

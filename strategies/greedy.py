@@ -139,7 +139,13 @@ def greedy_power_nb(point, seat, held, g, rt, kind, hide, forget, n, S):
     if point == K.DP_PLACE_DRAWN and vn > 0 or \
             point == K.DP_PLACE_TAKEN and g[ix(G_PUB + K.PUB_POWER)] == K.POW_EXCHANGE_THIS:
         place = power_best_placement_nb(g, rt, seat, held, vn, vS, hide)
-    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place, USE_RULE)
+    elif point == K.DP_TURN and g[ix(G_LEGAL + K.A_DISCARD_POWER)]:
+        # what its turn rule would do instead: take the discard or draw
+        place = K.A_DRAW_STOCK
+        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0 and power_best_placement_nb(
+                g, rt, seat, g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)], n, S, hide) >= 0:
+            place = K.A_TAKE_DISCARD
+    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place, USE_RULE, 1.0)
 
 
 @hot(inline="always")
@@ -185,15 +191,16 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
 
 @hot
 def knock_power_nb(point, seat, held, g, rt, par, hide, forget):
-    """knock-threshold (and forgetful, with what it has forgotten) in a power game: the power
-    rule, else its knock rule over the whole (maybe grown) layout, else greedy's placement."""
+    """knock-threshold (and forgetful, with what it has forgotten) in a power game: its knock
+    rule over the whole (maybe grown) layout, else the power rule, else greedy's
+    placement."""
     n, S = memory_pool_nb(g, rt, seat, hide)
-    a = greedy_power_nb(point, seat, held, g, rt, KIND_KNOCK, hide, forget, n, S)
-    if a >= 0:
-        return a
     if (point == K.DP_TURN or point == K.DP_KNOCK) and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
         if power_free_estimate_nb(g, rt, seat, n, S, hide) <= par[seat, PAR_T] * n:
             return K.A_KNOCK
+    a = greedy_power_nb(point, seat, held, g, rt, KIND_KNOCK, hide, forget, n, S)
+    if a >= 0:
+        return a
     if point == K.DP_KNOCK:
         return K.A_PASS
     return place_or_draw_nb(point, seat, held, g, rt, n, S, hide, False, True)

@@ -347,4 +347,4 @@ def power_use_nb(par, seat, held):
 
 def guide_entry(point, seat, held, g, rt, rng, par, aux):
     return decide_others_using_nb(point, seat, held, g, rt, rng, par, guide_nb,
-                                  power_use_nb(par, seat, held))
+                                  power_use_nb(par, seat, held), 1.0)

@@ -17,21 +17,27 @@ from __future__ import annotations
 
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
-                                  MAX_POS, RT_KEY, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PEEKED, G_PUB,
+                                  G_SCRATCH, G_UP, MAX_PLAYERS, MAX_POS, RT_DECK, RT_KEY,
+                                  RT_VALUE)
 from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, related_nb
+from simulator.kernel.powers_flow import DUTCH_BY_RANK
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
-                               MEM_PLAN_FIRST, MEM_PLAN_NOMINATE, MEM_PLAN_OWN, MEM_PLAN_SNAP,
-                               MEM_PLAN_THEIRS, FORGET_OPPONENTS, PLAN_NOMINATE_SLOTS,
-                               PLAN_PER_SLOT)
+                               MEM_PLAN_FIRST, MEM_PLAN_HELD, MEM_PLAN_NOMINATE, MEM_PLAN_OWN,
+                               MEM_PLAN_SNAP, MEM_PLAN_THEIRS, FORGET_OPPONENTS,
+                               PLAN_NOMINATE_SLOTS, PLAN_PER_SLOT)
 
 KIND_GREEDY, KIND_KNOCK, KIND_OTHER = 0, 1, 2   # who asks: greedy calls; the others do not
 # a seat's say on using the power of a drawn card it does not keep: 1 use it, 0 discard it
 # unused, USE_RULE: whatever wants_power_nb says (the only answer but the guide's tables)
 USE_RULE = -1
-RANK_J, RANK_10, RANK_K = C.RANKS.index("J"), C.RANKS.index("10"), C.RANKS.index("K")
+RANK_K = C.RANKS.index("K")
+COMBINE_GAINS = tuple(C.RANKS.index(name) for name in K.GREEDY_COMBINE_GAINS)
+COMBINE_RANKS = tuple(C.RANKS.index(name) for name in K.GREEDY_COMBINE_ORDER)
+# a layout as the seat imagines it (one decision's work: g[G_SCRATCH + p], card or -1)
+ROW = G_SCRATCH
 NOM_BITS = 10
 NOM_MASK = (1 << NOM_BITS) - 1
 
@@ -157,14 +163,44 @@ def best_opponent_card_nb(g, rt, me, n, S, forget):
 
 
 @hot
+def best_receiver_nb(g, rt, me, card, n, S, forget, cand):
+    """(p, n*gain): of the own positions in bit mask ``cand``, the one where ``card`` (-1: a
+    card it does not know) would lower its estimate most, in place of the card there (pairs
+    counted); ties to the lowest; (-1, 0) for none."""
+    hide = own_hide_nb(g, me, forget)
+    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    best = -1
+    best_gain = 0
+    for p in range(MAX_POS):
+        if (cand >> p) & 1:
+            gain = placement_gain_nb(g, rt, me, p, card, n, S, hide, now)
+            if best < 0 or gain > best_gain:
+                best, best_gain = p, gain
+    return best, best_gain
+
+
+@hot
+def plan_card_nb(g, rt, me, forget):
+    """The card at the planned opponent position (MEM_PLAN_THEIRS) as it knows it (-1 when it
+    does not), -2 when nothing is planned."""
+    theirs = g[ix(mem_nb(me, MEM_PLAN_THEIRS))]
+    if theirs == 0:
+        return -2
+    return known_nb(g, rt, me, (theirs - 1) // MAX_POS, (theirs - 1) % MAX_POS, forget)
+
+
+@hot
 def swap_gain_nb(g, rt, me, n, S, forget):
+    """n times how much a blind swap lowers its estimate: the opponents' lowest-estimated
+    card into its position where that card gains most."""
     mine = cards_mask_nb(g, rt, me, me, forget)
     theirs = best_opponent_card_nb(g, rt, me, n, S, forget)
     if mine == 0 or theirs == 0:
         return 0
     t = theirs - 1
-    return est_nb(g, rt, me, me, worst_own_nb(g, rt, me, n, S, forget, mine), n, S, forget) - \
-        est_nb(g, rt, me, t // MAX_POS, t % MAX_POS, n, S, forget)
+    p, gain = best_receiver_nb(g, rt, me, known_nb(g, rt, me, t // MAX_POS, t % MAX_POS, forget),
+                               n, S, forget, mine)
+    return gain
 
 
 @hot
@@ -217,8 +253,9 @@ def first_known_match_nb(g, rt, me, s, key, n, S, forget, positive):
 
 
 @hot
-def wants_power_nb(g, rt, me, effect, n, S, forget):
-    """powers.wants_power: use a power it may use (when it could not place the card usefully)?"""
+def wants_single_nb(g, rt, me, effect, held, n, S, forget):
+    """powers.wants_single: use a power it may use (when it does not place the card), holding
+    ``held`` (every effect but the Dutch 2's)?"""
     if effect == K.POW_PEEK_OWN:
         t = peek_target_nb(g, rt, me, True, forget)
         return t != 0 and (t - 1) // MAX_POS == me
@@ -232,15 +269,428 @@ def wants_power_nb(g, rt, me, effect, n, S, forget):
         mine = cards_mask_nb(g, rt, me, me, forget)
         return mine != 0 and \
             est_nb(g, rt, me, me, worst_own_nb(g, rt, me, n, S, forget, mine), n, S, forget) > S
-    if effect == K.POW_PEEK_BOTH_SWAP or effect == K.POW_CANCEL_FINAL or \
-            effect == K.POW_DRAW_TWO:
+    if effect == K.POW_PEEK_BOTH_SWAP or effect == K.POW_DRAW_TWO:
         return True
+    if effect == K.POW_SHIELD:
+        return exposed_nb(g, rt, me, n, S, forget)
+    if effect == K.POW_CANCEL_FINAL:
+        return behind_nb(g, rt, me, seat_estimate_nb(g, rt, me, me, n, S, forget), n, S, forget)
     if effect == K.POW_GIVE_OR_REMOVE:
-        return any_known_positive_nb(g, rt, me, n, S, forget)
-    if effect == K.POW_COMBINE:
-        return wants_power_nb(g, rt, me, K.POW_PEEK_OWN, n, S, forget) or \
-            wants_power_nb(g, rt, me, K.POW_PEEK_OPP, n, S, forget)
+        p, gain = removal_nb(g, rt, me, n, S, forget)
+        return gain > 0 or giveable_nb(g, rt, me)
+    if effect == K.POW_SHUFFLE_OPP:
+        return shuffle_target_nb(g, rt, me) >= 0
+    if effect == K.POW_FLIP_OPP:
+        return flip_target_nb(g, rt, me, forget) != 0
+    if effect == K.POW_SWAP_LINE:
+        return line_target_nb(g, rt, me, n, S, forget)[0] >= 0
+    if effect == K.POW_EXCHANGE_THIS:
+        return exchange_gain_nb(g, rt, me, held, n, S, forget) > 0
     return False
+
+
+@hot
+def wants_power_nb(g, rt, me, effect, held, n, S, forget):
+    """powers.wants_power: the Dutch 2 when it wants one of the powers it may combine."""
+    if effect != K.POW_COMBINE:
+        return wants_single_nb(g, rt, me, effect, held, n, S, forget)
+    return combine_choice_nb(g, rt, me, held, n, S, forget, False) >= 0
+
+
+@hot(inline="always")
+def combinable_nb(g, rt, r, legal_only):
+    """May the Dutch 2 take rank r: legal now (``legal_only``), or let by the rules?"""
+    return g[ix(G_LEGAL + r)] != 0 if legal_only else (rt[K.R_COMBINABLE] >> r) & 1 != 0
+
+
+@hot
+def combine_gain_nb(g, rt, me, held, n, S, forget, legal_only):
+    """(rank, n*gain): of the Dutch 2's powers that move cards (GREEDY_COMBINE_GAINS: the
+    blind swap, the line swap, the exchange), the one that lowers its estimate most
+    (exchange_gain_nb for the 9); (-1, 0) when none does."""
+    best = -1
+    best_gain = 0
+    for r in COMBINE_GAINS:
+        if combinable_nb(g, rt, r, legal_only):
+            effect = DUTCH_BY_RANK[r]
+            if effect == K.POW_SWAP_OWN_OPP_BLIND:
+                gain = swap_gain_nb(g, rt, me, n, S, forget)
+            elif effect == K.POW_SWAP_LINE:
+                gain = line_target_nb(g, rt, me, n, S, forget)[1]
+            else:
+                gain = exchange_gain_nb(g, rt, me, held, n, S, forget)
+            if gain > best_gain:
+                best, best_gain = r, gain
+    return best, best_gain
+
+
+@hot
+def combine_choice_nb(g, rt, me, held, n, S, forget, legal_only):
+    """The Dutch 2's next power, among the legal ranks (``legal_only``) or those the rules
+    let it combine: the black king when it wants it, else the power that moves cards with
+    the largest gain (combine_gain_nb), else the first of GREEDY_COMBINE_ORDER it wants; -1
+    for none."""
+    if combinable_nb(g, rt, RANK_K, legal_only) and \
+            wants_single_nb(g, rt, me, K.POW_CANCEL_FINAL, held, n, S, forget):
+        return RANK_K
+    r, gain = combine_gain_nb(g, rt, me, held, n, S, forget, legal_only)
+    if r >= 0:
+        return r
+    for r in COMBINE_RANKS:
+        if combinable_nb(g, rt, r, legal_only) and \
+                wants_single_nb(g, rt, me, DUTCH_BY_RANK[r], held, n, S, forget):
+            return r
+    return -1
+
+
+# ---- what a layout is worth to the seat ------------------------------------------------------
+@hot(inline="always")
+def own_hide_nb(g, me, forget):
+    """The own positions forgetful has forgotten (0 for every other seat)."""
+    return g[ix(mem_nb(me, MEM_FORGOTTEN))] if forget else 0
+
+
+@hot
+def load_row_nb(g, rt, me, s, forget):
+    """ROW = what ``me`` knows of seat s's layout (card or -1 at each position)."""
+    for p in range(MAX_POS):
+        g[ix(ROW + p)] = known_nb(g, rt, me, s, p, forget)
+
+
+@hot
+def row_total_nb(g, rt, n, S):
+    """GreedyPolicy.estimate of the layout in ROW: the grid's estimate, plus each position
+    beyond the grid unpaired (S when unknown)."""
+    total = row_estimate_nb(g, rt, ROW, ROW, -1, -1, n, S, 0)
+    for p in range(rt[K.R_NPOS], MAX_POS):
+        c = g[ix(ROW + p)]
+        total += S if c < 0 else rt[ix(RT_VALUE + c)] * n
+    return total
+
+
+@hot
+def seat_estimate_nb(g, rt, me, s, n, S, forget):
+    """n times seat s's score as ``me`` estimates it from what it knows of the layout."""
+    load_row_nb(g, rt, me, s, forget)
+    return row_total_nb(g, rt, n, S)
+
+
+@hot
+def behind_nb(g, rt, me, mine, n, S, forget):
+    """Is some opponent's estimate below ``mine`` (n units)?"""
+    for s in range(rt[K.R_PLAYERS]):
+        if s != me and seat_estimate_nb(g, rt, me, s, n, S, forget) < mine:
+            return True
+    return False
+
+
+@hot
+def leader_nb(g, rt, me, n, S, forget):
+    """Of the legal seats but its own (DP_TARGET_SEAT), the one with the lowest estimate
+    (turn order on ties); -1 for none."""
+    players = rt[K.R_PLAYERS]
+    best = -1
+    best_e = 0
+    for k in range(1, players):
+        s = (me + k) % players
+        if g[ix(G_LEGAL + s)]:
+            e = seat_estimate_nb(g, rt, me, s, n, S, forget)
+            if best < 0 or e < best_e:
+                best, best_e = s, e
+    return best
+
+
+@hot
+def removal_nb(g, rt, me, n, S, forget):
+    """(p, n*gain): the own card whose removal (its position emptied) lowers its estimate
+    most, ties to the lowest position; (-1, 0) when it has no card."""
+    hide = own_hide_nb(g, me, forget)
+    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    best = -1
+    best_gain = 0
+    for p in range(MAX_POS):
+        if is_card_nb(g, rt, me, me, p, forget):
+            gain = placement_gain_nb(g, rt, me, p, K.EMPTY0 + p, n, S, hide, now)
+            if best < 0 or gain > best_gain:
+                best, best_gain = p, gain
+    return best, best_gain
+
+
+@hot(inline="always")
+def can_draw_nb(g, rt):
+    """Can a card be drawn from the stock (reshuffling the discard pile if need be)?"""
+    return g[ix(G_PUB + K.PUB_STOCK_N)] > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and
+                                                g[ix(G_PUB + K.PUB_DISCARD_N)] > 1)
+
+
+@hot
+def giveable_nb(g, rt, me):
+    """May the Dutch ace give a card: the stock can be drawn and an unshielded opponent has
+    room (an empty position)?"""
+    if not can_draw_nb(g, rt):
+        return False
+    players = rt[K.R_PLAYERS]
+    for s in range(players):
+        if s != me and not shielded_nb(g, s):
+            for p in range(MAX_POS):
+                if g[ix(G_KNOWN + (me * MAX_PLAYERS + s) * MAX_POS + p)] >= K.EMPTY0:
+                    return True
+    return False
+
+
+# ---- the moves that hurt an opponent or end a lap ------------------------------------------
+@hot
+def peeked_down_nb(g, s):
+    """(k, d): seat s has d face-down cards, k of which it was seen peeking at (public)."""
+    k = 0
+    d = 0
+    for p in range(MAX_POS):
+        if g[ix(G_UP + s * MAX_POS + p)] == 0:
+            d += 1
+            if (g[ix(G_PEEKED + s * MAX_POS + p)] >> s) & 1:
+                k += 1
+    return k, d
+
+
+@hot
+def shuffle_target_nb(g, rt, me):
+    """The unshielded opponent with two face-down cards or more seen peeking at the most of
+    them, one at least (turn order on ties); -1 for none."""
+    players = rt[K.R_PLAYERS]
+    best = -1
+    most = 0
+    for i in range(1, players):
+        s = (me + i) % players
+        if not shielded_nb(g, s):
+            k, d = peeked_down_nb(g, s)
+            if d >= 2 and k > most:
+                best, most = s, k
+    return best
+
+
+@hot
+def flip_target_nb(g, rt, me, forget):
+    """1 + seat*16 + pos of the first face-down card of an unshielded opponent (turn order,
+    positions ascending) that it does not know and its owner was seen peeking at; 0 for
+    none."""
+    players = rt[K.R_PLAYERS]
+    for k in range(1, players):
+        s = (me + k) % players
+        if shielded_nb(g, s):
+            continue
+        for p in range(MAX_POS):
+            if g[ix(G_UP + s * MAX_POS + p)] == 0 and \
+                    (g[ix(G_PEEKED + s * MAX_POS + p)] >> s) & 1 and \
+                    known_nb(g, rt, me, s, p, forget) < 0:
+                return 1 + s * MAX_POS + p
+    return 0
+
+
+@hot
+def line_mask_nb(rt, k):
+    """The positions of grid line k: rows 0..R-1, then columns R..R+C-1."""
+    rows = rt[K.R_ROWS]
+    cols = rt[K.R_COLS]
+    m = 0
+    if k < rows:
+        for c in range(cols):
+            m |= 1 << (k * cols + c)
+    else:
+        for r in range(rows):
+            m |= 1 << (r * cols + k - rows)
+    return m
+
+
+@hot
+def line_gain_nb(g, rt, me, s, k, n, S, forget):
+    """n times how much swapping its line k with seat s's lowers its grid estimate (the
+    cards that come as it knows them)."""
+    load_row_nb(g, rt, me, me, forget)
+    now = row_estimate_nb(g, rt, ROW, ROW, -1, -1, n, S, 0)
+    line = line_mask_nb(rt, k)
+    for p in range(rt[K.R_NPOS]):
+        if (line >> p) & 1:
+            g[ix(ROW + p)] = known_nb(g, rt, me, s, p, forget)
+    return now - row_estimate_nb(g, rt, ROW, ROW, -1, -1, n, S, 0)
+
+
+@hot
+def best_line_nb(g, rt, me, s, n, S, forget):
+    """(k, n*gain) of the line whose swap with seat s gains most (the lowest of equals)."""
+    best = -1
+    best_gain = 0
+    for k in range(rt[K.R_ROWS] + rt[K.R_COLS]):
+        gain = line_gain_nb(g, rt, me, s, k, n, S, forget)
+        if best < 0 or gain > best_gain:
+            best, best_gain = k, gain
+    return best, best_gain
+
+
+@hot
+def line_target_nb(g, rt, me, n, S, forget):
+    """(seat, n*gain): the unshielded opponent whose best line swap lowers its estimate most,
+    by a point at least (turn order on ties); (-1, 0) for none."""
+    if rt[K.R_SWAP_LINE_OK] == 0:
+        return -1, 0
+    players = rt[K.R_PLAYERS]
+    best = -1
+    best_gain = max(n, 1) - 1
+    for k in range(1, players):
+        s = (me + k) % players
+        if not shielded_nb(g, s):
+            line, gain = best_line_nb(g, rt, me, s, n, S, forget)
+            if gain > best_gain:
+                best, best_gain = s, gain
+    return best, (best_gain if best >= 0 else 0)
+
+
+@hot
+def exchange_target_nb(g, rt, me, n, S, forget):
+    """The Dutch 9's card: (1 + seat*16 + pos, n*score) of the unshielded opponent card it
+    knows whose best placement gain less its value is largest (exchange_gain_nb but for the
+    held card's value), turn order, then positions, on ties; (0, 0) when it would place
+    none."""
+    hide = own_hide_nb(g, me, forget)
+    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    players = rt[K.R_PLAYERS]
+    best = 0
+    best_score = 0
+    for k in range(1, players):
+        s = (me + k) % players
+        if shielded_nb(g, s):
+            continue
+        for q in range(MAX_POS):
+            c = known_nb(g, rt, me, s, q, forget)
+            if c < 0 or c >= K.EMPTY0:
+                continue
+            p = power_best_placement_nb(g, rt, me, c, n, S, hide)
+            if p >= 0:
+                score = placement_gain_nb(g, rt, me, p, c, n, S, hide, now) - \
+                    rt[ix(RT_VALUE + c)] * n
+                if best == 0 or score > best_score:
+                    best, best_score = 1 + s * MAX_POS + q, score
+    return best, best_score
+
+
+@hot
+def exchange_gain_nb(g, rt, me, held, n, S, forget):
+    """n times what the Dutch 9 (or the 2 that plays it) gains when ``held`` goes to the
+    opponent for exchange_target_nb's card: its placement gain, less what the opponent gains
+    (that card's value less the held card's); 0 when it has no card to take."""
+    x, score = exchange_target_nb(g, rt, me, n, S, forget)
+    if x == 0 or held < 0:
+        return 0
+    return max(score + rt[ix(RT_VALUE + held)] * n, 0)
+
+
+@hot
+def exposed_nb(g, rt, me, n, S, forget):
+    """The shield's reason: an own card below the pool's mean that an opponent knows (face
+    up, or seen peeked at by another seat), which an opponent's swap would take."""
+    for p in range(MAX_POS):
+        c = known_nb(g, rt, me, me, p, forget)
+        if 0 <= c < K.EMPTY0 and rt[ix(RT_VALUE + c)] * max(n, 1) < S and \
+                (g[ix(G_UP + me * MAX_POS + p)] != 0 or
+                 (g[ix(G_PEEKED + me * MAX_POS + p)] & ~(1 << me)) != 0):
+            return True
+    return False
+
+
+@hot
+def beats_placement_nb(g, rt, me, effect, held, place, n, S, forget):
+    """Is the held card's power worth more than placing it at (legal) ``place``, by how much
+    each lowers the estimate? The Dutch ace's removal when it lowers it more; the black king
+    when the seat would not be the lowest even with the king placed; the Dutch 2 for the
+    king's reason, or when one of its powers that move cards gains more (combine_gain_nb)."""
+    if effect != K.POW_GIVE_OR_REMOVE and effect != K.POW_CANCEL_FINAL and \
+            effect != K.POW_COMBINE:
+        return False
+    hide = own_hide_nb(g, me, forget)
+    gain = placement_gain_nb(g, rt, me, place, held, n, S, hide,
+                             grid_estimate_nb(g, rt, me, -1, -1, n, S, hide))
+    if effect == K.POW_GIVE_OR_REMOVE:
+        p, removed = removal_nb(g, rt, me, n, S, forget)
+        return removed > gain
+    combine = effect == K.POW_COMBINE
+    if (not combine or ((rt[K.R_COMBINABLE] >> RANK_K) & 1 and
+                        g[ix(G_PUB + K.PUB_ENDER)] >= 0)) and \
+            behind_nb(g, rt, me, seat_estimate_nb(g, rt, me, me, n, S, forget) - gain, n, S,
+                      forget):
+        return True
+    return combine and combine_gain_nb(g, rt, me, held, n, S, forget, False)[1] > gain
+
+
+# ---- Cactus's turn on the top discard's power; Cabo's blind matches ------------------------
+@hot
+def turn_power_wanted_nb(g, rt, me, n, S, forget):
+    """A whole turn on the top discard's unused power (Cactus), instead of a draw: a blind
+    swap it wants (a peek is not worth a turn: docs/policies.md#power-cards)."""
+    effect = rt[ix(K.RT_EFFECT + g[ix(G_DISCARD + g[ix(G_PUB + K.PUB_DISCARD_N)] - 1)])]
+    return (effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_ANY_TWO) and \
+        swap_gain_nb(g, rt, me, n, S, forget) > 0
+
+
+@hot
+def key_pool_nb(g, rt, me, key, held, forget):
+    """(m, v, n, S): the cards ``me`` has not seen (the deck but the discard pile, the held
+    card and every card it knows in a layout): n cards worth S, m of them of pairing key
+    ``key``, worth v."""
+    m = 0
+    v = 0
+    for i in range(rt[K.R_NCARDS]):
+        c = rt[ix(RT_DECK + i)]
+        if rt[ix(RT_KEY + c)] == key:
+            m += 1
+            v += rt[ix(RT_VALUE + c)]
+    n = rt[K.R_NCARDS]
+    S = rt[K.R_DECK_SUM]
+    n_disc = g[ix(G_PUB + K.PUB_DISCARD_N)]
+    for j in range(n_disc + 1 + rt[K.R_PLAYERS] * MAX_POS):   # discard pile, held, layouts
+        if j < n_disc:
+            c = g[ix(G_DISCARD + j)]
+        elif j == n_disc:
+            c = held
+        else:
+            c = known_nb(g, rt, me, (j - n_disc - 1) // MAX_POS, (j - n_disc - 1) % MAX_POS,
+                         forget)
+        if 0 <= c < K.EMPTY0:
+            n -= 1
+            S -= rt[ix(RT_VALUE + c)]
+            if rt[ix(RT_KEY + c)] == key:
+                m -= 1
+                v -= rt[ix(RT_VALUE + c)]
+    return m, v, n, S
+
+
+@hot
+def blind_match_nb(g, rt, me, held, forget, miss):
+    """Cabo: 1 + seat*16 + pos of a card it does not know to match ``held`` against, when the
+    chance that it has the held card's key (m of the n cards it has not seen) pays for the
+    penalty cards of a miss (each worth S/n, counted ``miss`` times; none when no card can
+    be drawn): its own first face-down card it does not know
+    (a hit removes a card of the key: v/m), else an opponent's (turn order; a hit gives that
+    opponent its worst card); 0 for none."""
+    m, v, n, S = key_pool_nb(g, rt, me, rt[ix(RT_KEY + held)], held, forget)
+    if m <= 0 or n <= 0:
+        return 0
+    cost = (n - m) * rt[K.R_MATCH_FAIL_CARDS] * S * miss if can_draw_nb(g, rt) else 0.0
+    p = first_unknown_down_nb(g, rt, me, me, forget)
+    if p >= 0 and v * n > cost:
+        return 1 + me * MAX_POS + p
+    worst = 0
+    for q in range(MAX_POS):
+        c = known_nb(g, rt, me, me, q, forget)
+        if c < K.EMPTY0:
+            worst = max(worst, S if c < 0 else rt[ix(RT_VALUE + c)] * n)
+    if m * worst <= cost:
+        return 0
+    players = rt[K.R_PLAYERS]
+    for k in range(1, players):
+        s = (me + k) % players
+        q = first_unknown_down_nb(g, rt, me, s, forget)
+        if q >= 0:
+            return 1 + s * MAX_POS + q
+    return 0
 
 
 # ---- the plan (strategies/common.py MEM_PLAN_*) --------------------------------------------
@@ -248,6 +698,16 @@ def wants_power_nb(g, rt, me, effect, n, S, forget):
 def clear_plan_nb(g, me):
     for i in range(MEM_PLAN_SNAP, MEM_PLAN_NOMINATE + PLAN_NOMINATE_SLOTS):
         g[ix(mem_nb(me, i))] = 0
+
+
+@hot
+def use_power_nb(g, me, power, held):
+    """A_POWER: the plan starts anew; the Dutch 2 remembers the card it uses (its choices
+    are asked without it)."""
+    clear_plan_nb(g, me)
+    if power == K.POW_COMBINE:
+        g[ix(mem_nb(me, MEM_PLAN_HELD))] = held + 1
+    return K.A_POWER
 
 
 @hot(inline="always")
@@ -336,6 +796,21 @@ def plan_match_nb(g, rt, me, held, forget):
 
 
 @hot
+def plan_blind_match_nb(g, rt, me, held, forget, miss):
+    """Cabo, when the held card is not placed: a match against one card it does not know
+    (blind_match_nb), planned as the only nomination."""
+    if rt[K.R_TURN_MATCH] != K.TMATCH_CABO or held < 0:
+        return False
+    t = blind_match_nb(g, rt, me, held, forget, miss)
+    if t == 0:
+        return False
+    for i in range(PLAN_NOMINATE_SLOTS):
+        g[ix(mem_nb(me, MEM_PLAN_NOMINATE + i))] = 0
+    set_nominee_nb(g, me, 0, t)
+    return True
+
+
+@hot
 def snap_target_nb(g, rt, me, n, S, forget):
     """powers.snap_target: 1 + seat*16 + pos of the card it snaps, 0 for none."""
     top = g[ix(G_DISCARD + g[ix(G_PUB + K.PUB_DISCARD_N)] - 1)]
@@ -389,7 +864,14 @@ def greedy_calls_nb(g, rt, me, n, S, forget):
 @hot
 def grid_estimate_nb(g, rt, seat, at, card, n, S, hide):
     """GreedyPolicy.estimate of the grid's positions (``card`` imagined at ``at``)."""
-    base = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    return row_estimate_nb(g, rt, G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS,
+                           G_UP + seat * MAX_POS, at, card, n, S, hide)
+
+
+@hot
+def row_estimate_nb(g, rt, base, up_base, at, card, n, S, hide):
+    """grid_estimate_nb of the grid whose cards the seat knows as g[base + p] (card or -1),
+    face up as g[up_base + p] says (``hide``: face-down positions it has forgotten)."""
     if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
         cols = rt[K.R_COLS]
         keep = rt[K.R_NEG_PAIRS_KEEP] != 0
@@ -398,10 +880,10 @@ def grid_estimate_nb(g, rt, seat, at, card, n, S, hide):
             a = card if c == at else g[ix(base + c)]
             b = card if c + cols == at else g[ix(base + c + cols)]
             if c != at and a >= 0 and hide != 0 and (hide >> c) & 1 and \
-                    g[ix(G_UP + seat * MAX_POS + c)] == 0:
+                    g[ix(up_base + c)] == 0:
                 a = -1
             if c + cols != at and b >= 0 and hide != 0 and (hide >> (c + cols)) & 1 and \
-                    g[ix(G_UP + seat * MAX_POS + c + cols)] == 0:
+                    g[ix(up_base + c + cols)] == 0:
                 b = -1
             total += column_estimate_nb(rt[ix(RT_KEY + a)] if a >= 0 else -1,
                                         rt[ix(RT_VALUE + a)] if a >= 0 else 0,
@@ -409,7 +891,7 @@ def grid_estimate_nb(g, rt, seat, at, card, n, S, hide):
                                         rt[ix(RT_VALUE + b)] if b >= 0 else 0,
                                         a >= 0, b >= 0, n, S, keep)
         return total
-    return estimate_cards_nb(g, base, g, G_UP + seat * MAX_POS, hide, rt, at, card, n, S)
+    return estimate_cards_nb(g, base, g, up_base, hide, rt, at, card, n, S)
 
 
 @hot(inline="always")
@@ -433,12 +915,14 @@ def replaceable_nb(g, rt, seat, p):
 
 @hot(inline="always")
 def placement_gain_nb(g, rt, seat, p, card, n, S, hide, now):
-    """n*G(p): how much ``card`` at p lowers the estimate ``now`` (grid_estimate_nb as the
-    layout is); a position beyond the grid changes only its own value."""
+    """n*G(p): how much ``card`` (-1: one it does not know) at p lowers the estimate ``now``
+    (grid_estimate_nb as the layout is); a position beyond the grid changes only its own
+    value."""
     if p < rt[K.R_NPOS]:
         return now - grid_estimate_nb(g, rt, seat, p, card, n, S, hide)
     x = own_nb(g, seat, p, hide)
-    return (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - rt[ix(RT_VALUE + card)] * n
+    return (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - (S if card < 0 else
+                                                         rt[ix(RT_VALUE + card)] * n)
 
 
 @hot
@@ -523,21 +1007,18 @@ def memory_pool_nb(g, rt, seat, hide):
 
 # ---- the rule ------------------------------------------------------------------------------
 @hot
-def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
+def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use, miss):
     """powers.decide for a seat whose view pool (the held card out) is n cards worth S:
     its answer, or -1 to leave the decision to the policy's plain rules. ``place``: where it
     would put the held card at DP_PLACE_DRAWN / an exchanged card (greedy's best placement,
-    or another built-in's own choice), -1 for nowhere. ``kind``: KIND_GREEDY calls by
-    greedy's rule; the others leave the call to their plain rules. ``use``: whether to use
-    the held card's power when it is not placed or matched (USE_RULE: wants_power_nb)."""
+    or another built-in's own choice), -1 for nowhere; at DP_TURN when the top discard's
+    power may be used, what its turn rule would do instead (A_DRAW_STOCK, ...). ``kind``:
+    KIND_GREEDY calls by greedy's rule; the others leave the call to their plain rules.
+    ``use``: whether to use the held card's power when it is not placed or matched
+    (USE_RULE: wants_power_nb). ``miss``: how much of a Cabo blind match's penalty on a
+    miss it counts (1 but for a bold heuristic)."""
     if point == K.DP_TURN or point == K.DP_KNOCK:
-        if kind == KIND_GREEDY:
-            if (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and g[ix(G_LEGAL + K.A_KNOCK)] and \
-                    greedy_calls_nb(g, rt, me, n, S, forget):
-                return K.A_KNOCK
-            if point == K.DP_KNOCK:
-                return K.A_PASS
-        return -1
+        return turn_rule_nb(point, me, g, rt, n, S, kind, forget, place)
     power = g[ix(G_PUB + K.PUB_POWER)]
     match_legal = g[ix(G_LEGAL + K.A_MATCH)] != 0
     if point == K.DP_PLACE_DRAWN or (point == K.DP_PLACE_TAKEN and match_legal):
@@ -545,17 +1026,7 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
             return K.A_MATCH
         if point == K.DP_PLACE_TAKEN:
             return -1
-        if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
-            return place
-        if g[ix(G_LEGAL + K.A_POWER)] and \
-                (use > 0 or (use == USE_RULE and wants_power_nb(g, rt, me, power, n, S, forget))):
-            clear_plan_nb(g, me)
-            return K.A_POWER
-        if g[ix(G_LEGAL + K.A_DISCARD)]:
-            return K.A_DISCARD
-        if g[ix(G_LEGAL + K.A_POWER)]:
-            return K.A_POWER
-        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        return held_rule_nb(me, held, g, rt, n, S, forget, place, use, miss)
     if point == K.DP_PLACE_TAKEN and power == K.POW_EXCHANGE_THIS:
         if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
             return place
@@ -579,14 +1050,9 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
         b = g[ix(G_PUB + K.PUB_CHOICE1)]
         return 0 if rt[ix(RT_VALUE + a)] <= rt[ix(RT_VALUE + b)] else 1
     if point == K.DP_CHOOSE_POWER:
-        if g[ix(G_LEGAL + RANK_J)] and wants_power_nb(g, rt, me, K.POW_PEEK_OWN, n, S, forget):
-            return RANK_J
-        if g[ix(G_LEGAL + RANK_10)] and wants_power_nb(g, rt, me, K.POW_PEEK_OPP, n, S, forget):
-            return RANK_10
-        if g[ix(G_LEGAL + RANK_K)] and wants_power_nb(g, rt, me, K.POW_CANCEL_FINAL, n, S,
-                                                      forget):
-            return RANK_K
-        return K.A_PASS
+        r = combine_choice_nb(g, rt, me, g[ix(mem_nb(me, MEM_PLAN_HELD))] - 1, n, S, forget,
+                              True)
+        return r if r >= 0 else K.A_PASS
     if point == K.DP_NOMINATE or (point == K.DP_TARGET_SEAT and power == K.CTX_NOMINATE):
         target = g[ix(G_PUB + K.PUB_TARGET_SEAT)]
         for i in range(PLAN_NOMINATE_SLOTS * PLAN_PER_SLOT):
@@ -611,6 +1077,48 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use):
     return -1
 
 
+@hot
+def turn_rule_nb(point, me, g, rt, n, S, kind, forget, place):
+    """power_rule_nb at DP_TURN and DP_KNOCK: greedy's call; Cactus's turn on the top
+    discard's power instead of the draw its turn rule would make (``place``)."""
+    if kind == KIND_GREEDY:
+        if (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and g[ix(G_LEGAL + K.A_KNOCK)] and \
+                greedy_calls_nb(g, rt, me, n, S, forget):
+            return K.A_KNOCK
+        if point == K.DP_KNOCK:
+            return K.A_PASS
+    if point == K.DP_TURN and g[ix(G_LEGAL + K.A_DISCARD_POWER)]:
+        if place == K.A_DRAW_STOCK and turn_power_wanted_nb(g, rt, me, n, S, forget):
+            clear_plan_nb(g, me)
+            return K.A_DISCARD_POWER
+        if kind == KIND_OTHER:
+            return place
+    return -1
+
+
+@hot
+def held_rule_nb(me, held, g, rt, n, S, forget, place, use, miss):
+    """power_rule_nb holding a drawn card it does not match: the placement, unless the power
+    is worth more; Cabo's blind match; the power when worth using; else discard."""
+    power = g[ix(G_PUB + K.PUB_POWER)]
+    if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
+        if use == USE_RULE and g[ix(G_LEGAL + K.A_POWER)] and \
+                beats_placement_nb(g, rt, me, power, held, place, n, S, forget):
+            return use_power_nb(g, me, power, held)
+        return place
+    if g[ix(G_LEGAL + K.A_MATCH)] and plan_blind_match_nb(g, rt, me, held, forget, miss):
+        return K.A_MATCH
+    if g[ix(G_LEGAL + K.A_POWER)] and \
+            (use > 0 or (use == USE_RULE and
+                         wants_power_nb(g, rt, me, power, held, n, S, forget))):
+        return use_power_nb(g, me, power, held)
+    if g[ix(G_LEGAL + K.A_DISCARD)]:
+        return K.A_DISCARD
+    if g[ix(G_LEGAL + K.A_POWER)]:
+        return K.A_POWER
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
 @hot(inline="always")
 def is_swap_nb(effect):
     return effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or \
@@ -623,6 +1131,23 @@ def target_seat_nb(g, rt, me, effect, n, S, forget):
     snap = g[ix(mem_nb(me, MEM_PLAN_SNAP))]
     if effect == K.CTX_SNAP and snap != 0 and g[ix(G_LEGAL + (snap - 1) // MAX_POS)]:
         return (snap - 1) // MAX_POS
+    t = -1
+    if effect == K.POW_SHUFFLE_OPP:
+        t = shuffle_target_nb(g, rt, me)
+    elif effect == K.POW_SWAP_LINE:
+        t = line_target_nb(g, rt, me, n, S, forget)[0]
+    elif effect == K.POW_FLIP_OPP:
+        t = (flip_target_nb(g, rt, me, forget) - 1) // MAX_POS
+    elif effect == K.POW_GIVE_OR_REMOVE:
+        p, gain = removal_nb(g, rt, me, n, S, forget)
+        t = me if gain > 0 else leader_nb(g, rt, me, n, S, forget)
+    elif effect == K.POW_EXCHANGE_THIS:
+        x, score = exchange_target_nb(g, rt, me, n, S, forget)
+        if x != 0 and g[ix(G_LEGAL + (x - 1) // MAX_POS)]:
+            g[ix(mem_nb(me, MEM_PLAN_THEIRS))] = x
+            return (x - 1) // MAX_POS
+    if t >= 0 and g[ix(G_LEGAL + t)]:
+        return t
     if effect == K.POW_PEEK_OPP or effect == K.POW_PEEK_ANY or effect == K.POW_FLIP_OPP or \
             effect == K.POW_SHUFFLE_OPP:
         t = peek_target_nb(g, rt, me, effect == K.POW_PEEK_ANY, forget)
@@ -639,8 +1164,7 @@ def target_seat_nb(g, rt, me, effect, n, S, forget):
                     best = t
             g[ix(mem_nb(me, MEM_PLAN_THEIRS))] = best
             return (best - 1) // MAX_POS
-    if effect == K.POW_GIVE_OR_REMOVE and g[ix(G_LEGAL + me)] and \
-            wants_power_nb(g, rt, me, effect, n, S, forget):
+    if effect == K.POW_GIVE_OR_REMOVE and g[ix(G_LEGAL + me)]:
         return me
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
@@ -653,11 +1177,31 @@ def target_pos_nb(g, rt, me, effect, n, S, forget):
     if effect == K.CTX_SNAP and snap != 0 and (snap - 1) // MAX_POS == t and \
             (legal >> ((snap - 1) % MAX_POS)) & 1:
         return (snap - 1) % MAX_POS
+    if effect == K.POW_GIVE_OR_REMOVE and t == me:
+        p, gain = removal_nb(g, rt, me, n, S, forget)
+        if p >= 0 and (legal >> p) & 1:
+            return p
+    if effect == K.POW_SWAP_LINE:
+        k, gain = best_line_nb(g, rt, me, t, n, S, forget)
+        return k if g[ix(G_LEGAL + k)] else lowest_legal_nb(g, 0, K.N_ACTIONS)
+    if effect == K.POW_FLIP_OPP:
+        f = flip_target_nb(g, rt, me, forget)
+        if f != 0 and (f - 1) // MAX_POS == t and (legal >> ((f - 1) % MAX_POS)) & 1:
+            return (f - 1) % MAX_POS
+    if effect == K.CTX_GIVE:
+        p, gain = removal_nb(g, rt, me, n, S, forget)
+        if p >= 0 and (legal >> p) & 1:
+            return p
+    if t == me and (effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or
+                    effect == K.POW_SWAP_ANY_TWO):
+        if effect == K.POW_SWAP_ANY_TWO:
+            g[ix(mem_nb(me, MEM_PLAN_FIRST))] = 0
+        c = plan_card_nb(g, rt, me, forget)
+        if c != -2:
+            return best_receiver_nb(g, rt, me, c, n, S, forget, legal)[0]
     if effect == K.CTX_GIVE or (t == me and (
             effect == K.POW_SWAP_OWN_OPP_BLIND or effect == K.POW_SWAP_AFTER_PEEK_OPP or
             effect == K.POW_SWAP_ANY_TWO or effect == K.POW_GIVE_OR_REMOVE)):
-        if effect == K.POW_SWAP_ANY_TWO:
-            g[ix(mem_nb(me, MEM_PLAN_FIRST))] = 0
         return worst_own_nb(g, rt, me, n, S, forget, legal)
     if effect == K.POW_PEEK_BOTH_SWAP and t == me:
         p = -1
@@ -694,12 +1238,13 @@ def view_pool_nb(n, S, rt, held):
 
 
 @hot(inline="always")   # a function argument in a compiled call would keep the entry off the disk cache
-def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use):
+def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss):
     """The greedy-family rule for every other built-in (greedy's pool; its own plain rules for
     the turn, the call and a taken card's placement): at DP_PLACE_DRAWN, and when an
     exchanged card is placed, its own choice with power and match masked out stands in for
-    greedy's best placement, and ``use`` (power_rule_nb) for greedy's power rule. -1: a
-    decision of the plain game."""
+    greedy's best placement, at DP_TURN with the top discard's power usable its own turn
+    rule without it, and ``use`` and ``miss`` (power_rule_nb) for greedy's. -1: a decision
+    of the plain game."""
     n, S = greedy_pool_nb(g, rt, seat)
     n, S = view_pool_nb(n, S, rt, held)
     place = -1
@@ -713,22 +1258,29 @@ def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use):
             place = policy_nb(point, seat, held, g, rt, rng, par)
         g[ix(G_LEGAL + K.A_POWER)] = a_power
         g[ix(G_LEGAL + K.A_MATCH)] = a_match
-    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place, use)
+    elif point == K.DP_TURN and g[ix(G_LEGAL + K.A_DISCARD_POWER)]:
+        # its own turn rule without the top discard's power (asked once: power_rule_nb
+        # answers with it when it does not take that turn instead of the draw)
+        g[ix(G_LEGAL + K.A_DISCARD_POWER)] = 0
+        place = decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)
+        g[ix(G_LEGAL + K.A_DISCARD_POWER)] = 1
+    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place, use, miss)
 
 
 @hot(inline="always")
 def decide_others_nb(point, seat, held, g, rt, rng, par, policy_nb):
     """decide_with_nb for the built-ins without a power rule of their own: in a power game the
     shared greedy-family rule answers the power decisions first."""
-    return decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, USE_RULE)
+    return decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, USE_RULE, 1.0)
 
 
 @hot(inline="always")
-def decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, use):
+def decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss):
     """decide_others_nb with the seat's own say on using a held card's power (``use``, as
-    power_rule_nb takes it: the guide's power tables)."""
+    power_rule_nb takes it: the guide's power tables) and on a Cabo blind match's miss
+    (``miss``: heuristic's aggression)."""
     if power_game_nb(rt):
-        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use)
+        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss)
         if a >= 0:
             return a
     return decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)

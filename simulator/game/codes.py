@@ -29,6 +29,10 @@ GREEDY_STALL_RESHUFFLES = 4
 # greedy calls (power-card games) when its estimate is at least this much below every
 # opponent's (docs/policies.md#power-cards)
 GREEDY_CALL_MARGIN = 5
+# the Dutch 2's powers, as greedy chooses them (docs/policies.md#power-cards): after the black
+# king, the power that moves cards with the largest gain, else the first it wants in this order
+GREEDY_COMBINE_GAINS = ("6", "7", "9")
+GREEDY_COMBINE_ORDER = ("J", "10", "3", "4", "5", "8")
 # the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
 # lookahead
 N_POLICY_SLOTS = POLICY_GUIDE + 2

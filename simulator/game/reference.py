@@ -1110,7 +1110,14 @@ class KnockThresholdPolicy(GreedyPolicy):
     def stalled(self, obs: Observation) -> bool:
         return False   # greedy's stall rule is greedy's own
 
+    def knocks(self, obs: Observation) -> bool:
+        pool = self.pool(obs, None)
+        return Action.KNOCK in obs.legal and pool.n > 0 and \
+            self.free_estimate(obs.own, pool) <= self.T * pool.n
+
     def choose(self, obs: Observation) -> int:
+        if obs.decision in (Decision.TURN, Decision.KNOCK) and self.knocks(obs):
+            return Action.KNOCK   # before any power (Cactus's turn on the top discard's)
         if obs.power_game:   # powers, snaps and matches (docs/policies.md#power-cards)
             from .powers import decide
             action = decide(self, obs)
@@ -1118,13 +1125,9 @@ class KnockThresholdPolicy(GreedyPolicy):
                 return action
         if obs.decision not in (Decision.TURN, Decision.KNOCK):
             return self.choose_after_turn(obs)
-        pool = self.pool(obs, None)
-        if Action.KNOCK in obs.legal and pool.n > 0 and \
-                self.free_estimate(obs.own, pool) <= self.T * pool.n:
-            return Action.KNOCK
         if obs.decision == Decision.KNOCK:
             return Action.PASS
-        return self.choose_turn(obs, pool)
+        return self.choose_turn(obs, self.pool(obs, None))
 
 
 # strategy name -> (policy class, {parameter: default}); a spec is "name" or "name:k=v,..."

@@ -681,7 +681,7 @@ def cards_note(result: GuideResult) -> str:
 
 
 # each power in words, and when the baseline player uses it (strategies/powers.py
-# wants_power_nb: a power not listed there it never uses)
+# wants_power_nb; docs/policies.md#power-cards)
 EFFECT_WORDS = {
     K.POW_PEEK_OWN: ("look at one of your own cards", "when one of its cards is unknown to it"),
     K.POW_PEEK_OPP: ("look at one of an opponent's cards",
@@ -689,26 +689,32 @@ EFFECT_WORDS = {
     K.POW_PEEK_ANY: ("look at any one card, yours or an opponent's",
                      "when a card on the table is unknown to it"),
     K.POW_SWAP_OWN_OPP_BLIND: ("swap one of your cards with one of an opponent's, unseen",
-                               "when its worst card is worth more than the opponents' best"),
+                               "when taking the opponents' best card lowers its score"),
     K.POW_SWAP_AFTER_PEEK_OPP: ("look at one of an opponent's cards, then swap it with one of "
                                 "yours, unseen", "when its worst card is worth more than an "
                                 "average card it has not seen"),
     K.POW_SWAP_ANY_TWO: ("swap any two cards on the table, unseen",
-                         "when its worst card is worth more than the opponents' best"),
+                         "when taking the opponents' best card lowers its score"),
     K.POW_PEEK_BOTH_SWAP: ("look at one of your cards and one of an opponent's, then swap "
                            "them if you like", "always"),
-    K.POW_SHUFFLE_OPP: ("shuffle an opponent's face-down cards", "never"),
-    K.POW_FLIP_OPP: ("turn one of an opponent's cards face up", "never"),
+    K.POW_SHUFFLE_OPP: ("shuffle an opponent's face-down cards",
+                        "when an opponent was seen looking at his own face-down cards"),
+    K.POW_FLIP_OPP: ("turn one of an opponent's cards face up",
+                     "when an opponent's card it does not know is one its owner looked at"),
     K.POW_SWAP_LINE: ("swap a row or column of yours with the same line of an opponent's",
-                      "never"),
+                      "when a line swap lowers its score by a point or more"),
     K.POW_DRAW_TWO: ("draw two cards and keep one", "always"),
-    K.POW_SHIELD: ("shield your cards from powers until your next turn", "never"),
+    K.POW_SHIELD: ("shield your cards from powers until your next turn",
+                   "when an opponent knows one of its low cards"),
     K.POW_GIVE_OR_REMOVE: ("give an opponent the top card of the stock, or remove one of your "
-                           "cards", "when it knows a card of its own worth more than 0"),
-    K.POW_CANCEL_FINAL: ("a black king: cancel the final lap in progress", "always"),
+                           "cards", "to remove a card when that lowers its score, else to "
+                           "give one to the leader"),
+    K.POW_CANCEL_FINAL: ("a black king: cancel the final lap in progress",
+                         "when it is not the lowest"),
     K.POW_COMBINE: ("use two of the other powers at once",
-                    "when it has a card to look at"),
-    K.POW_EXCHANGE_THIS: ("swap this card with one of an opponent's cards", "never"),
+                    "when it would use one of them"),
+    K.POW_EXCHANGE_THIS: ("swap this card with one of an opponent's cards",
+                          "when it would place an opponent's card it knows"),
 }
 POWER_HEADING = "When to use each power"
 POWERS_CLASS = "powers"   # the table of powers on the page (its own alignment: CSS)
