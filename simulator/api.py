@@ -16,16 +16,22 @@ metadata. ``simulator/cli.py`` is a thin layer over these functions: it parses t
 calls them and prints. docs/api.md documents every function and result.
 
 Bad arguments raise ``GolfsimError`` with the message the command line prints after
-``golfsim: error:``. Nothing is imported here that the command line does not need for every
+``golfsim: error:``, naming the function's arguments where the command line names its options
+(``rounds`` for ``--rounds``, ``rules_file`` for ``--rules``). Nothing is imported here that the command line does not need for every
 command (numba, polars and matplotlib are imported when something is played or written).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import hashlib
 import importlib
+import inspect
 import json
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -149,6 +155,58 @@ def whole_number(value, lo: int, hi: int) -> int:
     if not lo <= n <= hi:
         raise ValueError(f"{value} is not allowed; expected {count_allowed(lo, hi)}")
     return n
+
+
+# ---- errors in the caller's words ---------------------------------------------------------------
+# The checks word their messages as the command line's options; called from Python, a message
+# names the function's arguments instead. The command line's own flags whose argument has
+# another name:
+_FLAG_ARGUMENTS = {"rules": "rules_file"}
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)( [^\s'\"()]+)?")
+_WORD = re.compile(r"[a-z]+")   # a word of the sentence after an option, not its value
+_FROM_COMMAND_LINE = contextvars.ContextVar("golfsim_command_line", default=False)
+
+
+@contextlib.contextmanager
+def command_line_words():
+    """Within it, errors keep naming the command line's options (simulator/cli.py)."""
+    token = _FROM_COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _FROM_COMMAND_LINE.reset(token)
+
+
+def python_words(message: str, arguments) -> str:
+    """``message`` with every command-line option that is one of ``arguments`` named as the
+    argument: "--players 9:" -> "players=9:", "--opponent SPEC" -> "opponent=SPEC",
+    "--rules" -> "rules_file"."""
+    def name(m: re.Match) -> str:
+        arg = _FLAG_ARGUMENTS.get(m.group(1), m.group(1).replace("-", "_"))
+        if arg not in arguments:
+            return m.group(0)
+        value = (m.group(2) or " ")[1:]
+        tail = value[len(value.rstrip(",.;:")):]
+        value = value[:len(value) - len(tail)]
+        if not value or _WORD.fullmatch(value):
+            return arg + (m.group(2) or "")
+        return f"{arg}={value}{tail}"
+    return _FLAG.sub(name, message)
+
+
+def _in_python_words(fn):
+    """The public function ``fn``, whose errors name its arguments when called from Python."""
+    arguments = frozenset(inspect.signature(fn).parameters)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except GolfsimError as e:
+            if not _FROM_COMMAND_LINE.get() and e.args and isinstance(e.args[0], str):
+                e.args = (python_words(e.args[0], arguments),) + e.args[1:]
+            raise
+    return wrapper
 
 
 def _invalid(option: str, message: str) -> GolfsimError:
@@ -365,6 +423,7 @@ def _bad_toml_option(path: Path) -> str | None:
     return None
 
 
+@_in_python_words
 def rules(preset: str | None = None, set=None, rules_file: str | None = None,
           **options) -> RuleSet:
     """A rule set: ``preset`` (default six_card) or ``rules_file`` (a TOML file naming its
@@ -946,6 +1005,7 @@ def _clustered(fn):
     return wrapper
 
 
+@_in_python_words
 @_clustered
 def run(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
         players: int = DEFAULT_PLAYERS, strategy=None, rounds=DEFAULT_ROUNDS,
@@ -1125,6 +1185,7 @@ def _run_manifest(rs: RuleSet, players: int, seats, rounds: int, seed: int, per_
             "target": target, "kernel": kernel}
 
 
+@_in_python_words
 @_clustered
 def compare(preset: str | None = None, *, vary=None, design: str = "factorial", set=None,
             rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
@@ -1242,6 +1303,7 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     return result
 
 
+@_in_python_words
 @_clustered
 def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
          objective: str = "win_share", set=None, rules_file: str | None = None, rules=None,
@@ -1328,6 +1390,7 @@ def _interrupted(what: str, out_dir: Path | None) -> str:
             "same command to resume")
 
 
+@_in_python_words
 @_clustered
 def tournament(preset: str | None = None, *, strategy, set=None,
                rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
@@ -1406,6 +1469,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     return result
 
 
+@_in_python_words
 @_clustered
 def guide(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
           players: int = DEFAULT_PLAYERS, deals=DEFAULT_DEALS,

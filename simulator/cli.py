@@ -49,6 +49,10 @@ class GolfsimGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
         extra.setdefault("obj", {})["argv"] = args
+        with api.command_line_words():
+            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+
+    def _main(self, args, prog_name, complete_var, standalone_mode, **extra):
         if not standalone_mode:
             return super().main(args, prog_name or "golfsim", complete_var, False, **extra)
         try:
