@@ -240,6 +240,15 @@ def cabo_guide(tmp_path_factory):
     return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
 
 
+@pytest.fixture(scope="module")
+def cumbia_guide(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cumbia")
+    result = gd.build(CUMBIA, "power_cumbia", 3, 4, deals=100, out_dir=out, threads=2,
+                      check_rounds=0, compare_rounds=0)
+    gr.write(result, out, "golfsim guide --preset power_cumbia")
+    return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
+
+
 def md_table(md: str, heading: str) -> list[list[str]]:
     """The rows (cells, Markdown bold kept) of the table under ``## heading``."""
     part = md.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
@@ -347,13 +356,19 @@ def thumb_rules(md: str) -> list[str]:
     return re.findall(r"^\d+\. (.+)$", part, re.M)
 
 
+def kings_taken_or_kept(thumbs: list[str]) -> list[str]:
+    """The rules of thumb but those of the match table, which decides by the held card's
+    rank (the key a match compares): Cabo matches any king with any king."""
+    return [t for t in thumbs if not t.startswith(("Match ", "Do not match ", "Never match "))]
+
+
 def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
     """Cabo's K♦ is worth 0, its other kings 13: the king entries measure K♦ alone (no card is
     worth more than 13, so neither option ever takes or keeps a black king), and the tables,
     the rules of thumb and guide.parquet say so; the kings worth 13 get a row of their own,
     without a measurement."""
     result = synthetic(CABO)
-    kings = [e for e in result.entries if e.row == "K"]
+    kings = [e for e in result.entries if e.row == "K" and e.table in gd.TABLES]
     assert kings and all(e.clear for e in kings)
     for table, never in (("take", "draw"), ("keep", "discard")):
         rows = rows_by_card(result, table)
@@ -364,10 +379,12 @@ def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
     md = gr.markdown(result, [])
     thumbs = thumb_rules(md)
     assert len([t for t in thumbs if "K♦" in t]) == len({(e.table, e.situation) for e in kings})
-    assert not re.search(r"\bkings?\b", "\n".join(thumbs)), thumbs
+    assert not re.search(r"\bkings?\b", "\n".join(kings_taken_or_kept(thumbs))), thumbs
     assert "K♠♥♣ (13): no card is worth more" in md and "measure K♦ (0) alone" in md
     frame = gr.frame(result)
-    assert set(frame.filter(frame["row"] == "K")["cards"]) == {"K♦ (0)"}
+    placed = frame.filter(frame["table"].is_in(list(gd.TABLES)))
+    assert set(placed.filter(placed["row"] == "K")["cards"]) == {"K♦ (0)"}
+    assert set(frame.filter(frame["table"] == "match")["cards"]) >= {"K♠♥♣ (13), K♦ (0)"}
     assert set(frame.filter(frame["row"] == "A")["cards"]) == {"A"}
 
 
@@ -415,11 +432,68 @@ def test_the_page_says_how_the_guide_matches_and_snaps():
     assert "matches it whenever it knows a card of the same rank" in said(CABO)
     assert "snaps a card it knows of the discard's point value" in said(CUMBIA)
     assert "snaps one of its own cards" in said(Rules.preset("power_cactus"))
-    for text in (said(CABO), said(CUMBIA)):
-        assert "The guide does the same: its tables have no entry for these decisions." in text
+    for rules, what in ((CABO, "matches"), (CUMBIA, "snaps")):
+        assert f"The guide does the same, except where its table of {what} says otherwise." \
+            in said(rules)
     # the stall rule where the stock is reshuffled, not in Cabo, whose round ends with it
     assert "reshuffled" in said(CUMBIA) and "reshuffled" not in said(CABO)
     assert "snap" not in said(Rules.preset("power_pablo"))
+
+
+# ---- the snap and match tables on the page ---------------------------------------------------
+def say_headers(result) -> dict[str, list[str]]:
+    """The snap and match tables of a guide: heading -> header."""
+    return {head: header for head, _, header, _ in gr.say_tables(result)}
+
+
+@pytest.mark.parametrize("preset, expected", [
+    ("power_cactus", {"When to snap": ["the discard", "your own card"]}),
+    ("power_cumbia", {"When to snap": ["the discard", "your own card", "an opponent's card"]}),
+    ("power_cabo", {"When to match": ["the card you hold", "you know a card of its rank",
+                                      "you know none of its rank: a blind match"]}),
+    ("power_pablo", {"When to match": ["your cards", "you know two or more of them"]}),
+    ("power_malaysia", {}),
+    ("six_card", {}),
+])
+def test_a_guide_has_the_snap_and_match_tables_its_game_has(preset, expected):
+    """A snap table where the rules have snaps (an opponent's card as a column of its own
+    where it may be snapped), a match table where they have turn matches (a blind match's
+    column in Cabo), a row per rank in play; none in a game without them, nor its entries."""
+    rules = Rules.preset(preset)
+    result = synthetic(rules, wins=())
+    assert say_headers(result) == expected
+    ranks = [C.RANK_NAMES[r] for r in gd.ranks_in_play(rules)]
+    for head, _, _, rows in gr.say_tables(result):
+        assert [str(r[0]).split("♠")[0].split(" ")[0].rstrip(",") for r in rows] == ranks
+    tables = {e.table for e in result.entries}
+    assert ("snap" in tables) == (rules.snap_mode != "none")
+    assert ("match" in tables) == (rules.turn_match_mode != "none")
+    md = gr.markdown(result, [])
+    for head in ("When to snap", "When to match"):
+        assert (f"## {head}\n" in md) == (head in expected)
+
+
+def test_snap_and_match_cells_and_rules_of_thumb_take_the_advices_side():
+    """A clear entry's cell names the option kept and what it gains (positive); a rank
+    whose snaps (matches) clearly pay is a rule of thumb in words."""
+    cumbia = synthetic(CUMBIA, wins=("9",))
+    nines = {e.situation: e for e in cumbia.entries if e.table == "snap" and e.row == "9"}
+    assert set(nines) == {"own", "opponent"} and all(e.clear for e in nines.values())
+    rows = {str(r[0]): r[1:] for r in gr.say_tables(cumbia)[0][3]}
+    assert [c.text for c in rows["9"]] == [gr._cell(nines[s]).text for s in ("own", "opponent")]
+    assert all(re.fullmatch(r"snap \+\d+\.\d\d ±\d+\.\d\d ✓", c.text) and c.kind == "clear"
+               for c in rows["9"])
+    thumbs = thumb_rules(gr.markdown(cumbia, []))
+    assert "Snap your own nines that you know when a matching card is discarded" in \
+        "\n".join(thumbs)
+    assert "Snap an opponent's nines that you know when a matching card is discarded, giving " \
+        "one of yours back" in "\n".join(thumbs)
+    cabo = synthetic(CABO, wins=("A",))
+    thumbs = "\n".join(thumb_rules(gr.markdown(cabo, [])))
+    assert "Match aces you hold whenever you know a card of their rank" in thumbs
+    assert "Match aces you hold blind when you know no card of their rank" in thumbs
+    pablo = "\n".join(thumb_rules(gr.markdown(synthetic(PABLO, wins=("Q",)), [])))
+    assert "Replace two or more of your queens with the card you hold" in pablo
 
 
 @pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
@@ -446,7 +520,7 @@ def test_the_cabo_guide_treats_the_diamond_king_apart(cabo_guide):
         kings = [e for e in result.entries if e.table == table and e.row == "K"]
         assert [c.strip("*") for c in rows[-2][1:]] == [gr._cell(e).text for e in kings]
         assert set(rows[-1][1:]) == {never}
-    assert not re.search(r"\bkings?\b", "\n".join(thumb_rules(md)))
+    assert not re.search(r"\bkings?\b", "\n".join(kings_taken_or_kept(thumb_rules(md))))
     assert "K♠♥♣ (13): no card is worth more" in md and "K♦ (0)" in page.read_text("utf-8")
 
 
@@ -503,3 +577,38 @@ def test_the_snap_and_match_tables_change_the_moves_played(rules, tables, kind, 
         assert got > base, (kind, base, got)
     else:
         assert base > 0 and got == 0, (kind, base, got)
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+@pytest.mark.parametrize("game, heading", [("cabo", "When to match"),
+                                           ("cumbia", "When to snap")])
+def test_the_guide_measures_snaps_and_matches_and_its_strategy_plays_them(game, heading,
+                                                                          request):
+    """A small guide of Cabo (Cumbia) measures a match (snap) entry per rank in play in each
+    situation the rules have, prints them in a table of their own, none of the other kind,
+    and the strategy it prints holds each kept option in its parameters."""
+    result, md, page = request.getfixturevalue(f"{game}_guide")
+    rules = result.rules
+    entries = [e for e in result.entries if e.table in ("snap", "match")]
+    situations = gd.say_situations(rules)
+    assert [(e.table, e.situation) for e in entries] == \
+        [ts for ts in situations for _ in gd.ranks_in_play(rules)]
+    other = ({"When to snap", "When to match"} - {heading}).pop()
+    assert f"## {heading}\n" in md and f"## {other}\n" not in md
+    assert heading in page.read_text(encoding="utf-8")
+    rows = md_table(md, heading)
+    ranks = [C.RANK_NAMES[r] for r in gd.ranks_in_play(rules)]
+    assert len(rows) == len(ranks)
+    for k, (table, situation) in enumerate(situations):
+        for row, e in zip(rows, entries[k * len(ranks):]):
+            assert row[0] == gd.entry_cards(rules, table, C.RANK_NAMES.index(e.row))
+            assert row[1 + k] == (f"**{gr._cell(e).text}**" if e.clear else gr._cell(e).text)
+            assert e.chosen in (e.a, e.b, gd.EITHER) and (e.chosen != gd.EITHER) == e.clear
+    # the printed strategy plays what the tables say, and prints itself back
+    params = params_of(result.spec)
+    assert gd.spec_of(params) == result.spec
+    for e in entries:
+        prefix = gd.SAY_PARAMS[(e.table, e.situation)]
+        r = C.RANK_NAMES.index(e.row)
+        assert (int(params[f"{prefix}_use"]) >> r) & 1 == (e.chosen == e.a)
+        assert (int(params[f"{prefix}_skip"]) >> r) & 1 == (e.chosen == e.b)
