@@ -703,12 +703,16 @@ def _mkdir(folder) -> Path:
 class RunResult(Result):
     """``run``: ``summary`` (summary.parquet, one row per seat), ``rounds`` (rounds.parquet,
     every round, only with per_round), ``complete`` and ``error`` (a policy error or an
-    interruption stops a run; what was played is kept), ``raw`` (runner.RunResult)."""
+    interruption stops a run; what was played is kept), ``build`` (the name of the compiled
+    build that played, as the metadata records it) and ``build_description``, ``raw``
+    (runner.RunResult)."""
     command_name = "run"
 
     def __init__(self, raw, rs: RuleSet, rounds_requested: int, command: str, threads: int):
         from .experiments import report
+        from .kernel import builds
         self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.build, self.build_description = raw.build, builds.describe(raw.build)
         self.summary = report.summary_frame(raw)
         self.rounds = report.rounds_frame(raw) if raw.per_round is not None else None
         self.metadata = report.run_metadata(raw, rs.preset, rounds_requested, command,

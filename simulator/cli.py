@@ -341,9 +341,11 @@ def cli():
                    "kernel, and with every seat playing one user policy on that policy's own "
                    "kernel (identical results, faster; a user policy's is compiled once per "
                    "version of its file); general forces the general engine.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also say which compiled build played (the results' metadata keeps it).")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-        cluster, chunk_size, out, per_round, holes, target, quiet, kernel):
+        cluster, chunk_size, out, per_round, holes, target, quiet, kernel, verbose):
     """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
     every round."""
     args = _rule_arguments(ctx, preset, rules_file, assignments)
@@ -357,8 +359,15 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         except (api.PolicyError, api.Interrupted) as e:
             if e.result is not None:   # what was played is written: show it, then the error
                 _report(e.result)
+                _say_build(e.result, verbose)
             raise
     _report(result)
+    _say_build(result, verbose)
+
+
+def _say_build(result, verbose: bool) -> None:
+    if verbose:
+        _say(f"played on the {result.build} build: {result.build_description}")
 
 
 @cli.command()

@@ -277,7 +277,7 @@ def _state(job, players):
     states = getattr(local, "states", None)
     if states is None:
         states = local.states = {}
-    k = (job.lean, job.user_chunk is not None, players)
+    k = (job.build, players)
     if k not in states:
         states[k] = runner.new_state(job, players)
     return states[k]

@@ -20,18 +20,20 @@ from strategies import compiled
 
 from ..kernel import builds
 from . import cluster, policy_faults, warm
+from ..kernel import pick
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
-                             State, build_for, pack_rules, policy_table)
+                             State, pack_rules, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
                             N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS,
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
-from ..kernel.flow import chunk_nb, eligible, rules_eligible
-from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
+from ..kernel.flow import rules_eligible
+from ..kernel.located import located
+from ..kernel.policy_api import NO_USER_POLICY, inlinable, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
-from ..kernel.features import BIT, lacking, needed_from_ri
+from ..kernel.features import lacking, needed_from_ri
 from ..game.rules import UNPLAYABLE, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -225,6 +227,7 @@ class RunResult:
     holes: int = 0                               # match play: holes per match, or
     target: int = 0                              # the total that ends a match
     resumed: int = 0                             # rounds (matches) loaded from a store
+    build: str = ""                              # the build that played (pick.build)
 
 
 @dataclass
@@ -235,45 +238,49 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
-    lean: bool = False  # rounds go through the flow's lean build (simulator/kernel/flow.py)
+    build: str = "general"   # the build that plays it (simulator/kernel/pick.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
-    user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
+    user_chunk: object = None  # the user build's chunk function (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
-    powers: bool = False  # a power-card game: the general engine's powers build plays it
     explain: bool = True  # a user policy's fault is told by playing its round again (policy_error)
 
     @property
-    def build(self) -> str | None:
-        """The compiled build that plays this job's single holes (simulator/kernel/builds.py)."""
-        if self.user_chunk is not None:
-            return None   # policy_api.user_kernel says when it compiles a policy's own
-        return "lean" if self.lean else "powers" if self.powers else "engine"
+    def lean(self) -> bool:
+        return self.build == "lean"
+
+    @property
+    def powers(self) -> bool:
+        return self.build == "powers"
+
+    @property
+    def compiles(self) -> str | None:
+        """The name under which this job's single holes are compiled (builds.compiling)."""
+        return None if self.build == "user" else self.build   # (user_kernel tells its own)
 
     @property
     def match_build(self) -> str:
         """The name under which this job's match play is compiled (builds.compiling)."""
-        return "powers:matches" if self.powers else "matches"
+        return f"{self.build}:matches"
+
+    def on_engine(self) -> Job:
+        """This job on the general engine (its powers build for a power-card game), where a
+        user policy runs under its guard."""
+        ids = [int(p) for p in self.par[:, 0]]
+        build = pick.build(self.arrays.ri, ids, "powers" if self.powers else "general")
+        return replace(self, build=build, user_chunk=None,
+                       policies=self.policies or compiled.table(ids, None, build == "powers"))
 
 
-KERNELS = ("auto", "general", "lean", "powers")
+KERNELS = pick.KERNELS
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
              kernel: str = "auto", user=None, notify=None) -> Job:
-    """``kernel``: "auto" plays through the lean kernel whenever it can, or when every seat
-    plays the user policy through that policy's own kernel (same results, faster); "general"
-    always through the general engine; "lean" insists on the lean one; "powers" through the
-    general engine's powers build, which plays every rule set (for benchmarks)."""
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
+    """The job of a run: its rules, seats and seed, on the build pick.build chooses for
+    ``kernel`` ("auto": the fastest that plays it exactly; "general", "lean", "powers": that
+    build)."""
     check_policies(rules, players, policy_ids)
     arrays = flatten(rules, players)
-    can = eligible(arrays.ri, policy_ids) and not check
-    if kernel == "lean" and not can:
-        lacks = lacking("lean", needed_from_ri(arrays.ri))
-        raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
-                         + (f"(the lean kernel lacks {', '.join(lacks)})" if lacks else
-                            "(or invariant checks were asked for)"))
     if user is not None and not cache_fits.py_func(arrays.ri):
         # no option allows such values today; a user policy's best_position would misplace
         # cards silently, so the run refuses instead
@@ -282,19 +289,14 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
-    user_chunk = None
-    if user is not None and kernel == "auto" and not check and \
-            all(int(p) == POLICY_USER for p in policy_ids) and \
-            rules_eligible(arrays.ri, "user_kernel"):
-        user_chunk = user_kernel(user, notify)
-    lean = can and kernel not in ("general", "powers")
-    power_rules = bool(needed_from_ri(arrays.ri) & BIT["powers"])
-    policies = () if lean or user_chunk is not None else \
-        compiled.table(policy_ids, notify, power_rules)
+    build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
+                       check)
+    user_chunk = user_kernel(user, notify) if build == "user" else None
+    policies = () if build in ("lean", "user") else \
+        compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
-               lean=lean, user=NO_USER_POLICY if user is None else user,
-               user_chunk=user_chunk, policies=policies,
-               powers=kernel == "powers" or power_rules)
+               build=build, user=NO_USER_POLICY if user is None else user,
+               user_chunk=user_chunk, policies=policies)
 
 
 def refuse_powers(rules: Rules | RuleArrays) -> None:
@@ -316,8 +318,8 @@ def check_policies(rules: Rules, players: int, policy_ids) -> None:
         return
     ri = flatten(rules, players).ri
     # in the power-card games its rollouts play a powers build (strategies/lookahead_powers.py)
-    if not needed_from_ri(ri) & BIT["powers"] and not rules_eligible(ri, "lookahead_rollout"):
-        lacks = lacking("lookahead_rollout", needed_from_ri(ri))
+    if not pick.powers(ri) and not rules_eligible(ri, "lean"):
+        lacks = lacking("lean", needed_from_ri(ri))
         raise ValueError(
             "strategy lookahead: its rollouts run on the lean kernel, which does not play "
             "these rules (" + (f"it lacks {', '.join(lacks)}" if lacks else
@@ -340,12 +342,12 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
     # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
-    chunk = job.user_chunk if job.user_chunk is not None else \
-        chunk_nb if job.lean else build_for(job.arrays.ri, job.powers).chunk_nb
+    chunk = job.user_chunk if job.user_chunk is not None else pick.module(job.build).chunk_nb
     try:
-        played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
-                       t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies,
-                       st.aux)
+        with located():
+            played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+                           t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
+                           job.policies, st.aux)
     except Exception:   # noqa: BLE001 - an exception of the user's policy, re-found below
         if job.user_chunk is None:
             raise
@@ -353,9 +355,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
         # speed), so an exception it raises leaves the build without a round or a decision.
         # The general engine plays the same rounds with the policy under its guard
         # (policy_api) and says where.
-        ids = [int(p) for p in job.par[:, 0]]
-        general = replace(job, user_chunk=None, policies=compiled.table(ids))
-        return play_chunk(general, start, count, None, per_round, layouts)
+        return play_chunk(job.on_engine(), start, count, None, per_round, layouts)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         r = start + played
@@ -372,10 +372,11 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     mt = MatchTotals(players)
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
-    played = build_for(job.arrays.ri, job.powers).play_matches_nb(
-        job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(), t.acc,
-        t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user, job.policies,
-        st.aux)
+    with located():
+        played = pick.module(job.build).play_matches_nb(
+            job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(),
+            t.acc, t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user,
+            job.policies, st.aux)
     if played < count:
         m = start + played
         raise policy_error(job, st.out, m, "match",
@@ -388,17 +389,17 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
-    powers = bool(needed_from_ri(arrays.ri) & BIT["powers"])   # played by the powers build
-    build = build_for(arrays.ri)
+    name = pick.build(arrays.ri, policy_ids, "general")
+    powers = name == "powers"
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify, powers)
-    with builds.compiling("powers" if powers else "engine", notify):
-        ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
-                            policies, st.aux)
+    with builds.compiling(name, notify), located():
+        ok = pick.module(name).round_nb(seed, round_index, rt, par, *st.arrays(), True, check,
+                                        user, policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     # a power-card game's layouts may grow beyond the grid: all positions
     npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])
@@ -430,9 +431,7 @@ def _user_fault(job: Job, out: np.ndarray, play_again) -> str | None:
     recorder = policy_faults.recorder(job.user)
     if recorder is None:
         return None
-    ids = [int(p) for p in job.par[:, 0]]
-    again = replace(job, rt=policy_faults.with_tail(job.rt), user=recorder, user_chunk=None,
-                    lean=False, policies=job.policies or compiled.table(ids, None, job.powers),
+    again = replace(job.on_engine(), rt=policy_faults.with_tail(job.rt), user=recorder,
                     explain=False)
     try:
         play_again(again)
@@ -662,7 +661,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     seconds = before + time.perf_counter() - t0
     result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
                        played=sorted(played), match_totals=match_totals, holes=holes,
-                       target=target, resumed=sum(n for _, n in loaded))
+                       target=target, resumed=sum(n for _, n in loaded), build=job.build)
     if per_round:
         idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
             if played else np.zeros(0, dtype=np.int64)
@@ -756,12 +755,12 @@ def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mo
     ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
     longest build, not for their sum."""
     cpus = os.cpu_count() or 1
-    if cpus < 2 or (kernel != "general" and eligible(flatten(rules, players).ri, policy_ids)):
+    ri = flatten(rules, players).ri
+    build = pick.build(ri, policy_ids, kernel)
+    if cpus < 2 or build == "lean":
         return
-    powers = bool(needed_from_ri(flatten(rules, players).ri) & BIT["powers"])
-    needed = ["powers" if powers else "engine"] + \
-        ([] if not match_mode else ["powers:matches"] if powers else ["matches"]) + sorted(
-        {f"policy:{compiled.build_name(int(p), powers)}" for p in policy_ids
+    needed = [build] + ([f"{build}:matches"] if match_mode else []) + sorted(
+        {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
     cold = [name for name in needed if not builds.is_compiled(name)]
     if len(cold) < 2:
@@ -791,7 +790,7 @@ def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto"
                    notify=notify)
     # no round is played: a call compiles (or loads) the build whatever it plays, and a user
     # policy that never returns would hold this thread where Ctrl-C cannot reach it
-    with builds.compiling(job.build, notify):
+    with builds.compiling(job.compiles, notify):
         play_chunk(job, 0, 0)
     if match_mode:
         with builds.compiling(job.match_build, notify):

@@ -16,7 +16,7 @@ import time
 
 from ..kernel import builds
 
-ENGINE_PLAN = ("engine", "matches")
+ENGINE_PLAN = ("general", "general:matches")
 # the power-card games' build of the engine
 POWERS_PLAN = ("powers", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
@@ -32,9 +32,10 @@ TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) build ``name`` (one of PLAN or POWERS_PLAN, a built-in's
-    ``policy:NAME`` such as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user
-    policy's own kernel); returns the seconds it took."""
+    """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), its
+    match play (``general:matches``, ``powers:matches``), a built-in's ``policy:NAME`` such
+    as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user policy's own build;
+    returns the seconds it took."""
     from strategies import compiled, resolve_seats, seat_arrays, user_policy
     from ..game.rules import Rules
     from .runner import warm_up
@@ -48,15 +49,11 @@ def warm_one(name: str, notify=None) -> float:
                     notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
-    elif name in POWERS_PLAN:
-        ids, params = seat_arrays(resolve_seats(["random"], 4))
-        warm_up(Rules.preset("power_cabo"), 4, ids, params, kernel="general", notify=notify,
-                holes=9 if name == "powers:matches" else 0)
-    else:
-        strategy, kernel = ("greedy", "auto") if name == "lean" else ("random", "general")
-        ids, params = seat_arrays(resolve_seats([strategy], 4))
-        warm_up(Rules.preset("six_card"), 4, ids, params, kernel=kernel, notify=notify,
-                holes=9 if name == "matches" else 0)
+    else:   # a build, played on the kernel of its name (pick.build)
+        build, _, matches = name.partition(":")
+        rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
+        ids, params = seat_arrays(resolve_seats(["greedy" if build == "lean" else "random"], 4))
+        warm_up(rules, 4, ids, params, kernel=build, notify=notify, holes=9 if matches else 0)
     return time.perf_counter() - t0
 
 
