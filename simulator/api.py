@@ -965,7 +965,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     first)."""
     from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
 
-    from .experiments import runner
+    from .experiments import cluster, runner, warm
 
     _flags(per_round=per_round, progress=progress)
     _check_folder(out, "out")
@@ -989,7 +989,6 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         raise GolfsimError(str(e)) from None
     _check_rounds_and_matches(rs, rounds, holes, target, per_round)
     if chunk_size is None:
-        from .experiments import cluster
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
                       else runner.DEFAULT_CHUNK)
     names = [s.label for s in seats]   # what the tables and figures call them
@@ -1015,7 +1014,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
 
     _say(ui, LOADING)
     try:
-        runner.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
+        warm.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
                        holes=holes or 0, target=target or 0,
                        notify=None if ui.say is None else ui.say)
     except runner.PolicyError:
@@ -1032,7 +1031,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
             raw = runner.run(rs.rules, players, ids, params, rounds, seed, threads=threads,
                              chunk_size=chunk_size, per_round=per_round,
                              progress=bar.progress, strategies=names, holes=holes or 0,
-                             target=target or 0, kernel=kernel, user=user, store=store)
+                             target=target or 0, kernel=kernel, user=user, store=store,
+                             executor=cluster.executor())
     finally:
         bar.close()
         if writers is not None:   # also on an error: exiting while it imports can abort
@@ -1345,7 +1345,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     are written there."""
     from strategies import StrategyError, seat_arrays, user_policy
 
-    from .experiments import runner
+    from .experiments import runner, warm
     from .experiments import tournament as tour
 
     _flags(progress=progress)
@@ -1379,7 +1379,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
         for b in resolved[i + 1:]:
             ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
             try:
-                runner.warm_up(rs.rules, players, ids, params, user=user)
+                warm.warm_up(rs.rules, players, ids, params, user=user)
             except runner.PolicyError:
                 pass  # the tournament meets the same error and reports it
     if out_dir is not None:

@@ -15,7 +15,7 @@ from polars.testing import assert_frame_equal
 
 import simulator.api as golf
 from simulator.cli import cli
-from simulator.experiments import runner
+from simulator.experiments import runner, warm
 
 W2 = ["--preset", "four_card", "--set", "pair_scope=none",
       "--set", "initial_reveal_constraint=nearest_row"]
@@ -280,7 +280,7 @@ def test_bad_arguments_raise_the_command_lines_message(tmp_path, monkeypatch, ar
         raise AssertionError("bad arguments must be refused before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     res = invoke(*args, "--out", tmp_path / "cli", "-q")
     assert res.exit_code == 2, res.output
     line = res.stderr.strip()
@@ -319,8 +319,9 @@ def nothing_played(monkeypatch):
     def must_not_play(*a, **kw):
         raise AssertionError("bad arguments must be refused before any round is played")
 
-    for name in ("run", "warm_up", "play_chunk"):
+    for name in ("run", "play_chunk"):
         monkeypatch.setattr(runner, name, must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
 
 
 @pytest.mark.parametrize("command", sorted(SMALLEST))

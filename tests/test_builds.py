@@ -15,7 +15,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game.rules import Rules, flatten
-from simulator.kernel import builds, cache, features, flow, jit, pick, sources
+from simulator.kernel import builds, cache, features, jit, pick, sources
 from simulator.kernel.located import CompiledCodeError, located
 from strategies import resolve_seats, seat_arrays
 

@@ -7,7 +7,6 @@ totals are identical for any thread count or chunk size.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -19,7 +18,7 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import cluster, policy_faults, warm
+from . import policy_faults
 from ..kernel import pick
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
                              State, pack_rules, policy_table)
@@ -467,15 +466,16 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
     return f"{where}: engine error {code}"
 
 
-def wait_all(futures) -> None:
+def wait_all(futures, cancel=None) -> None:
     """Wait for every future; if any ends with an exception, cancel those not yet started,
     wait for the running ones, and raise the exception of the earliest submitted future that
     ended with one. A pool starts its futures in the order they were submitted, so every
     future submitted before that one has been played: the error raised (a policy error's
     round, say) is the first in submission order whichever thread met it first. The wait
     wakes every quarter second so that the main thread stays responsive to Ctrl-C; on an
-    interruption the futures not yet started are cancelled and the running ones waited for
-    before it propagates."""
+    interruption the futures not yet started are cancelled, ``cancel()`` is called (the
+    running ones that wait for a cluster then end at once: cluster.cancel) and the running
+    ones waited for before it propagates."""
     futures = list(futures)
     pending = set(futures)
     failed = False
@@ -486,7 +486,8 @@ def wait_all(futures) -> None:
     except BaseException:
         for f in pending:
             f.cancel()
-        cluster.cancel()   # the running ones that wait for the cluster end at once
+        if cancel is not None:
+            cancel()
         wait(pending)
         raise
     if failed:
@@ -504,7 +505,8 @@ CHECKPOINT_SECONDS = 1.0   # a run with a store saves its state at most this oft
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto", user=None, store=None) -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None, store=None,
+        executor=None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
@@ -518,7 +520,15 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     and when the run ends or stops, the sums of the chunks finished and which rounds they
     are (and, with ``per_round``, their rounds). A run given the store of a killed or
     interrupted one plays only the rounds missing there; the sums are integers, so the result
-    is the uninterrupted run's. Writing the state may raise OSError (report.WriteError)."""
+    is the uninterrupted run's. Writing the state may raise OSError (report.WriteError).
+
+    ``executor`` plays the chunks elsewhere (cluster.executor: each a task of a Dask
+    cluster); None plays them on this process's threads. It has ``threads()`` (how many
+    chunks it plays at once), ``job(rules, players, policy_ids, params, seed, check,
+    kernel, user)`` (what it needs to make the job where it plays), ``play(job, start,
+    count, per_round, holes, target)`` (Totals, MatchTotals or None, scores, turns; raises
+    PolicyError as play_chunk does) and ``cancel()`` (stop waiting for the chunks in
+    flight)."""
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     job = make_job(rules, players, policy_ids, params, seed, check,
@@ -548,20 +558,23 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         return st
 
     remote = None
-    if cluster.active() is not None:   # --cluster: every chunk is a task there; more of
-        # them in flight than the cluster has threads, so that none waits for the next
-        remote = cluster.job_spec(rules, players, policy_ids, params, seed, check,
-                                  "general" if match_mode else kernel, user)
-        threads = 2 * cluster.active().threads()
+    if executor is not None:   # every chunk is played there; more of them in flight than
+        # it has threads, so that none waits for the next
+        remote = executor.job(rules, players, policy_ids, params, seed, check,
+                              "general" if match_mode else kernel, user)
+        threads = 2 * executor.threads()
+
+    def cancel_remote():   # the chunks waiting for the executor's answer end at once
+        if executor is not None:
+            executor.cancel()
 
     def work(start: int, count: int):
         with lock:   # after a policy error only the rounds before it are played
             if errors and min(errors)[0] < start:
                 return
         try:
-            if remote is not None:   # a task on the cluster (simulator/experiments/cluster.py)
-                t, mt, s, tr = cluster.run_chunk(remote, start, count, per_round, holes,
-                                                 target)
+            if remote is not None:
+                t, mt, s, tr = executor.play(remote, start, count, per_round, holes, target)
             elif match_mode:
                 t, mt, _ = play_match_chunk(job, start, count, holes, target, _state())
             else:
@@ -640,17 +653,17 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
             interrupted = True
             for f in pending:   # those not started yet never start
                 f.cancel()
-            cluster.cancel()   # the chunks waiting for the cluster's answer end at once
+            cancel_remote()
             stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
         except Exception as e:   # the state could not be saved: stop as after a crash
             crash = e
             for f in pending:
                 f.cancel()
-            cluster.cancel()
+            cancel_remote()
             wait(pending)
     finally:
         if crash is not None:
-            cluster.cancel()
+            cancel_remote()
         pool.shutdown(wait=not stuck, cancel_futures=True)
     if stuck:
         STUCK.set()
@@ -746,54 +759,4 @@ def _resume(store, rounds: int, players: int, totals: Totals, match_totals, pr_s
         match_totals.macc += state["macc"]
         match_totals.mtot += state["mtot"]
     return done, state["seconds"]
-
-
-def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mode: bool,
-                   notify) -> None:
-    """When a run on the general engine needs more than one build that is not compiled yet
-    (the engine, its policies, match play), compile them on one process per CPU at once, as
-    ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
-    longest build, not for their sum."""
-    cpus = os.cpu_count() or 1
-    ri = flatten(rules, players).ri
-    build = pick.build(ri, policy_ids, kernel)
-    if cpus < 2 or build == "lean":
-        return
-    needed = [build] + ([f"{build}:matches"] if match_mode else []) + sorted(
-        {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
-         if int(p) in compiled.ENTRIES})
-    cold = [name for name in needed if not builds.is_compiled(name)]
-    if len(cold) < 2:
-        return
-    jobs = min(cpus, len(cold))
-    if notify is not None:
-        longest = max(sum(builds.estimate(n) for n in share) for share in warm.shares(cold, jobs))
-        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on {jobs} processes "
-               f"at once (once per version; about {longest:.0f} s)")
-    try:
-        with builds.elapsed(", ".join(builds.describe(n) for n in cold), notify):
-            warm.warm(cold, jobs=jobs)
-    except (RuntimeError, OSError):
-        pass   # each build is then compiled here, one after another, as without this
-
-
-def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
-            user=None, notify=None, holes: int = 0, target: int = 0) -> float:
-    """Compile (or load from the cache) what a run of these rules and seats needs, telling
-    ``notify`` what it compiles; returns the seconds it took."""
-    t0 = time.perf_counter()
-    match_mode = holes > 0 or target > 0
-    kernel = "general" if match_mode else kernel
-    if user is None:
-        _compile_apart(rules, players, policy_ids, kernel, match_mode, notify)
-    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
-                   notify=notify)
-    # no round is played: a call compiles (or loads) the build whatever it plays, and a user
-    # policy that never returns would hold this thread where Ctrl-C cannot reach it
-    with builds.compiling(job.compiles, notify):
-        play_chunk(job, 0, 0)
-    if match_mode:
-        with builds.compiling(job.match_build, notify):
-            play_match_chunk(job, 0, 0, holes, target)
-    return time.perf_counter() - t0
 
