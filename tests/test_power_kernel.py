@@ -19,7 +19,9 @@ import pytest
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game.powers import PowerHole, effect_of
+from simulator.game import referee
+from simulator.game.effects import effect_of
+from simulator.game.powers import PowerHole
 from simulator.game.rules import POWER_PRESETS, RuleError, Rules, flatten
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel import scoring as S
@@ -57,7 +59,7 @@ def differences(rules: Rules, players: int, seed: int, round_index: int,
     turns, ender, ...) and, here, what every seat knows at the end of the hole."""
     seats = seats or ["random"] * players
     engine = compiled_hole(rules, players, seed, round_index, seats)
-    ref = R.play_round(rules, players, seats, seed, round_index)
+    ref = referee.play_round(rules, players, seats, seed, round_index)
     out = parity_differences(engine, dataclasses.replace(ref, layouts=grown(ref.layouts)))
     known = [[row + [-1] * (K.MAX_POS - len(row)) for row in obs] for obs in ref.known]
     for obs in range(players):   # an empty position is known to all
@@ -205,7 +207,7 @@ def compiled_state(rules: Rules, players: int, seed: int, round_index: int):
 
 
 def reference_state(rules: Rules, players: int, seed: int, round_index: int):
-    hole = R.make_hole(rules, players, ["random"] * players, seed, round_index)
+    hole = referee.make_hole(rules, players, ["random"] * players, seed, round_index)
     assert isinstance(hole, PowerHole)
     hole.play()
     return hole.state

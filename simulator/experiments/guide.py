@@ -63,7 +63,7 @@ from . import tournament as tour
 from .report import capped_warning
 from ..game.cards import card_id, RANK_JOKER, RANK_NAMES, SUIT_SYMBOLS
 from ..game.codes import POW_NONE
-from ..game.powers import effect_of
+from ..game.effects import effect_of
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore

@@ -56,7 +56,7 @@ from functools import lru_cache
 from . import cards as C
 from . import codes as K
 from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules, uses_power_engine
+from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules
 
 
 class Decision(IntEnum):
@@ -905,6 +905,10 @@ class GreedyPolicy:
     Estimates are kept multiplied by n = |U| so that every comparison is exact integer
     arithmetic: an unknown card is worth S/n, i.e. S in these units."""
 
+    # its answer at a power-card game's decisions (powers, snaps, matches and calls), or None
+    # to play the plain rule: given by the power engine that plays it (powers.PowerHole)
+    power_rule = None
+
     def __init__(self, rules: Rules, table: CardTable, seat: int, stream: PyStream):
         self.rules = rules
         self.table = table
@@ -917,9 +921,8 @@ class GreedyPolicy:
         return UnseenPool(obs, self.table, drawn=held)
 
     def choose(self, obs: Observation) -> int:
-        if obs.power_game:   # powers, snaps, matches and calls (docs/policies.md#power-cards)
-            from .powers import decide
-            action = decide(self, obs)
+        if self.power_rule is not None:   # docs/policies.md#power-cards
+            action = self.power_rule(obs)
             if action is not None:
                 return action
         d = obs.decision
@@ -1118,9 +1121,8 @@ class KnockThresholdPolicy(GreedyPolicy):
     def choose(self, obs: Observation) -> int:
         if obs.decision in (Decision.TURN, Decision.KNOCK) and self.knocks(obs):
             return Action.KNOCK   # before any power (Cactus's turn on the top discard's)
-        if obs.power_game:   # powers, snaps and matches (docs/policies.md#power-cards)
-            from .powers import decide
-            action = decide(self, obs)
+        if self.power_rule is not None:   # docs/policies.md#power-cards
+            action = self.power_rule(obs)
             if action is not None:
                 return action
         if obs.decision not in (Decision.TURN, Decision.KNOCK):
@@ -1183,13 +1185,17 @@ class Hole:
         self.rules = rules
         self.players = players
         self.state = GameState(rules, players, PyStream(seed, round_index, STREAM_DEAL))
-        self.policies = []
-        for seat, spec in enumerate(strategies):
-            cls, params = parse_strategy(spec)
-            stream = PyStream(seed, round_index, STREAM_SEAT0 + seat)
-            self.policies.append(cls(rules, self.state.table, seat, stream, **params))
+        self.policies = [self.new_policy(spec, seat, PyStream(seed, round_index,
+                                                              STREAM_SEAT0 + seat))
+                         for seat, spec in enumerate(strategies)]
         self.log: list[tuple[int, int, int, int, int]] = []
         self.first_turn_done: set[int] = set()   # seats that began their first turn
+
+    def new_policy(self, spec: str, seat: int, stream: PyStream):
+        """The reference strategy ``spec`` (parse_strategy) playing ``seat`` in this hole,
+        drawing from ``stream``."""
+        cls, params = parse_strategy(spec)
+        return cls(self.rules, self.state.table, seat, stream, **params)
 
     # ---- asking -----------------------------------------------------------------------------
     def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
@@ -1603,22 +1609,6 @@ class Hole:
         return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
                            turns=st.turn, ender=ender, knocked=st.knocked, capped=st.capped,
                            reshuffles=st.reshuffles, known=known)
-
-
-def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
-               round_index: int) -> RoundRecord:
-    """Deal, reveal, play and score one hole with one strategy name per seat (or one for all).
-    Power-card rules are played by simulator/game/powers.py."""
-    return make_hole(rules, players, strategies, seed, round_index).play()
-
-
-def make_hole(rules: Rules, players: int, strategies: list[str], seed: int,
-              round_index: int) -> Hole:
-    """The referee of one hole: the power-card engine's when the rules need it."""
-    if uses_power_engine(rules):
-        from .powers import PowerHole
-        return PowerHole(rules, players, strategies, seed, round_index)
-    return Hole(rules, players, strategies, seed, round_index)
 
 
 # ---- match play (docs/rules.md#matches, docs/rules.md#match-play) ------------------------

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import cards as C
 from . import codes as K
+from .effects import COMBINABLE, effect_of, ranks_with_powers
 
 
 class RuleError(ValueError):
@@ -841,7 +842,6 @@ def _check_powers(r: Rules) -> None:
         if bad:
             raise RuleError(f"option {name} = {option_text(getattr(r, name))} needs {need}")
     if r.powers_off:
-        from .powers import ranks_with_powers   # the effects table lives with the engine
         having = ranks_with_powers(r.power_set)
         for v in r.powers_off:
             if v not in having:
@@ -1371,7 +1371,6 @@ def _flatten_effects(r: Rules, ri: np.ndarray) -> None:
     Dutch 2 may combine, so the compiled games never derive them."""
     if r.power_set == "none":
         return
-    from .powers import COMBINABLE, effect_of   # the effects table lives with the engine
     for rank in range(C.RANK_JOKER + 1):
         ri[K.R_EFFECT0 + rank] = effect_of(r, C.card_id(rank, 0))
     ri[K.R_EFFECT_RED_KING] = effect_of(r, C.card_id(C.RANK_KING, 1))
