@@ -1325,6 +1325,124 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
     return result
 
 
+class TuneTableResult(Result):
+    """``tune_table``: ``table`` (symmetric.parquet or best_response.parquet: the tuned
+    value's responses), ``raw`` (equilibrium.TableResult)."""
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import equilibrium as eq
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.command_name = f"tune --{raw.plan.mode.replace('_', '-')}"
+        self.table = eq.result_frame(raw)
+        self.metadata = eq.metadata(raw, rs.preset, command, rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.written = []
+
+    @property
+    def tables(self) -> dict:
+        return {"table": self.table}
+
+    @property
+    def text(self) -> str:
+        from .experiments import equilibrium as eq
+        return eq.format_result(self.raw, self.rule_set.preset, self.threads)
+
+    def _write_files(self, folder) -> list[Path]:
+        from .experiments import equilibrium as eq
+        from .output import redraw
+        # the figure is drawn from the file written, as `golfsim plot` draws it
+        return (eq.write(self.raw, _mkdir(folder), self.rule_set.preset,
+                         self.metadata["command"], self.rule_set.rules_file) +
+                redraw.draw(folder, self.command_name))
+
+
+@_clustered
+def tune_table(preset: str | None = None, *, strategy: str, param=None,
+               mode: str = "symmetric", start: str | None = None, max_steps=None,
+               objective: str = "win_share", set=None, rules_file: str | None = None,
+               rules=None, players: int = DEFAULT_PLAYERS, rounds=DEFAULT_TUNE_ROUNDS,
+               seed=DEFAULT_SEED, threads: int | None = None, out="results/tune",
+               fresh: bool = False, progress: bool = True, command: str | None = None,
+               ui: UI | None = None) -> TuneTableResult:
+    """The value of a strategy's parameters a whole table should play, every seat playing
+    it (``golfsim tune --symmetric``, mode "symmetric": every value's best response) or
+    iterated best responses from ``start`` (mode "best_response", at most ``max_steps``);
+    simulator/experiments/equilibrium.py. Every search is kept in ``out`` (a rerun
+    resumes) and the files are written there."""
+    from strategies import StrategyError
+
+    from .experiments import equilibrium as eq
+    from .experiments import runner
+    from .experiments import tune as tn
+    from .experiments.folder import key_of
+    from .experiments.shards import ShardStore
+
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out", optional=False)
+    ui = _ui_for(progress, ui)
+    rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
+    seed, threads = _seed(seed), _threads(threads)
+    objective = _choice(objective, OBJECTIVES, "--objective")
+    mode = _choice(mode, eq.MODES, "mode")
+    players = _whole(players, "--players")
+    params = _values_list("--param", param)
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        tp = eq.plan(rs.rules, players, strategy, list(params), rounds, objective, mode, start,
+                     max_steps or eq.MAX_STEPS)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    flag = f"--{mode.replace('_', '-')}"
+    if command is None:
+        command = _command("tune", rs, [flag, "--players", players, "--strategy", strategy],
+                           _repeat("--param", params),
+                           ["--objective", objective] if objective != "win_share" else None,
+                           ["--start", start] if start is not None else None,
+                           ["--max-steps", max_steps] if max_steps is not None else None,
+                           ["--rounds", rounds, "--seed", seed])
+    out_dir = check_out_dir(out)
+    for v, candidate in enumerate(tp.grid):   # every field's kept search, before any write
+        try:
+            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
+                tn.manifest(tp.field_plan(v), seed), fresh)
+        except tn.ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
+
+    _say(ui, LOADING)
+    tn.warm_up(tp.first)
+    folder = _begin(out_dir, out, f"tune {flag}", command,
+                    key_of({"mode": mode, "search": tn.manifest(tp.first, seed),
+                            "grid": [c.spec for c in tp.grid], "start": tp.start,
+                            "max_steps": tp.max_steps}))
+    responses = len(tp.grid) if mode == "symmetric" else 1
+    bar = _Bar(ui, "tune", tp.rounds_per_response * responses)
+
+    def on_response(r):   # an iteration's length is not known ahead: one search at a time
+        if mode == "best_response" and bar.bar is not None:
+            bar.bar.total += tp.rounds_per_response
+            bar.bar.refresh()
+    run = eq.symmetric if mode == "symmetric" else eq.best_response
+    try:
+        with _Playing(folder, out):
+            raw = run(tp, seed, threads=threads, progress=bar.progress, out_dir=out_dir,
+                      fresh=fresh, on_response=on_response, preset=rs.preset, command=command)
+    except runner.PolicyError as e:
+        raise PolicyError(f"policy error, tune stopped: {e}") from None
+    except KeyboardInterrupt:
+        raise Interrupted(_interrupted("tune", out_dir)) from None
+    except tn.ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    finally:
+        bar.close()
+    result = TuneTableResult(raw, rs, command, threads)
+    for w in result.warnings:
+        ui.warn(w)
+    _write_to_out(result, out, folder)
+    result.written.append(out_dir / "fields")
+    folder.finish()
+    return result
+
+
 def _interrupted(what: str, out_dir: Path | None) -> str:
     if out_dir is None:
         return f"{what} interrupted"

@@ -411,3 +411,17 @@ def test_the_house_rule_example_script_answers(tmp_path):
     png = tmp_path / "house_rule_last_seat.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert lines[-1] == f"figure: {png}"
+
+
+def test_the_command_line_calls_only_the_public_api():
+    """cli.py is a thin layer over api.py: no private name of the API (tune --symmetric
+    went around it with api._begin and api._Playing)."""
+    import ast
+    from pathlib import Path
+
+    import simulator.cli as cli_module
+    tree = ast.parse(Path(cli_module.__file__).read_text())
+    private = sorted({node.attr for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                      and node.value.id == "api" and node.attr.startswith("_")})
+    assert private == []
