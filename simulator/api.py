@@ -1261,7 +1261,6 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
     files are written there."""
     from strategies import StrategyError
 
-    from .experiments import runner
     from .experiments import tune as tn
 
     _flags(fresh=fresh, progress=progress)
@@ -1302,10 +1301,22 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
         from .experiments.folder import key_of
         folder = _begin(out_dir, out, "tune", command, key_of(tn.manifest(plan, seed)))
     bar = _Bar(ui, "tune", plan.rounds_to_play)
+    raw = _play_tune(out, out_dir, folder, bar, lambda: tn.tune(
+        plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh))
+    for note in raw.notes:
+        ui.note(note)
+    return _finish(TuneResult(raw, rs, command, threads), ui, out, folder)
+
+
+def _play_tune(out, out_dir: Path | None, folder, bar: "_Bar", play):
+    """``play()``, a search of tune's into ``folder`` (None: no folder): a policy error, an
+    interruption and a kept search that does not fit are each one line; the bar is closed
+    at the end."""
+    from .experiments import runner
+    from .experiments import tune as tn
     try:
         with _Playing(folder, out):
-            raw = tn.tune(plan, seed, threads=threads, progress=bar.progress,
-                          out_dir=out_dir, fresh=fresh)
+            return play()
     except runner.PolicyError as e:
         raise PolicyError(f"policy error, tune stopped: {e}") from None
     except KeyboardInterrupt:
@@ -1314,13 +1325,16 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
         raise GolfsimError(f"--out {out}: {e}") from None
     finally:
         bar.close()
-    for note in raw.notes:
-        ui.note(note)
-    result = TuneResult(raw, rs, command, threads)
+
+
+def _finish(result: "Result", ui: UI, out, folder, *also: Path) -> "Result":
+    """The result's warnings told, its files (and ``also``) written into ``folder`` when
+    there is one, which is then finished."""
     for w in result.warnings:
         ui.warn(w)
-    if out_dir is not None:
+    if folder is not None:
         _write_to_out(result, out, folder)
+        result.written += list(also)
         folder.finish()
     return result
 
@@ -1372,10 +1386,8 @@ def tune_table(preset: str | None = None, *, strategy: str, param=None,
     from strategies import StrategyError
 
     from .experiments import equilibrium as eq
-    from .experiments import runner
     from .experiments import tune as tn
     from .experiments.folder import key_of
-    from .experiments.shards import ShardStore
 
     _flags(fresh=fresh, progress=progress)
     _check_folder(out, "out", optional=False)
@@ -1401,12 +1413,7 @@ def tune_table(preset: str | None = None, *, strategy: str, param=None,
                            ["--max-steps", max_steps] if max_steps is not None else None,
                            ["--rounds", rounds, "--seed", seed])
     out_dir = check_out_dir(out)
-    for v, candidate in enumerate(tp.grid):   # every field's kept search, before any write
-        try:
-            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
-                tn.manifest(tp.field_plan(v), seed), fresh)
-        except tn.ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
+    _check_fields(tp, out, out_dir, seed, fresh)
 
     _say(ui, LOADING)
     tn.warm_up(tp.first)
@@ -1422,25 +1429,25 @@ def tune_table(preset: str | None = None, *, strategy: str, param=None,
             bar.bar.total += tp.rounds_per_response
             bar.bar.refresh()
     run = eq.symmetric if mode == "symmetric" else eq.best_response
-    try:
-        with _Playing(folder, out):
-            raw = run(tp, seed, threads=threads, progress=bar.progress, out_dir=out_dir,
-                      fresh=fresh, on_response=on_response, preset=rs.preset, command=command)
-    except runner.PolicyError as e:
-        raise PolicyError(f"policy error, tune stopped: {e}") from None
-    except KeyboardInterrupt:
-        raise Interrupted(_interrupted("tune", out_dir)) from None
-    except tn.ShardError as e:
-        raise GolfsimError(f"--out {out}: {e}") from None
-    finally:
-        bar.close()
-    result = TuneTableResult(raw, rs, command, threads)
-    for w in result.warnings:
-        ui.warn(w)
-    _write_to_out(result, out, folder)
-    result.written.append(out_dir / "fields")
-    folder.finish()
-    return result
+    raw = _play_tune(out, out_dir, folder, bar, lambda: run(
+        tp, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh,
+        on_response=on_response, preset=rs.preset, command=command))
+    return _finish(TuneTableResult(raw, rs, command, threads), ui, out, folder,
+                   out_dir / "fields")
+
+
+def _check_fields(tp, out, out_dir: Path, seed: int, fresh: bool) -> None:
+    """Every field's kept search in ``out_dir`` fits ``tp`` (equilibrium.TablePlan), before
+    anything is written."""
+    from .experiments import equilibrium as eq
+    from .experiments import tune as tn
+    from .experiments.shards import ShardStore
+    for v, candidate in enumerate(tp.grid):
+        try:
+            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
+                tn.manifest(tp.field_plan(v), seed), fresh)
+        except tn.ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
 
 
 def _interrupted(what: str, out_dir: Path | None) -> str:

@@ -621,56 +621,17 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         with lock:   # saved: chunks are only ever appended, so these are the first ones
             del unsaved[:taken]
 
-    interrupted = False
-    crash = None
-    last_save = time.monotonic()
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
-    stuck = False
-    try:
-        pending: set = set()
-        queue = remaining(rounds, chunk_size, loaded)
-        try:
-            while True:
-                while not errors and len(pending) < 2 * threads:
-                    chunk = next(queue, None)
-                    if chunk is None:
-                        break
-                    pending.add(pool.submit(work, *chunk))
-                if not pending:
-                    break
-                # a short timeout keeps the main thread responsive to Ctrl-C
-                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for f in done:
-                    if f.exception() is not None:  # a crash, not a policy error: never hide it
-                        crash = crash or f.exception()
-                if crash is not None:
-                    break
-                if store is not None and unsaved and \
-                        time.monotonic() - last_save >= CHECKPOINT_SECONDS:
-                    save()
-                    last_save = time.monotonic()
-        except KeyboardInterrupt:
-            interrupted = True
-            for f in pending:   # those not started yet never start
-                f.cancel()
-            cancel_remote()
-            stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
-        except Exception as e:   # the state could not be saved: stop as after a crash
-            crash = e
-            for f in pending:
-                f.cancel()
-            cancel_remote()
-            wait(pending)
-    finally:
-        if crash is not None:
-            cancel_remote()
-        pool.shutdown(wait=not stuck, cancel_futures=True)
-    if stuck:
-        STUCK.set()
-    if crash is None and store is not None and unsaved:
+    last_save = [time.monotonic()]
+
+    def checkpoint():   # the store's state, every CHECKPOINT_SECONDS
+        if store is not None and unsaved and \
+                time.monotonic() - last_save[0] >= CHECKPOINT_SECONDS:
+            save()
+            last_save[0] = time.monotonic()
+    interrupted, stuck = _drive(remaining(rounds, chunk_size, loaded), threads, work,
+                                errors, checkpoint, cancel_remote)
+    if store is not None and unsaved:
         save()
-    if crash is not None:
-        raise crash
     seconds = before + time.perf_counter() - t0
     result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
                        played=sorted(played), match_totals=match_totals, holes=holes,
@@ -712,6 +673,56 @@ def remaining(rounds: int, chunk_size: int, done):
             yield pos, count
             pos += count
         pos = max(pos, a + n)
+
+
+def _drive(chunks, threads: int, work, errors: list, checkpoint,
+           cancel) -> tuple[bool, bool]:
+    """Hand ``chunks`` to ``work`` on ``threads`` threads, twice as many in flight, until
+    they are played or a policy error is met (``errors`` not empty), ``checkpoint()`` after
+    each wait. Returns (interrupted, stuck). After a Ctrl-C the chunks not started never
+    start, ``cancel()`` ends the waits for an executor's answers, and those in flight get
+    STUCK_AFTER_S to end (one that does not is stuck: ``STUCK``). A crash (an exception of ``work`` or of
+    ``checkpoint``, not a policy error) stops everything and is raised, never hidden."""
+    interrupted, crash, stuck = False, None, False
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    pending: set = set()
+    try:
+        try:
+            while True:
+                while not errors and len(pending) < 2 * threads:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    pending.add(pool.submit(work, *chunk))
+                if not pending:
+                    break
+                # a short timeout keeps the main thread responsive to Ctrl-C
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                crash = next((f.exception() for f in done if f.exception() is not None), None)
+                if crash is not None:
+                    break
+                checkpoint()
+        except KeyboardInterrupt:
+            interrupted = True
+            for f in pending:   # those not started yet never start
+                f.cancel()
+            cancel()
+            stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
+        except Exception as e:   # the state could not be saved: stop as after a crash
+            crash = e
+            for f in pending:
+                f.cancel()
+            cancel()
+            wait(pending)
+    finally:
+        if crash is not None:
+            cancel()
+        pool.shutdown(wait=not stuck, cancel_futures=True)
+    if stuck:
+        STUCK.set()
+    if crash is not None:
+        raise crash
+    return interrupted, stuck
 
 
 def _resume(store, rounds: int, players: int, totals: Totals, match_totals, pr_scores,
