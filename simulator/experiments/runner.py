@@ -531,124 +531,152 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     flight)."""
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
-    job = make_job(rules, players, policy_ids, params, seed, check,
-                   "general" if match_mode else kernel, user)
+    kernel = "general" if match_mode else kernel
+    job = make_job(rules, players, policy_ids, params, seed, check, kernel, user)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
-    totals = Totals(players)
-    match_totals = MatchTotals(players) if match_mode else None
-    pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
-    pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
-    local = threading.local()
-    lock = threading.Lock()
-    errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
-    played: list[tuple[int, int]] = []
-    unsaved: list[tuple[int, int]] = []  # chunks finished since the store's last save
-    loaded, before = [], 0.0
-    if store is not None:
-        loaded, before = _resume(store, rounds, players, totals, match_totals,
-                                 pr_scores if per_round else None, pr_turns)
-        played.extend(loaded)
-        if progress is not None and loaded:
-            progress(sum(n for _, n in loaded))
-
-    def _state():
-        st = getattr(local, "state", None)
-        if st is None:
-            st = local.state = new_state(job, players)
-        return st
-
-    remote = None
+    r = _Run(job, players, rounds, per_round, holes, target, strategies, progress, store)
     if executor is not None:   # every chunk is played there; more of them in flight than
         # it has threads, so that none waits for the next
-        remote = executor.job(rules, players, policy_ids, params, seed, check,
-                              "general" if match_mode else kernel, user)
+        r.executor = executor
+        r.remote = executor.job(rules, players, policy_ids, params, seed, check, kernel, user)
         threads = 2 * executor.threads()
+    interrupted, stuck = _drive(remaining(rounds, chunk_size, r.loaded), threads, r.work,
+                                r.errors, r.checkpoint, r.cancel)
+    if store is not None and r.unsaved:
+        r.save()
+    return r.result(rules, strategies, seed, interrupted, stuck)
 
-    def cancel_remote():   # the chunks waiting for the executor's answer end at once
-        if executor is not None:
-            executor.cancel()
 
-    def work(start: int, count: int):
-        with lock:   # after a policy error only the rounds before it are played
-            if errors and min(errors)[0] < start:
+class _Run:
+    """What one run sums as its chunks end, on any thread: the totals, the per-round scores,
+    the chunks played, the policy errors; and its store's state (run)."""
+
+    def __init__(self, job: Job, players: int, rounds: int, per_round: bool, holes: int,
+                 target: int, strategies, progress, store):
+        self.job, self.players, self.per_round = job, players, per_round
+        self.holes, self.target, self.progress, self.store = holes, target, progress, store
+        self.names = list(strategies or [])
+        self.match_mode = holes > 0 or target > 0
+        self.totals = Totals(players)
+        self.match_totals = MatchTotals(players) if self.match_mode else None
+        self.pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
+        self.pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
+        self.local = threading.local()
+        self.lock = threading.Lock()
+        self.errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
+        self.played: list[tuple[int, int]] = []
+        self.unsaved: list[tuple[int, int]] = []  # chunks finished since the store's last save
+        self.executor = self.remote = None
+        self.loaded, self.before = [], 0.0
+        if store is not None:
+            self.loaded, self.before = _resume(store, rounds, players, self.totals,
+                                               self.match_totals,
+                                               self.pr_scores if per_round else None,
+                                               self.pr_turns)
+            self.played.extend(self.loaded)
+            if progress is not None and self.loaded:
+                progress(sum(n for _, n in self.loaded))
+        self.t0 = self.last_save = time.perf_counter()
+
+    def _state(self) -> State:
+        st = getattr(self.local, "state", None)
+        if st is None:
+            st = self.local.state = new_state(self.job, self.players)
+        return st
+
+    def cancel(self) -> None:   # the chunks waiting for the executor's answer end at once
+        if self.executor is not None:
+            self.executor.cancel()
+
+    def _play(self, start: int, count: int):
+        if self.remote is not None:
+            return self.executor.play(self.remote, start, count, self.per_round, self.holes,
+                                      self.target)
+        if self.match_mode:
+            t, mt, _ = play_match_chunk(self.job, start, count, self.holes, self.target,
+                                        self._state())
+            return t, mt, None, None
+        t, (s, tr, _), _ = play_chunk(self.job, start, count, self._state(),
+                                      per_round=self.per_round)
+        return t, None, s, tr
+
+    def work(self, start: int, count: int) -> None:
+        with self.lock:   # after a policy error only the rounds before it are played
+            if self.errors and min(self.errors)[0] < start:
                 return
         try:
-            if remote is not None:
-                t, mt, s, tr = executor.play(remote, start, count, per_round, holes, target)
-            elif match_mode:
-                t, mt, _ = play_match_chunk(job, start, count, holes, target, _state())
-            else:
-                t, (s, tr, _), _ = play_chunk(job, start, count, _state(),
-                                              per_round=per_round)
+            t, mt, s, tr = self._play(start, count)
         except PolicyError as e:
             message = str(e)
-            names = list(strategies or [])
-            if e.seat is not None and 0 <= e.seat < len(names):   # name the policy too
+            if e.seat is not None and 0 <= e.seat < len(self.names):   # name the policy too
                 seat = f"the policy of seat {e.seat}"
-                message = message.replace(seat, f"{seat} ({names[e.seat]})", 1)
-            with lock:
-                errors.append((start if e.round_index is None else e.round_index, message))
+                message = message.replace(seat, f"{seat} ({self.names[e.seat]})", 1)
+            with self.lock:
+                self.errors.append((start if e.round_index is None else e.round_index,
+                                    message))
             return
-        with lock:
-            totals.add(t)
-            if match_mode:
-                match_totals.add(mt)
-            played.append((start, count))
-            unsaved.append((start, count))
-            if per_round:
-                pr_scores[start:start + count] = s
-                pr_turns[start:start + count] = tr
-        if progress is not None:
-            progress(count)
+        with self.lock:
+            self.totals.add(t)
+            if self.match_mode:
+                self.match_totals.add(mt)
+            self.played.append((start, count))
+            self.unsaved.append((start, count))
+            if self.per_round:
+                self.pr_scores[start:start + count] = s
+                self.pr_turns[start:start + count] = tr
+        if self.progress is not None:
+            self.progress(count)
 
-    t0 = time.perf_counter()
-
-    def save():
+    def save(self) -> None:
         """The store's state: the sums and the rounds of every chunk finished so far."""
-        with lock:
-            arrays = {"acc": totals.acc.copy(), "tot": totals.tot.copy(),
-                      "hist": totals.hist.copy()}
-            if match_mode:
-                arrays.update(macc=match_totals.macc.copy(), mtot=match_totals.mtot.copy())
-            done = merged(played)
-            taken = len(unsaved)
-            new = sorted(unsaved)
+        with self.lock:
+            arrays = {"acc": self.totals.acc.copy(), "tot": self.totals.tot.copy(),
+                      "hist": self.totals.hist.copy()}
+            if self.match_mode:
+                arrays.update(macc=self.match_totals.macc.copy(),
+                              mtot=self.match_totals.mtot.copy())
+            done = merged(self.played)
+            taken = len(self.unsaved)
+            new = sorted(self.unsaved)
         new_rounds = None
-        if per_round and new:   # those slices are written once, before being listed
+        if self.per_round and new:   # those slices are written once, before being listed
             idx = np.concatenate([np.arange(a, a + n) for a, n in new])
-            new_rounds = (np.array(new, dtype=np.int64), pr_scores[idx], pr_turns[idx])
-        store.save_state(arrays, done, before + time.perf_counter() - t0, new_rounds)
-        with lock:   # saved: chunks are only ever appended, so these are the first ones
-            del unsaved[:taken]
+            new_rounds = (np.array(new, dtype=np.int64), self.pr_scores[idx],
+                          self.pr_turns[idx])
+        self.store.save_state(arrays, done, self.before + time.perf_counter() - self.t0,
+                              new_rounds)
+        with self.lock:   # saved: chunks are only ever appended, so these are the first ones
+            del self.unsaved[:taken]
 
-    last_save = [time.monotonic()]
+    def checkpoint(self) -> None:
+        """The store's state saved when CHECKPOINT_SECONDS have passed since the last."""
+        if self.store is not None and self.unsaved and \
+                time.perf_counter() - self.last_save >= CHECKPOINT_SECONDS:
+            self.save()
+            self.last_save = time.perf_counter()
 
-    def checkpoint():   # the store's state, every CHECKPOINT_SECONDS
-        if store is not None and unsaved and \
-                time.monotonic() - last_save[0] >= CHECKPOINT_SECONDS:
-            save()
-            last_save[0] = time.monotonic()
-    interrupted, stuck = _drive(remaining(rounds, chunk_size, loaded), threads, work,
-                                errors, checkpoint, cancel_remote)
-    if store is not None and unsaved:
-        save()
-    seconds = before + time.perf_counter() - t0
-    result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
-                       played=sorted(played), match_totals=match_totals, holes=holes,
-                       target=target, resumed=sum(n for _, n in loaded), build=job.build)
-    if per_round:
-        idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
-            if played else np.zeros(0, dtype=np.int64)
-        result.per_round = PerRound(idx, pr_scores[idx], pr_turns[idx])
-    if errors or interrupted:
-        result.complete = False
-        # the first round that failed, by number: chunks are handed out in order and every
-        # one handed out is finished, so no earlier round can have failed unseen
-        result.error = min(errors)[1] if errors else "interrupted (Ctrl-C)"
-        if stuck:
-            result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later (it "
-                             "may never return), so the rounds it was playing are not kept")
-    return result
+    def result(self, rules, strategies, seed: int, interrupted: bool,
+               stuck: bool) -> RunResult:
+        seconds = self.before + time.perf_counter() - self.t0
+        result = RunResult(rules, self.players, list(strategies or []), seed, self.totals,
+                           seconds, played=sorted(self.played),
+                           match_totals=self.match_totals, holes=self.holes,
+                           target=self.target, resumed=sum(n for _, n in self.loaded),
+                           build=self.job.build)
+        if self.per_round:
+            idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
+                if self.played else np.zeros(0, dtype=np.int64)
+            result.per_round = PerRound(idx, self.pr_scores[idx], self.pr_turns[idx])
+        if self.errors or interrupted:
+            result.complete = False
+            # the first round that failed, by number: chunks are handed out in order and
+            # every one handed out is finished, so no earlier round can have failed unseen
+            result.error = min(self.errors)[1] if self.errors else "interrupted (Ctrl-C)"
+            if stuck:
+                result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later "
+                                 "(it may never return), so the rounds it was playing are "
+                                 "not kept")
+        return result
 
 
 def merged(ranges) -> list[tuple[int, int]]:
