@@ -984,7 +984,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         rs.rules.check_players(players)
         seats = resolve_seats(specs or [default_strategy(rs.rules)], players)
         user = user_policy(seats)
-        runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
+        # the rule tables, flattened and checked once for the whole run
+        arrays = runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
     except (RuleError, StrategyError, ValueError) as e:
         raise GolfsimError(str(e)) from None
     _check_rounds_and_matches(rs, rounds, holes, target, per_round)
@@ -1015,8 +1016,8 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     _say(ui, LOADING)
     try:
         warm.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
-                       holes=holes or 0, target=target or 0,
-                       notify=None if ui.say is None else ui.say)
+                     holes=holes or 0, target=target or 0,
+                     notify=None if ui.say is None else ui.say, arrays=arrays)
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
     unit = "match" if (holes or target) else "round"
@@ -1032,7 +1033,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
                              chunk_size=chunk_size, per_round=per_round,
                              progress=bar.progress, strategies=names, holes=holes or 0,
                              target=target or 0, kernel=kernel, user=user, store=store,
-                             executor=cluster.executor())
+                             executor=cluster.executor(), arrays=arrays)
     finally:
         bar.close()
         if writers is not None:   # also on an error: exiting while it imports can abort

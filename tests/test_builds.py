@@ -187,3 +187,26 @@ def test_verbose_says_which_build_played(tmp_path):
     quiet = CliRunner().invoke(cli, ["run", "--preset", "six_card", "--rounds", "100", "-q",
                                      "--out", str(tmp_path / "b")])
     assert "played on" not in quiet.output
+
+
+def test_a_run_flattens_its_rules_and_checks_its_policies_once(monkeypatch):
+    """api.run checks its inputs, compiles, then plays: the rule tables are built and the
+    policies checked once for all of it (they were about six times and three)."""
+    import simulator.api as golf
+    from simulator.experiments import runner
+    from simulator.game import rules as rules_module
+    calls = {"flatten": 0, "check": 0}
+    flatten_, check_ = runner.flatten, runner.check_policies
+
+    def counted_flatten(*a, **kw):
+        calls["flatten"] += 1
+        return flatten_(*a, **kw)
+
+    def counted_check(*a, **kw):
+        calls["check"] += 1
+        return check_(*a, **kw)
+    for module in (runner, rules_module, pick):
+        monkeypatch.setattr(module, "flatten", counted_flatten)
+    monkeypatch.setattr(runner, "check_policies", counted_check)
+    golf.run("six_card", strategy=["random"], rounds=300, seed=2, progress=False)
+    assert calls == {"flatten": 1, "check": 1}

@@ -274,12 +274,14 @@ KERNELS = pick.KERNELS
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
-             kernel: str = "auto", user=None, notify=None) -> Job:
+             kernel: str = "auto", user=None, notify=None,
+             arrays: RuleArrays | None = None) -> Job:
     """The job of a run: its rules, seats and seed, on the build pick.build chooses for
     ``kernel`` ("auto": the fastest that plays it exactly; "general", "lean", "powers": that
-    build)."""
-    check_policies(rules, players, policy_ids)
-    arrays = flatten(rules, players)
+    build). ``arrays``: the rules as check_policies returned them, when the caller has
+    checked them already (else they are flattened and checked here)."""
+    if arrays is None:
+        arrays = check_policies(rules, players, policy_ids)
     if user is not None and not cache_fits.py_func(arrays.ri):
         # no option allows such values today; a user policy's best_position would misplace
         # cards silently, so the run refuses instead
@@ -298,31 +300,32 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
                user_chunk=user_chunk, policies=policies)
 
 
-def refuse_powers(rules: Rules | RuleArrays) -> None:
+def refuse_powers(arrays: RuleArrays) -> None:
     """Rules that need a feature neither the general build nor its powers build has
     (simulator/kernel/features.py) are refused in one line instead of being played without
     it. The powers build has every feature, so today this never refuses; it stays so that a
     feature added later without a build refuses instead of playing wrong."""
-    ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
-    need = needed_from_ri(ri)
+    need = needed_from_ri(arrays.ri)
     if lacking("general", need) and lacking("powers", need):
         raise RuleError(UNPLAYABLE)
 
 
-def check_policies(rules: Rules, players: int, policy_ids) -> None:
+def check_policies(rules: Rules, players: int, policy_ids) -> RuleArrays:
     """Refuse rules no build plays and strategies that cannot play these rules (ValueError
-    with the reason)."""
-    refuse_powers(rules)
-    if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
-        return
-    ri = flatten(rules, players).ri
-    # in the power-card games its rollouts play a powers build (strategies/lookahead_powers.py)
-    if not pick.powers(ri) and not rules_eligible(ri, "lean"):
+    with the reason); returns the rules flattened (the tables a run's job is made of)."""
+    arrays = flatten(rules, players)
+    refuse_powers(arrays)
+    ri = arrays.ri
+    # in the power-card games lookahead's rollouts play a powers build of their own
+    # (strategies/lookahead_powers.py), else the lean build
+    if any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids) and not pick.powers(ri) and \
+            not rules_eligible(ri, "lean"):
         lacks = lacking("lean", needed_from_ri(ri))
         raise ValueError(
             "strategy lookahead: its rollouts run on the lean kernel, which does not play "
             "these rules (" + (f"it lacks {', '.join(lacks)}" if lacks else
                                "the layout or the card values are beyond its bounds") + ")")
+    return arrays
 
 
 def new_state(job: Job, players: int):
@@ -506,7 +509,7 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
         target: int = 0, kernel: str = "auto", user=None, store=None,
-        executor=None) -> RunResult:
+        executor=None, arrays: RuleArrays | None = None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
@@ -528,11 +531,12 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     kernel, user)`` (what it needs to make the job where it plays), ``play(job, start,
     count, per_round, holes, target)`` (Totals, MatchTotals or None, scores, turns; raises
     PolicyError as play_chunk does) and ``cancel()`` (stop waiting for the chunks in
-    flight)."""
+    flight). ``arrays``: the rules as check_policies returned them, when already checked."""
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
     kernel = "general" if match_mode else kernel
-    job = make_job(rules, players, policy_ids, params, seed, check, kernel, user)
+    job = make_job(rules, players, policy_ids, params, seed, check, kernel, user,
+                   arrays=arrays)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
     r = _Run(job, players, rounds, per_round, holes, target, strategies, progress, store)
     if executor is not None:   # every chunk is played there; more of them in flight than

@@ -17,7 +17,7 @@ import time
 
 from strategies import compiled, resolve_seats, seat_arrays, user_policy
 
-from ..game.rules import Rules, flatten
+from ..game.rules import Rules
 from ..kernel import builds, pick
 from . import runner
 
@@ -59,14 +59,12 @@ def warm_one(name: str, notify=None) -> float:
     return time.perf_counter() - t0
 
 
-def compile_apart(rules, players: int, policy_ids, kernel: str, match_mode: bool,
-                   notify) -> None:
+def compile_apart(ri, policy_ids, kernel: str, match_mode: bool, notify) -> None:
     """When a run on the general engine needs more than one build that is not compiled yet
     (the engine, its policies, match play), compile them on one process per CPU at once, as
     ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
-    longest build, not for their sum."""
+    longest build, not for their sum. ``ri``: the flat rules."""
     cpus = os.cpu_count() or 1
-    ri = flatten(rules, players).ri
     build = pick.build(ri, policy_ids, kernel)
     if cpus < 2 or build == "lean":
         return
@@ -89,16 +87,20 @@ def compile_apart(rules, players: int, policy_ids, kernel: str, match_mode: bool
 
 
 def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
-            user=None, notify=None, holes: int = 0, target: int = 0) -> float:
+            user=None, notify=None, holes: int = 0, target: int = 0,
+            arrays=None) -> float:
     """Compile (or load from the cache) what a run of these rules and seats needs, telling
-    ``notify`` what it compiles; returns the seconds it took."""
+    ``notify`` what it compiles; returns the seconds it took. ``arrays``: the rules as
+    runner.check_policies returned them, when already checked."""
     t0 = time.perf_counter()
     match_mode = holes > 0 or target > 0
     kernel = "general" if match_mode else kernel
+    if arrays is None:
+        arrays = runner.check_policies(rules, players, policy_ids)
     if user is None:
-        compile_apart(rules, players, policy_ids, kernel, match_mode, notify)
+        compile_apart(arrays.ri, policy_ids, kernel, match_mode, notify)
     job = runner.make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
-                   notify=notify)
+                          notify=notify, arrays=arrays)
     # no round is played: a call compiles (or loads) the build whatever it plays, and a user
     # policy that never returns would hold this thread where Ctrl-C cannot reach it
     with builds.compiling(job.compiles, notify):
