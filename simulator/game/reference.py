@@ -56,7 +56,7 @@ from functools import lru_cache
 from . import cards as C
 from . import codes as K
 from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules
+from .rules import JOKER_PAIR_SCHEMES, SCHEME_TABLES, Rules, suited_value
 
 
 class Decision(IntEnum):
@@ -115,23 +115,6 @@ class IllegalActionError(RuntimeError):
 # ================================================================================================
 # Card values and pairing keys (docs/rules.md#card-values, docs/rules.md#match_key)
 # ================================================================================================
-# Named value tables, docs/rules.md#value_scheme: A, 2, 3, ..., 10, J, Q, K, then the joker
-# (None: the table has no joker value; then jokers are worth -2, the generic rule of AMB-03).
-_VALUE_TABLES = {
-    "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-    "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-    "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
-    "whitnack": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, -5),
-    "fuchs_nines": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 0, 10, -2),
-    "malaysia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10),
-    "pablo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, -5),
-    "cumbia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, None),
-    "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
-    "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-}
-# value_joker = plus15_pair_minus5: a joker alone +15, two that pair -5 together;
-# value_joker = plus2_pair_minus4 (eagle eye): alone +2, two that pair -4 together
-JOKER_ALONE_AND_PAIR = {JOKER_PLUS15: (15, -5), JOKER_EAGLE: (2, -4)}
 BLACKJACK = 21             # twenty_one_scores_zero: the layout value that becomes 0
 
 
@@ -140,10 +123,10 @@ def card_value(rules: Rules, card: int) -> int:
     (rank overrides first, then single-card overrides, in the order the rule loader applies
     them)."""
     rank, suit = C.rank_of(card), C.suit_of(card)
-    table = _VALUE_TABLES[rules.value_scheme]
+    table = SCHEME_TABLES[rules.value_scheme]
     if rank == C.RANK_JOKER:
-        if rules.value_joker in JOKER_ALONE_AND_PAIR:
-            return JOKER_ALONE_AND_PAIR[rules.value_joker][0]
+        if rules.value_joker in JOKER_PAIR_SCHEMES:
+            return JOKER_PAIR_SCHEMES[rules.value_joker][0]
         if rules.value_joker is not None:
             return rules.value_joker
         return table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
@@ -160,24 +143,7 @@ def card_value(rules: Rules, card: int) -> int:
                      C.RANK_TEN: rules.value_ten}.get(rank)
     if rank_override is not None:
         value = rank_override
-    if rank == C.RANK_QUEEN and suit == C.SPADES and rules.value_queen_of_spades is not None:
-        value = rules.value_queen_of_spades
-    if rank == C.RANK_KING:
-        red = suit in (C.HEARTS, C.DIAMONDS)
-        if red and rules.red_king_value is not None:
-            value = rules.red_king_value
-        if not red and rules.value_black_king is not None:
-            value = rules.value_black_king
-        if suit == C.DIAMONDS and rules.value_king_of_diamonds is not None:
-            value = rules.value_king_of_diamonds
-    if rank == C.RANK_TWO and suit == C.DIAMONDS and rules.value_two_of_diamonds is not None:
-        value = rules.value_two_of_diamonds
-    if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):  # the one-eyed jacks
-        if rules.one_eyed_jacks == "zero":
-            value = 0
-        elif rules.one_eyed_jacks == "bonus" or rules.bonus_card == "one_eyed_jacks":
-            value = -2
-    return value
+    return suited_value(rules, rank, suit, value)
 
 
 def match_key(rules: Rules, card: int) -> int:
@@ -345,8 +311,8 @@ def pair_value(rules: Rules, a: int, b: int) -> int:
     (plus2_pair_minus4: -4); two negative cards their own (negative) sum under
     negative_pairs_keep_value."""
     va, vb = card_value(rules, a), card_value(rules, b)
-    if rules.value_joker in JOKER_ALONE_AND_PAIR and is_joker(a) and is_joker(b):
-        return JOKER_ALONE_AND_PAIR[rules.value_joker][1]
+    if rules.value_joker in JOKER_PAIR_SCHEMES and is_joker(a) and is_joker(b):
+        return JOKER_PAIR_SCHEMES[rules.value_joker][1]
     if rules.negative_pairs_keep_value and va < 0 and vb < 0:
         return va + vb
     return 0

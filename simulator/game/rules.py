@@ -33,7 +33,7 @@ def _opt(default, doc: str, allowed=None, lo=None, hi=None, nullable=False, supp
 VALUE_SCHEMES = ("basic", "six_card", "harder", "whitnack", "fuchs_nines", "malaysia", "pablo",
                  "cumbia", "cabo", "cactus")
 # rank -> value for A..K, then the joker (None: the table has no joker value)
-_SCHEME_TABLES = {
+SCHEME_TABLES = {
     "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
     "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
     "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
@@ -600,6 +600,17 @@ def _check_value(f, value) -> None:
 WILD_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere")
 
 
+def _pair_column_options(r: Rules) -> list[str]:
+    """The scoring options set that score two pair-columns of a 2-row grid together."""
+    return [name for name, on in (
+        ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("quad_apart_value", r.quad_apart_value is not None),
+        ("joker_quad_value", r.joker_quad_value is not None),
+        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
+        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
+        ("negative_quad_value", r.negative_quad_value is not None)) if on]
+
+
 def _check_removal(r: Rules) -> None:
     """remove_cancelled takes fixed groups off the layout: pair-columns of a 2-row grid, or
     the lines and 2x2 blocks of a 3x3 grid; rules that score across those groups, or pair
@@ -613,13 +624,7 @@ def _check_removal(r: Rules) -> None:
                         f"a 2-row grid, or line_sets / block_2x2_value on a 3x3 grid (got "
                         f"pair_scope = {r.pair_scope} on {r.grid_rows}x{r.grid_cols}, "
                         f"layout_mode = {r.layout_mode})")
-    across = [name for name, on in (
-        ("quad_two_columns_value", r.quad_two_columns_value is not None),
-        ("quad_apart_value", r.quad_apart_value is not None),
-        ("joker_quad_value", r.joker_quad_value is not None),
-        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
-        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
-        ("negative_quad_value", r.negative_quad_value is not None),
+    across = _pair_column_options(r) + [name for name, on in (
         ("block_2x2_value", r.block_2x2_value is not None and two_row_columns),
         ("six_of_kind_value", r.six_of_kind_value is not None),
         ("one_eyed_jacks = wild", r.one_eyed_jacks == "wild"),
@@ -690,14 +695,8 @@ def _check_combination(r: Rules) -> None:
     if con == "nearest_row" and count > r.grid_cols:
         raise RuleError(f"initial_reveal_constraint = nearest_row allows at most grid_cols = "
                         f"{r.grid_cols} cards, but initial_reveal_count = {count}")
-    col_rules = [name for name, on in (
-        ("quad_two_columns_value", r.quad_two_columns_value is not None),
-        ("quad_apart_value", r.quad_apart_value is not None),
-        ("joker_quad_value", r.joker_quad_value is not None),
-        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
-        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
-        ("negative_quad_value", r.negative_quad_value is not None),
-        ("lock_face_up_columns", r.lock_face_up_columns)) if on]
+    col_rules = _pair_column_options(r) + \
+        (["lock_face_up_columns"] if r.lock_face_up_columns else [])
     if r.quad_apart_value is not None and r.quad_two_columns_adjacent_only:
         raise RuleError("quad_apart_value scores pair-columns that are not side by side, but "
                         "quad_two_columns_adjacent_only = true gives them nothing; choose one")
@@ -1245,7 +1244,7 @@ def load_toml(path: str | Path) -> Rules:
 # ---- values and flattening --------------------------------------------------------------------
 def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
     """Value of every card id (all deck copies) under the rule set."""
-    table = list(_SCHEME_TABLES[r.value_scheme])
+    table = list(SCHEME_TABLES[r.value_scheme])
     jokers_on = r.has_jokers
     if r.value_two is not None:
         table[C.RANK_TWO] = r.value_two
@@ -1267,27 +1266,33 @@ def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
 
     values = np.zeros(n_decks * C.CARDS_PER_DECK, dtype=np.int64)
     for cid in range(values.size):
-        rank, suit = C.rank_of(cid), C.suit_of(cid)
-        v = table[rank]
-        if rank == C.RANK_QUEEN and suit == C.SPADES and r.value_queen_of_spades is not None:
-            v = r.value_queen_of_spades
-        if rank == C.RANK_KING:
-            red = suit in (C.HEARTS, C.DIAMONDS)
-            if red and r.red_king_value is not None:
-                v = r.red_king_value
-            if not red and r.value_black_king is not None:
-                v = r.value_black_king
-            if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
-                v = r.value_king_of_diamonds
-        if rank == C.RANK_TWO and suit == C.DIAMONDS and r.value_two_of_diamonds is not None:
-            v = r.value_two_of_diamonds
-        if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):
-            if r.one_eyed_jacks == "zero":
-                v = 0
-            elif r.one_eyed_jacks == "bonus" or r.bonus_card == "one_eyed_jacks":
-                v = -2
-        values[cid] = v
+        rank = C.rank_of(cid)
+        values[cid] = suited_value(r, rank, C.suit_of(cid), table[rank])
     return values
+
+
+def suited_value(r: Rules, rank: int, suit: int, value: int) -> int:
+    """``value``, the value of a card of ``rank``, as its suit changes it under the rule set
+    (the single-card options: the queen of spades, red and black kings, the king and the two
+    of diamonds, the one-eyed jacks), applied after every rank's value."""
+    if rank == C.RANK_QUEEN and suit == C.SPADES and r.value_queen_of_spades is not None:
+        value = r.value_queen_of_spades
+    if rank == C.RANK_KING:
+        red = suit in (C.HEARTS, C.DIAMONDS)
+        if red and r.red_king_value is not None:
+            value = r.red_king_value
+        if not red and r.value_black_king is not None:
+            value = r.value_black_king
+        if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
+            value = r.value_king_of_diamonds
+    if rank == C.RANK_TWO and suit == C.DIAMONDS and r.value_two_of_diamonds is not None:
+        value = r.value_two_of_diamonds
+    if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):   # the one-eyed jacks
+        if r.one_eyed_jacks == "zero":
+            value = 0
+        elif r.one_eyed_jacks == "bonus" or r.bonus_card == "one_eyed_jacks":
+            value = -2
+    return value
 
 
 def card_keys(r: Rules, values: np.ndarray) -> np.ndarray:
