@@ -971,8 +971,7 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_ROUNDS, "--rounds")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     chunk_size = _optional_count(chunk_size, 1, MAX_ROUNDS, "--chunk-size")
     holes = _optional_count(holes, 1, MAX_HOLES, "--holes")
     target = _optional_count(target, 1, MAX_TARGET, "--target")
@@ -993,25 +992,17 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
                       else runner.DEFAULT_CHUNK)
     names = [s.label for s in seats]   # what the tables and figures call them
-    if command is None:
-        command = _command("run", rs, ["--players", players],
-                           _repeat("--strategy", specs or [default_strategy(rs.rules)]),
-                           ["--rounds", rounds, "--seed", seed],
-                           ["--per-round"] if per_round else None,
-                           ["--holes", holes] if holes else None,
-                           ["--target", target] if target else None,
-                           ["--kernel", kernel] if kernel != "auto" else None)
+    command = command or _command(
+        "run", rs, ["--players", players],
+        _repeat("--strategy", specs or [default_strategy(rs.rules)]),
+        ["--rounds", rounds, "--seed", seed], ["--per-round"] if per_round else None,
+        ["--holes", holes] if holes else None, ["--target", target] if target else None,
+        ["--kernel", kernel] if kernel != "auto" else None)
     out_dir = check_out_dir(out) if out is not None else None
     ids, params = seat_arrays(seats)
-    store = folder = None
-    if out_dir is not None:   # what a killed or interrupted run left there is resumed
-        from .experiments.shards import RunStore, ShardError
-        store = RunStore(out_dir, _run_manifest(rs, players, seats, rounds, seed, per_round,
-                                                holes or 0, target or 0, kernel))
-        try:
-            store.check()
-        except ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
+    folder = None
+    store = _run_store(out, out_dir, _run_manifest(rs, players, seats, rounds, seed, per_round,
+                                                   holes or 0, target or 0, kernel))
 
     _say(ui, LOADING)
     try:
@@ -1038,6 +1029,28 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         bar.close()
         if writers is not None:   # also on an error: exiting while it imports can abort
             writers.join()
+    return _run_ended(RunResult(raw, rs, rounds, command, threads), ui, unit, out, folder,
+                      store)
+
+
+def _run_store(out, out_dir: Path | None, manifest):
+    """The store a run keeps its state in (shards.RunStore; None without ``out``): what a
+    killed or interrupted run left there is resumed, when it is the same run."""
+    if out_dir is None:
+        return None
+    from .experiments.shards import RunStore, ShardError
+    store = RunStore(out_dir, manifest)
+    try:
+        store.check()
+    except ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    return store
+
+
+def _run_ended(result: RunResult, ui: UI, unit: str, out, folder, store) -> RunResult:
+    """A run played: what is noted and warned, the files written (and its store cleared when
+    it is complete); an incomplete run raises Interrupted or PolicyError holding it."""
+    raw, rounds = result.raw, int(result.metadata["rounds_requested"])
     if store is not None:
         for note in store.notes:
             ui.note(note)
@@ -1045,10 +1058,9 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         units = "matches" if unit == "match" else "rounds"
         ui.note(f"resumed: {raw.resumed:,} of the {rounds:,} {units} were played by an "
                 f"earlier, unfinished run (kept in {store.dir})")
-    result = RunResult(raw, rs, rounds, command, threads)
     for w in result.warnings:
         ui.warn(w)
-    if out_dir is not None:
+    if store is not None:
         _write_to_out(result, out, folder)
         if raw.complete:
             with _Playing(folder, out):
@@ -1057,10 +1069,10 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         else:
             folder.stop(raw.error or "")
     if not raw.complete:
-        held = "the files hold those" if out_dir is not None else "the result holds those"
+        held = "the files hold those" if store is not None else "the result holds those"
         if raw.error.startswith("interrupted"):
             stuck = raw.error.partition("; ")[2]   # a policy that never returned, if any
-            resume = "; rerun the same command to resume" if out_dir is not None else ""
+            resume = "; rerun the same command to resume" if store is not None else ""
             raise Interrupted(f"interrupted after {raw.totals.rounds:,} of {rounds:,} rounds; "
                               f"{held}{resume}" + (f" ({stuck})" if stuck else ""), result)
         raise PolicyError(f"policy error, run stopped after {raw.totals.rounds:,} of "

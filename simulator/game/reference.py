@@ -839,10 +839,14 @@ class UnseenPool:
     values."""
 
     def __init__(self, obs: Observation, table: CardTable, drawn: int | None):
-        seen = {card for row in obs.face_up for card in row if card is not None}
+        self._count(table, {card for row in obs.face_up for card in row if card is not None},
+                    obs, drawn)
+
+    def _count(self, table: CardTable, seen: set, obs: Observation, hand: int | None) -> None:
+        """n and S of the deck less ``seen``, the discard pile and the card in ``hand``."""
         seen.update(obs.discard)
-        if drawn is not None:
-            seen.add(drawn)
+        if hand is not None:
+            seen.add(hand)
         unseen = [card for card in table.deck if card not in seen]
         self.n = len(unseen)
         self.S = sum(table.value[card] for card in unseen)
@@ -854,13 +858,7 @@ class MemoryPool(UnseenPool):
     card it holds. Other players' cards stay in U even when face up or known to everybody."""
 
     def __init__(self, obs: Observation, table: CardTable, held: int | None):
-        seen = {card for card in obs.own if card is not None}
-        seen.update(obs.discard)
-        if held is not None:
-            seen.add(held)
-        unseen = [card for card in table.deck if card not in seen]
-        self.n = len(unseen)
-        self.S = sum(table.value[card] for card in unseen)
+        self._count(table, {card for card in obs.own if card is not None}, obs, held)
 
 
 class GreedyPolicy:
