@@ -1158,7 +1158,6 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     from strategies import StrategyError, user_policy
 
     from .experiments import compare as cmp
-    from .experiments import runner
 
     _flags(fresh=fresh, progress=progress)
     _check_folder(out, "out")
@@ -1166,18 +1165,10 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     rounds = _optional_count(rounds, 1, MAX_ROUNDS, "--rounds")
     max_rounds = _optional_count(max_rounds, 1, MAX_ROUNDS, "--max-rounds")
     shard_size = _optional_count(shard_size, 1, MAX_HELD_ROUNDS, "--shard-size")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     design = _choice(design, DESIGNS, "--design")
     players = _whole(players, "--players")
-    if until_width is not None:
-        try:
-            until_width = float(until_width)
-        except (TypeError, ValueError):
-            raise _invalid("--until-width", f"{until_width!r} is not a valid float.") from None
-        if not until_width > 0:
-            raise _invalid("--until-width", f"{until_width} is not allowed; expected a number "
-                           "> 0")
+    until_width = _until_width(until_width)
     varies = _values_list("--vary", vary)
     specs = _texts(strategy, "--strategy")
     rs = _rule_set(rules, preset, set, rules_file)
@@ -1206,17 +1197,9 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
                            ["--until-width", repr(until_width), "--max-rounds", max_rounds],
                            ["--seed", seed],
                            ["--shard-size", plan.shard_size] if shard_size else None)
-    temporary = folder = None
-    if out is not None:
-        out_dir = check_out_dir(out)
-        from .experiments.shards import ShardError, ShardStore
-        try:
-            ShardStore(out_dir).check(plan.manifest(), fresh)
-        except ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="golfsim-compare-")
-        out_dir = Path(temporary.name)
+    out_dir, temporary = _shards_folder(out, plan.manifest(), fresh, "compare",
+                                        lambda e: f"--out {out}: {e}")
+    folder = None
     try:
         _say(ui, LOADING)
         cmp.warm_up(plan, user=user)
@@ -1224,39 +1207,70 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
             folder = _begin(out_dir, out, "compare", command, plan.key())
         per_deal = len(plan.rule_sets) * len(plan.seats)
         bar = _Bar(ui, "compare", (rounds or max_rounds) * per_deal)
-        finished = []
-        kept = f" (kept in {out_dir / cmp.SHARD_DIR})" if temporary is None else ""
-        try:
-            with _Playing(folder, out):
-                raw = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
-                              max_rounds=max_rounds, threads=threads, fresh=fresh,
-                              progress=bar.progress, user=user,
-                              on_shard=lambda j, loaded: finished.append(j))
-        except cmp.CompareError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
-        except runner.PolicyError as e:
-            raise PolicyError(f"policy error, compare stopped after {len(finished)} shard(s)"
-                              f"{kept}: {e}") from None
-        except KeyboardInterrupt:
-            bar.close()
-            where = (f"; they are kept in {out_dir / cmp.SHARD_DIR}: rerun the same command "
-                     "to resume") if temporary is None else ""
-            raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
-                from None
-        finally:
-            bar.close()
+        raw = _play_compare(out, out_dir, folder, bar, lambda on_shard: cmp.run(
+            plan, out_dir, rounds=rounds, until_width=until_width, max_rounds=max_rounds,
+            threads=threads, fresh=fresh, progress=bar.progress, user=user,
+            on_shard=on_shard))
     finally:
         if temporary is not None:
             temporary.cleanup()
     for note in raw.notes:
         ui.note(note)
-    result = CompareResult(raw, rs, command, threads)
-    for w in result.warnings:
-        ui.warn(w)
-    if out is not None:
-        _write_to_out(result, out, folder)
-        folder.finish()
-    return result
+    return _finish(CompareResult(raw, rs, command, threads), ui, out, folder)
+
+
+def _until_width(value) -> float | None:
+    if value is None:
+        return None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise _invalid("--until-width", f"{value!r} is not a valid float.") from None
+    if not value > 0:
+        raise _invalid("--until-width", f"{value} is not allowed; expected a number > 0")
+    return value
+
+
+def _shards_folder(out, manifest: dict, fresh: bool, command: str, refused):
+    """(the folder a command keeps its shards in, the temporary folder it is when there is
+    no ``out``, else None); ``out``'s kept shards must fit ``manifest`` (else GolfsimError,
+    ``refused(error)`` its message)."""
+    if out is None:
+        temporary = tempfile.TemporaryDirectory(prefix=f"golfsim-{command}-")
+        return Path(temporary.name), temporary
+    from .experiments.shards import ShardError, ShardStore
+    out_dir = check_out_dir(out)
+    try:
+        ShardStore(out_dir).check(manifest, fresh)
+    except ShardError as e:
+        raise GolfsimError(refused(e)) from None
+    return out_dir, None
+
+
+def _play_compare(out, out_dir: Path, folder, bar: "_Bar", play):
+    """``play(on_shard)``, a comparison into ``folder`` (None: a temporary one): a policy
+    error and an interruption say how many shards are kept and where; the bar is closed."""
+    from .experiments import compare as cmp
+    from .experiments import runner
+    finished = []
+    kept = folder is not None
+    try:
+        with _Playing(folder, out):
+            return play(lambda j, loaded: finished.append(j))
+    except cmp.CompareError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    except runner.PolicyError as e:
+        where = f" (kept in {out_dir / cmp.SHARD_DIR})" if kept else ""
+        raise PolicyError(f"policy error, compare stopped after {len(finished)} shard(s)"
+                          f"{where}: {e}") from None
+    except KeyboardInterrupt:
+        bar.close()
+        where = (f"; they are kept in {out_dir / cmp.SHARD_DIR}: rerun the same command "
+                 "to resume") if kept else ""
+        raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
+            from None
+    finally:
+        bar.close()
 
 
 @_clustered
@@ -1314,28 +1328,31 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
         from .experiments.folder import key_of
         folder = _begin(out_dir, out, "tune", command, key_of(tn.manifest(plan, seed)))
     bar = _Bar(ui, "tune", plan.rounds_to_play)
-    raw = _play_tune(out, out_dir, folder, bar, lambda: tn.tune(
-        plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh))
+    raw = _play_kept("tune", out, out_dir, folder, bar, lambda: tn.tune(
+        plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh),
+        (tn.ShardError, lambda e: f"--out {out}: {e}"))
     for note in raw.notes:
         ui.note(note)
     return _finish(TuneResult(raw, rs, command, threads), ui, out, folder)
 
 
-def _play_tune(out, out_dir: Path | None, folder, bar: "_Bar", play):
-    """``play()``, a search of tune's into ``folder`` (None: no folder): a policy error, an
-    interruption and a kept search that does not fit are each one line; the bar is closed
-    at the end."""
+def _play_kept(what: str, out, out_dir: Path | None, folder, bar: "_Bar", play,
+               *errors):
+    """``play()``, a command ``what`` that keeps its work in ``out_dir`` (None: nowhere a
+    rerun finds it), into ``folder`` (None: no folder): a policy error, an interruption and
+    each of ``errors`` ((exception class, its message), the command's own) are one line;
+    the bar is closed at the end."""
     from .experiments import runner
-    from .experiments import tune as tn
     try:
         with _Playing(folder, out):
             return play()
     except runner.PolicyError as e:
-        raise PolicyError(f"policy error, tune stopped: {e}") from None
+        raise PolicyError(f"policy error, {what} stopped: {e}") from None
     except KeyboardInterrupt:
-        raise Interrupted(_interrupted("tune", out_dir)) from None
-    except tn.ShardError as e:
-        raise GolfsimError(f"--out {out}: {e}") from None
+        raise Interrupted(_interrupted(what, out_dir)) from None
+    except tuple(kind for kind, _ in errors) as e:
+        raise GolfsimError(next(say(e) for kind, say in errors if isinstance(e, kind))) \
+            from None
     finally:
         bar.close()
 
@@ -1442,9 +1459,10 @@ def tune_table(preset: str | None = None, *, strategy: str, param=None,
             bar.bar.total += tp.rounds_per_response
             bar.bar.refresh()
     run = eq.symmetric if mode == "symmetric" else eq.best_response
-    raw = _play_tune(out, out_dir, folder, bar, lambda: run(
+    raw = _play_kept("tune", out, out_dir, folder, bar, lambda: run(
         tp, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh,
-        on_response=on_response, preset=rs.preset, command=command))
+        on_response=on_response, preset=rs.preset, command=command),
+        (tn.ShardError, lambda e: f"--out {out}: {e}"))
     return _finish(TuneTableResult(raw, rs, command, threads), ui, out, folder,
                    out_dir / "fields")
 
@@ -1563,7 +1581,6 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     files are written there; without, they go to a temporary folder that is removed."""
     from .experiments import compare as cmp
     from .experiments import guide as gd
-    from .experiments import runner
 
     _flags(fresh=fresh, progress=progress)
     _check_folder(out, "out")
@@ -1571,8 +1588,7 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     deals = _count(deals, 100, MAX_HELD_ROUNDS, "--deals")
     check_rounds = _count(check_rounds, 0, MAX_HELD_ROUNDS, "--check-rounds")
     compare_rounds = _count(compare_rounds, 0, MAX_ROUNDS, "--compare-rounds")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     players = _whole(players, "--players")
     given = _values_list("--vary", vary)
     varies = given or list(gd.DEFAULT_VARIES)
@@ -1588,18 +1604,10 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                                          "--check-rounds", check_rounds,
                                          "--compare-rounds", compare_rounds],
                            _repeat("--vary", given), ["--seed", seed])
-    temporary = folder = None
-    if out is not None:
-        out_dir = check_out_dir(out)
-        from .experiments.shards import ShardError, ShardStore
-        manifest = gd.manifest(rs.rules, players, seed, deals)
-        try:
-            ShardStore(out_dir).check(manifest, fresh)
-        except ShardError as e:
-            raise GolfsimError(str(e).replace("comparison", "guide")) from None
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="golfsim-guide-")
-        out_dir = Path(temporary.name)
+    manifest = gd.manifest(rs.rules, players, seed, deals)
+    out_dir, temporary = _shards_folder(out, manifest, fresh, "guide",
+                                        lambda e: str(e).replace("comparison", "guide"))
+    folder = None
     try:
         _say(ui, LOADING)
         total = gd.rounds_planned(rs.rules, players, deals, check_rounds, compare_rounds,
@@ -1610,28 +1618,13 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                             key_of({**manifest, "check_rounds": check_rounds,
                                     "compare_rounds": compare_rounds, "vary": varies}))
         bar = _Bar(ui, "guide", total)
-        try:
-            with _Playing(folder, out):
-                raw = gd.build(rs.rules, rs.preset, players, seed, deals, out_dir,
-                               threads=threads, check_rounds=check_rounds,
-                               compare_rounds=compare_rounds, varies=varies, fresh=fresh,
-                               progress=bar.progress)
-        except runner.PolicyError as e:
-            raise PolicyError(f"policy error, guide stopped: {e}") from None
-        except KeyboardInterrupt:
-            raise Interrupted(_interrupted("guide", out_dir if temporary is None else None)) \
-                from None
-        except gd.GuideError as e:
-            raise GolfsimError(str(e)) from None
-        finally:
-            bar.close()
+        raw = _play_kept("guide", out, out_dir if temporary is None else None, folder, bar,
+                         lambda: gd.build(rs.rules, rs.preset, players, seed, deals, out_dir,
+                                          threads=threads, check_rounds=check_rounds,
+                                          compare_rounds=compare_rounds, varies=varies,
+                                          fresh=fresh, progress=bar.progress),
+                         (gd.GuideError, str))
     finally:
         if temporary is not None:
             temporary.cleanup()
-    result = GuideResult(raw, rs, command, threads)
-    for w in result.warnings:
-        ui.warn(w)
-    if out is not None:
-        _write_to_out(result, out, folder)
-        folder.finish()
-    return result
+    return _finish(GuideResult(raw, rs, command, threads), ui, out, folder)
