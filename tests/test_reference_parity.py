@@ -718,9 +718,9 @@ def test_new_rules_are_exercised():
     assert differ >= 30
     # ... initially_peeked is the same game as none (perfect memory)
     for i in range(20):
-        assert referee.play_round(Rules.preset("four_card", owner_view="initially_peeked"), 4, [KT8],
-                            11, i).log == referee.play_round(Rules.preset("four_card"), 4, [KT8], 11,
-                                                       i).log
+        peeked = Rules.preset("four_card", owner_view="initially_peeked")
+        assert referee.play_round(peeked, 4, [KT8], 11, i).log == \
+            referee.play_round(Rules.preset("four_card"), 4, [KT8], 11, i).log
 
     # flip_on_first_turn: each seat's reveals open its first turn (turn number = seat), right
     # before that turn's decision; whole_column turns up one whole column in one decision

@@ -713,8 +713,9 @@ def _drive(chunks, threads: int, work, errors: list, checkpoint,
     they are played or a policy error is met (``errors`` not empty), ``checkpoint()`` after
     each wait. Returns (interrupted, stuck). After a Ctrl-C the chunks not started never
     start, ``cancel()`` ends the waits for an executor's answers, and those in flight get
-    STUCK_AFTER_S to end (one that does not is stuck: ``STUCK``). A crash (an exception of ``work`` or of
-    ``checkpoint``, not a policy error) stops everything and is raised, never hidden."""
+    STUCK_AFTER_S to end (one that does not is stuck: ``STUCK``). A crash (an exception of
+    ``work`` or of ``checkpoint``, not a policy error) stops everything and is raised, never
+    hidden."""
     interrupted, crash, stuck = False, None, False
     pool = ThreadPoolExecutor(max_workers=max(1, threads))
     pending: set = set()

@@ -655,8 +655,19 @@ def _check_stuck_final_turn(r: Rules) -> None:
 
 
 def _check_combination(r: Rules) -> None:
+    """Refuse options that do not go together (RuleError naming them), in this order."""
     _check_jokers(r)
     _check_stuck_final_turn(r)
+    _check_wild_jacks(r)
+    _check_grid_and_reveal(r)
+    _check_groups(r)
+    _check_turn_options(r)
+    _check_layout(r)
+    _check_ending(r)
+
+
+def _check_wild_jacks(r: Rules) -> None:
+    """one_eyed_jacks = wild: only where its groups are supported."""
     if r.one_eyed_jacks == "wild":
         why = None
         if r.pair_scope not in WILD_SCOPES:
@@ -669,6 +680,10 @@ def _check_combination(r: Rules) -> None:
             why = f"a {r.grid_rows}x{r.grid_cols} layout (at most 12 cards)"
         if why:
             raise RuleError(f"option one_eyed_jacks = 'wild' is not supported yet with {why}")
+
+
+def _check_grid_and_reveal(r: Rules) -> None:
+    """The seats, the grid's size and the initial reveal's count and constraint."""
     if r.players_min > r.players_max:
         raise RuleError(f"players_min = {r.players_min} is above players_max = {r.players_max}")
     npos = r.grid_rows * r.grid_cols
@@ -695,6 +710,10 @@ def _check_combination(r: Rules) -> None:
     if con == "nearest_row" and count > r.grid_cols:
         raise RuleError(f"initial_reveal_constraint = nearest_row allows at most grid_cols = "
                         f"{r.grid_cols} cards, but initial_reveal_count = {count}")
+
+
+def _check_groups(r: Rules) -> None:
+    """The options that score groups of several cards: the grids they need."""
     col_rules = _pair_column_options(r) + \
         (["lock_face_up_columns"] if r.lock_face_up_columns else [])
     if r.quad_apart_value is not None and r.quad_two_columns_adjacent_only:
@@ -712,6 +731,11 @@ def _check_combination(r: Rules) -> None:
                         f"none (docs/rules.md#amb-26), not {r.pair_scope}")
     if r.layout_mode == "hand" and r.block_2x2_value is not None:
         raise RuleError("block_2x2_value needs a grid: layout_mode = hand has no 2x2 squares")
+
+
+def _check_turn_options(r: Rules) -> None:
+    """The turn's options that need others: what the owner sees, removals, replacements,
+    rearranging."""
     if r.owner_view == "all" and r.initial_reveal_mode in ("flip", "flip_on_first_turn"):
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
@@ -731,6 +755,11 @@ def _check_combination(r: Rules) -> None:
         raise RuleError("rearrange_after_reveal moves the cards turned up by the initial flips "
                         "within a grid or row: it needs initial_reveal_mode = flip (not "
                         f"{r.initial_reveal_mode}) and a layout_mode other than hand")
+
+
+def _check_layout(r: Rules) -> None:
+    """The layout's shape (row, hand, grid) against the pairing, reveal and group options."""
+    npos = r.grid_rows * r.grid_cols
     if r.layout_mode == "row" and r.grid_rows != 1:
         raise RuleError(f"layout_mode = row lays the cards side by side in one row: set "
                         f"grid_rows = 1 (and grid_cols to the number of cards), not grid_rows = "
@@ -759,9 +788,10 @@ def _check_combination(r: Rules) -> None:
                         f"{r.pair_scope}")
     if r.six_of_kind_value is not None and npos != 6:
         raise RuleError(f"six_of_kind_value needs a 6-card layout; this grid has {npos} positions")
-    if r.initial_reveal_mode == "flip" and r.placement_face == "down" and \
-            "all_face_up" in r.end_triggers:
-        pass  # legal (the face-down game with flips), merely slow to end
+
+
+def _check_ending(r: Rules) -> None:
+    """A way for the hole to end, the powers' options, and what the ender's rules need."""
     if not {"knock", "all_face_up", "all_players_face_up", "call", "stock_exhausted"} & \
             set(r.end_triggers):
         raise RuleError("end_triggers must include knock, all_face_up, all_players_face_up, "
@@ -774,8 +804,6 @@ def _check_combination(r: Rules) -> None:
         raise RuleError("placement_face = down with end_triggers = "
                         f"{','.join(r.end_triggers)} gives no way to turn cards face up; add "
                         "flip_instead_of_draw, flip_all_to_end or flip_after_stock_discard")
-    if not r.draw_from_discard and not r.stock_draw_may_be_discarded and False:
-        pass
     if r.ender_rule_applies_to == "knock_only" and "knock" not in r.end_triggers and \
             (r.ender_penalty != "none" or r.ender_bonus != "none"):
         raise RuleError("ender_penalty/ender_bonus with ender_rule_applies_to = knock_only have "
