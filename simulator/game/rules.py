@@ -1422,6 +1422,16 @@ def flatten(r: Rules, players: int) -> RuleArrays:
                     dtype=np.int16)
     dealt = values[deck.astype(np.int64)]
     ri = np.zeros(K.N_RULE_SLOTS, dtype=np.int64)
+    slots = {**_deal_and_turn_slots(r, players, deck, dealt), **_scoring_slots(r),
+             **_other_slots(r)}
+    for slot, v in slots.items():
+        ri[slot] = v
+    _flatten_effects(r, ri)
+    return RuleArrays(ri, values, keys, deck)
+
+
+def _deal_and_turn_slots(r: Rules, players: int, deck: np.ndarray, dealt: np.ndarray) -> dict:
+    """The rule slots of the deal, the reveal, the turn and the hole's end."""
     count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
     triggers = 0
     for t in r.end_triggers:
@@ -1429,7 +1439,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
                      "all_players_face_up": K.END_ALL_PLAYERS_FACE_UP,
                      "stock_exhausted": K.END_STOCK_EXHAUSTED, "call": K.END_CALL,
                      "empty_layout": K.END_EMPTY_LAYOUT}[t]
-    slots = {
+    return {
         K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
         K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
         K.R_DECK_SUM: int(dealt.sum()),
@@ -1450,6 +1460,12 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_FINAL_STOCK_ONLY: int(r.final_turn_stock_only),
         K.R_STOCK_EMPTY: K.STOCK_EMPTY.index(r.stock_empty),
         K.R_TURN_CAP: r.turn_cap,
+    }
+
+
+def _scoring_slots(r: Rules) -> dict:
+    """The rule slots of scoring: pairs and groups, the ender's and the lowest's rules."""
+    return {
         K.R_PAIR_SCOPE: K.PAIR_SCOPES.index(r.pair_scope),
         K.R_NEG_PAIRS_KEEP: int(r.negative_pairs_keep_value),
         K.R_QUAD_VALUE: _nullable(r.quad_two_columns_value),
@@ -1467,6 +1483,13 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_ENDER_CLAMP: int(r.ender_clamp),
         K.R_LOWEST_SCORES_ZERO: int(r.lowest_scores_zero),
         K.R_SHOOT_MOON: _nullable(r.shoot_the_moon),
+    }
+
+
+def _other_slots(r: Rules) -> dict:
+    """The other rule slots: the turn's house rules, matches and the pot, the layout's kind,
+    the powers."""
+    return {
         K.R_DISCARD_MUST_PLACE: int(r.discard_draw_must_be_placed),
         K.R_STOCK_MAY_DISCARD: int(r.stock_draw_may_be_discarded),
         K.R_KNOCK_TIMING: K.KNOCK_TIMINGS.index(r.knock_timing),
@@ -1513,7 +1536,3 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_MATCH_FAIL_CARDS: r.match_fail_penalty_cards,
         K.R_SWAP_LINE_OK: int(r.layout_mode != "hand"),
     }
-    for slot, v in slots.items():
-        ri[slot] = v
-    _flatten_effects(r, ri)
-    return RuleArrays(ri, values, keys, deck)
