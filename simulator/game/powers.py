@@ -634,24 +634,9 @@ class PowerHole(Hole):
             p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
             st.swap(seat, p, s, q)
         elif effect == K.POW_SWAP_ANY_TWO:
-            seats = sorted(opps + [seat])
-            s1 = self.ask_seat(seat, [x for x in seats if st.cards_at(x)], effect)
-            p1 = self.ask_pos(seat, s1, st.cards_at(s1), effect)
-
-            def others(x):
-                return [p for p in st.cards_at(x) if (x, p) != (s1, p1)]
-            s2 = self.ask_seat(seat, [x for x in seats if others(x)], effect)
-            p2 = self.ask_pos(seat, s2, others(s2), effect)
-            st.swap(s1, p1, s2, p2)
+            self._swap_any_two(seat, effect)
         elif effect == K.POW_PEEK_BOTH_SWAP:
-            p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
-            st.peek(seat, p, seat)
-            s = self.ask_seat(seat, [x for x in opps if st.cards_at(x)], effect)
-            q = self.ask_pos(seat, s, st.cards_at(s), effect)
-            st.peek(s, q, seat)
-            if self.ask_about(seat, Decision.SWAP, [Action.SWAP, Action.PASS], effect) == \
-                    Action.SWAP:
-                st.swap(seat, p, s, q)
+            self._peek_both_swap(seat, effect)
         elif effect == K.POW_SHUFFLE_OPP:
             s = self.ask_seat(seat, [x for x in opps if self.face_down_cards(x)], effect)
             st.shuffle_layout(s)
@@ -687,36 +672,72 @@ class PowerHole(Hole):
         elif effect == K.POW_CANCEL_FINAL:
             st.cancel_end()
         elif effect == K.POW_COMBINE:
-            chosen: tuple = ()
-            for _ in range(2):
-                options = self.combinable(seat, chosen)
-                if not options:
-                    break
-                rank = self.ask_about(seat, Decision.CHOOSE_POWER, options + [Action.PASS],
-                                      effect)
-                if rank == Action.PASS:
-                    break
-                chosen += (rank,)
-                if self.resolve(seat, DUTCH_EFFECTS[C.RANKS[rank]], card):
-                    return True
+            return self._combine(seat, card, effect)
         elif effect == K.POW_EXCHANGE_THIS:
-            s = self.ask_seat(seat, [x for x in opps if st.cards_at(x)], effect)
-            q = self.ask_pos(seat, s, st.cards_at(s), effect)
-            cell = st.layouts[s][q]
-            taken, knew, face_up = cell.card, set(cell.known_to) | {seat}, cell.face_up
-            st.put(s, q, card, face_up, {seat})
-            st.held = taken
-            p = self.ask_about(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat),
-                               effect, held=taken)
-            old = st.layouts[seat][p].card
-            st.held = None
-            face = self.rules.placement_face == "up" or st.layouts[seat][p].face_up
-            st.put(seat, p, taken, face, knew)
-            st.put_on_discard(seat, old)
+            self._exchange_this(seat, card, effect)
             return True
         else:
             raise InvariantError(f"no effect {effect}")
         return False
+
+    def _swap_any_two(self, seat: int, effect: int) -> None:
+        """Any two cards of the table (two seats' or one seat's) change places."""
+        st = self.state
+        seats = sorted(self.opponents(seat) + [seat])
+        s1 = self.ask_seat(seat, [x for x in seats if st.cards_at(x)], effect)
+        p1 = self.ask_pos(seat, s1, st.cards_at(s1), effect)
+
+        def others(x):
+            return [p for p in st.cards_at(x) if (x, p) != (s1, p1)]
+        s2 = self.ask_seat(seat, [x for x in seats if others(x)], effect)
+        p2 = self.ask_pos(seat, s2, others(s2), effect)
+        st.swap(s1, p1, s2, p2)
+
+    def _peek_both_swap(self, seat: int, effect: int) -> None:
+        """A look at an own card and an opponent's, then the choice to swap them."""
+        st = self.state
+        p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
+        st.peek(seat, p, seat)
+        s = self.ask_seat(seat, [x for x in self.opponents(seat) if st.cards_at(x)], effect)
+        q = self.ask_pos(seat, s, st.cards_at(s), effect)
+        st.peek(s, q, seat)
+        if self.ask_about(seat, Decision.SWAP, [Action.SWAP, Action.PASS], effect) == \
+                Action.SWAP:
+            st.swap(seat, p, s, q)
+
+    def _combine(self, seat: int, card: int, effect: int) -> bool:
+        """The Dutch 2: up to two other powers of the table, one after the other; True when
+        one of them disposed of the card."""
+        chosen: tuple = ()
+        for _ in range(2):
+            options = self.combinable(seat, chosen)
+            if not options:
+                break
+            rank = self.ask_about(seat, Decision.CHOOSE_POWER, options + [Action.PASS], effect)
+            if rank == Action.PASS:
+                break
+            chosen += (rank,)
+            if self.resolve(seat, DUTCH_EFFECTS[C.RANKS[rank]], card):
+                return True
+        return False
+
+    def _exchange_this(self, seat: int, card: int, effect: int) -> None:
+        """The Dutch 9: the held card for an opponent's, which then goes into the own layout
+        (its card there to the discard pile)."""
+        st = self.state
+        s = self.ask_seat(seat, [x for x in self.opponents(seat) if st.cards_at(x)], effect)
+        q = self.ask_pos(seat, s, st.cards_at(s), effect)
+        cell = st.layouts[s][q]
+        taken, knew, face_up = cell.card, set(cell.known_to) | {seat}, cell.face_up
+        st.put(s, q, card, face_up, {seat})
+        st.held = taken
+        p = self.ask_about(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat),
+                           effect, held=taken)
+        old = st.layouts[seat][p].card
+        st.held = None
+        face = self.rules.placement_face == "up" or st.layouts[seat][p].face_up
+        st.put(seat, p, taken, face, knew)
+        st.put_on_discard(seat, old)
 
     def draw_two(self, seat: int) -> None:
         """Dutch 8 after the 8 is discarded: draw up to two, keep one, discard the other."""
