@@ -158,6 +158,19 @@ def test_an_error_in_a_build_names_the_line_of_flow_py():
     assert "a < 0" in quoted   # the policy's answer, compared with 0: where it fails
 
 
+def test_an_exception_raised_in_a_copy_names_the_line_of_flow_py(tmp_path):
+    """Raised at run time in a build's copy (as compiled code raises: Numba puts the copy's
+    file and line in the traceback), the error is told at the same line of flow.py."""
+    line = 368
+    copy = tmp_path / "flow_builds" / "golfsim_flow_general_0123456789abcdef.py"
+    code = compile("\n" * (line - 1) + "raise ValueError('forced')\n", str(copy), "exec")
+    with pytest.raises(CompiledCodeError) as err:
+        with located():
+            exec(code, {})
+    assert str(err.value).startswith(f"simulator/kernel/flow.py:{line}: ValueError: forced")
+    assert isinstance(err.value.__cause__, ValueError)
+
+
 def test_other_errors_pass_as_they_are():
     with pytest.raises(KeyError):
         with located():
