@@ -133,6 +133,12 @@ _cluster_option = click.option(
     help="Play on a Dask cluster: a scheduler's address, or local:N for N worker processes "
          "started for this command (identical results; needs golfsim[cluster]; "
          "docs/cluster.md).")
+def _seed_option(help_text: str):
+    """--seed: the seed of the random streams (the commands say what it replays)."""
+    return click.option("--seed", default=DEFAULT_SEED, show_default=True,
+                        type=click.IntRange(0, 2**63 - 1), help=help_text)
+
+
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 _players_option = click.option("--players", default=DEFAULT_PLAYERS, show_default=True,
                                type=int, help="Players at the table.")
@@ -259,9 +265,7 @@ def cli():
               type=Count(1, MAX_ROUNDS),
               help="Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
                    "--holes or --target, matches times holes at most 10^11).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; round i of a seed is always the same deal and choices.")
+@_seed_option("Seed; round i of a seed is always the same deal and choices.")
 @_threads_option
 @_cluster_option
 @click.option("--chunk-size", type=Count(1, MAX_ROUNDS), default=None,
@@ -323,9 +327,7 @@ def _say_build(result, verbose: bool) -> None:
               type=Count(1, MAX_HELD_ROUNDS),
               help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
                    "10^8).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every seating and pairing replays the same deals.")
+@_seed_option("Seed; every seating and pairing replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
@@ -374,9 +376,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
               type=Count(1, MAX_HELD_ROUNDS),
               help="Budget: rounds the whole search may play (all candidates and seatings; "
                    "at most 10^8).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every candidate and seating replays the same deals.")
+@_seed_option("Seed; every candidate and seating replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
@@ -566,9 +566,7 @@ def _positive_float(ctx, param, value):
                    "percentage points).")
 @click.option("--max-rounds", type=Count(1, MAX_ROUNDS), default=None,
               help="With --until-width: stop at this many deals  [default: 10,000,000]")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every rule set and seating replays the same deals.")
+@_seed_option("Seed; every rule set and seating replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--shard-size", type=Count(1, MAX_HELD_ROUNDS), default=None,
@@ -619,8 +617,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
               help="House rules whose effects the guide shows, the baseline value first "
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1), help="Seed of the measured deals.")
+@_seed_option("Seed of the measured deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
@@ -743,8 +740,7 @@ def plot(folder):
 @_rule_options
 @_players_option
 @_seat_strategies_option
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
+@_seed_option("The seed of the run to replay.")
 @click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
               help="The round (0-based, as in rounds.parquet) to replay  [default: 0]")
 @click.option("--holes", type=Count(1, MAX_HOLES), default=None,
