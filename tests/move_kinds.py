@@ -10,7 +10,8 @@ from collections import Counter
 
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.game.powers import COMBINABLE, PowerHole, effect_of
+from simulator.game.effects import COMBINABLE, effect_of
+from simulator.game.powers import PowerHole
 from simulator.game.reference import CardTable, Decision, IllegalActionError
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import play_logged_round

@@ -17,7 +17,7 @@ from polars.testing import assert_frame_equal
 
 import simulator.api as golf
 from simulator.cli import cli
-from simulator.experiments import runner
+from simulator.experiments import runner, warm
 
 W2 = ["--preset", "four_card", "--set", "pair_scope=none",
       "--set", "initial_reveal_constraint=nearest_row"]
@@ -282,7 +282,7 @@ def test_bad_arguments_raise_the_command_lines_message(tmp_path, monkeypatch, ar
         raise AssertionError("bad arguments must be refused before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     res = invoke(*args, "--out", tmp_path / "cli", "-q")
     assert res.exit_code == 2, res.output
     line = res.stderr.strip()
@@ -342,8 +342,9 @@ def nothing_played(monkeypatch):
     def must_not_play(*a, **kw):
         raise AssertionError("bad arguments must be refused before any round is played")
 
-    for name in ("run", "warm_up", "play_chunk"):
+    for name in ("run", "play_chunk"):
         monkeypatch.setattr(runner, name, must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
 
 
 @pytest.mark.parametrize("command", sorted(SMALLEST))
@@ -433,3 +434,17 @@ def test_the_house_rule_example_script_answers(tmp_path):
     png = tmp_path / "house_rule_last_seat.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert lines[-1] == f"figure: {png}"
+
+
+def test_the_command_line_calls_only_the_public_api():
+    """cli.py is a thin layer over api.py: no private name of the API (tune --symmetric
+    went around it with api._begin and api._Playing)."""
+    import ast
+    from pathlib import Path
+
+    import simulator.cli as cli_module
+    tree = ast.parse(Path(cli_module.__file__).read_text())
+    private = sorted({node.attr for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                      and node.value.id == "api" and node.attr.startswith("_")})
+    assert private == []

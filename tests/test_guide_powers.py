@@ -22,7 +22,7 @@ from simulator.experiments import stats
 from simulator.experiments.runner import run
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.game.powers import effect_of
+from simulator.game.effects import effect_of
 from simulator.game.rules import POWER_PRESETS, Rules
 from simulator.output import guide_report as gr
 from strategies import ALL_RANKS, STRATEGIES, StrategyError, resolve, resolve_seats, seat_arrays

@@ -56,7 +56,7 @@ from . import report
 from .report import rules_metadata, text_table, version
 from ..game.rules import (OPTIONS, RuleError, Rules, canonical_option, describe, option_text,
                           parse_option_text)
-from . import cluster
+from . import cluster, warm
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
 
@@ -457,8 +457,25 @@ class _Player:
             if progress is not None:
                 progress(n)
 
-        runner.wait_all([self.pool.submit(work, it) for it in items])
+        runner.wait_all([self.pool.submit(work, it) for it in items], cluster.cancel)
         return scores, turns, tot
+
+
+def shard_task(plan: Plan, kernel: str, user, start: int, count: int):
+    """One shard of a comparison on a cluster's worker: ("ok", its ShardSums), or ("policy",
+    message, round, seat) after a policy error."""
+    player = cluster.cached(("compare", plan.key(), kernel, user),
+                            lambda: _Player(plan, 1, kernel, cluster.compiled_user(user)))
+    try:
+        return "ok", player.play(start, count)
+    except runner.PolicyError as e:
+        return "policy", str(e), e.round_index, e.seat
+
+
+def remote_shard(plan: Plan, kernel: str, user, start: int, count: int) -> ShardSums:
+    """Play one shard of ``plan`` on the active cluster; raises runner.PolicyError."""
+    key = f"golfsim-shard-{plan.key()}-{kernel}-{cluster.digest(user)}-{start}-{count}"
+    return cluster.call(shard_task, plan, kernel, user, start, count, key=key)[0]
 
 
 class _RemotePlayer:
@@ -495,15 +512,15 @@ class _RemotePlayer:
             j, (start, count) = item
             stored = self.store.path(j).exists()
             future = None if stored else self.pool.submit(
-                cluster.compare_shard, self.plan, self.kernel, self.user, start, count)
+                remote_shard, self.plan, self.kernel, self.user, start, count)
             self.ahead.append((j, start, count, future))
             busy += future is not None
 
     def play(self, start: int, count: int, progress=None) -> ShardSums:
         future = self.current
         if future is None:   # stored, but not loadable (another cut, unreadable): play it
-            future = self.pool.submit(cluster.compare_shard, self.plan, self.kernel,
-                                      self.user, start, count)
+            future = self.pool.submit(remote_shard, self.plan, self.kernel, self.user, start,
+                                      count)
         while not future.done():   # short waits keep the main thread responsive to Ctrl-C
             wait([future], timeout=0.25)
         sums = future.result()
@@ -526,7 +543,7 @@ def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:
         for seating in plan.seats:
             ids, params = seat_arrays([plan.strategies[x] for x in seating])
             try:
-                runner.warm_up(rules, plan.players, ids, params, kernel=kernel, user=user)
+                warm.warm_up(rules, plan.players, ids, params, kernel=kernel, user=user)
             except runner.PolicyError:
                 pass  # the comparison meets the same error and reports it
 

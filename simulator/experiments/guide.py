@@ -65,7 +65,7 @@ from . import tournament as tour
 from .report import capped_warning
 from ..game.cards import card_id, RANK_JOKER, RANK_NAMES, SUIT_SYMBOLS
 from ..game.codes import POW_NONE
-from ..game.powers import effect_of
+from ..game.effects import effect_of
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore
@@ -656,6 +656,22 @@ def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
             "threshold_field": "the guide", "sweeps": SWEEPS}
 
 
+def _open_store(out_dir: Path, kept: dict, fresh: bool) -> ShardStore:
+    """The guide's measurements kept in ``out_dir`` (its manifest ``kept``), emptied first
+    when ``fresh``; GuideError when another guide's are there."""
+    store = ShardStore(out_dir)
+    if fresh:   # before the manifest changes: the files are named without the seed, so a kill
+        # between the two must not leave another seed's measurements under this manifest
+        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
+            for old in store.dir.glob(pattern):
+                old.unlink()
+    try:
+        store.open(kept, fresh=fresh)
+    except ShardError as e:
+        raise GuideError(str(e).replace("comparison", "guide")) from None
+    return store
+
+
 def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_dir,
           threads: int = 1, check_rounds: int = 100_000, compare_rounds: int = 20_000,
           varies=DEFAULT_VARIES, fresh: bool = False, progress=None) -> GuideResult:
@@ -669,16 +685,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
         raise GuideError(f"--deals {deals}: at least 100 deals per decision are needed")
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
-    store = ShardStore(out_dir)
-    if fresh:   # before the manifest changes: the files are named without the seed, so a kill
-        # between the two must not leave another seed's measurements under this manifest
-        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
-            for old in store.dir.glob(pattern):
-                old.unlink()
-    try:
-        store.open(manifest(rules, players, seed, deals), fresh=fresh)
-    except ShardError as e:
-        raise GuideError(str(e).replace("comparison", "guide")) from None
+    store = _open_store(out_dir, manifest(rules, players, seed, deals), fresh)
     params = default_params(rules)
     field = field_strategy(rules)
     entries: list[Entry] = []

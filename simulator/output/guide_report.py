@@ -29,7 +29,7 @@ from ..experiments.report import (atomic_path, ran_on, rules_metadata, text_tabl
 from ..experiments.report import title as report_title
 from ..game import codes as K
 from ..game.cards import RANK_NAMES, SUIT_SYMBOLS, card_id
-from ..game.powers import effect_of
+from ..game.effects import effect_of
 from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
                           card_values_text, option_text)
 
