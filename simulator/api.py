@@ -45,8 +45,8 @@ from typing import Any, Callable
 from .game.rules import (Rules, RuleError, canonical_option, describe, load_toml,
                          option_text)
 
-__all__ = ["rules", "run", "compare", "tune", "tournament", "guide", "RuleSet", "RunResult",
-           "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
+__all__ = ["rules", "run", "compare", "tune", "tune_table", "tournament", "guide", "RuleSet",
+           "RunResult", "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
            "PolicyError", "Interrupted", "GolfsimWarning", "default_strategy"]
 
 # ---- defaults: the command line's --help shows these -----------------------------------------
@@ -1462,6 +1462,7 @@ class TuneTableResult(Result):
                 redraw.draw(folder, self.command_name))
 
 
+@_in_python_words
 @_clustered
 def tune_table(preset: str | None = None, *, strategy: str, param=None,
                mode: str = "symmetric", start: str | None = None, max_steps=None,
