@@ -119,11 +119,20 @@ def _check_words(h: rp.HoleReplay, text: str, where) -> None:
 
 
 def _check_captions(h: rp.HoleReplay, where) -> None:
-    """The page says why each ringed card changed; a swap's two cards name each other."""
+    """The page says why each ringed card changed; a swap's two cards name each other, unless
+    a later swap of the same turn put the card back (the Dutch 2's line swap, then its blind
+    swap of one of those cards): a card that ends the turn where it was is not ringed."""
     page = rr.hole_html(h)
     assert "changed in this turn" not in page, where
+    end_of_turn = {s.turn: s.table for s in h.steps}
+    start_of_turn = {}
+    for before, s in zip(h.steps, h.steps[1:]):
+        start_of_turn.setdefault(s.turn, before.table)
     for s in h.steps:
         if s.kind == "swap":
+            card = lambda t: t.cards[s.source][s.source_pos]   # noqa: E731
+            if card(end_of_turn[s.turn]) == card(start_of_turn[s.turn]):
+                continue
             assert html.escape(f"swapped with seat {s.target}'s card at position "
                                f"{s.target_pos}") in page, where
 
