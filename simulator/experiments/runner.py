@@ -235,7 +235,7 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
-    lean: bool = False  # rounds go through the flow's lean build (simulator/kernel/flow.py)
+    lean: bool = False  # rounds go through the flow's lean build (simulator/kernel/flow)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
@@ -339,7 +339,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
+    # every build of the game flow takes the same arguments (simulator/kernel/flow)
     chunk = job.user_chunk if job.user_chunk is not None else \
         chunk_nb if job.lean else build_for(job.arrays.ri, job.powers).chunk_nb
     try:

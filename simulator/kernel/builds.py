@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 import sys
 import threading
 import time
@@ -140,19 +141,32 @@ def compiling(name: str, notify=None):
         partial.replace(marker)
 
 
-# ---- the game flow's builds (simulator/kernel/flow.py) -----------------------------------------
-FLOW_SOURCE = Path(__file__).with_name("flow.py")
+# ---- the game flow's builds (the package simulator/kernel/flow) -------------------------------
+FLOW_PACKAGE = Path(__file__).with_name("flow")
+# its modules in the order in which each reads the ones before it (flow/__init__.py)
+FLOW_MODULES = ("build", "base", "moves", "ask", "reveal", "turn", "power_effects",
+                "power_turn", "round")
 BUILD_START = "# ---- the build: each build's copy replaces these lines (builds.flow_build) ----"
 BUILD_END = "# ---- end of the build ----"
+_RELATIVE_IMPORT = re.compile(r"^from \.\w* import (?:\([^)]*\)|.*)\n", re.M)
+_FUTURE = "from __future__ import annotations\n"
 _FLOW_BUILDS: dict = {}
 
 
+def flow_source() -> str:
+    """The flow's modules as the text of one module (their imports of each other dropped):
+    what each build copies, its build lines set."""
+    parts = [_RELATIVE_IMPORT.sub("", (FLOW_PACKAGE / f"{m}.py").read_text()).replace(_FUTURE, "")
+             for m in FLOW_MODULES]
+    return _FUTURE + "\n\n".join(parts)
+
+
 def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
-    """Where build ``name`` of flow.py is written: a copy whose build lines are ``lines``
+    """Where build ``name`` of the flow is written: a copy whose build lines are ``lines``
     (module constants and the policy it compiles in), named after a hash of the flow's
     source, the cache folder, the lines and ``key`` (e.g. the user policy file's text), so an
     edit to any of them makes a fresh copy and a stale one is never loaded."""
-    h = hashlib.sha256(FLOW_SOURCE.read_bytes())
+    h = hashlib.sha256(flow_source().encode())
     for part in (CACHE_DIR, lines):
         h.update(part.encode())
     h.update(key)
@@ -188,11 +202,11 @@ def generated_module(folder: str, stem: str, source: str):
 
 
 def flow_build(name: str, lines: str, key: bytes = b""):
-    """The module of flow.py compiled as build ``name`` (flow_build_file), written into the
+    """The module of the flow compiled as build ``name`` (flow_build_file), written into the
     cache folder when new and imported from there, so Numba compiles and caches it like any
     module."""
     def source() -> str:
-        text = FLOW_SOURCE.read_text()
+        text = flow_source()
         start, end = text.index(BUILD_START), text.index(BUILD_END)
         return text[:start] + BUILD_START + "\n" + lines.rstrip("\n") + "\n" + text[end:]
     return _load(flow_build_file(name, lines, key), source)

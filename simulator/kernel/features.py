@@ -202,10 +202,10 @@ OPTION_FEATURES: dict[str, tuple] = {
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 BUILD_FEATURES: dict[str, frozenset] = {
     # every feature but "powers", whose moves only the powers build compiles in
-    "general": frozenset(FEATURES) - {"powers"},    # simulator/kernel/flow.py, general build
-    "powers": frozenset(FEATURES),                  # flow.py, the general build with POWERS
-    "lean": _COMMON,                                # simulator/kernel/flow.py, lean build
-    "user_kernel": _COMMON,                         # simulator/kernel/flow.py, user builds
+    "general": frozenset(FEATURES) - {"powers"},    # simulator/kernel/flow, general build
+    "powers": frozenset(FEATURES),                  # the flow, the general build with POWERS
+    "lean": _COMMON,                                # simulator/kernel/flow, lean build
+    "user_kernel": _COMMON,                         # simulator/kernel/flow, user builds
     "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build
 }
 
