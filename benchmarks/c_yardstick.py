@@ -133,7 +133,8 @@ def main(argv=None) -> dict:
         fail(f"--cc {cc!r} is not on PATH; install a C compiler (e.g. apt install gcc) or "
              "name one with --cc")
 
-    from simulator.experiments.runner import run, warm_up
+    from simulator.experiments.runner import run
+    from simulator.experiments.warm import warm_up
     from strategies import resolve_seats, seat_arrays
 
     rules, strategy = workload(args.workload)

@@ -47,7 +47,8 @@ def parse_args(description: str, argv=None, extra=None):
 
 def measure(name: str, rules, strategy: str, players: int, args) -> tuple[dict, object]:
     """Run the workload and return (the JSON fields common to every workload, totals)."""
-    from simulator.experiments.runner import DEFAULT_CHUNK, make_job, run, warm_up
+    from simulator.experiments.runner import DEFAULT_CHUNK, make_job, run
+    from simulator.experiments.warm import warm_up
     from strategies import resolve_seats, seat_arrays
 
     ids, params = seat_arrays(resolve_seats([strategy], players))

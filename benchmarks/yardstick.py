@@ -185,7 +185,8 @@ def main(argv=None) -> dict:
     args = ap.parse_args(argv)
 
     from simulator.game.rules import Rules
-    from simulator.experiments.runner import run, warm_up
+    from simulator.experiments.runner import run
+    from simulator.experiments.warm import warm_up
     from strategies import resolve_seats, seat_arrays
 
     rules = Rules.preset("six_card")

@@ -235,7 +235,7 @@ def value_tables() -> list[str]:
     for i, rank in enumerate(ranks):
         cells = []
         for n in names:
-            v = R._SCHEME_TABLES[n][i]
+            v = R.SCHEME_TABLES[n][i]
             cells.append("-2 (generic)" if v is None else str(v))
         out.append(f"| {rank} | " + " | ".join(cells) + " |")
     out += ["", "A table without a joker value scores a joker at -2 (the generic rule, "

@@ -7,7 +7,7 @@ docs/benchmarks.md (W1 or W2) on the general engine or the lean kernel for a whi
 can attach:
 
     python scripts/profile_kernel.py --seconds 20 [--workload w2] [--kernel lean] \
-        [--strategy lookahead] &
+        [--strategy lookahead] [--preset power_cabo] &
     sleep 90   # the compile
     perf record -F 4000 -p $(pgrep -f profile_kernel.py) -o /tmp/kernel.data -- sleep 5
     perf report -i /tmp/kernel.data --no-children --sort symbol
@@ -30,6 +30,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
+    ap.add_argument("--preset", default=None,
+                    help="play this preset (e.g. power_cabo) instead of the workload's rules")
     ap.add_argument("--kernel", choices=("general", "lean"), default="general")
     ap.add_argument("--strategy", default=None,
                     help="every seat plays this strategy instead of the workload's")
@@ -44,12 +46,15 @@ def main() -> None:
     from strategies import resolve_seats, seat_arrays
 
     rules, strategy = workload(args.workload)
+    if args.preset is not None:
+        from simulator.game.rules import Rules
+        rules = Rules.preset(args.preset)
     strategy = args.strategy or strategy
     ids, params = seat_arrays(resolve_seats([strategy], 4))
     job = make_job(rules, 4, ids, params, 1, kernel=args.kernel)
     state = new_state(job, 4)
     play_chunk(job, 0, 10, state)
-    compiled = flow.chunk_nb if job.lean else engine.play_chunk_nb
+    compiled = flow.chunk_nb if job.lean else engine.build_for(job.arrays.ri, job.powers).chunk_nb
     symbols = {}
     for cres in compiled.overloads.values():
         library = cres.library
@@ -62,7 +67,7 @@ def main() -> None:
         for i, a in enumerate(starts):
             size = starts[i + 1] - a if i + 1 < len(starts) else 4096
             f.write(f"{a:x} {min(size, 1 << 20):x} {symbols[a]}\n")
-    print(f"{len(starts)} functions mapped; playing {args.workload.upper()} on the "
+    print(f"{len(starts)} functions mapped; playing {args.preset or args.workload.upper()} on the "
           f"{'lean' if job.lean else 'general'} kernel for {args.seconds:g} s", flush=True)
     end = time.time() + args.seconds
     # short chunks for another strategy: lookahead plays a few hundred rounds a second

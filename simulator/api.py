@@ -16,16 +16,22 @@ metadata. ``simulator/cli.py`` is a thin layer over these functions: it parses t
 calls them and prints. docs/api.md documents every function and result.
 
 Bad arguments raise ``GolfsimError`` with the message the command line prints after
-``golfsim: error:``. Nothing is imported here that the command line does not need for every
+``golfsim: error:``, naming the function's arguments where the command line names its options
+(``rounds`` for ``--rounds``, ``rules_file`` for ``--rules``). Nothing is imported here that the command line does not need for every
 command (numba, polars and matplotlib are imported when something is played or written).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import hashlib
 import importlib
+import inspect
 import json
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -39,8 +45,8 @@ from typing import Any, Callable
 from .game.rules import (Rules, RuleError, canonical_option, describe, load_toml,
                          option_text)
 
-__all__ = ["rules", "run", "compare", "tune", "tournament", "guide", "RuleSet", "RunResult",
-           "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
+__all__ = ["rules", "run", "compare", "tune", "tune_table", "tournament", "guide", "RuleSet",
+           "RunResult", "CompareResult", "TuneResult", "TournamentResult", "GuideResult", "GolfsimError",
            "PolicyError", "Interrupted", "GolfsimWarning", "default_strategy"]
 
 # ---- defaults: the command line's --help shows these -----------------------------------------
@@ -149,6 +155,58 @@ def whole_number(value, lo: int, hi: int) -> int:
     if not lo <= n <= hi:
         raise ValueError(f"{value} is not allowed; expected {count_allowed(lo, hi)}")
     return n
+
+
+# ---- errors in the caller's words ---------------------------------------------------------------
+# The checks word their messages as the command line's options; called from Python, a message
+# names the function's arguments instead. The command line's own flags whose argument has
+# another name:
+_FLAG_ARGUMENTS = {"rules": "rules_file"}
+_FLAG = re.compile(r"--([a-z][a-z0-9-]*)( [^\s'\"()]+)?")
+_WORD = re.compile(r"[a-z]+")   # a word of the sentence after an option, not its value
+_FROM_COMMAND_LINE = contextvars.ContextVar("golfsim_command_line", default=False)
+
+
+@contextlib.contextmanager
+def command_line_words():
+    """Within it, errors keep naming the command line's options (simulator/cli.py)."""
+    token = _FROM_COMMAND_LINE.set(True)
+    try:
+        yield
+    finally:
+        _FROM_COMMAND_LINE.reset(token)
+
+
+def python_words(message: str, arguments) -> str:
+    """``message`` with every command-line option that is one of ``arguments`` named as the
+    argument: "--players 9:" -> "players=9:", "--opponent SPEC" -> "opponent=SPEC",
+    "--rules" -> "rules_file"."""
+    def name(m: re.Match) -> str:
+        arg = _FLAG_ARGUMENTS.get(m.group(1), m.group(1).replace("-", "_"))
+        if arg not in arguments:
+            return m.group(0)
+        value = (m.group(2) or " ")[1:]
+        tail = value[len(value.rstrip(",.;:")):]
+        value = value[:len(value) - len(tail)]
+        if not value or _WORD.fullmatch(value):
+            return arg + (m.group(2) or "")
+        return f"{arg}={value}{tail}"
+    return _FLAG.sub(name, message)
+
+
+def _in_python_words(fn):
+    """The public function ``fn``, whose errors name its arguments when called from Python."""
+    arguments = frozenset(inspect.signature(fn).parameters)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except GolfsimError as e:
+            if not _FROM_COMMAND_LINE.get() and e.args and isinstance(e.args[0], str):
+                e.args = (python_words(e.args[0], arguments),) + e.args[1:]
+            raise
+    return wrapper
 
 
 def _invalid(option: str, message: str) -> GolfsimError:
@@ -365,6 +423,7 @@ def _bad_toml_option(path: Path) -> str | None:
     return None
 
 
+@_in_python_words
 def rules(preset: str | None = None, set=None, rules_file: str | None = None,
           **options) -> RuleSet:
     """A rule set: ``preset`` (default six_card) or ``rules_file`` (a TOML file naming its
@@ -703,12 +762,16 @@ def _mkdir(folder) -> Path:
 class RunResult(Result):
     """``run``: ``summary`` (summary.parquet, one row per seat), ``rounds`` (rounds.parquet,
     every round, only with per_round), ``complete`` and ``error`` (a policy error or an
-    interruption stops a run; what was played is kept), ``raw`` (runner.RunResult)."""
+    interruption stops a run; what was played is kept), ``build`` (the name of the compiled
+    build that played, as the metadata records it) and ``build_description``, ``raw``
+    (runner.RunResult)."""
     command_name = "run"
 
     def __init__(self, raw, rs: RuleSet, rounds_requested: int, command: str, threads: int):
         from .experiments import report
+        from .kernel import builds
         self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.build, self.build_description = raw.build, builds.describe(raw.build)
         self.summary = report.summary_frame(raw)
         self.rounds = report.rounds_frame(raw) if raw.per_round is not None else None
         self.metadata = report.run_metadata(raw, rs.preset, rounds_requested, command,
@@ -946,6 +1009,7 @@ def _clustered(fn):
     return wrapper
 
 
+@_in_python_words
 @_clustered
 def run(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
         players: int = DEFAULT_PLAYERS, strategy=None, rounds=DEFAULT_ROUNDS,
@@ -961,14 +1025,13 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
     first)."""
     from strategies import StrategyError, resolve_seats, seat_arrays, user_policy
 
-    from .experiments import runner
+    from .experiments import cluster, runner, warm
 
     _flags(per_round=per_round, progress=progress)
     _check_folder(out, "out")
     ui = _ui_for(progress, ui)
     rounds = _count(rounds, 1, MAX_ROUNDS, "--rounds")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     chunk_size = _optional_count(chunk_size, 1, MAX_ROUNDS, "--chunk-size")
     holes = _optional_count(holes, 1, MAX_HOLES, "--holes")
     target = _optional_count(target, 1, MAX_TARGET, "--target")
@@ -980,40 +1043,32 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         rs.rules.check_players(players)
         seats = resolve_seats(specs or [default_strategy(rs.rules)], players)
         user = user_policy(seats)
-        runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
+        # the rule tables, flattened and checked once for the whole run
+        arrays = runner.check_policies(rs.rules, players, [s.policy_id for s in seats])
     except (RuleError, StrategyError, ValueError) as e:
         raise GolfsimError(str(e)) from None
     _check_rounds_and_matches(rs, rounds, holes, target, per_round)
     if chunk_size is None:
-        from .experiments import cluster
         chunk_size = (cluster.chunk_rounds(rounds, runner.DEFAULT_CHUNK) if cluster.pending()
                       else runner.DEFAULT_CHUNK)
     names = [s.label for s in seats]   # what the tables and figures call them
-    if command is None:
-        command = _command("run", rs, ["--players", players],
-                           _repeat("--strategy", specs or [default_strategy(rs.rules)]),
-                           ["--rounds", rounds, "--seed", seed],
-                           ["--per-round"] if per_round else None,
-                           ["--holes", holes] if holes else None,
-                           ["--target", target] if target else None,
-                           ["--kernel", kernel] if kernel != "auto" else None)
+    command = command or _command(
+        "run", rs, ["--players", players],
+        _repeat("--strategy", specs or [default_strategy(rs.rules)]),
+        ["--rounds", rounds, "--seed", seed], ["--per-round"] if per_round else None,
+        ["--holes", holes] if holes else None, ["--target", target] if target else None,
+        ["--kernel", kernel] if kernel != "auto" else None)
     out_dir = check_out_dir(out) if out is not None else None
     ids, params = seat_arrays(seats)
-    store = folder = None
-    if out_dir is not None:   # what a killed or interrupted run left there is resumed
-        from .experiments.shards import RunStore, ShardError
-        store = RunStore(out_dir, _run_manifest(rs, players, seats, rounds, seed, per_round,
-                                                holes or 0, target or 0, kernel))
-        try:
-            store.check()
-        except ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
+    folder = None
+    store = _run_store(out, out_dir, _run_manifest(rs, players, seats, rounds, seed, per_round,
+                                                   holes or 0, target or 0, kernel))
 
     _say(ui, LOADING)
     try:
-        runner.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
-                       holes=holes or 0, target=target or 0,
-                       notify=None if ui.say is None else ui.say)
+        warm.warm_up(rs.rules, players, ids, params, kernel=kernel, user=user,
+                     holes=holes or 0, target=target or 0,
+                     notify=None if ui.say is None else ui.say, arrays=arrays)
     except runner.PolicyError:
         pass  # the run below meets the same error and reports it with what was summed
     unit = "match" if (holes or target) else "round"
@@ -1028,11 +1083,34 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
             raw = runner.run(rs.rules, players, ids, params, rounds, seed, threads=threads,
                              chunk_size=chunk_size, per_round=per_round,
                              progress=bar.progress, strategies=names, holes=holes or 0,
-                             target=target or 0, kernel=kernel, user=user, store=store)
+                             target=target or 0, kernel=kernel, user=user, store=store,
+                             executor=cluster.executor(), arrays=arrays)
     finally:
         bar.close()
         if writers is not None:   # also on an error: exiting while it imports can abort
             writers.join()
+    return _run_ended(RunResult(raw, rs, rounds, command, threads), ui, unit, out, folder,
+                      store)
+
+
+def _run_store(out, out_dir: Path | None, manifest):
+    """The store a run keeps its state in (shards.RunStore; None without ``out``): what a
+    killed or interrupted run left there is resumed, when it is the same run."""
+    if out_dir is None:
+        return None
+    from .experiments.shards import RunStore, ShardError
+    store = RunStore(out_dir, manifest)
+    try:
+        store.check()
+    except ShardError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    return store
+
+
+def _run_ended(result: RunResult, ui: UI, unit: str, out, folder, store) -> RunResult:
+    """A run played: what is noted and warned, the files written (and its store cleared when
+    it is complete); an incomplete run raises Interrupted or PolicyError holding it."""
+    raw, rounds = result.raw, int(result.metadata["rounds_requested"])
     if store is not None:
         for note in store.notes:
             ui.note(note)
@@ -1040,10 +1118,9 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         units = "matches" if unit == "match" else "rounds"
         ui.note(f"resumed: {raw.resumed:,} of the {rounds:,} {units} were played by an "
                 f"earlier, unfinished run (kept in {store.dir})")
-    result = RunResult(raw, rs, rounds, command, threads)
     for w in result.warnings:
         ui.warn(w)
-    if out_dir is not None:
+    if store is not None:
         _write_to_out(result, out, folder)
         if raw.complete:
             with _Playing(folder, out):
@@ -1052,10 +1129,10 @@ def run(preset: str | None = None, *, set=None, rules_file: str | None = None, r
         else:
             folder.stop(raw.error or "")
     if not raw.complete:
-        held = "the files hold those" if out_dir is not None else "the result holds those"
+        held = "the files hold those" if store is not None else "the result holds those"
         if raw.error.startswith("interrupted"):
             stuck = raw.error.partition("; ")[2]   # a policy that never returned, if any
-            resume = "; rerun the same command to resume" if out_dir is not None else ""
+            resume = "; rerun the same command to resume" if store is not None else ""
             raise Interrupted(f"interrupted after {raw.totals.rounds:,} of {rounds:,} rounds; "
                               f"{held}{resume}" + (f" ({stuck})" if stuck else ""), result)
         raise PolicyError(f"policy error, run stopped after {raw.totals.rounds:,} of "
@@ -1125,6 +1202,7 @@ def _run_manifest(rs: RuleSet, players: int, seats, rounds: int, seed: int, per_
             "target": target, "kernel": kernel}
 
 
+@_in_python_words
 @_clustered
 def compare(preset: str | None = None, *, vary=None, design: str = "factorial", set=None,
             rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
@@ -1141,7 +1219,6 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     from strategies import StrategyError, user_policy
 
     from .experiments import compare as cmp
-    from .experiments import runner
 
     _flags(fresh=fresh, progress=progress)
     _check_folder(out, "out")
@@ -1149,18 +1226,10 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
     rounds = _optional_count(rounds, 1, MAX_ROUNDS, "--rounds")
     max_rounds = _optional_count(max_rounds, 1, MAX_ROUNDS, "--max-rounds")
     shard_size = _optional_count(shard_size, 1, MAX_HELD_ROUNDS, "--shard-size")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     design = _choice(design, DESIGNS, "--design")
     players = _whole(players, "--players")
-    if until_width is not None:
-        try:
-            until_width = float(until_width)
-        except (TypeError, ValueError):
-            raise _invalid("--until-width", f"{until_width!r} is not a valid float.") from None
-        if not until_width > 0:
-            raise _invalid("--until-width", f"{until_width} is not allowed; expected a number "
-                           "> 0")
+    until_width = _until_width(until_width)
     varies = _values_list("--vary", vary)
     specs = _texts(strategy, "--strategy")
     rs = _rule_set(rules, preset, set, rules_file)
@@ -1189,17 +1258,9 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
                            ["--until-width", repr(until_width), "--max-rounds", max_rounds],
                            ["--seed", seed],
                            ["--shard-size", plan.shard_size] if shard_size else None)
-    temporary = folder = None
-    if out is not None:
-        out_dir = check_out_dir(out)
-        from .experiments.shards import ShardError, ShardStore
-        try:
-            ShardStore(out_dir).check(plan.manifest(), fresh)
-        except ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="golfsim-compare-")
-        out_dir = Path(temporary.name)
+    out_dir, temporary = _shards_folder(out, plan.manifest(), fresh, "compare",
+                                        lambda e: f"--out {out}: {e}")
+    folder = None
     try:
         _say(ui, LOADING)
         cmp.warm_up(plan, user=user)
@@ -1207,41 +1268,73 @@ def compare(preset: str | None = None, *, vary=None, design: str = "factorial", 
             folder = _begin(out_dir, out, "compare", command, plan.key())
         per_deal = len(plan.rule_sets) * len(plan.seats)
         bar = _Bar(ui, "compare", (rounds or max_rounds) * per_deal)
-        finished = []
-        kept = f" (kept in {out_dir / cmp.SHARD_DIR})" if temporary is None else ""
-        try:
-            with _Playing(folder, out):
-                raw = cmp.run(plan, out_dir, rounds=rounds, until_width=until_width,
-                              max_rounds=max_rounds, threads=threads, fresh=fresh,
-                              progress=bar.progress, user=user,
-                              on_shard=lambda j, loaded: finished.append(j))
-        except cmp.CompareError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
-        except runner.PolicyError as e:
-            raise PolicyError(f"policy error, compare stopped after {len(finished)} shard(s)"
-                              f"{kept}: {e}") from None
-        except KeyboardInterrupt:
-            bar.close()
-            where = (f"; they are kept in {out_dir / cmp.SHARD_DIR}: rerun the same command "
-                     "to resume") if temporary is None else ""
-            raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
-                from None
-        finally:
-            bar.close()
+        raw = _play_compare(out, out_dir, folder, bar, lambda on_shard: cmp.run(
+            plan, out_dir, rounds=rounds, until_width=until_width, max_rounds=max_rounds,
+            threads=threads, fresh=fresh, progress=bar.progress, user=user,
+            on_shard=on_shard))
     finally:
         if temporary is not None:
             temporary.cleanup()
     for note in raw.notes:
         ui.note(note)
-    result = CompareResult(raw, rs, command, threads)
-    for w in result.warnings:
-        ui.warn(w)
-    if out is not None:
-        _write_to_out(result, out, folder)
-        folder.finish()
-    return result
+    return _finish(CompareResult(raw, rs, command, threads), ui, out, folder)
 
 
+def _until_width(value) -> float | None:
+    if value is None:
+        return None
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise _invalid("--until-width", f"{value!r} is not a valid float.") from None
+    if not value > 0:
+        raise _invalid("--until-width", f"{value} is not allowed; expected a number > 0")
+    return value
+
+
+def _shards_folder(out, manifest: dict, fresh: bool, command: str, refused):
+    """(the folder a command keeps its shards in, the temporary folder it is when there is
+    no ``out``, else None); ``out``'s kept shards must fit ``manifest`` (else GolfsimError,
+    ``refused(error)`` its message)."""
+    if out is None:
+        temporary = tempfile.TemporaryDirectory(prefix=f"golfsim-{command}-")
+        return Path(temporary.name), temporary
+    from .experiments.shards import ShardError, ShardStore
+    out_dir = check_out_dir(out)
+    try:
+        ShardStore(out_dir).check(manifest, fresh)
+    except ShardError as e:
+        raise GolfsimError(refused(e)) from None
+    return out_dir, None
+
+
+def _play_compare(out, out_dir: Path, folder, bar: "_Bar", play):
+    """``play(on_shard)``, a comparison into ``folder`` (None: a temporary one): a policy
+    error and an interruption say how many shards are kept and where; the bar is closed."""
+    from .experiments import compare as cmp
+    from .experiments import runner
+    finished = []
+    kept = folder is not None
+    try:
+        with _Playing(folder, out):
+            return play(lambda j, loaded: finished.append(j))
+    except cmp.CompareError as e:
+        raise GolfsimError(f"--out {out}: {e}") from None
+    except runner.PolicyError as e:
+        where = f" (kept in {out_dir / cmp.SHARD_DIR})" if kept else ""
+        raise PolicyError(f"policy error, compare stopped after {len(finished)} shard(s)"
+                          f"{where}: {e}") from None
+    except KeyboardInterrupt:
+        bar.close()
+        where = (f"; they are kept in {out_dir / cmp.SHARD_DIR}: rerun the same command "
+                 "to resume") if kept else ""
+        raise Interrupted(f"compare interrupted after {len(finished)} shard(s){where}") \
+            from None
+    finally:
+        bar.close()
+
+
+@_in_python_words
 @_clustered
 def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
          objective: str = "win_share", set=None, rules_file: str | None = None, rules=None,
@@ -1257,7 +1350,6 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
     files are written there."""
     from strategies import StrategyError
 
-    from .experiments import runner
     from .experiments import tune as tn
 
     _flags(fresh=fresh, progress=progress)
@@ -1298,27 +1390,158 @@ def tune(preset: str | None = None, *, strategy: str, param=None, opponent=None,
         from .experiments.folder import key_of
         folder = _begin(out_dir, out, "tune", command, key_of(tn.manifest(plan, seed)))
     bar = _Bar(ui, "tune", plan.rounds_to_play)
-    try:
-        with _Playing(folder, out):
-            raw = tn.tune(plan, seed, threads=threads, progress=bar.progress,
-                          out_dir=out_dir, fresh=fresh)
-    except runner.PolicyError as e:
-        raise PolicyError(f"policy error, tune stopped: {e}") from None
-    except KeyboardInterrupt:
-        raise Interrupted(_interrupted("tune", out_dir)) from None
-    except tn.ShardError as e:
-        raise GolfsimError(f"--out {out}: {e}") from None
-    finally:
-        bar.close()
+    raw = _play_kept("tune", out, out_dir, folder, bar, lambda: tn.tune(
+        plan, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh),
+        (tn.ShardError, lambda e: f"--out {out}: {e}"))
     for note in raw.notes:
         ui.note(note)
-    result = TuneResult(raw, rs, command, threads)
+    return _finish(TuneResult(raw, rs, command, threads), ui, out, folder)
+
+
+def _play_kept(what: str, out, out_dir: Path | None, folder, bar: "_Bar", play,
+               *errors):
+    """``play()``, a command ``what`` that keeps its work in ``out_dir`` (None: nowhere a
+    rerun finds it), into ``folder`` (None: no folder): a policy error, an interruption and
+    each of ``errors`` ((exception class, its message), the command's own) are one line;
+    the bar is closed at the end."""
+    from .experiments import runner
+    try:
+        with _Playing(folder, out):
+            return play()
+    except runner.PolicyError as e:
+        raise PolicyError(f"policy error, {what} stopped: {e}") from None
+    except KeyboardInterrupt:
+        raise Interrupted(_interrupted(what, out_dir)) from None
+    except tuple(kind for kind, _ in errors) as e:
+        raise GolfsimError(next(say(e) for kind, say in errors if isinstance(e, kind))) \
+            from None
+    finally:
+        bar.close()
+
+
+def _finish(result: "Result", ui: UI, out, folder, *also: Path) -> "Result":
+    """The result's warnings told, its files (and ``also``) written into ``folder`` when
+    there is one, which is then finished."""
     for w in result.warnings:
         ui.warn(w)
-    if out_dir is not None:
+    if folder is not None:
         _write_to_out(result, out, folder)
+        result.written += list(also)
         folder.finish()
     return result
+
+
+class TuneTableResult(Result):
+    """``tune_table``: ``table`` (symmetric.parquet or best_response.parquet: the tuned
+    value's responses), ``raw`` (equilibrium.TableResult)."""
+
+    def __init__(self, raw, rs: RuleSet, command: str, threads: int):
+        from .experiments import equilibrium as eq
+        self.raw, self.rule_set, self.threads = raw, rs, threads
+        self.command_name = f"tune --{raw.plan.mode.replace('_', '-')}"
+        self.table = eq.result_frame(raw)
+        self.metadata = eq.metadata(raw, rs.preset, command, rs.rules_file)
+        self.warnings = json.loads(self.metadata["warnings"])
+        self.written = []
+
+    @property
+    def tables(self) -> dict:
+        return {"table": self.table}
+
+    @property
+    def text(self) -> str:
+        from .experiments import equilibrium as eq
+        return eq.format_result(self.raw, self.rule_set.preset, self.threads)
+
+    def _write_files(self, folder) -> list[Path]:
+        from .experiments import equilibrium as eq
+        from .output import redraw
+        # the figure is drawn from the file written, as `golfsim plot` draws it
+        return (eq.write(self.raw, _mkdir(folder), self.rule_set.preset,
+                         self.metadata["command"], self.rule_set.rules_file) +
+                redraw.draw(folder, self.command_name))
+
+
+@_in_python_words
+@_clustered
+def tune_table(preset: str | None = None, *, strategy: str, param=None,
+               mode: str = "symmetric", start: str | None = None, max_steps=None,
+               objective: str = "win_share", set=None, rules_file: str | None = None,
+               rules=None, players: int = DEFAULT_PLAYERS, rounds=DEFAULT_TUNE_ROUNDS,
+               seed=DEFAULT_SEED, threads: int | None = None, out="results/tune",
+               fresh: bool = False, progress: bool = True, command: str | None = None,
+               ui: UI | None = None) -> TuneTableResult:
+    """The value of a strategy's parameters a whole table should play, every seat playing
+    it (``golfsim tune --symmetric``, mode "symmetric": every value's best response) or
+    iterated best responses from ``start`` (mode "best_response", at most ``max_steps``);
+    simulator/experiments/equilibrium.py. Every search is kept in ``out`` (a rerun
+    resumes) and the files are written there."""
+    from strategies import StrategyError
+
+    from .experiments import equilibrium as eq
+    from .experiments import tune as tn
+    from .experiments.folder import key_of
+
+    _flags(fresh=fresh, progress=progress)
+    _check_folder(out, "out", optional=False)
+    ui = _ui_for(progress, ui)
+    rounds = _count(rounds, 1, MAX_HELD_ROUNDS, "--rounds")
+    seed, threads = _seed(seed), _threads(threads)
+    objective = _choice(objective, OBJECTIVES, "--objective")
+    mode = _choice(mode, eq.MODES, "mode")
+    players = _whole(players, "--players")
+    params = _values_list("--param", param)
+    rs = _rule_set(rules, preset, set, rules_file)
+    try:
+        tp = eq.plan(rs.rules, players, strategy, list(params), rounds, objective, mode, start,
+                     max_steps or eq.MAX_STEPS)
+    except (RuleError, StrategyError, tn.TuneError) as e:
+        raise GolfsimError(str(e)) from None
+    flag = f"--{mode.replace('_', '-')}"
+    if command is None:
+        command = _command("tune", rs, [flag, "--players", players, "--strategy", strategy],
+                           _repeat("--param", params),
+                           ["--objective", objective] if objective != "win_share" else None,
+                           ["--start", start] if start is not None else None,
+                           ["--max-steps", max_steps] if max_steps is not None else None,
+                           ["--rounds", rounds, "--seed", seed])
+    out_dir = check_out_dir(out)
+    _check_fields(tp, out, out_dir, seed, fresh)
+
+    _say(ui, LOADING)
+    tn.warm_up(tp.first)
+    folder = _begin(out_dir, out, f"tune {flag}", command,
+                    key_of({"mode": mode, "search": tn.manifest(tp.first, seed),
+                            "grid": [c.spec for c in tp.grid], "start": tp.start,
+                            "max_steps": tp.max_steps}))
+    responses = len(tp.grid) if mode == "symmetric" else 1
+    bar = _Bar(ui, "tune", tp.rounds_per_response * responses)
+
+    def on_response(r):   # an iteration's length is not known ahead: one search at a time
+        if mode == "best_response" and bar.bar is not None:
+            bar.bar.total += tp.rounds_per_response
+            bar.bar.refresh()
+    run = eq.symmetric if mode == "symmetric" else eq.best_response
+    raw = _play_kept("tune", out, out_dir, folder, bar, lambda: run(
+        tp, seed, threads=threads, progress=bar.progress, out_dir=out_dir, fresh=fresh,
+        on_response=on_response, preset=rs.preset, command=command),
+        (tn.ShardError, lambda e: f"--out {out}: {e}"))
+    return _finish(TuneTableResult(raw, rs, command, threads), ui, out, folder,
+                   out_dir / "fields")
+
+
+def _check_fields(tp, out, out_dir: Path, seed: int, fresh: bool) -> None:
+    """Every field's kept search in ``out_dir`` fits ``tp`` (equilibrium.TablePlan), before
+    anything is written."""
+    from .experiments import equilibrium as eq
+    from .experiments import tune as tn
+    from .experiments.shards import ShardStore
+    for v, candidate in enumerate(tp.grid):
+        try:
+            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
+                tn.manifest(tp.field_plan(v), seed), fresh)
+        except tn.ShardError as e:
+            raise GolfsimError(f"--out {out}: {e}") from None
 
 
 def _interrupted(what: str, out_dir: Path | None) -> str:
@@ -1328,6 +1551,7 @@ def _interrupted(what: str, out_dir: Path | None) -> str:
             "same command to resume")
 
 
+@_in_python_words
 @_clustered
 def tournament(preset: str | None = None, *, strategy, set=None,
                rules_file: str | None = None, rules=None, players: int = DEFAULT_PLAYERS,
@@ -1341,7 +1565,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     are written there."""
     from strategies import StrategyError, seat_arrays, user_policy
 
-    from .experiments import runner
+    from .experiments import runner, warm
     from .experiments import tournament as tour
 
     _flags(progress=progress)
@@ -1375,7 +1599,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
         for b in resolved[i + 1:]:
             ids, params = seat_arrays([(a, b)[x] for x in seat_lists[0]])
             try:
-                runner.warm_up(rs.rules, players, ids, params, user=user)
+                warm.warm_up(rs.rules, players, ids, params, user=user)
             except runner.PolicyError:
                 pass  # the tournament meets the same error and reports it
     if out_dir is not None:
@@ -1406,6 +1630,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     return result
 
 
+@_in_python_words
 @_clustered
 def guide(preset: str | None = None, *, set=None, rules_file: str | None = None, rules=None,
           players: int = DEFAULT_PLAYERS, deals=DEFAULT_DEALS,
@@ -1421,7 +1646,6 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     files are written there; without, they go to a temporary folder that is removed."""
     from .experiments import compare as cmp
     from .experiments import guide as gd
-    from .experiments import runner
 
     _flags(fresh=fresh, progress=progress)
     _check_folder(out, "out")
@@ -1429,8 +1653,7 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
     deals = _count(deals, 100, MAX_HELD_ROUNDS, "--deals")
     check_rounds = _count(check_rounds, 0, MAX_HELD_ROUNDS, "--check-rounds")
     compare_rounds = _count(compare_rounds, 0, MAX_ROUNDS, "--compare-rounds")
-    seed = _seed(seed)
-    threads = _threads(threads)
+    seed, threads = _seed(seed), _threads(threads)
     players = _whole(players, "--players")
     given = _values_list("--vary", vary)
     varies = given or list(gd.DEFAULT_VARIES)
@@ -1446,18 +1669,10 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                                          "--check-rounds", check_rounds,
                                          "--compare-rounds", compare_rounds],
                            _repeat("--vary", given), ["--seed", seed])
-    temporary = folder = None
-    if out is not None:
-        out_dir = check_out_dir(out)
-        from .experiments.shards import ShardError, ShardStore
-        manifest = gd.manifest(rs.rules, players, seed, deals)
-        try:
-            ShardStore(out_dir).check(manifest, fresh)
-        except ShardError as e:
-            raise GolfsimError(str(e).replace("comparison", "guide")) from None
-    else:
-        temporary = tempfile.TemporaryDirectory(prefix="golfsim-guide-")
-        out_dir = Path(temporary.name)
+    manifest = gd.manifest(rs.rules, players, seed, deals)
+    out_dir, temporary = _shards_folder(out, manifest, fresh, "guide",
+                                        lambda e: str(e).replace("comparison", "guide"))
+    folder = None
     try:
         _say(ui, LOADING)
         total = gd.rounds_planned(rs.rules, players, deals, check_rounds, compare_rounds,
@@ -1468,28 +1683,13 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
                             key_of({**manifest, "check_rounds": check_rounds,
                                     "compare_rounds": compare_rounds, "vary": varies}))
         bar = _Bar(ui, "guide", total)
-        try:
-            with _Playing(folder, out):
-                raw = gd.build(rs.rules, rs.preset, players, seed, deals, out_dir,
-                               threads=threads, check_rounds=check_rounds,
-                               compare_rounds=compare_rounds, varies=varies, fresh=fresh,
-                               progress=bar.progress)
-        except runner.PolicyError as e:
-            raise PolicyError(f"policy error, guide stopped: {e}") from None
-        except KeyboardInterrupt:
-            raise Interrupted(_interrupted("guide", out_dir if temporary is None else None)) \
-                from None
-        except gd.GuideError as e:
-            raise GolfsimError(str(e)) from None
-        finally:
-            bar.close()
+        raw = _play_kept("guide", out, out_dir if temporary is None else None, folder, bar,
+                         lambda: gd.build(rs.rules, rs.preset, players, seed, deals, out_dir,
+                                          threads=threads, check_rounds=check_rounds,
+                                          compare_rounds=compare_rounds, varies=varies,
+                                          fresh=fresh, progress=bar.progress),
+                         (gd.GuideError, str))
     finally:
         if temporary is not None:
             temporary.cleanup()
-    result = GuideResult(raw, rs, command, threads)
-    for w in result.warnings:
-        ui.warn(w)
-    if out is not None:
-        _write_to_out(result, out, folder)
-        folder.finish()
-    return result
+    return _finish(GuideResult(raw, rs, command, threads), ui, out, folder)

@@ -15,7 +15,6 @@ import os
 import shlex
 import sys
 import time
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -49,6 +48,10 @@ class GolfsimGroup(click.Group):
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         args = list(sys.argv[1:] if args is None else args)
         extra.setdefault("obj", {})["argv"] = args
+        with api.command_line_words():
+            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+
+    def _main(self, args, prog_name, complete_var, standalone_mode, **extra):
         if not standalone_mode:
             return super().main(args, prog_name or "golfsim", complete_var, False, **extra)
         try:
@@ -134,6 +137,12 @@ _cluster_option = click.option(
     help="Play on a Dask cluster: a scheduler's address, or local:N for N worker processes "
          "started for this command (identical results; needs golfsim[cluster]; "
          "docs/cluster.md).")
+def _seed_option(help_text: str):
+    """--seed: the seed of the random streams (the commands say what it replays)."""
+    return click.option("--seed", default=DEFAULT_SEED, show_default=True,
+                        type=click.IntRange(0, 2**63 - 1), help=help_text)
+
+
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 _players_option = click.option("--players", default=DEFAULT_PLAYERS, show_default=True,
                                type=int, help="Players at the table.")
@@ -232,62 +241,6 @@ def _ui(quiet: bool) -> api.UI:
     return api.UI(_tqdm(quiet), None if quiet else _say, _say, lambda w: _warn([w]))
 
 
-# ---- for a command that plays through simulator/experiments directly, not through api.py ----
-def _check_out_dir(out: str) -> Path:
-    """Create ``out`` and prove a file can be written there, before any round is played."""
-    with _api_errors():
-        return api.check_out_dir(out)
-
-
-def _say_loading(quiet: bool) -> None:
-    if not quiet:
-        _say(api.LOADING)
-
-
-def _bar(what: str, total: int, quiet: bool):
-    """A progress bar on stderr and the thread-safe ``progress(n)`` that advances it."""
-    bar = _tqdm(quiet)(f"golfsim {what}", total)
-    lock = threading.Lock()
-
-    def progress(n):
-        with lock:
-            bar.update(n)
-    return bar, progress
-
-
-def _resumable(what: str, out_dir: Path, bar, play):
-    """``play()`` for a resumable command: a policy error is one line (exit status 2); an
-    interruption says where the finished work is kept (exit status 130)."""
-    from .experiments import runner
-    try:
-        return play()
-    except runner.PolicyError as e:
-        raise GolfsimError(f"policy error, {what} stopped: {e}") from None
-    except KeyboardInterrupt:
-        click.echo(f"golfsim: {what} interrupted; what was played is kept in "
-                   f"{out_dir / 'shards'}: rerun the same command to resume", err=True)
-        sys.exit(130)
-    finally:
-        bar.close()
-
-
-def _write_and_report(out: str, write, text: str, folder=None) -> None:
-    """Write the results (``write()`` returns the paths written), then print ``text`` and
-    the paths; a failed write is one line naming the file, exit status 2. ``folder``
-    (folder.ResultsFolder) is finished once everything is written."""
-    try:
-        written = write()
-    except OSError as e:
-        raise GolfsimError(str(api._write_failed(out, e, folder is not None))) from None
-    if folder is not None:
-        folder.finish()
-    click.echo(text)
-    click.echo("")
-    click.echo("wrote:")
-    for p in written:
-        click.echo(f"  {p}")
-
-
 def _report(result, *extra: str) -> None:
     """Print what the command prints, then the files it wrote."""
     click.echo(result.text)
@@ -316,9 +269,7 @@ def cli():
               type=Count(1, MAX_ROUNDS),
               help="Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
                    "--holes or --target, matches times holes at most 10^11).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; round i of a seed is always the same deal and choices.")
+@_seed_option("Seed; round i of a seed is always the same deal and choices.")
 @_threads_option
 @_cluster_option
 @click.option("--chunk-size", type=Count(1, MAX_ROUNDS), default=None,
@@ -341,9 +292,11 @@ def cli():
                    "kernel, and with every seat playing one user policy on that policy's own "
                    "kernel (identical results, faster; a user policy's is compiled once per "
                    "version of its file); general forces the general engine.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also say which compiled build played (the results' metadata keeps it).")
 @click.pass_context
 def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
-        cluster, chunk_size, out, per_round, holes, target, quiet, kernel):
+        cluster, chunk_size, out, per_round, holes, target, quiet, kernel, verbose):
     """Play rounds of Golf (or whole matches); write the summary, plots and (optionally)
     every round."""
     args = _rule_arguments(ctx, preset, rules_file, assignments)
@@ -357,8 +310,15 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
         except (api.PolicyError, api.Interrupted) as e:
             if e.result is not None:   # what was played is written: show it, then the error
                 _report(e.result)
+                _say_build(e.result, verbose)
             raise
     _report(result)
+    _say_build(result, verbose)
+
+
+def _say_build(result, verbose: bool) -> None:
+    if verbose:
+        _say(f"played on the {result.build} build: {result.build_description}")
 
 
 @cli.command()
@@ -371,9 +331,7 @@ def run(ctx, preset, rules_file, assignments, players, strategies, rounds, seed,
               type=Count(1, MAX_HELD_ROUNDS),
               help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
                    "10^8).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every seating and pairing replays the same deals.")
+@_seed_option("Seed; every seating and pairing replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
@@ -422,9 +380,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
               type=Count(1, MAX_HELD_ROUNDS),
               help="Budget: rounds the whole search may play (all candidates and seatings; "
                    "at most 10^8).")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every candidate and seating replays the same deals.")
+@_seed_option("Seed; every candidate and seating replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
@@ -462,13 +418,18 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
           --set initial_reveal_constraint=nearest_row --strategy knock-threshold \\
           --param T=4..16 --opponent knock-threshold:T=8 --rounds 400000 --out results/tune
     """
-    if symmetric or best_response or start is not None or max_steps is not None:
-        rules, preset = build_rules(ctx, preset, rules_file, assignments)
-        with _cluster_session(cluster):
-            return _tune_table(ctx, rules, preset, rules_file, players, strategy, params,
-                               opponents, objective, rounds, seed, threads, out, fresh,
-                               symmetric, best_response, start, max_steps, quiet)
     args = _rule_arguments(ctx, preset, rules_file, assignments)
+    if symmetric or best_response or start is not None or max_steps is not None:
+        mode = _table_mode(symmetric, best_response, start, max_steps, opponents)
+        with _api_errors():
+            result = api.tune_table(**args, players=players, strategy=strategy,
+                                    param=list(params), mode=mode, start=start,
+                                    max_steps=max_steps, objective=objective, rounds=rounds,
+                                    seed=seed, threads=threads, out=out, fresh=fresh,
+                                    cluster=cluster, command=_command_line(ctx),
+                                    ui=_ui(quiet))
+        _report(result)
+        return
     with _api_errors():
         result = api.tune(**args, players=players, strategy=strategy, param=list(params),
                           opponent=list(opponents), objective=objective, rounds=rounds,
@@ -477,35 +438,9 @@ def tune(ctx, preset, rules_file, assignments, players, strategy, params, oppone
     _report(result)
 
 
-@contextmanager
-def _cluster_session(spec):
-    """--cluster for the commands that do not go through the API (tune --symmetric and
-    --best-response)."""
-    if spec is None:
-        yield
-        return
-    from .experiments import cluster as cl
-    try:
-        cl.parse(spec)
-    except ValueError as e:
-        raise click.BadParameter(str(e), param_hint="--cluster") from None
-    try:
-        with cl.session(spec):
-            yield
-    except cl.ClusterError as e:
-        raise click.ClickException(str(e)) from None
-
-
-def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, opponents,
-                objective, rounds, seed, threads, out, fresh, symmetric, best_response, start,
-                max_steps, quiet):
-    """tune --symmetric / --best-response (simulator/experiments/equilibrium.py)."""
-    from strategies import StrategyError
-
-    from .experiments import equilibrium as eq
-    from .experiments import tune as tn
-    from .output import redraw
-
+def _table_mode(symmetric, best_response, start, max_steps, opponents) -> str:
+    """tune --symmetric / --best-response: the mode the flags ask for (or the one-line error
+    of flags that do not go together)."""
     if symmetric and best_response:
         raise GolfsimError("--symmetric and --best-response: give one (the first scans every "
                            "value, the second iterates best responses)")
@@ -519,61 +454,7 @@ def _tune_table(ctx, rules, preset, rules_file, players, strategy, params, oppon
     if symmetric and (start is not None or max_steps is not None):
         raise GolfsimError(f"{'--start' if start is not None else '--max-steps'} belongs to "
                            "--best-response; --symmetric scans every value")
-    mode = "symmetric" if symmetric else "best_response"
-    try:
-        tp = eq.plan(rules, players, strategy, list(params), rounds, objective, mode, start,
-                     max_steps or eq.MAX_STEPS)
-    except (RuleError, StrategyError, tn.TuneError) as e:
-        raise GolfsimError(str(e)) from None
-    threads = threads or os.cpu_count() or 1
-    out_dir = _check_out_dir(out)
-    from .experiments.folder import key_of
-    from .experiments.shards import ShardStore
-    for v, candidate in enumerate(tp.grid):   # every field's kept search, before any write
-        try:
-            ShardStore(eq.field_folder(out_dir, candidate.spec)).check(
-                tn.manifest(tp.field_plan(v), seed), fresh)
-        except tn.ShardError as e:
-            raise GolfsimError(f"--out {out}: {e}") from None
-
-    _say_loading(quiet)
-    tn.warm_up(tp.first)
-    total = tp.rounds_per_response * (len(tp.grid) if symmetric else 1)
-    bar, progress = _bar("tune", total, quiet)
-    grow = [0]
-
-    def on_response(r):   # the iteration's length is not known ahead: one search at a time
-        if best_response:
-            grow[0] += 1
-            bar.total = tp.rounds_per_response * (grow[0] + 1)
-            bar.refresh()
-
-    run = eq.symmetric if symmetric else eq.best_response
-    with _api_errors():
-        folder = api._begin(out_dir, out, f"tune --{mode.replace('_', '-')}",
-                            _command_line(ctx),
-                            key_of({"mode": mode, "search": tn.manifest(tp.first, seed),
-                                    "grid": [c.spec for c in tp.grid],
-                                    "start": tp.start, "max_steps": tp.max_steps}))
-
-    def play():
-        with api._Playing(folder, out):
-            return run(tp, seed, threads=threads, progress=progress, out_dir=out_dir,
-                       fresh=fresh, on_response=on_response, preset=preset,
-                       command=_command_line(ctx))
-    try:
-        with _api_errors():
-            result = _resumable("tune", out_dir, bar, play)
-    except tn.ShardError as e:
-        raise GolfsimError(f"--out {out}: {e}") from None
-    meta = eq.metadata(result, preset, _command_line(ctx), rules_file)
-    _warn(json.loads(meta["warnings"]))
-
-    def write():   # the figure is drawn from the file written, as `golfsim plot` draws it
-        return (eq.write(result, out_dir, preset, _command_line(ctx), rules_file) +
-                redraw.draw(out_dir, f"tune --{mode.replace('_', '-')}"))
-    _write_and_report(out, lambda: folder.write(write) + [out_dir / "fields"],
-                      eq.format_result(result, preset, threads), folder)
+    return "symmetric" if symmetric else "best_response"
 
 
 @cli.command()
@@ -689,9 +570,7 @@ def _positive_float(ctx, param, value):
                    "percentage points).")
 @click.option("--max-rounds", type=Count(1, MAX_ROUNDS), default=None,
               help="With --until-width: stop at this many deals  [default: 10,000,000]")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1),
-              help="Seed; every rule set and seating replays the same deals.")
+@_seed_option("Seed; every rule set and seating replays the same deals.")
 @_threads_option
 @_cluster_option
 @click.option("--shard-size", type=Count(1, MAX_HELD_ROUNDS), default=None,
@@ -742,8 +621,7 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
               help="House rules whose effects the guide shows, the baseline value first "
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1), help="Seed of the measured deals.")
+@_seed_option("Seed of the measured deals.")
 @_threads_option
 @_cluster_option
 @click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
@@ -866,8 +744,7 @@ def plot(folder):
 @_rule_options
 @_players_option
 @_seat_strategies_option
-@click.option("--seed", default=DEFAULT_SEED, show_default=True,
-              type=click.IntRange(0, 2**63 - 1), help="The seed of the run to replay.")
+@_seed_option("The seed of the run to replay.")
 @click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,
               help="The round (0-based, as in rounds.parquet) to replay  [default: 0]")
 @click.option("--holes", type=Count(1, MAX_HOLES), default=None,

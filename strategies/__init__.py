@@ -18,7 +18,7 @@ from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
-N_PARAMS = 18
+N_PARAMS = 26
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
 MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
 MAX_BUDGET = 1_000_000     # lookahead's deals per move (its cost grows linearly)
@@ -63,16 +63,25 @@ def _rank_set(name, doc):
     return Param(name, float(ALL_RANKS), doc, 0, RANK_SET_MAX, integer=True)
 
 
-def _powers_conflict(values: dict) -> str | None:
-    """The guide's power tables: a rank's power is always used, never used, or left to
-    greedy's rule, so no rank may be in both."""
-    both = int(values["power_use"]) & int(values["power_skip"])
-    if not both:
-        return None
-    ranks = ", ".join(RANK_NAMES[r] for r in range(len(RANK_NAMES)) if (both >> r) & 1)
-    return (f"parameters power_use and power_skip both hold {ranks}: a rank's power is "
-            "always used (power_use), never used (power_skip) or left to greedy's rule "
-            "(neither), not both")
+# the guide's tables that overrule greedy's rule by rank, as (always, never) pairs, and what
+# "always" does
+GUIDE_SAYS = (("power_use", "power_skip", "a rank's power is always used"),
+              ("snap_use", "snap_skip", "a rank is always snapped"),
+              ("snap_opp_use", "snap_opp_skip", "a rank is always snapped"),
+              ("match_use", "match_skip", "a rank is always matched"),
+              ("blind_use", "blind_skip", "a rank is always matched blind"))
+
+
+def _says_conflict(values: dict) -> str | None:
+    """The guide's tables of powers, snaps and matches: a rank is always played, never
+    played, or left to greedy's rule, so no rank may be in both tables of a pair."""
+    for use, skip, always in GUIDE_SAYS:
+        both = int(values[use]) & int(values[skip])
+        if both:
+            ranks = ", ".join(RANK_NAMES[r] for r in range(len(RANK_NAMES)) if (both >> r) & 1)
+            return (f"parameters {use} and {skip} both hold {ranks}: {always} ({use}), "
+                    f"never ({skip}) or left to greedy's rule (neither), not both")
+    return None
 
 
 def _no_rank_set(name, doc):
@@ -194,8 +203,29 @@ STRATEGIES = {
                              "the stock that it does not keep whose power it always uses "
                              "(when it has a target)"),
                 _no_rank_set("power_skip", "... whose power it never uses (the card is "
-                             "discarded unused); a rank in neither: greedy's rule")),
-        conflict=_powers_conflict),
+                             "discarded unused); a rank in neither: greedy's rule"),
+                _no_rank_set("snap_use", "in games with snaps: ranks of a new top discard "
+                             "it always snaps when it knows an own card of its key (even one "
+                             "worth 0 or less)"),
+                _no_rank_set("snap_skip", "... it never snaps with an own card; a rank in "
+                             "neither: greedy's rule (an own card worth more than 0)"),
+                _no_rank_set("snap_opp_use", "snap_mode cumbia: ranks of a new top discard "
+                             "it always snaps when it knows an opponent's card of its key "
+                             "(and snaps no card of its own)"),
+                _no_rank_set("snap_opp_skip", "... it never snaps with an opponent's card; "
+                             "neither: greedy's rule (when it knows an own card worth more "
+                             "than 0 to give back)"),
+                _no_rank_set("match_use", "in games with turn matches: ranks it always "
+                             "matches when it knows cards of the key (Cabo: of the held card; "
+                             "Pablo: of two or more own cards the held card replaces, "
+                             "whatever they total)"),
+                _no_rank_set("match_skip", "... it never matches; neither: greedy's rule"),
+                _no_rank_set("blind_use", "turn_match_mode cabo_match: ranks of a held card "
+                             "it does not place, knowing no card of its key, that it always "
+                             "matches blind (when a card of the key is unseen)"),
+                _no_rank_set("blind_skip", "... that it never matches blind; neither: "
+                             "greedy's rule")),
+        conflict=_says_conflict),
 }
 
 

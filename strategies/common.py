@@ -5,7 +5,10 @@ the policies' signature and what they read)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.game import codes as K
+from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
                                   MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.estimate import partner_nb
@@ -69,9 +72,31 @@ PAR_KEEP_LINE3 = 15  # line holding one that matches it; and of a drawn card it 
 PAR_KEEP_LINE2 = 16
 PAR_POWER_USE = 17   # guide, in power-card games: ranks of a drawn card it does not keep whose
 PAR_POWER_SKIP = 18  # power it always uses / always discards unused (neither: greedy's rule)
+PAR_SNAP_USE = 19     # guide, in games with snaps: ranks of a new top discard it always snaps /
+PAR_SNAP_SKIP = 20    # never snaps with an own card it knows of its key (neither: greedy's rule)
+PAR_SNAP_OPP_USE = 21   # ... with an opponent's card it knows (snap_mode cumbia)
+PAR_SNAP_OPP_SKIP = 22
+PAR_MATCH_USE = 23    # guide, in games with turn matches: ranks it always matches / never
+PAR_MATCH_SKIP = 24   # matches when it knows a card of the key (Cabo: the held card's rank;
+                      # Pablo: the rank of its own cards the held card would replace)
+PAR_BLIND_USE = 25    # Cabo: ranks of a held card it matches blind / never matches blind when
+PAR_BLIND_SKIP = 26   # it knows no card of its key and does not place it
 REVEAL_AS_GREEDY, REVEAL_APART, REVEAL_TOGETHER = 0, 1, 2
 ALL_RANKS = (1 << 14) - 1
 EPS = 1e-9
+
+
+@hot(inline="always")
+def rank_nb(card):
+    """A card's rank index (A = 0 .. K = 12, joker = 13), as the rank tables' bits."""
+    local = card % CARDS_PER_DECK
+    return RANK_JOKER if local >= 52 else local % 13
+
+
+@hot(inline="always")
+def has_rank_nb(mask, card):
+    """Is ``card``'s rank in the rank table ``mask`` (a parameter column's bits)?"""
+    return (np.int64(mask) >> rank_nb(card)) & 1 != 0
 
 
 @hot(inline="always")

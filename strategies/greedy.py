@@ -15,7 +15,7 @@ from simulator.kernel.layout import can_replace_nb
 from strategies.common import decide_with_nb, lowest_legal_nb, MEM_PLANNED_POS, PAR_T
 from strategies.powers import (greedy_pool_nb, KIND_GREEDY, KIND_KNOCK, memory_pool_nb,
                                power_best_placement_nb, power_free_estimate_nb, power_game_nb,
-                               power_rule_nb, USE_RULE, view_pool_nb)
+                               power_rule_nb, NO_SAY, view_pool_nb)
 
 
 @hot(inline="always")
@@ -145,7 +145,7 @@ def greedy_power_nb(point, seat, held, g, rt, kind, hide, forget, n, S):
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)] and n > 0 and power_best_placement_nb(
                 g, rt, seat, g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)], n, S, hide) >= 0:
             place = K.A_TAKE_DISCARD
-    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place, USE_RULE, 1.0)
+    return power_rule_nb(point, seat, held, g, rt, vn, vS, kind, forget, place, NO_SAY, 1.0)
 
 
 @hot(inline="always")

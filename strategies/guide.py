@@ -6,24 +6,17 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, line_mask_nb
-from strategies.common import (EPS, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
+from strategies.common import (EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
                                pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
-                               PAR_OUT, PAR_POWER_SKIP, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3,
-                               PAR_TAKE_PAIR, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
+                               PAR_OUT, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3, PAR_TAKE_PAIR,
+                               rank_nb, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
 from strategies.greedy import best_placement_nb, layout_estimate_nb, place_or_draw_nb
-from strategies.powers import decide_others_using_nb, USE_RULE
-
-
-@hot(inline="always")
-def rank_nb(card):
-    local = card % CARDS_PER_DECK
-    return RANK_JOKER if local >= 52 else local % 13
+from strategies.powers import decide_others_using_nb, SAY_LEN
 
 
 @hot
@@ -51,12 +44,7 @@ def _in_table_nb(g, rt, par, seat, first, card, pairs):
         col = first + 1
     else:
         col = first + 2
-    return _has_rank_nb(par[seat, col], card)
-
-
-@hot(inline="always")
-def _has_rank_nb(mask, card):
-    return (np.int64(mask) >> rank_nb(card)) & 1 != 0
+    return has_rank_nb(par[seat, col], card)
 
 
 @hot
@@ -210,7 +198,7 @@ def _line_place_nb(g, rt, par, seat, card, n, S, col3, out):
     """Where the guide puts ``card`` to build a line (its rank in the table column ``col3``
     when it completes one, ``col3 + 1`` when it joins one), or -1."""
     k, q = line_target_nb(g, rt, seat, card, n, S)
-    if k == 0 or not _has_rank_nb(par[seat, col3 + (2 - k)], card) or \
+    if k == 0 or not has_rank_nb(par[seat, col3 + (2 - k)], card) or \
             _goes_out_too_high_nb(g, rt, seat, q, card, n, S, out):
         return -1
     return q
@@ -277,8 +265,8 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     breaks); where a kept card goes; the highest score to go out or knock with (its estimate
     counting a complete line as 0); how to make the initial reveal. With every rank in every
     table, no rank in the line tables nor in ``down``, no limit on going out, no knocking and
-    reveal 0 it plays exactly as greedy. (In power-card games its power tables, power_use and
-    power_skip, are read by ``guide_entry``, where the power decisions are taken.)"""
+    reveal 0 it plays exactly as greedy. (In power-card games its tables of powers, snaps
+    and matches are read by ``guide_entry``, where those decisions are taken.)"""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
@@ -332,19 +320,21 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     return place_or_draw_nb(point, seat, held, g, rt, n, S, 0)
 
 
+assert SAY_LEN == 10   # say_of_nb below builds the tuple of every column of the pairs
+
+
 @hot(inline="always")
-def power_use_nb(par, seat, held):
-    """The guide's power tables for the card it holds (strategies/powers.py power_rule_nb's
-    ``use``): 1 when its rank is in power_use, 0 in power_skip, else USE_RULE."""
-    if held < 0:
-        return USE_RULE
-    if _has_rank_nb(par[seat, PAR_POWER_USE], held):
-        return 1
-    if _has_rank_nb(par[seat, PAR_POWER_SKIP], held):
-        return 0
-    return USE_RULE
+def say_of_nb(par, seat):
+    """The guide's tables of powers, snaps and matches (power_use .. blind_skip, its parameter
+    columns from PAR_POWER_USE on), as the rank masks strategies/powers.py power_rule_nb's
+    ``say`` takes."""
+    c = PAR_POWER_USE
+    return (np.int64(par[seat, c]), np.int64(par[seat, c + 1]), np.int64(par[seat, c + 2]),
+            np.int64(par[seat, c + 3]), np.int64(par[seat, c + 4]), np.int64(par[seat, c + 5]),
+            np.int64(par[seat, c + 6]), np.int64(par[seat, c + 7]), np.int64(par[seat, c + 8]),
+            np.int64(par[seat, c + 9]))
 
 
 def guide_entry(point, seat, held, g, rt, rng, par, aux):
     return decide_others_using_nb(point, seat, held, g, rt, rng, par, guide_nb,
-                                  power_use_nb(par, seat, held), 1.0)
+                                  say_of_nb(par, seat), 1.0)

@@ -15,7 +15,7 @@ from strategies.common import (AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
                                pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
                                PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_of_key_nb,
                                unseen_pool_nb, would_end_nb)
-from strategies.powers import decide_others_using_nb, USE_RULE
+from strategies.powers import decide_others_using_nb, NO_SAY
 
 
 @hot
@@ -193,5 +193,5 @@ def _face_nb(g, rt, seat, held, end_at, final):
 
 def heuristic_entry(point, seat, held, g, rt, rng, par, aux):
     # a bold player (aggression) counts less of what a Cabo blind match costs when it misses
-    return decide_others_using_nb(point, seat, held, g, rt, rng, par, heuristic_nb, USE_RULE,
+    return decide_others_using_nb(point, seat, held, g, rt, rng, par, heuristic_nb, NO_SAY,
                                   1.0 - par[seat, PAR_AGGRESSION])

@@ -34,6 +34,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, 
                                   G_STOCK, MAX_PLAYERS, MAX_POS)
 from simulator.kernel.flow import PRIV_OVER
 from simulator.kernel.builds import flow_build
+from simulator.kernel.features import BUILDS
 from simulator.kernel.jit import hot
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
@@ -47,10 +48,7 @@ from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.rollout_models import committed_nb, model_nb
 
-ROLLOUT = flow_build("rollout", "GENERAL = True\nUSER = False\nPOWERS = True\nROLLOUT = True\n"
-                     "from simulator.kernel.flow import user_decide, user_decide_call\n"
-                     "from strategies.rollout_models import rollout_decide_nb as "
-                     "rollout_decide\n")
+ROLLOUT = flow_build("rollout", BUILDS["rollout"].lines())
 
 
 @hot

@@ -26,13 +26,24 @@ from simulator.kernel.layout import can_replace_nb, related_nb
 from simulator.kernel.flow.power_effects import DUTCH_BY_RANK
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
                                MEM_PLAN_FIRST, MEM_PLAN_HELD, MEM_PLAN_NOMINATE, MEM_PLAN_OWN,
-                               MEM_PLAN_SNAP, MEM_PLAN_THEIRS, FORGET_OPPONENTS,
-                               PLAN_NOMINATE_SLOTS, PLAN_PER_SLOT)
+                               MEM_PLAN_SNAP, MEM_PLAN_THEIRS, FORGET_OPPONENTS, PAR_BLIND_SKIP,
+                               PAR_BLIND_USE, PAR_MATCH_USE, PAR_POWER_USE, PAR_SNAP_OPP_USE,
+                               PAR_SNAP_USE, PLAN_NOMINATE_SLOTS, PLAN_PER_SLOT, rank_nb)
 
 KIND_GREEDY, KIND_KNOCK, KIND_OTHER = 0, 1, 2   # who asks: greedy calls; the others do not
-# a seat's say on using the power of a drawn card it does not keep: 1 use it, 0 discard it
-# unused, USE_RULE: whatever wants_power_nb says (the only answer but the guide's tables)
+# a seat's say on a decision about a card (say_nb): 1 always (use the power, snap, match), 0
+# never, USE_RULE: the greedy-family rule (the only answer but the guide's tables)
 USE_RULE = -1
+# ``say``: the seat's rank tables that may overrule the rule, a tuple of rank masks in the
+# guide's parameter order (PAR_POWER_USE .. PAR_BLIND_SKIP): for each decision its "always"
+# table, then its "never" table. SAY_*: where each decision's pair starts.
+SAY_POWER = 0                                # the power of a held card it does not place
+SAY_SNAP = PAR_SNAP_USE - PAR_POWER_USE      # a snap with an own card, by the discard's rank
+SAY_SNAP_OPP = PAR_SNAP_OPP_USE - PAR_POWER_USE   # ... with an opponent's card (Cumbia)
+SAY_MATCH = PAR_MATCH_USE - PAR_POWER_USE    # a turn match with cards it knows
+SAY_BLIND = PAR_BLIND_USE - PAR_POWER_USE    # Cabo: a blind match
+SAY_LEN = PAR_BLIND_SKIP - PAR_POWER_USE + 1
+NO_SAY = (0,) * SAY_LEN   # the rule everywhere: every built-in but the guide
 RANK_K = C.RANKS.index("K")
 COMBINE_GAINS = tuple(C.RANKS.index(name) for name in K.GREEDY_COMBINE_GAINS)
 COMBINE_RANKS = tuple(C.RANKS.index(name) for name in K.GREEDY_COMBINE_ORDER)
@@ -53,6 +64,20 @@ def power_game_nb(rt):
 @hot(inline="always")
 def mem_nb(seat, i):
     return G_MEMORY + seat * K.MEMORY_SLOTS + i
+
+
+@hot(inline="always")
+def say_nb(say, which, card):
+    """The seat's say (``say``, its SAY_* pair ``which``) on a decision about ``card``'s rank:
+    1 always, 0 never, USE_RULE the rule (also for no card)."""
+    if card < 0:
+        return USE_RULE
+    r = rank_nb(card)
+    if (say[which] >> r) & 1:
+        return 1
+    if (say[which + 1] >> r) & 1:
+        return 0
+    return USE_RULE
 
 
 # ---- what the seat knows (forgetful: less) ---------------------------------------------------
@@ -748,11 +773,14 @@ def plan_nominate_nb(g, rt, me, forget, key, pablo, group):
 
 
 @hot
-def pablo_group_nb(g, rt, me, held, forget):
+def pablo_group_nb(g, rt, me, held, forget, say):
     """powers.pablo_nomination: the positions (bit mask) of its known own cards of the key
-    whose two or more known cards total the most, above the held card's value; 0 for none."""
+    whose two or more known cards total the most, above the held card's value (``say``'s
+    match tables, by the rank of those cards: any total when always, none when never); 0 for
+    none."""
     best = 0
-    best_total = rt[ix(RT_VALUE + held)] if held >= 0 else 0
+    best_total = 0
+    least = rt[ix(RT_VALUE + held)] if held >= 0 else 0
     for p in range(MAX_POS):
         c = known_nb(g, rt, me, me, p, forget)
         if c < 0 or c >= K.EMPTY0:
@@ -775,8 +803,12 @@ def pablo_group_nb(g, rt, me, held, forget):
                 group |= 1 << q
                 count += 1
                 total += rt[ix(RT_VALUE + d)]
-        if count >= 2 and total > best_total:
-            best, best_total = group, total
+        if count < 2:
+            continue
+        use = say_nb(say, SAY_MATCH, c)
+        if use == 1 or (use == USE_RULE and total > least):
+            if best == 0 or total > best_total:
+                best, best_total = group, total
     return best
 
 
@@ -785,23 +817,47 @@ def plan_match_nb(g, rt, me, held, forget):
     """Would it make a turn match with the held card (powers.decide)? When it would, its
     nominations are planned (Pablo: its known cards of the key worth most together; Cabo:
     every card it knows of the held card's key)."""
+    return plan_match_say_nb(g, rt, me, held, forget, NO_SAY)
+
+
+@hot
+def plan_match_say_nb(g, rt, me, held, forget, say):
+    """plan_match_nb with ``say``'s match tables: Pablo's by the rank of its cards that the
+    held card replaces (pablo_group_nb), Cabo's by the held card's rank (never: no match;
+    always: the rule's, which matches whenever it knows a card of the key)."""
     if rt[K.R_TURN_MATCH] == K.TMATCH_PABLO:
-        group = pablo_group_nb(g, rt, me, held, forget)
+        group = pablo_group_nb(g, rt, me, held, forget, say)
         if group == 0:
             return False
         plan_nominate_nb(g, rt, me, forget, 0, True, group)
         return True
-    return held >= 0 and plan_nominate_nb(g, rt, me, forget, rt[ix(RT_KEY + held)], False,
-                                          0) > 0
+    return held >= 0 and say_nb(say, SAY_MATCH, held) != 0 and \
+        plan_nominate_nb(g, rt, me, forget, rt[ix(RT_KEY + held)], False, 0) > 0
 
 
 @hot
-def plan_blind_match_nb(g, rt, me, held, forget, miss):
-    """Cabo, when the held card is not placed: a match against one card it does not know
-    (blind_match_nb), planned as the only nomination."""
+def knows_key_nb(g, rt, me, key, forget):
+    """Does it know a card of pairing key ``key`` in any layout?"""
+    for s in range(rt[K.R_PLAYERS]):
+        for p in range(MAX_POS):
+            c = known_nb(g, rt, me, s, p, forget)
+            if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key:
+                return True
+    return False
+
+
+@hot
+def plan_blind_match_nb(g, rt, me, held, forget, miss, say):
+    """Cabo, when the held card is not placed and it knows no card of its key: a match
+    against one card it does not know (blind_match_nb), planned as the only nomination;
+    ``say``'s blind tables by the held card's rank: never, or always when a hit is possible
+    (a miss counted as free)."""
     if rt[K.R_TURN_MATCH] != K.TMATCH_CABO or held < 0:
         return False
-    t = blind_match_nb(g, rt, me, held, forget, miss)
+    use = say_nb(say, SAY_BLIND, held)
+    if use == 0 or knows_key_nb(g, rt, me, rt[ix(RT_KEY + held)], forget):
+        return False
+    t = blind_match_nb(g, rt, me, held, forget, 0.0 if use == 1 else miss)
     if t == 0:
         return False
     for i in range(PLAN_NOMINATE_SLOTS):
@@ -811,14 +867,24 @@ def plan_blind_match_nb(g, rt, me, held, forget, miss):
 
 
 @hot
-def snap_target_nb(g, rt, me, n, S, forget):
-    """powers.snap_target: 1 + seat*16 + pos of the card it snaps, 0 for none."""
+def snap_target_nb(g, rt, me, n, S, forget, say):
+    """powers.snap_target: 1 + seat*16 + pos of the card it snaps, 0 for none. ``say``'s
+    snap tables, by the top discard's rank: an own card of its key it knows, when always
+    even one worth 0 or less, never when never; an opponent's (Cumbia), when always whenever
+    it has a card to give back, never when never."""
     top = g[ix(G_DISCARD + g[ix(G_PUB + K.PUB_DISCARD_N)] - 1)]
     key = rt[ix(RT_KEY + top)]
-    p = first_known_match_nb(g, rt, me, me, key, n, S, forget, True)
-    if p >= 0:
-        return 1 + me * MAX_POS + p
-    if rt[K.R_SNAP_MODE] == K.SNAP_CUMBIA and any_known_positive_nb(g, rt, me, n, S, forget):
+    use = say_nb(say, SAY_SNAP, top)
+    if use != 0:
+        p = first_known_match_nb(g, rt, me, me, key, n, S, forget, True)
+        if p < 0 and use == 1:
+            p = first_known_match_nb(g, rt, me, me, key, n, S, forget, False)
+        if p >= 0:
+            return 1 + me * MAX_POS + p
+    use = say_nb(say, SAY_SNAP_OPP, top)
+    if rt[K.R_SNAP_MODE] == K.SNAP_CUMBIA and use != 0 and (
+            any_known_positive_nb(g, rt, me, n, S, forget) if use == USE_RULE else
+            cards_mask_nb(g, rt, me, me, forget) != 0):
         players = rt[K.R_PLAYERS]
         for k in range(1, players):   # unshielded opponents in turn order first
             s = (me + k) % players
@@ -1007,32 +1073,33 @@ def memory_pool_nb(g, rt, seat, hide):
 
 # ---- the rule ------------------------------------------------------------------------------
 @hot
-def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, use, miss):
+def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, say, miss):
     """powers.decide for a seat whose view pool (the held card out) is n cards worth S:
     its answer, or -1 to leave the decision to the policy's plain rules. ``place``: where it
     would put the held card at DP_PLACE_DRAWN / an exchanged card (greedy's best placement,
     or another built-in's own choice), -1 for nowhere; at DP_TURN when the top discard's
     power may be used, what its turn rule would do instead (A_DRAW_STOCK, ...). ``kind``:
     KIND_GREEDY calls by greedy's rule; the others leave the call to their plain rules.
-    ``use``: whether to use the held card's power when it is not placed or matched
-    (USE_RULE: wants_power_nb). ``miss``: how much of a Cabo blind match's penalty on a
+    ``say``: the seat's rank tables that overrule the rule (NO_SAY: none): whether to use
+    the held card's power when it is not placed or matched (else wants_power_nb), to snap,
+    to match, to match blind. ``miss``: how much of a Cabo blind match's penalty on a
     miss it counts (1 but for a bold heuristic)."""
     if point == K.DP_TURN or point == K.DP_KNOCK:
         return turn_rule_nb(point, me, g, rt, n, S, kind, forget, place)
     power = g[ix(G_PUB + K.PUB_POWER)]
     match_legal = g[ix(G_LEGAL + K.A_MATCH)] != 0
     if point == K.DP_PLACE_DRAWN or (point == K.DP_PLACE_TAKEN and match_legal):
-        if match_legal and plan_match_nb(g, rt, me, held, forget):
+        if match_legal and plan_match_say_nb(g, rt, me, held, forget, say):
             return K.A_MATCH
         if point == K.DP_PLACE_TAKEN:
             return -1
-        return held_rule_nb(me, held, g, rt, n, S, forget, place, use, miss)
+        return held_rule_nb(me, held, g, rt, n, S, forget, place, say, miss)
     if point == K.DP_PLACE_TAKEN and power == K.POW_EXCHANGE_THIS:
         if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
             return place
         return worst_own_nb(g, rt, me, n, S, forget, legal_positions_nb(g))
     if point == K.DP_SNAP:
-        t = snap_target_nb(g, rt, me, n, S, forget)
+        t = snap_target_nb(g, rt, me, n, S, forget, say)
         if t == 0:
             return K.A_PASS
         g[ix(mem_nb(me, MEM_PLAN_SNAP))] = t
@@ -1097,16 +1164,17 @@ def turn_rule_nb(point, me, g, rt, n, S, kind, forget, place):
 
 
 @hot
-def held_rule_nb(me, held, g, rt, n, S, forget, place, use, miss):
+def held_rule_nb(me, held, g, rt, n, S, forget, place, say, miss):
     """power_rule_nb holding a drawn card it does not match: the placement, unless the power
     is worth more; Cabo's blind match; the power when worth using; else discard."""
     power = g[ix(G_PUB + K.PUB_POWER)]
+    use = say_nb(say, SAY_POWER, held)
     if 0 <= place < MAX_POS and g[ix(G_LEGAL + place)]:
         if use == USE_RULE and g[ix(G_LEGAL + K.A_POWER)] and \
                 beats_placement_nb(g, rt, me, power, held, place, n, S, forget):
             return use_power_nb(g, me, power, held)
         return place
-    if g[ix(G_LEGAL + K.A_MATCH)] and plan_blind_match_nb(g, rt, me, held, forget, miss):
+    if g[ix(G_LEGAL + K.A_MATCH)] and plan_blind_match_nb(g, rt, me, held, forget, miss, say):
         return K.A_MATCH
     if g[ix(G_LEGAL + K.A_POWER)] and \
             (use > 0 or (use == USE_RULE and
@@ -1238,12 +1306,12 @@ def view_pool_nb(n, S, rt, held):
 
 
 @hot(inline="always")   # a function argument in a compiled call would keep the entry off the disk cache
-def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss):
+def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, say, miss):
     """The greedy-family rule for every other built-in (greedy's pool; its own plain rules for
     the turn, the call and a taken card's placement): at DP_PLACE_DRAWN, and when an
     exchanged card is placed, its own choice with power and match masked out stands in for
     greedy's best placement, at DP_TURN with the top discard's power usable its own turn
-    rule without it, and ``use`` and ``miss`` (power_rule_nb) for greedy's. -1: a decision
+    rule without it, and ``say`` and ``miss`` (power_rule_nb) for greedy's. -1: a decision
     of the plain game."""
     n, S = greedy_pool_nb(g, rt, seat)
     n, S = view_pool_nb(n, S, rt, held)
@@ -1264,23 +1332,23 @@ def others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss):
         g[ix(G_LEGAL + K.A_DISCARD_POWER)] = 0
         place = decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)
         g[ix(G_LEGAL + K.A_DISCARD_POWER)] = 1
-    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place, use, miss)
+    return power_rule_nb(point, seat, held, g, rt, n, S, KIND_OTHER, False, place, say, miss)
 
 
 @hot(inline="always")
 def decide_others_nb(point, seat, held, g, rt, rng, par, policy_nb):
     """decide_with_nb for the built-ins without a power rule of their own: in a power game the
     shared greedy-family rule answers the power decisions first."""
-    return decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, USE_RULE, 1.0)
+    return decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, NO_SAY, 1.0)
 
 
 @hot(inline="always")
-def decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss):
-    """decide_others_nb with the seat's own say on using a held card's power (``use``, as
-    power_rule_nb takes it: the guide's power tables) and on a Cabo blind match's miss
-    (``miss``: heuristic's aggression)."""
+def decide_others_using_nb(point, seat, held, g, rt, rng, par, policy_nb, say, miss):
+    """decide_others_nb with the seat's own say on the decisions by rank (``say``, as
+    power_rule_nb takes it: the guide's tables) and on a Cabo blind match's miss (``miss``:
+    heuristic's aggression)."""
     if power_game_nb(rt):
-        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, use, miss)
+        a = others_power_nb(point, seat, held, g, rt, rng, par, policy_nb, say, miss)
         if a >= 0:
             return a
     return decide_with_nb(point, seat, held, g, rt, rng, par, policy_nb)

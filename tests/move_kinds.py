@@ -10,7 +10,8 @@ from collections import Counter
 
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.game.powers import COMBINABLE, PowerHole, effect_of
+from simulator.game.effects import COMBINABLE, effect_of
+from simulator.game.powers import PowerHole
 from simulator.game.reference import CardTable, Decision, IllegalActionError
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import play_logged_round
@@ -30,10 +31,12 @@ def power_kind(effect: int) -> str:
 
 class MoveCounter(PowerHole):
     """A reference hole whose answers are read from a compiled hole's move log, each counted
-    by its kind (``kinds``)."""
+    by its kind (``kinds``; ``seat``: only that seat's moves)."""
 
-    def __init__(self, rules: Rules, players: int, seed: int, round_index: int, log):
+    def __init__(self, rules: Rules, players: int, seed: int, round_index: int, log,
+                 seat: int | None = None):
         super().__init__(rules, players, ["random"] * players, seed, round_index)
+        self.seat = seat
         self.rows = [tuple(int(x) for x in row) for row in log]
         self.next_row = 0
         self.kinds: Counter = Counter()
@@ -45,7 +48,7 @@ class MoveCounter(PowerHole):
         if (turn, s, point) != (self.state.turn, seat, int(decision)) or action not in legal:
             raise IllegalActionError(f"the log's row {self.next_row - 1} is not this hole's")
         kind = self.kind(seat, int(decision), action)
-        if kind:
+        if kind and self.seat in (None, seat):
             self.kinds[kind] += 1
         self.log.append(self.rows[self.next_row - 1])
         return action
@@ -72,18 +75,20 @@ class MoveCounter(PowerHole):
             return "snap:own" if target == seat else "snap:opponent"
         if point == K.DP_CHOOSE_POWER and action != K.A_PASS:
             self.combined += 1
-            if self.combined == 2:
+            if self.combined == 2 and self.seat in (None, seat):
                 self.kinds["combine:two"] += 1
             return "combine:" + C.RANKS[action]
         return None
 
 
-def hole_kinds(rules: Rules, players: int, ids, params, seed: int, round_index: int) -> Counter:
-    """The kinds of moves of one compiled hole (seats' policy ids and parameters)."""
+def hole_kinds(rules: Rules, players: int, ids, params, seed: int, round_index: int,
+               seat: int | None = None) -> Counter:
+    """The kinds of moves of one compiled hole (seats' policy ids and parameters); ``seat``:
+    only that seat's."""
     out = play_logged_round(flatten(rules, players), ids, params, seed, round_index,
                             check=False)
     assert out["error"] == 0, f"kernel error {out['error']}"
-    counter = MoveCounter(rules, players, seed, round_index, out["log"])
+    counter = MoveCounter(rules, players, seed, round_index, out["log"], seat)
     counter.play()
     assert counter.next_row == len(counter.rows), "the reference stopped before the log's end"
     return counter.kinds

@@ -3,19 +3,21 @@ result objects with polars DataFrames, the command line's messages for bad argum
 
 from __future__ import annotations
 
+import inspect
 import shlex
 import sys
 import warnings
 from pathlib import Path
 
 import polars as pl
+
 import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
 import simulator.api as golf
 from simulator.cli import cli
-from simulator.experiments import runner
+from simulator.experiments import runner, warm
 
 W2 = ["--preset", "four_card", "--set", "pair_scope=none",
       "--set", "initial_reveal_constraint=nearest_row"]
@@ -111,7 +113,7 @@ def test_compare_with_out_resumes_like_the_command(tmp_path):
     again = golf.compare(**args)
     assert again.raw.resumed == 2
     assert_frame_equal(first.table, again.table)
-    with pytest.raises(golf.GolfsimError, match=r"^--out .*seed 1 there, 2 here"):
+    with pytest.raises(golf.GolfsimError, match=r"^out=.*seed 1 there, 2 here"):
         golf.compare(**{**args, "seed": 2})
 
 
@@ -280,24 +282,45 @@ def test_bad_arguments_raise_the_command_lines_message(tmp_path, monkeypatch, ar
         raise AssertionError("bad arguments must be refused before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     res = invoke(*args, "--out", tmp_path / "cli", "-q")
     assert res.exit_code == 2, res.output
     line = res.stderr.strip()
     assert line.startswith("golfsim: error: ") and "\n" not in line
     with pytest.raises(golf.GolfsimError) as e:
         getattr(golf, name)(**kwargs, out=tmp_path / "api", progress=False)
-    assert str(e.value) == line[len("golfsim: error: "):]
+    # the same message, naming the function's arguments where the command line names options
+    arguments = set(inspect.signature(getattr(golf, name)).parameters)
+    assert str(e.value) == golf.python_words(line[len("golfsim: error: "):], arguments)
+    assert not any(f"--{a.replace('_', '-')}" in str(e.value) for a in arguments - {"rules"})
     assert not (tmp_path / "api").exists()
 
 
+@pytest.mark.parametrize("call, cli_words, python_words", [
+    (lambda: golf.run("six_card", rounds=-5), "'--rounds'", "'rounds'"),
+    (lambda: golf.run("six_card", players=9), "--players 9:", "players=9:"),
+    (lambda: golf.rules("six_card", rules_file="x.toml"), "--rules x.toml", "rules_file=x.toml"),
+    (lambda: golf.tune("six_card", strategy="knock-threshold", param="T=1..3"),
+     "--opponent SPEC", "opponent=SPEC"),
+    (lambda: golf.compare("six_card", vary="value_two=-2,0"), "--vary value_two=-2,0",
+     "vary=value_two=-2,0"),
+])
+def test_errors_from_python_name_the_arguments(call, cli_words, python_words):
+    with pytest.raises(golf.GolfsimError) as e:
+        call()
+    assert python_words in str(e.value) and cli_words not in str(e.value)
+    with golf.command_line_words(), pytest.raises(golf.GolfsimError) as e:
+        call()
+    assert cli_words in str(e.value)
+
+
 def test_rule_set_arguments_are_given_once(tmp_path):
-    with pytest.raises(golf.GolfsimError, match="--preset four_card and --rules x.toml: give "
+    with pytest.raises(golf.GolfsimError, match="preset=four_card and rules_file=x.toml: give "
                                                 "one or the other"):
         golf.rules("four_card", rules_file="x.toml")
     with pytest.raises(golf.GolfsimError, match="give the rule set once"):
         golf.run(rules=golf.rules(), preset="six_card", progress=False)
-    with pytest.raises(golf.GolfsimError, match="--strategy: expected a string or a list"):
+    with pytest.raises(golf.GolfsimError, match="strategy: expected a string or a list"):
         golf.run(strategy=3, progress=False)
 
 
@@ -319,8 +342,9 @@ def nothing_played(monkeypatch):
     def must_not_play(*a, **kw):
         raise AssertionError("bad arguments must be refused before any round is played")
 
-    for name in ("run", "warm_up", "play_chunk"):
+    for name in ("run", "play_chunk"):
         monkeypatch.setattr(runner, name, must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
 
 
 @pytest.mark.parametrize("command", sorted(SMALLEST))
@@ -357,11 +381,11 @@ def test_an_option_given_twice_is_refused():
     ``set``, under any of its names): the later silently won."""
     cases = [
         (dict(set={"pair_scope": "anywhere"}, pair_scope="none"),
-         "--set pair_scope=anywhere and the keyword argument pair_scope=none"),
+         "set=pair_scope=anywhere and the keyword argument pair_scope=none"),
         (dict(set=["pair_scope=none", "pair_scope=anywhere"]),
-         "--set pair_scope=none and --set pair_scope=anywhere"),
-        (dict(set=["jokers=2", "jokers_per_deck=0"]), "--set jokers=2 and --set jokers_per_deck=0"),
-        (dict(set="grid.rows=2", grid_rows=2), "--set grid.rows=2 and the keyword argument"),
+         "set=pair_scope=none and set=pair_scope=anywhere"),
+        (dict(set=["jokers=2", "jokers_per_deck=0"]), "set=jokers=2 and set=jokers_per_deck=0"),
+        (dict(set="grid.rows=2", grid_rows=2), "set=grid.rows=2 and the keyword argument"),
     ]
     for kwargs, both in cases:
         with pytest.raises(golf.GolfsimError) as e:
@@ -410,3 +434,17 @@ def test_the_house_rule_example_script_answers(tmp_path):
     png = tmp_path / "house_rule_last_seat.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert lines[-1] == f"figure: {png}"
+
+
+def test_the_command_line_calls_only_the_public_api():
+    """cli.py is a thin layer over api.py: no private name of the API (tune --symmetric
+    went around it with api._begin and api._Playing)."""
+    import ast
+    from pathlib import Path
+
+    import simulator.cli as cli_module
+    tree = ast.parse(Path(cli_module.__file__).read_text())
+    private = sorted({node.attr for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                      and node.value.id == "api" and node.attr.startswith("_")})
+    assert private == []

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from polars.testing import assert_frame_equal
 
-from simulator.experiments import runner
+from simulator.experiments import runner, warm
 from simulator.output import plots
 from simulator.cli import cli
 from simulator.experiments.report import SUMMARY_COLUMNS, capped_warning
@@ -437,7 +437,7 @@ def test_huge_counts_are_refused_before_anything_is_written(tmp_path, monkeypatc
         raise AssertionError("a bad count must be refused before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     monkeypatch.setattr(runner, "play_chunk", must_not_play)
     out = tmp_path / "out"
     args = [*args, "--out", str(out), "-q"]
@@ -490,7 +490,7 @@ def test_strategy_parameters_are_range_checked(tmp_path, monkeypatch, spec, need
         raise AssertionError("a bad parameter must be refused before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     out = tmp_path / "out"
     args = ["run", "--strategy", spec, "--rounds", 10, "--out", out, "-q"]
     assert_one_line_error(invoke(*args), args, needles)
@@ -657,7 +657,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, monkeypatch):
         raise AssertionError("bad input must be rejected before any round is played")
 
     monkeypatch.setattr(runner, "run", must_not_play)
-    monkeypatch.setattr(runner, "warm_up", must_not_play)
+    monkeypatch.setattr(warm, "warm_up", must_not_play)
     for args, needles in _bad_cases(tmp_path):
         assert_one_line_error(invoke(*args), args, needles)
     assert not (tmp_path / "out" / "summary.parquet").exists()

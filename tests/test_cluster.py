@@ -70,7 +70,7 @@ def test_parse():
     for bad in ("local:0", "local:x", "10.0.0.1:8786"):
         with pytest.raises(ValueError):
             cluster.parse(bad)
-    with pytest.raises(api.GolfsimError, match="--cluster"):
+    with pytest.raises(api.GolfsimError, match="cluster"):
         api.run(rounds=10, cluster="nowhere", progress=False)
 
 

@@ -217,6 +217,25 @@ def test_rotated_strategies_on_a_table(tmp_path):
                            (pl.col("group") == name)).row(0, named=True)
         assert row["baseline"] == pytest.approx(score[name], abs=1e-9)
     assert score["greedy"] < score["random"]
+    # what a row groups by, in its own typed column; the varied option's value in its type
+    assert frame.schema["seat"] == pl.Int64 and frame.schema["strategy"] == pl.String
+    for kind, seat_set, strategy_set in (("seat", {0, 1, 2}, {None}),
+                                         ("strategy", {None}, {"greedy", "random"}),
+                                         ("table", {None}, {None})):
+        part = frame.filter(pl.col("group_kind") == kind)
+        assert set(part["seat"]) == seat_set and set(part["strategy"]) == strategy_set
+
+
+def test_varied_values_keep_their_type(tmp_path):
+    """A varied option's column holds its values as the option's type: an integer option's
+    "none" is null, a flag is a Boolean."""
+    varies = ("value_two=none,2", "negative_pairs_keep_value=false,true")
+    result = cmp.run(plan(varies), tmp_path, rounds=200, threads=2)
+    frame = cmp.frame(result)
+    assert frame.schema["value_two"] == pl.Int64
+    assert frame.schema["negative_pairs_keep_value"] == pl.Boolean
+    assert set(zip(frame["value_two"], frame["negative_pairs_keep_value"])) == \
+        {(None, True), (2, False), (2, True)}
 
 
 def test_knocker_success_in_a_knock_game(tmp_path):

@@ -47,6 +47,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.kernel import flow
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
 from simulator.game.rules import POWER_PRESETS, PRESETS, Rules, flatten
@@ -188,7 +189,7 @@ def replay(rules: Rules, players: int, seed: int, round_index: int, log):
     """Play the engine's move log through the reference referee (the power engine's for
     power rules); returns (hole, record)."""
     rows = [tuple(int(x) for x in row) for row in log]
-    hole = R.make_hole(rules, players, ["random"], seed, round_index)
+    hole = referee.make_hole(rules, players, ["random"], seed, round_index)
     cursor = [0]
     hole.policies = [_Scripted(rows, cursor) for _ in range(players)]
     record = hole.play()
@@ -216,7 +217,7 @@ def check_general_round(rules: Rules, players: int, specs, ids, params, seed: in
         check_scores(rules, res["layouts"], res["layout_values"], res["scores"], res["ender"],
                      res["knocked"], hole.state.bank, hole.state.penalty)
         if reference_plays(specs):
-            check_log_parity(res, R.play_round(rules, players, specs, seed, i))
+            check_log_parity(res, referee.play_round(rules, players, specs, seed, i))
     except (AssertionError, R.IllegalActionError) as e:
         raise AssertionError(f"{where}, {players} players {specs}, rules {rules}: "
                              f"{type(e).__name__}: {e}") from None

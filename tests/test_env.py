@@ -22,6 +22,7 @@ from simulator import api
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.game.rules import Rules
 
 RL = ("pettingzoo", "gymnasium", "greenlet")
@@ -141,7 +142,7 @@ def test_gym_learning_seat_rotates_with_the_seed_and_plays_golfsims_round():
 def test_reset_deals_golfsims_cards():
     env = golf_aec("nine_card", players=3)
     env.reset(seed=5)
-    hole = R.make_hole(Rules.preset("nine_card"), 3, ["random"], 5, 0)
+    hole = referee.make_hole(Rules.preset("nine_card"), 3, ["random"], 5, 0)
     hole.state.deal()
     assert [[c.card for c in row] for row in env.unwrapped.table.game.hole.state.layouts] == \
         [[c.card for c in row] for row in hole.state.layouts]
@@ -156,7 +157,7 @@ def test_match_rewards_are_the_reference_match(reward):
     rules = Rules.preset("six_card")
 
     def hole(order, round_index):
-        r = R.make_hole(rules, 4, ["greedy"], 3, round_index).play()
+        r = referee.make_hole(rules, 4, ["greedy"], 3, round_index).play()
         return {"scores": r.scores, "layout_values": r.layout_values, "ender": r.ender,
                 "knocked": r.knocked, "layouts": r.layouts}
 
@@ -171,7 +172,7 @@ def test_match_rewards_are_the_reference_match(reward):
 def test_hole_win_share_reward():
     env = golf_aec("six_card", players=4, reward="win")
     total = play_aec(env, seed=2)
-    scores = R.play_round(Rules.preset("six_card"), 4, ["greedy"], 2, 0).scores
+    scores = referee.play_round(Rules.preset("six_card"), 4, ["greedy"], 2, 0).scores
     low = min(scores)
     assert [total[f"player_{s}"] for s in range(4)] == \
         [1 / scores.count(low) if v == low else 0.0 for v in scores]

@@ -10,6 +10,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.kernel import features as F
+from simulator.kernel import pick
 from simulator.game.codes import MAX_POS
 from simulator.kernel.lanes import GAIN_LIMIT
 from simulator.kernel.flow import rules_eligible
@@ -31,8 +32,8 @@ def test_every_option_is_classified():
 
 
 def test_builds_name_only_features_that_exist():
-    assert set(F.BUILD_FEATURES) == {"general", "powers", "lean", "user_kernel",
-                                     "lookahead_rollout"}
+    assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
+                                                      "rollout"}
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
     # the general build has every feature but "powers", which only the powers build has
@@ -135,8 +136,8 @@ def test_every_feature_has_an_example_that_needs_it():
     assert set(EXAMPLES) == set(F.FEATURES)
     for feature in F.FEATURES:
         matches = feature in F.MATCH_FEATURES
-        assert F.needed(_example(feature), PLAYERS, matches) & F.BIT[feature], feature
-    assert not F.needed(Rules(pot_enabled=True), PLAYERS) & F.BIT["pot"]  # holes: no pot
+        assert pick.needed(_example(feature), PLAYERS, matches) & F.BIT[feature], feature
+    assert not pick.needed(Rules(pot_enabled=True), PLAYERS) & F.BIT["pot"]  # holes: no pot
 
 
 def _job(rules, seat, kernel="auto", user=None):
@@ -152,9 +153,9 @@ def _lacked(build):
 def test_builds_refuse_a_rule_set_needing_what_they_lack(feature):
     rules = _example(feature)
     matches = feature in F.MATCH_FEATURES
-    for build in ("lean", "user_kernel", "lookahead_rollout"):
-        assert feature in F.missing(build, rules, PLAYERS, matches), build
-    assert F.missing("general", rules, PLAYERS, matches) == []
+    for build in ("lean", "user"):
+        assert feature in pick.missing(build, rules, PLAYERS, matches), build
+    assert pick.missing("general", rules, PLAYERS, matches) == []
     if matches:   # runner.run plays whole matches on the general engine whatever is asked
         return
     with pytest.raises(ValueError, match="kernel = 'lean'"):
@@ -169,7 +170,7 @@ def test_builds_refuse_a_rule_set_needing_what_they_lack(feature):
 @pytest.mark.parametrize("feature", sorted(F.BUILD_FEATURES["lean"]))
 def test_lean_plays_what_it_has(feature):
     rules = _example(feature)
-    assert F.missing("lean", rules, PLAYERS) == []
+    assert pick.missing("lean", rules, PLAYERS) == []
     assert _job(rules, builtin.POLICY_GREEDY, kernel="lean").lean
     # lookahead's rollouts play them too (accepted without compiling lookahead, which only the
     # slow tier compiles: tests/test_lookahead.py plays it)
@@ -189,13 +190,15 @@ POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] +
 def test_only_the_powers_build_plays_power_rules(case):
     rules = POWER_RULE_SETS[case]
     for build in F.BUILD_FEATURES:
-        if build != "powers":   # the one build that plays them (tests/test_power_kernel.py)
-            assert "powers" in F.missing(build, rules, PLAYERS), build
-    assert not F.missing("powers", rules, PLAYERS)
+        # the powers build plays them (tests/test_power_kernel.py), and the rollouts of
+        # lookahead's powers build (tests/test_lookahead_powers.py)
+        if build not in ("powers", "rollout"):
+            assert "powers" in pick.missing(build, rules, PLAYERS), build
+    assert not pick.missing("powers", rules, PLAYERS)
     assert not rules_eligible(flatten(rules, PLAYERS).ri)
     # lookahead plays them too: its rollouts have a powers build of their own
     check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
     job = _job(rules, builtin.POLICY_GREEDY)
     assert job.build == "powers" and job.powers and not job.lean
     assert _job(Rules.preset("six_card"), builtin.POLICY_GREEDY, kernel="general").build == \
-        "engine"
+        "general"

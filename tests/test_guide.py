@@ -45,8 +45,17 @@ def nine(seat0: str, spec: str, discard=("9D",)) -> Table:
 
 
 # ---- the strategy --------------------------------------------------------------------------
-@pytest.mark.parametrize("rules", [SIX, FOUR, NINE],
-                         ids=["six_card", "four_card", "nine_card"])
+# six_card with snaps or turn matches plays on the power-card engine (the slow tier's build)
+ON_POWERS = [pytest.param(Rules.preset("six_card", **{option: value}), id=value,
+                          marks=pytest.mark.slow)
+             for option, value in (("snap_mode", "cactus"), ("snap_mode", "cumbia"),
+                                   ("turn_match_mode", "cabo_match"),
+                                   ("turn_match_mode", "pablo_multi_replace"))]
+
+
+@pytest.mark.parametrize("rules", [pytest.param(SIX, id="six_card"),
+                                   pytest.param(FOUR, id="four_card"),
+                                   pytest.param(NINE, id="nine_card")] + ON_POWERS)
 def test_default_tables_play_exactly_as_greedy(rules):
     def scores(spec):
         ids, par = seat_arrays(resolve_seats([spec, "greedy", "greedy"], 3))

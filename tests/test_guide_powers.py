@@ -1,12 +1,17 @@
 """The guide in the power-card games: the `guide` strategy's power tables (power_use,
-power_skip) decide whether the power of a drawn card it does not keep is used, a rank in
-neither being greedy's rule; a rank in both is refused; `golfsim guide` on a power preset
-measures one entry per card with a power and shows them in a table of powers, in words, and
-says "call Cabo" where it talks about ending the round."""
+power_skip) decide whether the power of a drawn card it does not keep is used, its snap
+tables (snap_use, snap_skip; snap_opp_use, snap_opp_skip) whether it snaps a card it knows
+(its own; an opponent's) by the discard's rank, its match tables (match_use, match_skip;
+blind_use, blind_skip) whether it makes a turn match with cards it knows (Cabo: by the held
+card's rank; Pablo: by the rank of its cards replaced) or a blind one; a rank in neither
+table of a pair is greedy's rule, a rank in both is refused; `golfsim guide` on a power
+preset measures one entry per card with a power and shows them in a table of powers, in
+words, and says "call Cabo" where it talks about ending the round."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -17,16 +22,20 @@ from simulator.experiments import stats
 from simulator.experiments.runner import run
 from simulator.game import cards as C
 from simulator.game import codes as K
-from simulator.game.powers import effect_of
+from simulator.game.effects import effect_of
 from simulator.game.rules import POWER_PRESETS, Rules
 from simulator.output import guide_report as gr
-from strategies import ALL_RANKS, StrategyError, resolve, resolve_seats, seat_arrays
+from strategies import ALL_RANKS, STRATEGIES, StrategyError, resolve, resolve_seats, seat_arrays
+from strategies.common import MEM_PLAN_SNAP
 import browser
 from cli_errors import assert_one_line_error
+from move_kinds import hole_kinds
 from policy_states import Table, card
 
 CABO = Rules.preset("power_cabo")
 CUMBIA = Rules.preset("power_cumbia")
+CACTUS = Rules.preset("power_cactus")
+PABLO = Rules.preset("power_pablo")
 KING = C.RANKS.index("K")
 HIDDEN = "? ? / ? ?"
 
@@ -63,12 +72,13 @@ def test_power_tables_change_play_and_neither_is_greedys_rule():
     assert not same(holes(CUMBIA, f"guide:power_skip={jack}"), cumbia)
 
 
-def cabo(layout: str, spec: str) -> Table:
-    """A power_cabo table; the positions beyond the 2x2 grid hold the empty positions'
-    pseudo-cards, as the power engine keeps them."""
-    t = Table(CABO, [layout, HIDDEN, HIDDEN], [spec, "greedy", "greedy"])
+def cabo(layout: str, spec: str, rules: Rules = CABO, others=(HIDDEN, HIDDEN),
+         discard=("5D",)) -> Table:
+    """A power-card table (power_cabo's unless ``rules`` says); the positions beyond the 2x2
+    grid hold the empty positions' pseudo-cards, as the power engine keeps them."""
+    t = Table(rules, [layout, *others], [spec, "greedy", "greedy"], discard=discard)
     for s in range(3):
-        for p in range(CABO.n_positions, K.MAX_POS):
+        for p in range(rules.n_positions, K.MAX_POS):
             t.g[K.G_LAY + s * K.MAX_POS + p] = K.EMPTY0 + p
             t.g[K.G_UP + s * K.MAX_POS + p] = 1
             for obs in range(3):
@@ -76,11 +86,13 @@ def cabo(layout: str, spec: str) -> Table:
     return t
 
 
-def drawn(t: Table, held: str) -> int:
-    """The answer to a drawn power card that may be placed, discarded or used."""
+def drawn(t: Table, held: str, match: bool = False) -> int:
+    """The answer to a drawn power card that may be placed, discarded or used (``match``:
+    or matched)."""
     c = card(held)
-    t.g[K.G_PUB + K.PUB_POWER] = effect_of(CABO, c)
-    return t.decide(K.DP_PLACE_DRAWN, 0, t.replaceable(0) + [K.A_DISCARD, K.A_POWER], c)
+    t.g[K.G_PUB + K.PUB_POWER] = effect_of(t.rules, c)
+    return t.decide(K.DP_PLACE_DRAWN, 0, t.replaceable(0) + [K.A_DISCARD, K.A_POWER] +
+                    [K.A_MATCH] * match, c)
 
 
 def test_the_power_tables_decide_a_drawn_card_that_is_not_kept():
@@ -99,13 +111,114 @@ def test_the_power_tables_decide_a_drawn_card_that_is_not_kept():
 def test_a_rank_in_both_power_tables_is_refused():
     with pytest.raises(StrategyError, match="power_use and power_skip both hold 7, J"):
         resolve(f"guide:power_use={mask([6, 10, 11])},power_skip={mask([6, 10])}")
-    assert resolve(f"guide:power_use={mask([6])},power_skip={mask([7])}").params[-2:] == \
-        (64.0, 128.0)
+    assert params_of(f"guide:power_use={mask([6])},power_skip={mask([7])}")[
+        "power_use"] == 64 and params_of("guide:power_skip=128")["power_skip"] == 128
     from simulator.cli import cli
     args = ["run", "--preset", "power_cabo", "--strategy", "guide:power_use=64,power_skip=64",
             "--rounds", "10", "--out", "unused"]
     assert_one_line_error(CliRunner().invoke(cli, args), args,
                           ["strategy guide", "power_use and power_skip", "7"])
+
+
+def params_of(spec: str) -> dict[str, float]:
+    return dict(zip((p.name for p in STRATEGIES["guide"].params), resolve(spec).params))
+
+
+SAYS = (("snap_use", "snap_skip"), ("snap_opp_use", "snap_opp_skip"),
+        ("match_use", "match_skip"), ("blind_use", "blind_skip"))
+
+
+@pytest.mark.parametrize("use, skip", SAYS)
+def test_a_rank_in_both_tables_of_a_snap_or_match_pair_is_refused(use, skip):
+    with pytest.raises(StrategyError, match=f"{use} and {skip} both hold A, K"):
+        resolve(f"guide:{use}={mask([0, 5, 12])},{skip}={mask([0, 12])}")
+    assert params_of(f"guide:{use}={mask([0])},{skip}={mask([12])}")[skip] == 1 << 12
+    from simulator.cli import cli
+    args = ["run", "--preset", "power_cabo", "--strategy", f"guide:{use}=1,{skip}=1",
+            "--rounds", "10", "--out", "unused"]
+    assert_one_line_error(CliRunner().invoke(cli, args), args,
+                          ["strategy guide", f"{use} and {skip}", "A"])
+
+
+def snap(t: Table) -> int:
+    return t.decide(K.DP_SNAP, 0, [K.A_SNAP, K.A_PASS])
+
+
+def snapped(t: Table) -> tuple[int, int]:
+    """(seat, position) of the card the seat plans to snap."""
+    x = int(t.memory(0)[MEM_PLAN_SNAP]) - 1
+    return x // K.MAX_POS, x % K.MAX_POS
+
+
+NINE, KING_BIT = 1 << 8, 1 << KING
+
+
+def test_the_snap_tables_decide_a_snap_with_an_own_card():
+    """Cactus: greedy's rule snaps an own card it knows worth more than 0; snap_skip lets
+    it go, snap_use snaps even a king, worth 0."""
+    nine = dict(rules=CACTUS, discard=("9D",))
+    assert snap(cabo("? ?9S / ? ?", "guide", **nine)) == K.A_SNAP
+    t = cabo("? ?9S / ? ?", f"guide:snap_skip={NINE}", **nine)
+    assert snap(t) == K.A_PASS
+    assert snap(cabo("? ?9S / ? ?", f"guide:snap_skip={ALL_RANKS & ~NINE}", **nine)) == \
+        K.A_SNAP
+    king = dict(rules=CACTUS, discard=("KD",))
+    assert snap(cabo("?KS ? / ? ?", "guide", **king)) == K.A_PASS
+    t = cabo("?KS ? / ? ?", f"guide:snap_use={KING_BIT}", **king)
+    assert snap(t) == K.A_SNAP and snapped(t) == (0, 0)
+
+
+def test_the_snap_tables_decide_a_snap_of_an_opponents_card():
+    """Cumbia: greedy's rule snaps an opponent's card it knows when it has an own card worth
+    more than 0 to give back; snap_opp_skip lets it go, snap_opp_use snaps it anyway; the
+    own-card tables do not decide it."""
+    seen = dict(rules=CUMBIA, discard=("9D",), others=("9S ? / ? ?", HIDDEN))
+    t = cabo("?QS ? / ? ?", "guide", **seen)
+    assert snap(t) == K.A_SNAP and snapped(t) == (1, 0)
+    assert snap(cabo("?QS ? / ? ?", f"guide:snap_opp_skip={NINE}", **seen)) == K.A_PASS
+    assert snap(cabo("?QS ? / ? ?", f"guide:snap_skip={NINE}", **seen)) == K.A_SNAP
+    low = "?KH ? / ? ?"   # its one known card is worth -5: nothing worth giving back
+    assert snap(cabo(low, "guide", **seen)) == K.A_PASS
+    assert snap(cabo(low, f"guide:snap_use={NINE}", **seen)) == K.A_PASS
+    t = cabo(low, f"guide:snap_opp_use={NINE}", **seen)
+    assert snap(t) == K.A_SNAP and snapped(t) == (1, 0)
+
+
+def test_the_match_tables_decide_a_cabo_match():
+    """Cabo: greedy matches a held card whenever it knows a card of its rank (match_use is
+    the same), and never blind in these holes; match_skip does not match, blind_use matches
+    blind when it knows no card of the rank, and never when it knows one."""
+    sevens = "?7S ?2H / ? ?"
+    assert drawn(cabo(sevens, "guide"), "7C", match=True) == K.A_MATCH
+    assert drawn(cabo(sevens, f"guide:match_use={1 << 6}"), "7C", match=True) == K.A_MATCH
+    assert drawn(cabo(sevens, f"guide:match_skip={1 << 6}"), "7C", match=True) != K.A_MATCH
+    low = "?AS ?2H / ?2S ?AH"    # a 5 is not kept, and no 5 is known
+    five = 1 << 4
+    assert drawn(cabo(low, "guide"), "5C", match=True) == K.A_DISCARD
+    assert drawn(cabo(low, f"guide:blind_use={ALL_RANKS & ~five}"), "5C", match=True) == \
+        K.A_DISCARD
+    assert drawn(cabo(low, f"guide:blind_use={five}"), "5C", match=True) == K.A_MATCH
+    assert drawn(cabo(low, f"guide:blind_skip={five}"), "5C", match=True) == K.A_DISCARD
+    shown = dict(others=("5S ? / ? ?", HIDDEN))   # a 5 it knows: the blind table is not asked
+    t = cabo(low, f"guide:match_skip={five},blind_use={five}", **shown)
+    assert drawn(t, "5C", match=True) == K.A_DISCARD
+    assert drawn(cabo(low, f"guide:blind_use={five}", **shown), "5C", match=True) == K.A_MATCH
+
+
+def test_the_match_tables_decide_a_pablo_replacement_by_the_rank_replaced():
+    """Pablo: greedy replaces two or more own cards of a rank it knows when together they are
+    worth more than the held card; the match tables, by the rank of the cards replaced,
+    replace them whatever they total, or never."""
+    twos, queens = "?2S ?2H / ? ?", "?QS ?QH / ? ?"
+    two, queen = 1 << 1, 1 << 11
+    pablo = dict(rules=PABLO)
+    assert drawn(cabo(twos, "guide", **pablo), "9C", match=True) != K.A_MATCH
+    assert drawn(cabo(twos, f"guide:match_use={two}", **pablo), "9C", match=True) == K.A_MATCH
+    assert drawn(cabo(twos, f"guide:match_use={1 << 8}", **pablo), "9C", match=True) != \
+        K.A_MATCH    # the held card's rank (9) is not what the table reads
+    assert drawn(cabo(queens, "guide", **pablo), "3C", match=True) == K.A_MATCH
+    assert drawn(cabo(queens, f"guide:match_skip={queen}", **pablo), "3C", match=True) != \
+        K.A_MATCH
 
 
 def test_every_power_has_words():
@@ -124,6 +237,15 @@ def cabo_guide(tmp_path_factory):
     result = gd.build(CABO, "power_cabo", 3, 4, deals=100, out_dir=out, threads=2,
                       check_rounds=0, compare_rounds=0)
     gr.write(result, out, "golfsim guide --preset power_cabo")
+    return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
+
+
+@pytest.fixture(scope="module")
+def cumbia_guide(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cumbia")
+    result = gd.build(CUMBIA, "power_cumbia", 3, 4, deals=100, out_dir=out, threads=2,
+                      check_rounds=0, compare_rounds=0)
+    gr.write(result, out, "golfsim guide --preset power_cumbia")
     return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
 
 
@@ -234,13 +356,19 @@ def thumb_rules(md: str) -> list[str]:
     return re.findall(r"^\d+\. (.+)$", part, re.M)
 
 
+def kings_taken_or_kept(thumbs: list[str]) -> list[str]:
+    """The rules of thumb but those of the match table, which decides by the held card's
+    rank (the key a match compares): Cabo matches any king with any king."""
+    return [t for t in thumbs if not t.startswith(("Match ", "Do not match ", "Never match "))]
+
+
 def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
     """Cabo's K♦ is worth 0, its other kings 13: the king entries measure K♦ alone (no card is
     worth more than 13, so neither option ever takes or keeps a black king), and the tables,
     the rules of thumb and guide.parquet say so; the kings worth 13 get a row of their own,
     without a measurement."""
     result = synthetic(CABO)
-    kings = [e for e in result.entries if e.row == "K"]
+    kings = [e for e in result.entries if e.row == "K" and e.table in gd.TABLES]
     assert kings and all(e.clear for e in kings)
     for table, never in (("take", "draw"), ("keep", "discard")):
         rows = rows_by_card(result, table)
@@ -251,10 +379,12 @@ def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
     md = gr.markdown(result, [])
     thumbs = thumb_rules(md)
     assert len([t for t in thumbs if "K♦" in t]) == len({(e.table, e.situation) for e in kings})
-    assert not re.search(r"\bkings?\b", "\n".join(thumbs)), thumbs
+    assert not re.search(r"\bkings?\b", "\n".join(kings_taken_or_kept(thumbs))), thumbs
     assert "K♠♥♣ (13): no card is worth more" in md and "measure K♦ (0) alone" in md
     frame = gr.frame(result)
-    assert set(frame.filter(frame["row"] == "K")["cards"]) == {"K♦ (0)"}
+    placed = frame.filter(frame["table"].is_in(list(gd.TABLES)))
+    assert set(placed.filter(placed["row"] == "K")["cards"]) == {"K♦ (0)"}
+    assert set(frame.filter(frame["table"] == "match")["cards"]) >= {"K♠♥♣ (13), K♦ (0)"}
     assert set(frame.filter(frame["row"] == "A")["cards"]) == {"A"}
 
 
@@ -302,11 +432,68 @@ def test_the_page_says_how_the_guide_matches_and_snaps():
     assert "matches it whenever it knows a card of the same rank" in said(CABO)
     assert "snaps a card it knows of the discard's point value" in said(CUMBIA)
     assert "snaps one of its own cards" in said(Rules.preset("power_cactus"))
-    for text in (said(CABO), said(CUMBIA)):
-        assert "The guide does the same: its tables have no entry for these decisions." in text
+    for rules, what in ((CABO, "matches"), (CUMBIA, "snaps")):
+        assert f"The guide does the same, except where its table of {what} says otherwise." \
+            in said(rules)
     # the stall rule where the stock is reshuffled, not in Cabo, whose round ends with it
     assert "reshuffled" in said(CUMBIA) and "reshuffled" not in said(CABO)
     assert "snap" not in said(Rules.preset("power_pablo"))
+
+
+# ---- the snap and match tables on the page ---------------------------------------------------
+def say_headers(result) -> dict[str, list[str]]:
+    """The snap and match tables of a guide: heading -> header."""
+    return {head: header for head, _, header, _ in gr.say_tables(result)}
+
+
+@pytest.mark.parametrize("preset, expected", [
+    ("power_cactus", {"When to snap": ["the discard", "your own card"]}),
+    ("power_cumbia", {"When to snap": ["the discard", "your own card", "an opponent's card"]}),
+    ("power_cabo", {"When to match": ["the card you hold", "you know a card of its rank",
+                                      "you know none of its rank: a blind match"]}),
+    ("power_pablo", {"When to match": ["your cards", "you know two or more of them"]}),
+    ("power_malaysia", {}),
+    ("six_card", {}),
+])
+def test_a_guide_has_the_snap_and_match_tables_its_game_has(preset, expected):
+    """A snap table where the rules have snaps (an opponent's card as a column of its own
+    where it may be snapped), a match table where they have turn matches (a blind match's
+    column in Cabo), a row per rank in play; none in a game without them, nor its entries."""
+    rules = Rules.preset(preset)
+    result = synthetic(rules, wins=())
+    assert say_headers(result) == expected
+    ranks = [C.RANK_NAMES[r] for r in gd.ranks_in_play(rules)]
+    for head, _, _, rows in gr.say_tables(result):
+        assert [str(r[0]).split("♠")[0].split(" ")[0].rstrip(",") for r in rows] == ranks
+    tables = {e.table for e in result.entries}
+    assert ("snap" in tables) == (rules.snap_mode != "none")
+    assert ("match" in tables) == (rules.turn_match_mode != "none")
+    md = gr.markdown(result, [])
+    for head in ("When to snap", "When to match"):
+        assert (f"## {head}\n" in md) == (head in expected)
+
+
+def test_snap_and_match_cells_and_rules_of_thumb_take_the_advices_side():
+    """A clear entry's cell names the option kept and what it gains (positive); a rank
+    whose snaps (matches) clearly pay is a rule of thumb in words."""
+    cumbia = synthetic(CUMBIA, wins=("9",))
+    nines = {e.situation: e for e in cumbia.entries if e.table == "snap" and e.row == "9"}
+    assert set(nines) == {"own", "opponent"} and all(e.clear for e in nines.values())
+    rows = {str(r[0]): r[1:] for r in gr.say_tables(cumbia)[0][3]}
+    assert [c.text for c in rows["9"]] == [gr._cell(nines[s]).text for s in ("own", "opponent")]
+    assert all(re.fullmatch(r"snap \+\d+\.\d\d ±\d+\.\d\d ✓", c.text) and c.kind == "clear"
+               for c in rows["9"])
+    thumbs = thumb_rules(gr.markdown(cumbia, []))
+    assert "Snap your own nines that you know when a matching card is discarded" in \
+        "\n".join(thumbs)
+    assert "Snap an opponent's nines that you know when a matching card is discarded, giving " \
+        "one of yours back" in "\n".join(thumbs)
+    cabo = synthetic(CABO, wins=("A",))
+    thumbs = "\n".join(thumb_rules(gr.markdown(cabo, [])))
+    assert "Match aces you hold whenever you know a card of their rank" in thumbs
+    assert "Match aces you hold blind when you know no card of their rank" in thumbs
+    pablo = "\n".join(thumb_rules(gr.markdown(synthetic(PABLO, wins=("Q",)), [])))
+    assert "Replace two or more of your queens with the card you hold" in pablo
 
 
 @pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
@@ -333,7 +520,7 @@ def test_the_cabo_guide_treats_the_diamond_king_apart(cabo_guide):
         kings = [e for e in result.entries if e.table == table and e.row == "K"]
         assert [c.strip("*") for c in rows[-2][1:]] == [gr._cell(e).text for e in kings]
         assert set(rows[-1][1:]) == {never}
-    assert not re.search(r"\bkings?\b", "\n".join(thumb_rules(md)))
+    assert not re.search(r"\bkings?\b", "\n".join(kings_taken_or_kept(thumb_rules(md))))
     assert "K♠♥♣ (13): no card is worth more" in md and "K♦ (0)" in page.read_text("utf-8")
 
 
@@ -351,3 +538,77 @@ def test_the_cabo_guide_fits_its_game(cabo_guide):
     assert ("then every other player plays one more turn; the ender does not play again. It "
             "also ends at once, with no more turns, when a player has no cards left or when "
             "the last card of the stock has been taken.") in md
+
+
+# ---- the snap and match tables in play -------------------------------------------------------
+def seat_kinds(rules: Rules, spec: str, holes: int = 150) -> Counter:
+    """The kinds of the moves seat 0 makes playing ``spec`` against two greedy players."""
+    ids, params = seat_arrays(resolve_seats([spec, "greedy", "greedy"], 3))
+    out: Counter = Counter()
+    for i in range(holes):
+        out += hole_kinds(rules, 3, ids, params, 11, i, seat=0)
+    return out
+
+
+PLAYED = [   # (rules, tables, kind of move, does the seat make it more often than greedy's rule?)
+    (CACTUS, f"snap_skip={ALL_RANKS}", "snap:own", False),
+    (CUMBIA, f"snap_skip={ALL_RANKS}", "snap:own", False),
+    (CUMBIA, f"snap_opp_skip={ALL_RANKS}", "snap:opponent", False),
+    (CUMBIA, f"snap_opp_use={ALL_RANKS}", "snap:opponent", True),
+    (CACTUS, f"snap_use={ALL_RANKS}", "snap:own", True),
+    (CABO, f"match_skip={ALL_RANKS}", "match:known", False),
+    (CABO, f"blind_use={ALL_RANKS}", "match:unknown", True),
+    (PABLO, f"match_skip={ALL_RANKS}", "match", False),
+    (PABLO, f"match_use={ALL_RANKS}", "match", True),
+]
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+@pytest.mark.parametrize("rules, tables, kind, more", PLAYED,
+                         ids=[f"{r.snap_mode}-{r.turn_match_mode}-{t.split('=')[0]}"
+                              for r, t, _, _ in PLAYED])
+def test_the_snap_and_match_tables_change_the_moves_played(rules, tables, kind, more):
+    """A seat whose tables never snap (match) makes no such move in 150 holes where greedy's
+    rule makes some; one whose tables always do makes more of them (Cabo's blind matches,
+    which greedy's rule does not make)."""
+    base = seat_kinds(rules, "guide")[kind]
+    got = seat_kinds(rules, f"guide:{tables}")[kind]
+    if more:
+        assert got > base, (kind, base, got)
+    else:
+        assert base > 0 and got == 0, (kind, base, got)
+
+
+@pytest.mark.slow   # plays on the powers build, the slow tier's (tests/conftest.py)
+@pytest.mark.parametrize("game, heading", [("cabo", "When to match"),
+                                           ("cumbia", "When to snap")])
+def test_the_guide_measures_snaps_and_matches_and_its_strategy_plays_them(game, heading,
+                                                                          request):
+    """A small guide of Cabo (Cumbia) measures a match (snap) entry per rank in play in each
+    situation the rules have, prints them in a table of their own, none of the other kind,
+    and the strategy it prints holds each kept option in its parameters."""
+    result, md, page = request.getfixturevalue(f"{game}_guide")
+    rules = result.rules
+    entries = [e for e in result.entries if e.table in ("snap", "match")]
+    situations = gd.say_situations(rules)
+    assert [(e.table, e.situation) for e in entries] == \
+        [ts for ts in situations for _ in gd.ranks_in_play(rules)]
+    other = ({"When to snap", "When to match"} - {heading}).pop()
+    assert f"## {heading}\n" in md and f"## {other}\n" not in md
+    assert heading in page.read_text(encoding="utf-8")
+    rows = md_table(md, heading)
+    ranks = [C.RANK_NAMES[r] for r in gd.ranks_in_play(rules)]
+    assert len(rows) == len(ranks)
+    for k, (table, situation) in enumerate(situations):
+        for row, e in zip(rows, entries[k * len(ranks):]):
+            assert row[0] == gd.entry_cards(rules, table, C.RANK_NAMES.index(e.row))
+            assert row[1 + k] == (f"**{gr._cell(e).text}**" if e.clear else gr._cell(e).text)
+            assert e.chosen in (e.a, e.b, gd.EITHER) and (e.chosen != gd.EITHER) == e.clear
+    # the printed strategy plays what the tables say, and prints itself back
+    params = params_of(result.spec)
+    assert gd.spec_of(params) == result.spec
+    for e in entries:
+        prefix = gd.SAY_PARAMS[(e.table, e.situation)]
+        r = C.RANK_NAMES.index(e.row)
+        assert (int(params[f"{prefix}_use"]) >> r) & 1 == (e.chosen == e.a)
+        assert (int(params[f"{prefix}_skip"]) >> r) & 1 == (e.chosen == e.b)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.game import reference as R
+from simulator.game import referee
 from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import run
@@ -26,13 +26,13 @@ def test_reference_parity(seats):
 
 def test_the_first_player_must_draw():
     for i in range(20):
-        rec = R.play_round(EMPTY, 4, ["random"], 4, i)
+        rec = referee.play_round(EMPTY, 4, ["random"], 4, i)
         first = next(row for row in rec.log if row[2] == K.DP_TURN)
         assert first[3] == K.A_DRAW_STOCK
     # one card fewer on the discard pile means one more in the stock, so the layouts and
     # every later card are the same as with a turned-up card, and the rounds differ
-    a = R.play_round(EMPTY, 4, ["greedy"], 4, 0)
-    b = R.play_round(Rules.preset("six_card"), 4, ["greedy"], 4, 0)
+    a = referee.play_round(EMPTY, 4, ["greedy"], 4, 0)
+    b = referee.play_round(Rules.preset("six_card"), 4, ["greedy"], 4, 0)
     assert a.log != b.log
 
 

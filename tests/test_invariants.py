@@ -15,6 +15,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays
@@ -201,5 +202,5 @@ def test_reference_matches_kernel_turn_counts_on_capped_rounds():
     rules = Rules.preset("six_card", turn_cap=5)
     for i in range(50):
         res = engine_round(rules, 4, ["random"], seed=5, round_index=i)
-        ref = R.play_round(rules, 4, ["random"], seed=5, round_index=i)
+        ref = referee.play_round(rules, 4, ["random"], seed=5, round_index=i)
         assert (res["turns"], res["capped"]) == (ref.turns, ref.capped) == (5, True)

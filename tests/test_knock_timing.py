@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.game import codes as K
-from simulator.game import reference as R
+from simulator.game import referee
 from simulator.cli import cli
 from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten
@@ -50,7 +50,7 @@ def test_each_timing_offers_the_knock_where_it_says():
 
 def test_a_knock_after_the_turn_comes_with_the_turn():
     rules = Rules.preset("four_card", knock_timing="end_of_own_turn", **W2_LIKE)
-    rec = R.play_round(rules, 4, [KT], 3, 2)
+    rec = referee.play_round(rules, 4, [KT], 3, 2)
     rows = [r for r in rec.log if r[2] == K.DP_KNOCK and r[3] == K.A_KNOCK]
     assert len(rows) == 1 and rec.knocked
     turn, seat = rows[0][0], rows[0][1]

@@ -177,3 +177,93 @@ def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
 ])
 def test_the_check_lets_downward_imports_pass(rel, source):
     assert violations(rel, source) == []
+
+
+# ---- no import cycle inside a package ------------------------------------------------------
+def _module_files() -> dict[str, str]:
+    """golfsim module name -> its file."""
+    return {module_of(rel): rel for rel in _files()}
+
+
+def import_graph(sources: dict[str, str]) -> dict[str, set[str]]:
+    """module -> the modules of ``sources`` (file -> its text) it imports, at any depth of its
+    code: an import inside a function is an edge as much as one at the top. ``from p import
+    x`` reaches module p.x when there is one, else p itself."""
+    modules = {module_of(rel): rel for rel in sources}
+    graph: dict[str, set[str]] = {name: set() for name in modules}
+    for rel, source in sources.items():
+        me = module_of(rel)
+        for _, _, names in imports(rel, source):
+            for name in names:
+                parts = name.split(".")
+                target = next((".".join(parts[:i]) for i in range(len(parts), 0, -1)
+                               if ".".join(parts[:i]) in modules), None)
+                if target is not None and target != me:
+                    graph[me].add(target)
+    return graph
+
+
+def _package(module: str) -> str:
+    return module.rpartition(".")[0]
+
+
+def cycles(sources: dict[str, str]) -> list[list[str]]:
+    """The import cycles among modules of one package: each strongly connected set of the
+    graph restricted to a package's own modules (its __init__ excluded: importing a
+    submodule runs it, but it is the package's front, not a peer), sorted."""
+    graph = import_graph(sources)
+    inside = {m: {t for t in ts if _package(t) == _package(m) and t != _package(m)}
+              for m, ts in graph.items()}
+    found, index, low, stack, on, counter = [], {}, {}, [], set(), [0]
+
+    def visit(v):   # Tarjan's strongly connected components
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(inside[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+    for v in sorted(inside):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def test_no_import_cycle_inside_a_package():
+    found = cycles({rel: (ROOT / rel).read_text() for rel in _files()})
+    assert not found, "import cycles (an import inside a function counts):\n" + \
+        "\n".join(" <-> ".join(c) for c in found)
+
+
+@pytest.mark.parametrize("sources, cycle", [
+    ({"simulator/game/a.py": "from . import b\n", "simulator/game/b.py": "from .a import x\n"},
+     ["simulator.game.a", "simulator.game.b"]),
+    # hidden in a function, and through a third module
+    ({"simulator/output/a.py": "def f():\n    from .b import y\n",
+      "simulator/output/b.py": "from simulator.output import c\n",
+      "simulator/output/c.py": "import simulator.output.a\n"},
+     ["simulator.output.a", "simulator.output.b", "simulator.output.c"]),
+])
+def test_the_check_finds_an_import_cycle(sources, cycle):
+    assert cycles(sources) == [cycle]
+
+
+def test_the_check_lets_one_way_imports_pass():
+    assert cycles({"simulator/game/a.py": "from . import b\ndef f():\n    from .c import z\n",
+                   "simulator/game/b.py": "from .c import x\n",
+                   "simulator/game/c.py": "import numpy\n",
+                   "simulator/game/__init__.py": "from .a import f\n"}) == []

@@ -16,7 +16,8 @@ import pytest
 from simulator.game import codes as K
 from simulator.game.rules import POWER_PRESETS, Rules, flatten
 from simulator.experiments.runner import run
-from simulator.kernel.engine import State, build_for, pack_rules, policy_table
+from simulator.kernel import pick
+from simulator.kernel.engine import State, pack_rules, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled, resolve_seats, seat_arrays
 from strategies import lookahead as LA
@@ -44,7 +45,7 @@ def test_plays_holes_with_every_card_in_place(rules):
     rt, par, table = pack_rules(arrays), policy_table(ids, params), _table(ids)
     st = State(players, 8192)
     st.aux[LA.AUX_CHECK] = 1
-    build = build_for(arrays.ri)
+    build = pick.module(pick.build(arrays.ri, ids, "general"))
     decisions = 0
     for i in range(12):
         ok = build.round_nb(3, i, rt, par, *st.arrays(), True, True, NO_USER_POLICY, table,
@@ -71,7 +72,7 @@ def test_decisions_ignore_what_the_seat_cannot_see():
     seats = ["lookahead:budget=3", "random", "lookahead:budget=3", "random"]
     ids, params = seat_arrays(resolve_seats(seats, players))
     par, table = policy_table(ids, params), _table(ids)
-    build = build_for(arrays.ri)
+    build = pick.module(pick.build(arrays.ri, ids, "general"))
     st = State(players)
     shuffler = np.random.default_rng(8)
     checked = grown = known_elsewhere = 0
@@ -134,7 +135,7 @@ def test_plays_every_power_rule_set(name):
     st = State(players, 8192)
     st.aux[LA.AUX_CHECK] = 1
     for i in range(6):
-        ok = build_for(arrays.ri).round_nb(8, i, rt, par, *st.arrays(), True, True,
-                                           NO_USER_POLICY, table, st.aux)
+        ok = pick.module(pick.build(arrays.ri, ids, "general")).round_nb(
+            8, i, rt, par, *st.arrays(), True, True, NO_USER_POLICY, table, st.aux)
         assert ok and st.out[K.OUT_ERROR] == 0, (i, st.out[K.OUT_ERROR])
     assert st.aux[LA.AUX_FAILED] == 0 and st.aux[LA.AUX_STAMP] > 0

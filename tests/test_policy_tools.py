@@ -131,10 +131,10 @@ def test_every_rule_set_the_options_allow_fits_the_lanes():
     import dataclasses
 
     from simulator.kernel.lanes import GAIN_LIMIT
-    from simulator.game.rules import _SCHEME_TABLES
+    from simulator.game.rules import SCHEME_TABLES
 
     fields = {f.name: f.metadata for f in dataclasses.fields(Rules)}
-    values = [abs(v) for table in _SCHEME_TABLES.values() for v in table if v is not None]
+    values = [abs(v) for table in SCHEME_TABLES.values() for v in table if v is not None]
     for name, meta in fields.items():
         if name.startswith("value_") and name != "value_scheme":
             values += [abs(v) if isinstance(v, int) else 15 for v in meta["allowed"]]

@@ -19,12 +19,14 @@ import pytest
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game.powers import PowerHole, effect_of
+from simulator.game import referee
+from simulator.game.effects import effect_of
+from simulator.game.powers import PowerHole
 from simulator.game.rules import POWER_PRESETS, RuleError, Rules, flatten
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel import scoring as S
-from simulator.kernel.engine import State, build_for, pack_rules, policy_table
-from simulator.kernel.features import missing
+from simulator.kernel import pick
+from simulator.kernel.engine import State, pack_rules, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled, resolve_seats, seat_arrays
 from test_powers import random_power_rules
@@ -57,7 +59,7 @@ def differences(rules: Rules, players: int, seed: int, round_index: int,
     turns, ender, ...) and, here, what every seat knows at the end of the hole."""
     seats = seats or ["random"] * players
     engine = compiled_hole(rules, players, seed, round_index, seats)
-    ref = R.play_round(rules, players, seats, seed, round_index)
+    ref = referee.play_round(rules, players, seats, seed, round_index)
     out = parity_differences(engine, dataclasses.replace(ref, layouts=grown(ref.layouts)))
     known = [[row + [-1] * (K.MAX_POS - len(row)) for row in obs] for obs in ref.known]
     for obs in range(players):   # an empty position is known to all
@@ -132,7 +134,8 @@ def random_cases(n: int, seed: int):
 def test_every_power_preset_plays_as_the_reference(preset):
     rules = Rules.preset(preset)
     n = rules.players_min
-    assert not missing("powers", rules, n) and missing("general", rules, n) == ["powers"]
+    assert not pick.missing("powers", rules, n) and \
+        pick.missing("general", rules, n) == ["powers"]
     assert_parity([(rules, players, 31 + players, i) for players in (2, 4, 6)
                    if rules.players_min <= players <= rules.players_max for i in range(8)])
 
@@ -195,15 +198,16 @@ def compiled_state(rules: Rules, players: int, seed: int, round_index: int):
     arrays = flatten(rules, players)
     ids, params = seat_arrays(resolve_seats(["random"] * players, players))
     st = State(players, 8192)
-    ok = build_for(arrays.ri).round_nb(seed, round_index, pack_rules(arrays),
-                                       policy_table(ids, params), *st.arrays(), True, True,
-                                       NO_USER_POLICY, compiled.table(ids, None), st.aux)
+    build = pick.module(pick.build(arrays.ri, ids, "general"))
+    ok = build.round_nb(seed, round_index, pack_rules(arrays), policy_table(ids, params),
+                        *st.arrays(), True, True, NO_USER_POLICY, compiled.table(ids, None),
+                        st.aux)
     assert ok and st.out[K.OUT_ERROR] == 0
     return st.g
 
 
 def reference_state(rules: Rules, players: int, seed: int, round_index: int):
-    hole = R.make_hole(rules, players, ["random"] * players, seed, round_index)
+    hole = referee.make_hole(rules, players, ["random"] * players, seed, round_index)
     assert isinstance(hole, PowerHole)
     hole.play()
     return hole.state

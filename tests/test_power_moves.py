@@ -14,7 +14,7 @@ import pytest
 from move_kinds import expected_kinds, hole_kinds
 from simulator import api
 from simulator.game import codes as K
-from simulator.game.powers import ranks_with_powers
+from simulator.game.effects import ranks_with_powers
 from simulator.game.rules import POWER_PRESETS, Rules
 from strategies import resolve_seats, seat_arrays
 from tiers import slow

@@ -12,6 +12,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.game.powers import PowerHole
 from simulator.game.rules import Rules, flatten
 from simulator.kernel.engine import State, pack_rules, policy_table
@@ -130,7 +131,7 @@ def mirrored_hole(name: str, players: int, specs: list[str], seed: int,
     penalty cards added to every layout after the initial reveal, so that layouts grow
     beyond the grid (rare in play between these policies)."""
     rules = rules_named(name)
-    hole = R.make_hole(rules, players, specs, seed, 0)
+    hole = referee.make_hole(rules, players, specs, seed, 0)
     assert isinstance(hole, PowerHole)
     env = Env(rules, players, compiled_specs or specs)
     hole.policies = [pol if spec == "random" else Mirror(hole, s, pol, env)
@@ -212,7 +213,7 @@ def test_forgetful_forgets_opponents_cards():
                         ["forgetful:T=8,decay=1"] * 3)
     assert env.asked and all(got in o.legal for _, _, _, got, o in env.asked)
     rules = rules_named("power_malaysia")
-    hole = R.make_hole(rules, 3, ["knock-threshold"] * 3, 5, 0)
+    hole = referee.make_hole(rules, 3, ["knock-threshold"] * 3, 5, 0)
     hole.state.deal()
     obs = hole.state.observe(0, R.Decision.TURN, [K.A_DRAW_STOCK], None)
     g = np.zeros(K.G_SIZE, dtype=np.int32)

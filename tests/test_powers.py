@@ -14,7 +14,9 @@ from click.testing import CliRunner
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game.powers import PowerCell, PowerHole, effect_of, layout_value_grown
+from simulator.game import referee
+from simulator.game.effects import effect_of
+from simulator.game.powers import PowerCell, PowerHole, layout_value_grown
 from simulator.game.reference import Action, Decision
 from simulator.game.rules import POWER_PRESETS, RuleError, Rules
 from tiers import slow
@@ -474,7 +476,7 @@ def random_power_rules(rng: random.Random) -> Rules:
 
 
 def check_hole(rules: Rules, players: int, strategies, seed: int) -> R.RoundRecord:
-    hole = R.make_hole(rules, players, strategies, seed, 0)
+    hole = referee.make_hole(rules, players, strategies, seed, 0)
     assert isinstance(hole, PowerHole)
     asked = hole.ask
 
@@ -553,7 +555,7 @@ def test_power_matches_are_played_by_the_reference(preset):
     rules = Rules.preset(preset, turn_cap=150)
 
     def play_hole(order, round_index):
-        rec = R.play_round(rules, 3, ["knock-threshold"], 5, round_index)
+        rec = referee.play_round(rules, 3, ["knock-threshold"], 5, round_index)
         return {"scores": rec.scores, "layout_values": rec.layout_values, "ender": rec.ender,
                 "knocked": rec.knocked, "layouts": rec.layouts}
     result = R.play_match(rules, 3, 5, 0, holes=3, target=0, play_hole=play_hole)
@@ -665,8 +667,8 @@ def test_the_last_stock_card_ends_malaysia_after_the_action():
 def test_a_power_round_is_the_same_every_time():
     for preset in sorted(POWER_PRESETS):
         rules = Rules.preset(preset)
-        a = R.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
-        b = R.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
+        a = referee.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
+        b = referee.play_round(rules, 4, ["random", "greedy", "knock-threshold", "random"], 11, 3)
         assert a == b and a.log
         assert all(0 <= dp < K.N_DECISION_POINTS and 0 <= action < K.N_ACTIONS
                    for _, _, dp, action, _ in a.log)
@@ -678,7 +680,7 @@ def test_greedy_calls_rather_than_stall():
     without it, the players never knowing all their cards after penalty cards."""
     rules = Rules.preset("power_cactus")
     for i in (62, 70, 131, 165):
-        rec = R.play_round(rules, 4, ["greedy"], 1, i)
+        rec = referee.play_round(rules, 4, ["greedy"], 1, i)
         assert not rec.capped and rec.ender >= 0 and rec.knocked, i
         assert rec.reshuffles == K.GREEDY_STALL_RESHUFFLES, (i, rec.reshuffles)
 

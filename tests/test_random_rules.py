@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.game import reference as R
+from simulator.game import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import OPTIONS, POWER_PRESETS, PRESETS, RuleError, Rules, flatten
 from tiers import sweep
@@ -91,7 +91,7 @@ def test_random_rule_set_parity(case):
     for rnd in range(ROUNDS_EACH):
         k = play_logged_round(arrays, [0] * players, np.zeros((players, 1)), 31 + case, rnd)
         assert k["error"] == 0, (preset, overrides)
-        ref = R.play_round(rules, players, ["random"], 31 + case, rnd)
+        ref = referee.play_round(rules, players, ["random"], 31 + case, rnd)
         where = (preset, overrides, players, rnd)
         assert [tuple(int(x) for x in row) for row in k["log"]] == \
             [tuple(row) for row in ref.log], where
@@ -118,7 +118,7 @@ def test_row_layout_parity(rules, spec):
     policy = 0 if spec == "random" else 1
     for rnd in range(20):
         k = play_logged_round(arrays, [policy] * 3, np.zeros((3, 1)), 5, rnd)
-        ref = R.play_round(rules, 3, [spec], 5, rnd)
+        ref = referee.play_round(rules, 3, [spec], 5, rnd)
         assert k["error"] == 0
         assert [tuple(int(x) for x in row) for row in k["log"]] == \
             [tuple(row) for row in ref.log], (rules.pair_scope, rnd)
@@ -141,7 +141,7 @@ def test_rearrange_after_reveal_parity(rules, spec):
     arranged = 0
     for rnd in range(25):
         k = play_logged_round(arrays, [policy] * 3, np.zeros((3, 1)), 9, rnd)
-        ref = R.play_round(rules, 3, [spec], 9, rnd)
+        ref = referee.play_round(rules, 3, [spec], 9, rnd)
         assert k["error"] == 0
         log = [tuple(int(x) for x in row) for row in k["log"]]
         assert log == [tuple(row) for row in ref.log], (rules.grid_cols, rnd)

@@ -33,6 +33,7 @@ import pytest
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.kernel import scoring as S
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import RuleError, Rules, card_keys, card_values, flatten
@@ -90,7 +91,7 @@ def assert_parity(rules: Rules, players: int, strategies: list[str], seed: int,
     mismatched = []
     for i in range(rounds):
         engine = engine_round(rules, players, strategies, seed, i)
-        ref = R.play_round(rules, players, strategies, seed, i)
+        ref = referee.play_round(rules, players, strategies, seed, i)
         diff = differences(engine, ref)
         if diff:
             mismatched.append((i, diff))
@@ -328,7 +329,7 @@ def test_knock_parity_covers_knocks():
     rules = Rules.preset("four_card", ender_penalty="plus_10", ender_rule_applies_to="knock_only")
     knocks = 0
     for i in range(60):
-        ref = R.play_round(rules, 4, [KT8], 17, i)
+        ref = referee.play_round(rules, 4, [KT8], 17, i)
         knock_rows = [row for row in ref.log
                       if row[2] == K.DP_TURN and row[3] == K.A_KNOCK]
         assert len(knock_rows) <= 1
@@ -686,7 +687,7 @@ def test_new_rules_are_exercised():
         knock_turns += [row[0] for row in _rows(rec, K.DP_TURN) if row[3] == K.A_KNOCK]
     assert len(knock_turns) >= 40 and min(knock_turns) == 8
     early = [row[0] for i in range(60) for row in
-             _rows(R.play_round(Rules.preset("four_card"), 4, [KT8], 7, i), K.DP_TURN)
+             _rows(referee.play_round(Rules.preset("four_card"), 4, [KT8], 7, i), K.DP_TURN)
              if row[3] == K.A_KNOCK and row[0] < 8]
     assert len(early) >= 10
 
@@ -713,13 +714,13 @@ def test_new_rules_are_exercised():
     for i, (_, rec) in enumerate(_reference_holes(Rules.preset("four_card", owner_view="all"), 4,
                                                    [KT8], 10, 40)):
         assert not _rows(rec, K.DP_REVEAL)
-        differ += rec.log != R.play_round(Rules.preset("four_card"), 4, [KT8], 10, i).log
+        differ += rec.log != referee.play_round(Rules.preset("four_card"), 4, [KT8], 10, i).log
     assert differ >= 30
     # ... initially_peeked is the same game as none (perfect memory)
     for i in range(20):
-        assert R.play_round(Rules.preset("four_card", owner_view="initially_peeked"), 4, [KT8],
-                            11, i).log == R.play_round(Rules.preset("four_card"), 4, [KT8], 11,
-                                                       i).log
+        peeked = Rules.preset("four_card", owner_view="initially_peeked")
+        assert referee.play_round(peeked, 4, [KT8], 11, i).log == \
+            referee.play_round(Rules.preset("four_card"), 4, [KT8], 11, i).log
 
     # flip_on_first_turn: each seat's reveals open its first turn (turn number = seat), right
     # before that turn's decision; whole_column turns up one whole column in one decision
@@ -834,7 +835,7 @@ def test_tv_d18_jack_discard_skips_the_next_seat():
     it; turn 3, seat 0's (B), has no decision at all; turn 4 is seat 1's (C). The kernel plays
     the same hole move for move."""
     rules = Rules.preset("six_card", **JACK20)
-    ref = R.play_round(rules, 3, ["random"], 19, 3)
+    ref = referee.play_round(rules, 3, ["random"], 19, 3)
     jack_hearts = C.card_id(C.RANK_JACK, C.HEARTS)
     assert (2, 2, K.DP_PLACE_DRAWN, K.A_DISCARD, jack_hearts) in ref.log
     assert not [row for row in ref.log if row[0] == 3]
@@ -842,7 +843,7 @@ def test_tv_d18_jack_discard_skips_the_next_seat():
     assert [(row[0], row[1]) for row in turn_rows[:4]] == [(0, 0), (1, 1), (2, 2), (4, 1)]
     assert not differences(engine_round(rules, 3, ["random"], 19, 3), ref)
     # without the rule seat 0 plays turn 3
-    plain = R.play_round(Rules.preset("six_card", value_jack=20), 3, ["random"], 19, 3)
+    plain = referee.play_round(Rules.preset("six_card", value_jack=20), 3, ["random"], 19, 3)
     assert [(row[0], row[1]) for row in plain.log if row[2] == K.DP_TURN][3] == (3, 0)
 
 
@@ -885,7 +886,7 @@ def test_tv_d18_pay_to_peek():
     rules = Rules.preset("four_card", pay_to_peek=1)
     assert R.hole_scores(rules, [10, 12], -1, extra=[3, 0]) == [13, 12]
     rules = Rules.preset("six_card", pay_to_peek=1)
-    ref = R.play_round(rules, 3, ["random"], 18, 14)
+    ref = referee.play_round(rules, 3, ["random"], 18, 14)
     peeks = [row for row in ref.log if row[2] == K.DP_PEEK]
     assert [row[1] for row in peeks].count(0) == 3
     assert ref.layout_values[0] == 10 and ref.ender != 0 and ref.scores[0] == 13
@@ -906,7 +907,7 @@ def test_peeks_follow_amb16():
         rules = Rules.preset(preset, pay_to_peek=2)
         total = 0
         for i in range(60):
-            rec = R.play_round(rules, 3, strategies, 29, i)
+            rec = referee.play_round(rules, 3, strategies, 29, i)
             log = rec.log
             for j, row in enumerate(log):
                 if row[2] == K.DP_TURN and row[3] == K.A_PEEK:

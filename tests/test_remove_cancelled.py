@@ -10,6 +10,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
+from simulator.game import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import RuleError, Rules, flatten
 from tiers import sweep
@@ -45,7 +46,7 @@ def test_kernel_and_reference_agree(name, rules, spec):
     for rnd in range(50):   # a 3x3 line or block completes in 15-30% of holes
         k = play_logged_round(arrays, [{"random": 0, "greedy": 1}[spec]] * players,
                               np.zeros((players, 1)), 41, rnd)
-        ref = R.play_round(rules, players, [spec], 41, rnd)
+        ref = referee.play_round(rules, players, [spec], 41, rnd)
         where = (name, spec, rnd)
         assert k["error"] == 0, where     # (check=True: conservation after every turn)
         assert [tuple(int(x) for x in row) for row in k["log"]] == \

@@ -166,3 +166,12 @@ def test_a_final_turn_with_nowhere_to_put_the_drawn_card_is_refused():
     for name in ("reveal_on_trigger", "replace_face_up_allowed", "stock_draw_may_be_discarded"):
         assert name in str(e.value)
     Rules.preset("six_card", reveal_on_trigger=True, replace_face_up_allowed=False)
+
+
+def test_titles_leave_out_a_value_the_preset_derives_alike():
+    """six_card's 2s are worth -2 and its kings 0 without value_two / value_king: giving those
+    values changes nothing, so the rule set's description does not list them."""
+    assert describe(Rules.preset("six_card").with_options(value_two=-2, value_king=0),
+                    "six_card") == "six_card"
+    assert describe(Rules.preset("six_card").with_options(value_two=2, value_king=0),
+                    "six_card") == "six_card, value_two=2"

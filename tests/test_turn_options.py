@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
+from simulator.game import referee
 from simulator.kernel import scoring as S
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import NO_USER_POLICY
@@ -83,11 +84,10 @@ def test_reveal_on_trigger_turns_every_other_layout_up(reveal):
 # ---- replace_unseen_once and private_stock_draw (docs/rules.md#turns) ----------------------------
 def _both(rules, players, spec, seed, rnd):
     """One round through the kernel and the reference; asserts they agree, knowledge included."""
-    from simulator.game import reference as R
     policy = {"random": 0, "greedy": 1}[spec]
     k = play_logged_round(flatten(rules, players), [policy] * players,
                           np.zeros((players, 1)), seed, rnd)
-    ref = R.play_round(rules, players, [spec], seed, rnd)
+    ref = referee.play_round(rules, players, [spec], seed, rnd)
     assert k["error"] == 0
     assert [tuple(int(x) for x in row) for row in k["log"]] == [tuple(r) for r in ref.log]
     assert k["scores"].tolist() == list(ref.scores)

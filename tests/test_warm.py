@@ -31,15 +31,15 @@ def test_the_processes_get_about_equal_compile_times():
 
 def test_a_part_of_a_group_goes_alone():
     """A run that needs only some of a group's builds compiles just those."""
-    shares = warm.shares(["policy:heuristic", "engine"], 2)
-    assert sorted(map(sorted, shares)) == [["engine"], ["policy:heuristic"]]
+    shares = warm.shares(["policy:heuristic", "general"], 2)
+    assert sorted(map(sorted, shares)) == [["general"], ["policy:heuristic"]]
 
 
 def test_warm_compiles_every_build_a_built_in_reaches():
     """The power-card games' engine and lookahead's power rollouts included (a first power
     command after ``golfsim warm`` should compile nothing)."""
     from strategies import STRATEGIES
-    for name in ("lean", "engine", "matches", "powers", "powers:matches",
+    for name in ("lean", "general", "general:matches", "powers", "powers:matches",
                  "policy:lookahead-powers"):
         assert name in warm.PLAN
     for strategy in STRATEGIES:

@@ -23,7 +23,8 @@ import greenlet
 
 from simulator.api import GolfsimError
 from simulator.game import codes as K
-from simulator.game.reference import RoundRecord, make_hole, parse_strategy, play_match
+from simulator.game.reference import RoundRecord, play_match
+from simulator.game.referee import make_hole
 from simulator.game.streams import STREAM_SEAT0, PyStream
 
 from .config import EnvConfig
@@ -92,9 +93,8 @@ class Game:
         from golfsim's random stream of that place: ``policy.choose(decision)`` is the move
         golfsim's strategy makes there."""
         position = self.position[seat]
-        cls, params = parse_strategy(spec)
         stream = PyStream(self.seed, self.hole_round, STREAM_SEAT0 + position)
-        return cls(self.config.rules, self.hole.state.table, position, stream, **params)
+        return self.hole.new_policy(spec, position, stream)
 
 
 class Table:

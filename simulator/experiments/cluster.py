@@ -25,6 +25,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..kernel import policy_api
+from . import runner
+
 # the Dask settings of the worker processes ``local:N`` starts (docs/cluster.md gives them
 # for workers started by hand)
 QUIET_WORKERS = {"distributed.worker.profile.enabled": False}
@@ -240,7 +243,7 @@ _WORKER_LOCK = threading.Lock()
 _KEY_LOCKS: dict = {}
 
 
-def _cached(key, make):
+def cached(key, make):
     """``make()``, once per worker process for ``key``. Each key has its own lock, held while
     it is made: a job's ``make`` compiles (or loads) the user policy under another key, and a
     thread making one build does not hold up the threads that need another."""
@@ -254,30 +257,27 @@ def _cached(key, make):
         return _WORKER_CACHE[key]
 
 
-def _compiled_user(user):
+def compiled_user(user):
+    """The user policy (path, function) compiled on this worker, once."""
     if user is None:
         return None
-    from ..kernel.policy_api import compile_policy
-    return _cached(("user", user), lambda: compile_policy(*user))
+    return cached(("user", user), lambda: policy_api.compile_policy(*user))
 
 
 def _worker_job(spec: JobSpec):
-    from . import runner
-
     def make():
         return runner.make_job(spec.rules, spec.players, np.asarray(spec.policy_ids),
                                spec.params, spec.seed, spec.check, spec.kernel,
-                               _compiled_user(spec.user))
-    return _cached(("job", spec.key()), make)
+                               compiled_user(spec.user))
+    return cached(("job", spec.key()), make)
 
 
 def _state(job, players):
-    from . import runner
-    local = _cached(("states",), threading.local)
+    local = cached(("states",), threading.local)
     states = getattr(local, "states", None)
     if states is None:
         states = local.states = {}
-    k = (job.lean, job.user_chunk is not None, players)
+    k = (job.build, players)
     if k not in states:
         states[k] = runner.new_state(job, players)
     return states[k]
@@ -287,7 +287,6 @@ def play_chunk_task(spec: JobSpec, start: int, count: int, per_round: bool,
                     holes: int = 0, target: int = 0):
     """One chunk of rounds (or matches) on a worker: ("ok", Totals, MatchTotals or None,
     scores, turns) or ("policy", message, round, seat) after a policy error."""
-    from . import runner
     job = _worker_job(spec)
     st = _state(job, spec.players)
     try:
@@ -300,37 +299,48 @@ def play_chunk_task(spec: JobSpec, start: int, count: int, per_round: bool,
         return "policy", str(e), e.round_index, e.seat
 
 
-def run_chunk(spec: JobSpec, start: int, count: int, per_round: bool, holes: int = 0,
-              target: int = 0):
-    """Play one chunk of ``spec`` on the active cluster (from a thread of this process);
-    raises runner.PolicyError as the in-process chunk would."""
-    from . import runner
-    key = f"golfsim-chunk-{spec.key()}-{int(per_round)}-{holes}-{target}-{start}-{count}"
-    got = _ACTIVE.call(play_chunk_task, spec, start, count, per_round, holes, target, key=key)
+def call(fn, *args, key: str):
+    """``fn(*args)`` as the task ``key`` on the active cluster, from a thread of this process:
+    its answer, ("policy", message, round, seat) raised as runner.PolicyError."""
+    got = _ACTIVE.call(fn, *args, key=key)
     if got[0] == "policy":
         raise runner.PolicyError(got[1], got[2], got[3])
     return got[1:]
 
 
-def compare_shard_task(plan, kernel: str, user, start: int, count: int):
-    """One shard of a comparison on a worker (its ShardSums)."""
-    from . import compare
-    player = _cached(("compare", plan.key(), kernel, user),
-                     lambda: compare._Player(plan, 1, kernel, _compiled_user(user)))
-    try:
-        return "ok", player.play(start, count)
-    except compare.runner.PolicyError as e:
-        return "policy", str(e), e.round_index, e.seat
+def run_chunk(spec: JobSpec, start: int, count: int, per_round: bool, holes: int = 0,
+              target: int = 0):
+    """Play one chunk of ``spec`` on the active cluster (from a thread of this process);
+    raises runner.PolicyError as the in-process chunk would."""
+    key = f"golfsim-chunk-{spec.key()}-{int(per_round)}-{holes}-{target}-{start}-{count}"
+    return call(play_chunk_task, spec, start, count, per_round, holes, target, key=key)
 
 
-def compare_shard(plan, kernel: str, user, start: int, count: int):
-    """Play one shard of ``plan`` on the active cluster; raises runner.PolicyError."""
-    from . import runner
-    key = f"golfsim-shard-{plan.key()}-{kernel}-{digest(user)}-{start}-{count}"
-    got = _ACTIVE.call(compare_shard_task, plan, kernel, user, start, count, key=key)
-    if got[0] == "policy":
-        raise runner.PolicyError(got[1], got[2], got[3])
-    return got[1]
+class Remote:
+    """runner.run's executor on the active cluster: every chunk a task there."""
+
+    def __init__(self, session: "Session"):
+        self.session = session
+
+    def threads(self) -> int:
+        return self.session.threads()
+
+    def job(self, rules, players, policy_ids, params, seed, check, kernel, user) -> JobSpec:
+        return job_spec(rules, players, policy_ids, params, seed, check, kernel, user)
+
+    def play(self, spec: JobSpec, start: int, count: int, per_round: bool, holes: int = 0,
+             target: int = 0):
+        return run_chunk(spec, start, count, per_round, holes, target)
+
+    def cancel(self) -> None:
+        self.session.cancel()
+
+
+def executor() -> Remote | None:
+    """The executor runner.run plays on: the active cluster's (started now when pending), or
+    None for this process's threads."""
+    s = active()
+    return None if s is None else Remote(s)
 
 
 def user_source(user) -> tuple | None:
@@ -338,7 +348,6 @@ def user_source(user) -> tuple | None:
     what the workers compile again (the file must exist at that path on every worker)."""
     if user is None:
         return None
-    from ..kernel import policy_api
     for key, fn in policy_api._COMPILED.items():
         if fn is user:
             return key

@@ -54,9 +54,9 @@ from . import stats
 from ..kernel.tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
 from . import report
 from .report import rules_metadata, text_table, version
-from ..game.rules import (RuleError, Rules, canonical_option, describe, option_text,
+from ..game.rules import (OPTIONS, RuleError, Rules, canonical_option, describe, option_text,
                           parse_option_text)
-from . import cluster
+from . import cluster, warm
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
 
@@ -80,7 +80,7 @@ RESOLUTION = {"mean_score": stats.RESOLUTION_POINTS, "win_share": stats.RESOLUTI
               "knocker_success": stats.RESOLUTION_SHARE, "round_length": stats.RESOLUTION_TURNS}
 
 FRAME_COLUMNS = (
-    "variant_index", "variant", "quantity", "group", "group_kind",
+    "variant_index", "variant", "quantity", "group", "group_kind", "seat", "strategy",
     "rounds", "baseline_n", "variant_n",
     "baseline", "baseline_lo95", "baseline_hi95",
     "variant_value", "variant_lo95", "variant_hi95",
@@ -457,8 +457,25 @@ class _Player:
             if progress is not None:
                 progress(n)
 
-        runner.wait_all([self.pool.submit(work, it) for it in items])
+        runner.wait_all([self.pool.submit(work, it) for it in items], cluster.cancel)
         return scores, turns, tot
+
+
+def shard_task(plan: Plan, kernel: str, user, start: int, count: int):
+    """One shard of a comparison on a cluster's worker: ("ok", its ShardSums), or ("policy",
+    message, round, seat) after a policy error."""
+    player = cluster.cached(("compare", plan.key(), kernel, user),
+                            lambda: _Player(plan, 1, kernel, cluster.compiled_user(user)))
+    try:
+        return "ok", player.play(start, count)
+    except runner.PolicyError as e:
+        return "policy", str(e), e.round_index, e.seat
+
+
+def remote_shard(plan: Plan, kernel: str, user, start: int, count: int) -> ShardSums:
+    """Play one shard of ``plan`` on the active cluster; raises runner.PolicyError."""
+    key = f"golfsim-shard-{plan.key()}-{kernel}-{cluster.digest(user)}-{start}-{count}"
+    return cluster.call(shard_task, plan, kernel, user, start, count, key=key)[0]
 
 
 class _RemotePlayer:
@@ -495,15 +512,15 @@ class _RemotePlayer:
             j, (start, count) = item
             stored = self.store.path(j).exists()
             future = None if stored else self.pool.submit(
-                cluster.compare_shard, self.plan, self.kernel, self.user, start, count)
+                remote_shard, self.plan, self.kernel, self.user, start, count)
             self.ahead.append((j, start, count, future))
             busy += future is not None
 
     def play(self, start: int, count: int, progress=None) -> ShardSums:
         future = self.current
         if future is None:   # stored, but not loadable (another cut, unreadable): play it
-            future = self.pool.submit(cluster.compare_shard, self.plan, self.kernel,
-                                      self.user, start, count)
+            future = self.pool.submit(remote_shard, self.plan, self.kernel, self.user, start,
+                                      count)
         while not future.done():   # short waits keep the main thread responsive to Ctrl-C
             wait([future], timeout=0.25)
         sums = future.result()
@@ -526,7 +543,7 @@ def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:
         for seating in plan.seats:
             ids, params = seat_arrays([plan.strategies[x] for x in seating])
             try:
-                runner.warm_up(rules, plan.players, ids, params, kernel=kernel, user=user)
+                warm.warm_up(rules, plan.players, ids, params, kernel=kernel, user=user)
             except runner.PolicyError:
                 pass  # the comparison meets the same error and reports it
 
@@ -709,7 +726,10 @@ def frame(result: CompareResult) -> pl.DataFrame:
     """One row per (variant, quantity, group): baseline and variant values with 95% intervals,
     the change with its interval (paired unless ``paired`` is false) and the unpaired interval
     of the same change, and ``width_ratio`` = unpaired width / paired width. Shares are
-    fractions (0..1). One String column per varied option gives the variant's value."""
+    fractions (0..1). One column per varied option gives the variant's value in the option's
+    type (Int64, Float64, Boolean, String; null for an option's "none"); ``seat`` (Int64) and
+    ``strategy`` (String) say what a row groups by, null where it is not that kind (``group``
+    and ``group_kind`` give the same as text)."""
     plan = result.plan
     rows = []
     for e in effects(plan, result.sums):
@@ -718,9 +738,12 @@ def frame(result: CompareResult) -> pl.DataFrame:
             else math.nan
         v = effect_verdict(e, result.rounds)
         row = {"variant_index": e.variant.index, "variant": e.variant.label}
-        row.update({v.option: option_text(val) for v, val in zip(plan.varies, e.variant.values)})
+        row.update({v.option: option_value(v.option, val)
+                    for v, val in zip(plan.varies, e.variant.values)})
         row.update({
             "quantity": e.quantity, "group": e.group, "group_kind": e.kind,
+            "seat": int(e.group.split()[1]) if e.kind == "seat" else None,
+            "strategy": e.group if e.kind == "strategy" else None,
             "rounds": result.rounds, "baseline_n": e.baseline_n, "variant_n": e.variant_n,
             "baseline": e.baseline.mean, "baseline_lo95": e.baseline.lo,
             "baseline_hi95": e.baseline.hi,
@@ -736,15 +759,33 @@ def frame(result: CompareResult) -> pl.DataFrame:
     options = [v.option for v in plan.varies]
     schema = {}
     for c in FRAME_COLUMNS[:2] + tuple(options) + FRAME_COLUMNS[2:]:
-        if c in ("variant_index", "rounds", "baseline_n", "variant_n", "deals_needed"):
+        if c in options:
+            schema[c] = option_dtype(c)
+        elif c in ("variant_index", "rounds", "baseline_n", "variant_n", "deals_needed", "seat"):
             schema[c] = pl.Int64
         elif c == "paired":
             schema[c] = pl.Boolean
-        elif c in options or c in ("variant", "quantity", "group", "group_kind", "verdict"):
+        elif c in ("variant", "quantity", "group", "group_kind", "strategy", "verdict"):
             schema[c] = pl.String
         else:
             schema[c] = pl.Float64
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+_OPTION_DTYPES = {"int": pl.Int64, "int | None": pl.Int64, "float": pl.Float64,
+                  "float | None": pl.Float64, "bool": pl.Boolean, "str": pl.String}
+
+
+def option_dtype(option: str):
+    """The frame column type of a rule option's values (String for lists and tables)."""
+    return _OPTION_DTYPES.get(str(OPTIONS[option].type), pl.String)
+
+
+def option_value(option: str, value):
+    """A rule option's value as its frame column holds it (option_dtype)."""
+    if value is None or option_dtype(option) is not pl.String:
+        return value
+    return option_text(value)
 
 
 def metadata(result: CompareResult, command: str, rules_file: str | None = None) -> dict:

@@ -4,8 +4,10 @@ A guide is a set of tables read by the ``guide`` strategy (strategies/guide.py,
 ``guide_nb``): which discards to take and which drawn cards to keep, by rank and by the
 situation (the card pairs one of the player's own; in games scoring lines of three, it
 completes a line or joins one; else early in the round, later, or on the last turn); in
-power-card games, whether to use the power of a card drawn and not kept, by rank; the
-highest score to go out (or knock, or call) with; how to make the initial reveal. Everything
+power-card games, whether to use the power of a card drawn and not kept, by rank, and where
+the rules have them, when to snap (by the discard's rank: one's own card, an opponent's) and
+when to make a turn match (with cards one knows, or blind); the highest score to go out (or
+knock, or call) with; how to make the initial reveal. Everything
 else (where a card goes, counting cards) is greedy's, which the pages call the baseline
 player.
 
@@ -18,9 +20,9 @@ turn (tune.TableObjective). The entry's effect is the paired difference in the g
 player's win share (ties split), with a 95% interval; the guide keeps the better version when
 the difference is clear (the interval leaves out 0), and the current one otherwise, so that
 an entry the deals cannot settle keeps the play it started from (greedy's) in every situation
-rather than flipping with the noise from one situation to the next. A power entry has three
-versions (always use the power, always discard the card unused, or greedy's rule, where the
-tables start): the first two are compared, and a clear winner is kept, else greedy's rule
+rather than flipping with the noise from one situation to the next. A power, snap or match
+entry has three versions (always use the power, snap or match; never; or greedy's rule, where
+the tables start): the first two are compared, and a clear winner is kept, else greedy's rule
 stays ("either").
 
 **Thresholds** (going out, knocking) are swept over a grid on the same deals against a field
@@ -63,7 +65,7 @@ from . import tournament as tour
 from .report import capped_warning
 from ..game.cards import card_id, RANK_JOKER, RANK_NAMES, SUIT_SYMBOLS
 from ..game.codes import POW_NONE
-from ..game.powers import effect_of
+from ..game.effects import effect_of
 from .report import atomic_path, save_npy_atomic
 from ..game.rules import Rules, card_values, value_groups
 from .shards import ShardError, ShardStore
@@ -93,13 +95,24 @@ PLACE_SITUATION = ("other", "it pairs none of your cards")
 POWER_TABLE = ("use", "discard unused", "power",
                "A card with a power, drawn from the stock, that you do not keep: use its "
                "power, or discard it unused?")
-EITHER = "either"   # a power entry neither option of which won: greedy's rule stays
+# snaps and turn matches, the same way, by situation: SAY_PARAMS names each one's parameters
+SNAP_TABLE = ("snap", "let it go", "snap",
+              "A discard matches a card you know: snap that card, or let it go?")
+MATCH_TABLE = ("match", "don't match", "match",
+               "The card you hold: make a turn match with it, or not?")
+# the tables whose third version is greedy's rule, where they start
+SAY_TABLES = {"power": POWER_TABLE, "snap": SNAP_TABLE, "match": MATCH_TABLE}
+# (table, situation): the prefix of the guide's parameters <prefix>_use (the first option's
+# ranks) and <prefix>_skip (the second's)
+SAY_PARAMS = {("power", ""): "power", ("snap", "own"): "snap", ("snap", "opponent"): "snap_opp",
+              ("match", "known"): "match", ("match", "blind"): "blind"}
+EITHER = "either"   # a SAY_TABLES entry neither option of which won: greedy's rule stays
 CONFIRMED, REFUTED, UNCLEAR = "confirmed", "refuted", "unclear"
 MOOT = "does not apply under these rules"
 NO_DISCARD = "no one may take the discard under these rules"
 CAUTIOUS_END = 4.0   # "clearly lowest": going out or knocking only at this score or less
 BOLD_KNOCK = float(KNOCK_GRID[-1])   # knocking as soon as the grid's highest allows
-RANK_TABLES = {**TABLES, "power": POWER_TABLE}   # the tables whose entries are ranks
+RANK_TABLES = {**TABLES, **SAY_TABLES}   # the tables whose entries are ranks
 # options whose non-default values change what scores (beyond pairs and lines)
 SCORING_OPTIONS = ("negative_pairs_keep_value", "quad_two_columns_value",
                    "quad_two_columns_adjacent_only", "quad_apart_value", "joker_quad_value",
@@ -159,6 +172,35 @@ def situations(rules: Rules) -> list[tuple[str, str]]:
     return out
 
 
+def say_situations(rules: Rules) -> list[tuple[str, str]]:
+    """(table, situation) of the snaps and turn matches the rules have, in the order they
+    are settled."""
+    out = []
+    if rules.snap_mode != "none":
+        out.append(("snap", "own"))
+    if rules.snap_mode == "cumbia":
+        out.append(("snap", "opponent"))
+    if rules.turn_match_mode != "none":
+        out.append(("match", "known"))
+    if rules.turn_match_mode == "cabo_match":
+        out.append(("match", "blind"))
+    return out
+
+
+def equal_word(rules: Rules) -> str:
+    """What makes two cards equal (match_key), in a word."""
+    return "rank" if rules.match_key == "rank" else "value"
+
+
+def say_labels(rules: Rules) -> dict[str, str]:
+    """Column headings of the snap and match situations."""
+    equal = equal_word(rules)
+    known = "you know two or more of them" if rules.turn_match_mode == "pablo_multi_replace" \
+        else f"you know a card of its {equal}"
+    return {"own": "your own card", "opponent": "an opponent's card", "known": known,
+            "blind": f"you know none of its {equal}: a blind match"}
+
+
 def situation_help(rules: Rules) -> str:
     """What the situations mean, in words a player can apply at the table."""
     parts = []
@@ -199,9 +241,10 @@ def field_strategy(rules: Rules) -> str:
 @dataclass
 class Entry:
     """One measured decision: ``a`` (the first option) against ``b`` on the same deals."""
-    table: str                  # take, keep, down, power, reveal
+    table: str                  # take, keep, down, power, snap, match, reveal
     row: str                    # rank name, or the reveal's cards
-    situation: str              # a SITUATION_KEYS key, "other" (down) or "" (power, reveal)
+    situation: str              # a SITUATION_KEYS key, "other" (down), a say_situations one
+    #                             (snap, match) or "" (power, reveal)
     a: str
     b: str
     deals: int
@@ -383,10 +426,13 @@ def power_suits(rules: Rules, rank: int) -> str:
 
 def entry_cards(rules: Rules, table: str, rank: int) -> str:
     """A rank's entry as its row is headed: the rank ("K"), or where its suits differ what the
-    entry stands for: the cards with the power (a power entry, "K♠♣"), else the groups the
-    entry measures ("K♦ (0)"; "2♠♥♣ (2), 2♦ (-10)" when it is one decision for both)."""
+    entry stands for: the cards with the power (a power entry, "K♠♣"), a snap or match
+    entry's every card ("K♦ (0), K♠♥♣ (13)"), else the groups the entry measures ("K♦ (0)";
+    "2♠♥♣ (2), 2♦ (-10)" when it is one decision for both)."""
     if table == "power":
         return RANK_NAMES[rank] + power_suits(rules, rank)
+    if table in SAY_TABLES:
+        return ", ".join(g.label for g in card_groups(rules, rank))
     return ", ".join(g.label for g in split_groups(rules, rank)[0])
 
 
@@ -395,6 +441,8 @@ def entry_name(rules: Rules, table: str, rank: int) -> str:
     its cards that the entry measures ("K♦")."""
     if table == "power":
         return entry_cards(rules, table, rank)
+    if table in SAY_TABLES:
+        return RANK_NAMES[rank]
     measured = split_groups(rules, rank)[0]
     return measured[0].name if len(measured) == 1 else RANK_NAMES[rank]
 
@@ -482,6 +530,22 @@ def _entry(m: _Measurer, table, row, situation, a, b, spec_a, spec_b, current) -
                  (oa - ob)[:, 0])
 
 
+def _say_entry(m: _Measurer, params: dict, table: str, rank: int, situation: str) -> Entry:
+    """An entry of a table whose third version is greedy's rule (SAY_TABLES): the tables
+    that always take its first option for the rank against those that always take the
+    second; a clear winner is kept in ``params``, else greedy's rule stays (EITHER)."""
+    first, second = SAY_TABLES[table][:2]
+    prefix = SAY_PARAMS[(table, situation)]
+    use, skip = f"{prefix}_use", f"{prefix}_skip"
+    a, b = ({**params, use: with_bit(params[use], rank, on),
+             skip: with_bit(params[skip], rank, not on)} for on in (True, False))
+    e = _entry(m, table, RANK_NAMES[rank], situation, first, second, spec_of(a), spec_of(b),
+               EITHER)
+    params[use] = with_bit(params[use], rank, e.chosen == e.a)
+    params[skip] = with_bit(params[skip], rank, e.chosen == e.b)
+    return e
+
+
 def _threshold(m: _Measurer, params, name, values, field=None) -> Threshold:
     values = [float(v) for v in values]
     obs = [m.observe(spec_of({**params, name: v}), field)[:, 0] for v in values]
@@ -561,6 +625,7 @@ def steps(rules: Rules, players: int) -> list[tuple]:
         out += [("down", r, PLACE_SITUATION[0]) for r in ranks]
     if use["power"]:   # after the keep table, which decides whether a card is not kept
         out += [("power", r, "") for r in power_ranks(rules)]
+    out += [(table, r, s) for table, s in say_situations(rules) for r in ranks_in_play(rules)]
     for table in ("out", "knock"):
         if use[table]:
             out.append((table,))
@@ -591,6 +656,22 @@ def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
             "threshold_field": "the guide", "sweeps": SWEEPS}
 
 
+def _open_store(out_dir: Path, kept: dict, fresh: bool) -> ShardStore:
+    """The guide's measurements kept in ``out_dir`` (its manifest ``kept``), emptied first
+    when ``fresh``; GuideError when another guide's are there."""
+    store = ShardStore(out_dir)
+    if fresh:   # before the manifest changes: the files are named without the seed, so a kill
+        # between the two must not leave another seed's measurements under this manifest
+        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
+            for old in store.dir.glob(pattern):
+                old.unlink()
+    try:
+        store.open(kept, fresh=fresh)
+    except ShardError as e:
+        raise GuideError(str(e).replace("comparison", "guide")) from None
+    return store
+
+
 def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_dir,
           threads: int = 1, check_rounds: int = 100_000, compare_rounds: int = 20_000,
           varies=DEFAULT_VARIES, fresh: bool = False, progress=None) -> GuideResult:
@@ -604,16 +685,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
         raise GuideError(f"--deals {deals}: at least 100 deals per decision are needed")
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
-    store = ShardStore(out_dir)
-    if fresh:   # before the manifest changes: the files are named without the seed, so a kill
-        # between the two must not leave another seed's measurements under this manifest
-        for pattern in ("measure-*.npy", "capped-measure-*.npy"):
-            for old in store.dir.glob(pattern):
-                old.unlink()
-    try:
-        store.open(manifest(rules, players, seed, deals), fresh=fresh)
-    except ShardError as e:
-        raise GuideError(str(e).replace("comparison", "guide")) from None
+    store = _open_store(out_dir, manifest(rules, players, seed, deals), fresh)
     params = default_params(rules)
     field = field_strategy(rules)
     entries: list[Entry] = []
@@ -640,18 +712,8 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                            spec_of(on), spec_of(off), current)
                 params[name] = with_bit(params[name], rank, e.chosen == verb_a)
                 entries.append(e)
-            elif table == "power":
-                rank, prefix = st[1], POWER_TABLE[2]
-                use_p, skip_p = f"{prefix}_use", f"{prefix}_skip"
-                use = {**params, use_p: with_bit(params[use_p], rank, True),
-                       skip_p: with_bit(params[skip_p], rank, False)}
-                skip = {**params, use_p: with_bit(params[use_p], rank, False),
-                        skip_p: with_bit(params[skip_p], rank, True)}
-                e = _entry(m, table, RANK_NAMES[rank], "", POWER_TABLE[0], POWER_TABLE[1],
-                           spec_of(use), spec_of(skip), EITHER)
-                params[use_p] = with_bit(params[use_p], rank, e.chosen == e.a)
-                params[skip_p] = with_bit(params[skip_p], rank, e.chosen == e.b)
-                entries.append(e)
+            elif table in SAY_TABLES:
+                entries.append(_say_entry(m, params, *st))
             elif table in ("out", "knock"):
                 thresholds.append(_self_play_threshold(m, rules, params, table))
         advice = _measure_claims(m, rules, params)

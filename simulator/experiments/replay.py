@@ -307,11 +307,16 @@ class _Recorder(R.Hole):
     # -- card movements: the state's methods, wrapped on this instance ------------------------
     def _wrap_state(self) -> None:
         st = self.state
-        deal, turn_up, peek, replace_card = st.deal, st.turn_up, st.peek, st.replace
-        put_on_discard, draw, take = st.put_on_discard, st.draw_from_stock, st.take_discard
-        reshuffle, start_end, remove = st.reshuffle, st.start_end, st.remove
         # the state's own methods, for a subclass's wrappers that record a step of their own
-        self._raw = {"peek": peek, "turn_up": turn_up, "put_on_discard": put_on_discard}
+        self._raw = {"peek": st.peek, "turn_up": st.turn_up,
+                     "put_on_discard": st.put_on_discard}
+        self._wrap_looks()
+        self._wrap_moves()
+
+    def _wrap_looks(self) -> None:
+        """The deal, and the cards turned up or looked at, each recorded as a step."""
+        st = self.state
+        deal, turn_up, peek = st.deal, st.turn_up, st.peek
 
         def w_deal():
             deal()
@@ -339,6 +344,16 @@ class _Recorder(R.Hole):
                 last.card is not None else ""
             self.record("peek", seat, card=st.layouts[seat][p].card, pos=p,
                         cost=self.rules.pay_to_peek if paying else 0, note=context)
+
+        st.deal, st.turn_up, st.peek = w_deal, w_turn_up, w_peek
+
+    def _wrap_moves(self) -> None:
+        """Every other card movement (placing, discarding, drawing, taking, reshuffling, the
+        end of the hole, removals), each recorded as a step."""
+        st = self.state
+        replace_card, put_on_discard = st.replace, st.put_on_discard
+        draw, take = st.draw_from_stock, st.take_discard
+        reshuffle, start_end, remove = st.reshuffle, st.start_end, st.remove
 
         def w_replace(seat, p, card, face_up, public):
             old = st.layouts[seat][p].card
@@ -391,7 +406,7 @@ class _Recorder(R.Hole):
             self.record("remove", seat, cells=cells, value=value,
                         note=" ".join(map(str, cards)))
 
-        st.deal, st.turn_up, st.peek, st.replace = w_deal, w_turn_up, w_peek, w_replace
+        st.replace = w_replace
         st.put_on_discard, st.draw_from_stock, st.take_discard = w_put_on_discard, w_draw, w_take
         st.reshuffle, st.start_end, st.remove = w_reshuffle, w_start_end, w_remove
 

@@ -206,6 +206,8 @@ def run_metadata(result: RunResult, preset: str, rounds_requested: int, command:
         "match_holes": str(result.holes),
         "match_target": str(result.target),
         "matches": str(result.match_totals.matches if result.match_totals else 0),
+        # the compiled build that played (simulator/kernel/features.py BUILDS)
+        "build": result.build,
         "title": run_title(result, preset),
         "warnings": json.dumps(run_warnings(result)),
         "score_histogram": json.dumps(score_histogram(result)),

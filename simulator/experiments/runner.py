@@ -7,7 +7,6 @@ totals are identical for any thread count or chunk size.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -19,19 +18,21 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import cluster, policy_faults, warm
+from . import policy_faults
+from ..kernel import pick
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
-                             State, build_for, pack_rules, policy_table)
+                             State, pack_rules, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
                             N_MTOT, N_TOT, TOT_CAPPED, TOT_ENDED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS,
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
-from ..kernel.flow import chunk_nb, eligible, rules_eligible
-from ..kernel.policy_api import NO_USER_POLICY, POLICY_USER, user_kernel
+from ..kernel.flow import rules_eligible
+from ..kernel.located import located
+from ..kernel.policy_api import NO_USER_POLICY, inlinable, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
-from ..kernel.features import BIT, lacking, needed_from_ri
+from ..kernel.features import lacking, needed_from_ri
 from ..game.rules import UNPLAYABLE, RuleArrays, RuleError, Rules, flatten
 
 DEFAULT_CHUNK = 65536
@@ -225,6 +226,7 @@ class RunResult:
     holes: int = 0                               # match play: holes per match, or
     target: int = 0                              # the total that ends a match
     resumed: int = 0                             # rounds (matches) loaded from a store
+    build: str = ""                              # the build that played (pick.build)
 
 
 @dataclass
@@ -235,45 +237,51 @@ class Job:
     par: np.ndarray     # policy table (engine.policy_table)
     seed: int
     check: bool = False
-    lean: bool = False  # rounds go through the flow's lean build (simulator/kernel/flow)
+    build: str = "general"   # the build that plays it (simulator/kernel/pick.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
-    user_chunk: object = None  # every seat plays it: its own kernel (policy_api.user_kernel)
+    user_chunk: object = None  # the user build's chunk function (policy_api.user_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
-    powers: bool = False  # a power-card game: the general engine's powers build plays it
     explain: bool = True  # a user policy's fault is told by playing its round again (policy_error)
 
     @property
-    def build(self) -> str | None:
-        """The compiled build that plays this job's single holes (simulator/kernel/builds.py)."""
-        if self.user_chunk is not None:
-            return None   # policy_api.user_kernel says when it compiles a policy's own
-        return "lean" if self.lean else "powers" if self.powers else "engine"
+    def lean(self) -> bool:
+        return self.build == "lean"
+
+    @property
+    def powers(self) -> bool:
+        return self.build == "powers"
+
+    @property
+    def compiles(self) -> str | None:
+        """The name under which this job's single holes are compiled (builds.compiling)."""
+        return None if self.build == "user" else self.build   # (user_kernel tells its own)
 
     @property
     def match_build(self) -> str:
         """The name under which this job's match play is compiled (builds.compiling)."""
-        return "powers:matches" if self.powers else "matches"
+        return f"{self.build}:matches"
+
+    def on_engine(self) -> Job:
+        """This job on the general engine (its powers build for a power-card game), where a
+        user policy runs under its guard."""
+        ids = [int(p) for p in self.par[:, 0]]
+        build = pick.build(self.arrays.ri, ids, "powers" if self.powers else "general")
+        return replace(self, build=build, user_chunk=None,
+                       policies=self.policies or compiled.table(ids, None, build == "powers"))
 
 
-KERNELS = ("auto", "general", "lean", "powers")
+KERNELS = pick.KERNELS
 
 
 def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=False,
-             kernel: str = "auto", user=None, notify=None) -> Job:
-    """``kernel``: "auto" plays through the lean kernel whenever it can, or when every seat
-    plays the user policy through that policy's own kernel (same results, faster); "general"
-    always through the general engine; "lean" insists on the lean one; "powers" through the
-    general engine's powers build, which plays every rule set (for benchmarks)."""
-    if kernel not in KERNELS:
-        raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
-    check_policies(rules, players, policy_ids)
-    arrays = flatten(rules, players)
-    can = eligible(arrays.ri, policy_ids) and not check
-    if kernel == "lean" and not can:
-        lacks = lacking("lean", needed_from_ri(arrays.ri))
-        raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
-                         + (f"(the lean kernel lacks {', '.join(lacks)})" if lacks else
-                            "(or invariant checks were asked for)"))
+             kernel: str = "auto", user=None, notify=None,
+             arrays: RuleArrays | None = None) -> Job:
+    """The job of a run: its rules, seats and seed, on the build pick.build chooses for
+    ``kernel`` ("auto": the fastest that plays it exactly; "general", "lean", "powers": that
+    build). ``arrays``: the rules as check_policies returned them, when the caller has
+    checked them already (else they are flattened and checked here)."""
+    if arrays is None:
+        arrays = check_policies(rules, players, policy_ids)
     if user is not None and not cache_fits.py_func(arrays.ri):
         # no option allows such values today; a user policy's best_position would misplace
         # cards silently, so the run refuses instead
@@ -282,46 +290,42 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
-    user_chunk = None
-    if user is not None and kernel == "auto" and not check and \
-            all(int(p) == POLICY_USER for p in policy_ids) and \
-            rules_eligible(arrays.ri, "user_kernel"):
-        user_chunk = user_kernel(user, notify)
-    lean = can and kernel not in ("general", "powers")
-    power_rules = bool(needed_from_ri(arrays.ri) & BIT["powers"])
-    policies = () if lean or user_chunk is not None else \
-        compiled.table(policy_ids, notify, power_rules)
+    build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
+                       check)
+    user_chunk = user_kernel(user, notify) if build == "user" else None
+    policies = () if build in ("lean", "user") else \
+        compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
-               lean=lean, user=NO_USER_POLICY if user is None else user,
-               user_chunk=user_chunk, policies=policies,
-               powers=kernel == "powers" or power_rules)
+               build=build, user=NO_USER_POLICY if user is None else user,
+               user_chunk=user_chunk, policies=policies)
 
 
-def refuse_powers(rules: Rules | RuleArrays) -> None:
+def refuse_powers(arrays: RuleArrays) -> None:
     """Rules that need a feature neither the general build nor its powers build has
     (simulator/kernel/features.py) are refused in one line instead of being played without
     it. The powers build has every feature, so today this never refuses; it stays so that a
     feature added later without a build refuses instead of playing wrong."""
-    ri = rules.ri if isinstance(rules, RuleArrays) else flatten(rules, rules.players_min).ri
-    need = needed_from_ri(ri)
+    need = needed_from_ri(arrays.ri)
     if lacking("general", need) and lacking("powers", need):
         raise RuleError(UNPLAYABLE)
 
 
-def check_policies(rules: Rules, players: int, policy_ids) -> None:
+def check_policies(rules: Rules, players: int, policy_ids) -> RuleArrays:
     """Refuse rules no build plays and strategies that cannot play these rules (ValueError
-    with the reason)."""
-    refuse_powers(rules)
-    if not any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids):
-        return
-    ri = flatten(rules, players).ri
-    # in the power-card games its rollouts play a powers build (strategies/lookahead_powers.py)
-    if not needed_from_ri(ri) & BIT["powers"] and not rules_eligible(ri, "lookahead_rollout"):
-        lacks = lacking("lookahead_rollout", needed_from_ri(ri))
+    with the reason); returns the rules flattened (the tables a run's job is made of)."""
+    arrays = flatten(rules, players)
+    refuse_powers(arrays)
+    ri = arrays.ri
+    # in the power-card games lookahead's rollouts play a powers build of their own
+    # (strategies/lookahead_powers.py), else the lean build
+    if any(int(p) == K.POLICY_LOOKAHEAD for p in policy_ids) and not pick.powers(ri) and \
+            not rules_eligible(ri, "lean"):
+        lacks = lacking("lean", needed_from_ri(ri))
         raise ValueError(
             "strategy lookahead: its rollouts run on the lean kernel, which does not play "
             "these rules (" + (f"it lacks {', '.join(lacks)}" if lacks else
                                "the layout or the card values are beyond its bounds") + ")")
+    return arrays
 
 
 def new_state(job: Job, players: int):
@@ -340,12 +344,12 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
     # every build of the game flow takes the same arguments (simulator/kernel/flow)
-    chunk = job.user_chunk if job.user_chunk is not None else \
-        chunk_nb if job.lean else build_for(job.arrays.ri, job.powers).chunk_nb
+    chunk = job.user_chunk if job.user_chunk is not None else pick.module(job.build).chunk_nb
     try:
-        played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot,
-                       t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies,
-                       st.aux)
+        with located():
+            played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+                           t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
+                           job.policies, st.aux)
     except Exception:   # noqa: BLE001 - an exception of the user's policy, re-found below
         if job.user_chunk is None:
             raise
@@ -353,9 +357,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
         # speed), so an exception it raises leaves the build without a round or a decision.
         # The general engine plays the same rounds with the policy under its guard
         # (policy_api) and says where.
-        ids = [int(p) for p in job.par[:, 0]]
-        general = replace(job, user_chunk=None, policies=compiled.table(ids))
-        return play_chunk(general, start, count, None, per_round, layouts)
+        return play_chunk(job.on_engine(), start, count, None, per_round, layouts)
     extra = (pr_scores, pr_turns, pr_lay)
     if played < count:
         r = start + played
@@ -372,10 +374,11 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     mt = MatchTotals(players)
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
-    played = build_for(job.arrays.ri, job.powers).play_matches_nb(
-        job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(), t.acc,
-        t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user, job.policies,
-        st.aux)
+    with located():
+        played = pick.module(job.build).play_matches_nb(
+            job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(),
+            t.acc, t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user,
+            job.policies, st.aux)
     if played < count:
         m = start + played
         raise policy_error(job, st.out, m, "match",
@@ -388,17 +391,17 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       notify=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card)."""
-    powers = bool(needed_from_ri(arrays.ri) & BIT["powers"])   # played by the powers build
-    build = build_for(arrays.ri)
+    name = pick.build(arrays.ri, policy_ids, "general")
+    powers = name == "powers"
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify, powers)
-    with builds.compiling("powers" if powers else "engine", notify):
-        ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
-                            policies, st.aux)
+    with builds.compiling(name, notify), located():
+        ok = pick.module(name).round_nb(seed, round_index, rt, par, *st.arrays(), True, check,
+                                        user, policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     # a power-card game's layouts may grow beyond the grid: all positions
     npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])
@@ -430,9 +433,7 @@ def _user_fault(job: Job, out: np.ndarray, play_again) -> str | None:
     recorder = policy_faults.recorder(job.user)
     if recorder is None:
         return None
-    ids = [int(p) for p in job.par[:, 0]]
-    again = replace(job, rt=policy_faults.with_tail(job.rt), user=recorder, user_chunk=None,
-                    lean=False, policies=job.policies or compiled.table(ids, None, job.powers),
+    again = replace(job.on_engine(), rt=policy_faults.with_tail(job.rt), user=recorder,
                     explain=False)
     try:
         play_again(again)
@@ -468,15 +469,16 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
     return f"{where}: engine error {code}"
 
 
-def wait_all(futures) -> None:
+def wait_all(futures, cancel=None) -> None:
     """Wait for every future; if any ends with an exception, cancel those not yet started,
     wait for the running ones, and raise the exception of the earliest submitted future that
     ended with one. A pool starts its futures in the order they were submitted, so every
     future submitted before that one has been played: the error raised (a policy error's
     round, say) is the first in submission order whichever thread met it first. The wait
     wakes every quarter second so that the main thread stays responsive to Ctrl-C; on an
-    interruption the futures not yet started are cancelled and the running ones waited for
-    before it propagates."""
+    interruption the futures not yet started are cancelled, ``cancel()`` is called (the
+    running ones that wait for a cluster then end at once: cluster.cancel) and the running
+    ones waited for before it propagates."""
     futures = list(futures)
     pending = set(futures)
     failed = False
@@ -487,7 +489,8 @@ def wait_all(futures) -> None:
     except BaseException:
         for f in pending:
             f.cancel()
-        cluster.cancel()   # the running ones that wait for the cluster end at once
+        if cancel is not None:
+            cancel()
         wait(pending)
         raise
     if failed:
@@ -505,7 +508,8 @@ CHECKPOINT_SECONDS = 1.0   # a run with a store saves its state at most this oft
 def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
         threads: int = 1, chunk_size: int = DEFAULT_CHUNK, per_round: bool = False,
         progress=None, strategies=None, check: bool = False, holes: int = 0,
-        target: int = 0, kernel: str = "auto", user=None, store=None) -> RunResult:
+        target: int = 0, kernel: str = "auto", user=None, store=None,
+        executor=None, arrays: RuleArrays | None = None) -> RunResult:
     """Play ``rounds`` rounds on ``threads`` threads; ``progress(n)`` is called as chunks end.
     With ``holes`` or ``target`` each unit is a whole match instead (``rounds`` matches).
     ``user`` is the compiled user policy (policy_api.compile_policy) played by the seats whose
@@ -519,163 +523,164 @@ def run(rules: Rules, players: int, policy_ids, params, rounds: int, seed: int,
     and when the run ends or stops, the sums of the chunks finished and which rounds they
     are (and, with ``per_round``, their rounds). A run given the store of a killed or
     interrupted one plays only the rounds missing there; the sums are integers, so the result
-    is the uninterrupted run's. Writing the state may raise OSError (report.WriteError)."""
+    is the uninterrupted run's. Writing the state may raise OSError (report.WriteError).
+
+    ``executor`` plays the chunks elsewhere (cluster.executor: each a task of a Dask
+    cluster); None plays them on this process's threads. It has ``threads()`` (how many
+    chunks it plays at once), ``job(rules, players, policy_ids, params, seed, check,
+    kernel, user)`` (what it needs to make the job where it plays), ``play(job, start,
+    count, per_round, holes, target)`` (Totals, MatchTotals or None, scores, turns; raises
+    PolicyError as play_chunk does) and ``cancel()`` (stop waiting for the chunks in
+    flight). ``arrays``: the rules as check_policies returned them, when already checked."""
     match_mode = holes > 0 or target > 0
     # whole matches run through the general engine only
-    job = make_job(rules, players, policy_ids, params, seed, check,
-                   "general" if match_mode else kernel, user)
+    kernel = "general" if match_mode else kernel
+    job = make_job(rules, players, policy_ids, params, seed, check, kernel, user,
+                   arrays=arrays)
     chunk_size = max(1, min(chunk_size, rounds)) if rounds else 1
-    totals = Totals(players)
-    match_totals = MatchTotals(players) if match_mode else None
-    pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
-    pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
-    local = threading.local()
-    lock = threading.Lock()
-    errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
-    played: list[tuple[int, int]] = []
-    unsaved: list[tuple[int, int]] = []  # chunks finished since the store's last save
-    loaded, before = [], 0.0
-    if store is not None:
-        loaded, before = _resume(store, rounds, players, totals, match_totals,
-                                 pr_scores if per_round else None, pr_turns)
-        played.extend(loaded)
-        if progress is not None and loaded:
-            progress(sum(n for _, n in loaded))
+    r = _Run(job, players, rounds, per_round, holes, target, strategies, progress, store)
+    if executor is not None:   # every chunk is played there; more of them in flight than
+        # it has threads, so that none waits for the next
+        r.executor = executor
+        r.remote = executor.job(rules, players, policy_ids, params, seed, check, kernel, user)
+        threads = 2 * executor.threads()
+    interrupted, stuck = _drive(remaining(rounds, chunk_size, r.loaded), threads, r.work,
+                                r.errors, r.checkpoint, r.cancel)
+    if store is not None and r.unsaved:
+        r.save()
+    return r.result(rules, strategies, seed, interrupted, stuck)
 
-    def _state():
-        st = getattr(local, "state", None)
+
+class _Run:
+    """What one run sums as its chunks end, on any thread: the totals, the per-round scores,
+    the chunks played, the policy errors; and its store's state (run)."""
+
+    def __init__(self, job: Job, players: int, rounds: int, per_round: bool, holes: int,
+                 target: int, strategies, progress, store):
+        self.job, self.players, self.per_round = job, players, per_round
+        self.holes, self.target, self.progress, self.store = holes, target, progress, store
+        self.names = list(strategies or [])
+        self.match_mode = holes > 0 or target > 0
+        self.totals = Totals(players)
+        self.match_totals = MatchTotals(players) if self.match_mode else None
+        self.pr_scores = np.zeros((rounds if per_round else 0, players), dtype=np.int64)
+        self.pr_turns = np.zeros(rounds if per_round else 0, dtype=np.int64)
+        self.local = threading.local()
+        self.lock = threading.Lock()
+        self.errors: list[tuple[int, str]] = []   # (round of the policy error, its message)
+        self.played: list[tuple[int, int]] = []
+        self.unsaved: list[tuple[int, int]] = []  # chunks finished since the store's last save
+        self.executor = self.remote = None
+        self.loaded, self.before = [], 0.0
+        if store is not None:
+            self.loaded, self.before = _resume(store, rounds, players, self.totals,
+                                               self.match_totals,
+                                               self.pr_scores if per_round else None,
+                                               self.pr_turns)
+            self.played.extend(self.loaded)
+            if progress is not None and self.loaded:
+                progress(sum(n for _, n in self.loaded))
+        self.t0 = self.last_save = time.perf_counter()
+
+    def _state(self) -> State:
+        st = getattr(self.local, "state", None)
         if st is None:
-            st = local.state = new_state(job, players)
+            st = self.local.state = new_state(self.job, self.players)
         return st
 
-    remote = None
-    if cluster.active() is not None:   # --cluster: every chunk is a task there; more of
-        # them in flight than the cluster has threads, so that none waits for the next
-        remote = cluster.job_spec(rules, players, policy_ids, params, seed, check,
-                                  "general" if match_mode else kernel, user)
-        threads = 2 * cluster.active().threads()
+    def cancel(self) -> None:   # the chunks waiting for the executor's answer end at once
+        if self.executor is not None:
+            self.executor.cancel()
 
-    def work(start: int, count: int):
-        with lock:   # after a policy error only the rounds before it are played
-            if errors and min(errors)[0] < start:
+    def _play(self, start: int, count: int):
+        if self.remote is not None:
+            return self.executor.play(self.remote, start, count, self.per_round, self.holes,
+                                      self.target)
+        if self.match_mode:
+            t, mt, _ = play_match_chunk(self.job, start, count, self.holes, self.target,
+                                        self._state())
+            return t, mt, None, None
+        t, (s, tr, _), _ = play_chunk(self.job, start, count, self._state(),
+                                      per_round=self.per_round)
+        return t, None, s, tr
+
+    def work(self, start: int, count: int) -> None:
+        with self.lock:   # after a policy error only the rounds before it are played
+            if self.errors and min(self.errors)[0] < start:
                 return
         try:
-            if remote is not None:   # a task on the cluster (simulator/experiments/cluster.py)
-                t, mt, s, tr = cluster.run_chunk(remote, start, count, per_round, holes,
-                                                 target)
-            elif match_mode:
-                t, mt, _ = play_match_chunk(job, start, count, holes, target, _state())
-            else:
-                t, (s, tr, _), _ = play_chunk(job, start, count, _state(),
-                                              per_round=per_round)
+            t, mt, s, tr = self._play(start, count)
         except PolicyError as e:
             message = str(e)
-            names = list(strategies or [])
-            if e.seat is not None and 0 <= e.seat < len(names):   # name the policy too
+            if e.seat is not None and 0 <= e.seat < len(self.names):   # name the policy too
                 seat = f"the policy of seat {e.seat}"
-                message = message.replace(seat, f"{seat} ({names[e.seat]})", 1)
-            with lock:
-                errors.append((start if e.round_index is None else e.round_index, message))
+                message = message.replace(seat, f"{seat} ({self.names[e.seat]})", 1)
+            with self.lock:
+                self.errors.append((start if e.round_index is None else e.round_index,
+                                    message))
             return
-        with lock:
-            totals.add(t)
-            if match_mode:
-                match_totals.add(mt)
-            played.append((start, count))
-            unsaved.append((start, count))
-            if per_round:
-                pr_scores[start:start + count] = s
-                pr_turns[start:start + count] = tr
-        if progress is not None:
-            progress(count)
+        with self.lock:
+            self.totals.add(t)
+            if self.match_mode:
+                self.match_totals.add(mt)
+            self.played.append((start, count))
+            self.unsaved.append((start, count))
+            if self.per_round:
+                self.pr_scores[start:start + count] = s
+                self.pr_turns[start:start + count] = tr
+        if self.progress is not None:
+            self.progress(count)
 
-    t0 = time.perf_counter()
-
-    def save():
+    def save(self) -> None:
         """The store's state: the sums and the rounds of every chunk finished so far."""
-        with lock:
-            arrays = {"acc": totals.acc.copy(), "tot": totals.tot.copy(),
-                      "hist": totals.hist.copy()}
-            if match_mode:
-                arrays.update(macc=match_totals.macc.copy(), mtot=match_totals.mtot.copy())
-            done = merged(played)
-            taken = len(unsaved)
-            new = sorted(unsaved)
+        with self.lock:
+            arrays = {"acc": self.totals.acc.copy(), "tot": self.totals.tot.copy(),
+                      "hist": self.totals.hist.copy()}
+            if self.match_mode:
+                arrays.update(macc=self.match_totals.macc.copy(),
+                              mtot=self.match_totals.mtot.copy())
+            done = merged(self.played)
+            taken = len(self.unsaved)
+            new = sorted(self.unsaved)
         new_rounds = None
-        if per_round and new:   # those slices are written once, before being listed
+        if self.per_round and new:   # those slices are written once, before being listed
             idx = np.concatenate([np.arange(a, a + n) for a, n in new])
-            new_rounds = (np.array(new, dtype=np.int64), pr_scores[idx], pr_turns[idx])
-        store.save_state(arrays, done, before + time.perf_counter() - t0, new_rounds)
-        with lock:   # saved: chunks are only ever appended, so these are the first ones
-            del unsaved[:taken]
+            new_rounds = (np.array(new, dtype=np.int64), self.pr_scores[idx],
+                          self.pr_turns[idx])
+        self.store.save_state(arrays, done, self.before + time.perf_counter() - self.t0,
+                              new_rounds)
+        with self.lock:   # saved: chunks are only ever appended, so these are the first ones
+            del self.unsaved[:taken]
 
-    interrupted = False
-    crash = None
-    last_save = time.monotonic()
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
-    stuck = False
-    try:
-        pending: set = set()
-        queue = remaining(rounds, chunk_size, loaded)
-        try:
-            while True:
-                while not errors and len(pending) < 2 * threads:
-                    chunk = next(queue, None)
-                    if chunk is None:
-                        break
-                    pending.add(pool.submit(work, *chunk))
-                if not pending:
-                    break
-                # a short timeout keeps the main thread responsive to Ctrl-C
-                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
-                for f in done:
-                    if f.exception() is not None:  # a crash, not a policy error: never hide it
-                        crash = crash or f.exception()
-                if crash is not None:
-                    break
-                if store is not None and unsaved and \
-                        time.monotonic() - last_save >= CHECKPOINT_SECONDS:
-                    save()
-                    last_save = time.monotonic()
-        except KeyboardInterrupt:
-            interrupted = True
-            for f in pending:   # those not started yet never start
-                f.cancel()
-            cluster.cancel()   # the chunks waiting for the cluster's answer end at once
-            stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
-        except Exception as e:   # the state could not be saved: stop as after a crash
-            crash = e
-            for f in pending:
-                f.cancel()
-            cluster.cancel()
-            wait(pending)
-    finally:
-        if crash is not None:
-            cluster.cancel()
-        pool.shutdown(wait=not stuck, cancel_futures=True)
-    if stuck:
-        STUCK.set()
-    if crash is None and store is not None and unsaved:
-        save()
-    if crash is not None:
-        raise crash
-    seconds = before + time.perf_counter() - t0
-    result = RunResult(rules, players, list(strategies or []), seed, totals, seconds,
-                       played=sorted(played), match_totals=match_totals, holes=holes,
-                       target=target, resumed=sum(n for _, n in loaded))
-    if per_round:
-        idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
-            if played else np.zeros(0, dtype=np.int64)
-        result.per_round = PerRound(idx, pr_scores[idx], pr_turns[idx])
-    if errors or interrupted:
-        result.complete = False
-        # the first round that failed, by number: chunks are handed out in order and every
-        # one handed out is finished, so no earlier round can have failed unseen
-        result.error = min(errors)[1] if errors else "interrupted (Ctrl-C)"
-        if stuck:
-            result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later (it "
-                             "may never return), so the rounds it was playing are not kept")
-    return result
+    def checkpoint(self) -> None:
+        """The store's state saved when CHECKPOINT_SECONDS have passed since the last."""
+        if self.store is not None and self.unsaved and \
+                time.perf_counter() - self.last_save >= CHECKPOINT_SECONDS:
+            self.save()
+            self.last_save = time.perf_counter()
+
+    def result(self, rules, strategies, seed: int, interrupted: bool,
+               stuck: bool) -> RunResult:
+        seconds = self.before + time.perf_counter() - self.t0
+        result = RunResult(rules, self.players, list(strategies or []), seed, self.totals,
+                           seconds, played=sorted(self.played),
+                           match_totals=self.match_totals, holes=self.holes,
+                           target=self.target, resumed=sum(n for _, n in self.loaded),
+                           build=self.job.build)
+        if self.per_round:
+            idx = np.concatenate([np.arange(a, a + n) for a, n in result.played]) \
+                if self.played else np.zeros(0, dtype=np.int64)
+            result.per_round = PerRound(idx, self.pr_scores[idx], self.pr_turns[idx])
+        if self.errors or interrupted:
+            result.complete = False
+            # the first round that failed, by number: chunks are handed out in order and
+            # every one handed out is finished, so no earlier round can have failed unseen
+            result.error = min(self.errors)[1] if self.errors else "interrupted (Ctrl-C)"
+            if stuck:
+                result.error += (f"; a policy was still deciding {STUCK_AFTER_S:g} s later "
+                                 "(it may never return), so the rounds it was playing are "
+                                 "not kept")
+        return result
 
 
 def merged(ranges) -> list[tuple[int, int]]:
@@ -700,6 +705,57 @@ def remaining(rounds: int, chunk_size: int, done):
             yield pos, count
             pos += count
         pos = max(pos, a + n)
+
+
+def _drive(chunks, threads: int, work, errors: list, checkpoint,
+           cancel) -> tuple[bool, bool]:
+    """Hand ``chunks`` to ``work`` on ``threads`` threads, twice as many in flight, until
+    they are played or a policy error is met (``errors`` not empty), ``checkpoint()`` after
+    each wait. Returns (interrupted, stuck). After a Ctrl-C the chunks not started never
+    start, ``cancel()`` ends the waits for an executor's answers, and those in flight get
+    STUCK_AFTER_S to end (one that does not is stuck: ``STUCK``). A crash (an exception of
+    ``work`` or of ``checkpoint``, not a policy error) stops everything and is raised, never
+    hidden."""
+    interrupted, crash, stuck = False, None, False
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    pending: set = set()
+    try:
+        try:
+            while True:
+                while not errors and len(pending) < 2 * threads:
+                    chunk = next(chunks, None)
+                    if chunk is None:
+                        break
+                    pending.add(pool.submit(work, *chunk))
+                if not pending:
+                    break
+                # a short timeout keeps the main thread responsive to Ctrl-C
+                done, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+                crash = next((f.exception() for f in done if f.exception() is not None), None)
+                if crash is not None:
+                    break
+                checkpoint()
+        except KeyboardInterrupt:
+            interrupted = True
+            for f in pending:   # those not started yet never start
+                f.cancel()
+            cancel()
+            stuck = bool(wait(pending, timeout=STUCK_AFTER_S).not_done)
+        except Exception as e:   # the state could not be saved: stop as after a crash
+            crash = e
+            for f in pending:
+                f.cancel()
+            cancel()
+            wait(pending)
+    finally:
+        if crash is not None:
+            cancel()
+        pool.shutdown(wait=not stuck, cancel_futures=True)
+    if stuck:
+        STUCK.set()
+    if crash is not None:
+        raise crash
+    return interrupted, stuck
 
 
 def _resume(store, rounds: int, players: int, totals: Totals, match_totals, pr_scores,
@@ -747,54 +803,4 @@ def _resume(store, rounds: int, players: int, totals: Totals, match_totals, pr_s
         match_totals.macc += state["macc"]
         match_totals.mtot += state["mtot"]
     return done, state["seconds"]
-
-
-def _compile_apart(rules: Rules, players: int, policy_ids, kernel: str, match_mode: bool,
-                   notify) -> None:
-    """When a run on the general engine needs more than one build that is not compiled yet
-    (the engine, its policies, match play), compile them on one process per CPU at once, as
-    ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
-    longest build, not for their sum."""
-    cpus = os.cpu_count() or 1
-    if cpus < 2 or (kernel != "general" and eligible(flatten(rules, players).ri, policy_ids)):
-        return
-    powers = bool(needed_from_ri(flatten(rules, players).ri) & BIT["powers"])
-    needed = ["powers" if powers else "engine"] + \
-        ([] if not match_mode else ["powers:matches"] if powers else ["matches"]) + sorted(
-        {f"policy:{compiled.build_name(int(p), powers)}" for p in policy_ids
-         if int(p) in compiled.ENTRIES})
-    cold = [name for name in needed if not builds.is_compiled(name)]
-    if len(cold) < 2:
-        return
-    jobs = min(cpus, len(cold))
-    if notify is not None:
-        longest = max(sum(builds.estimate(n) for n in share) for share in warm.shares(cold, jobs))
-        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on {jobs} processes "
-               f"at once (once per version; about {longest:.0f} s)")
-    try:
-        with builds.elapsed(", ".join(builds.describe(n) for n in cold), notify):
-            warm.warm(cold, jobs=jobs)
-    except (RuntimeError, OSError):
-        pass   # each build is then compiled here, one after another, as without this
-
-
-def warm_up(rules: Rules, players: int, policy_ids, params, kernel: str = "auto",
-            user=None, notify=None, holes: int = 0, target: int = 0) -> float:
-    """Compile (or load from the cache) what a run of these rules and seats needs, telling
-    ``notify`` what it compiles; returns the seconds it took."""
-    t0 = time.perf_counter()
-    match_mode = holes > 0 or target > 0
-    kernel = "general" if match_mode else kernel
-    if user is None:
-        _compile_apart(rules, players, policy_ids, kernel, match_mode, notify)
-    job = make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
-                   notify=notify)
-    # no round is played: a call compiles (or loads) the build whatever it plays, and a user
-    # policy that never returns would hold this thread where Ctrl-C cannot reach it
-    with builds.compiling(job.build, notify):
-        play_chunk(job, 0, 0)
-    if match_mode:
-        with builds.compiling(job.match_build, notify):
-            play_match_chunk(job, 0, 0, holes, target)
-    return time.perf_counter() - t0
 

@@ -51,7 +51,7 @@ from scipy.special import expit
 from strategies import (Strategy, StrategyError, check_labels, resolve, seat_arrays,
                         user_policy)
 
-from . import report, runner, stats
+from . import cluster, report, runner, stats
 from .report import Z95, rules_metadata, text_table
 from ..game.rules import Rules, describe
 
@@ -237,7 +237,8 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
             ids, params = seat_arrays(seat_strategies)
             res = runner.run(rules, players, ids, params, n, seed, threads=threads,
                              chunk_size=chunk_size, per_round=True, progress=progress,
-                             strategies=[s.label for s in seat_strategies], user=user)
+                             strategies=[s.label for s in seat_strategies], user=user,
+                             executor=cluster.executor())
             if not res.complete:
                 if res.error.startswith("interrupted"):
                     raise KeyboardInterrupt

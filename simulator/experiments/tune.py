@@ -480,7 +480,7 @@ class TableObjective:
                  for a in range(start, start + count, chunk)]
         pool = self._pool or ThreadPoolExecutor(max_workers=self._pool_size())
         try:
-            runner.wait_all([pool.submit(work, *t) for t in tasks])
+            runner.wait_all([pool.submit(work, *t) for t in tasks], cluster.cancel)
         finally:
             if self._pool is None:
                 pool.shutdown(wait=True)

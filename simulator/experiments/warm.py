@@ -1,4 +1,5 @@
-"""``golfsim warm``: compile the common builds ahead, on several processes at once.
+"""Compiling ahead: what a run needs before it plays (``warm_up``), and ``golfsim warm``, the
+common builds on several processes at once.
 
 Numba compiles on one core; the builds are independent (the general engine calls the built-in
 policies through pointers, strategies/compiled.py), so each process compiles a share of them
@@ -14,9 +15,13 @@ import sys
 import threading
 import time
 
-from ..kernel import builds
+from strategies import compiled, resolve_seats, seat_arrays, user_policy
 
-ENGINE_PLAN = ("engine", "matches")
+from ..game.rules import Rules
+from ..kernel import builds, pick
+from . import runner
+
+ENGINE_PLAN = ("general", "general:matches")
 # the power-card games' build of the engine
 POWERS_PLAN = ("powers", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
@@ -32,12 +37,10 @@ TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) build ``name`` (one of PLAN or POWERS_PLAN, a built-in's
-    ``policy:NAME`` such as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user
-    policy's own kernel); returns the seconds it took."""
-    from strategies import compiled, resolve_seats, seat_arrays, user_policy
-    from ..game.rules import Rules
-    from .runner import warm_up
+    """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), its
+    match play (``general:matches``, ``powers:matches``), a built-in's ``policy:NAME`` such
+    as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user policy's own build;
+    returns the seconds it took."""
     t0 = time.perf_counter()
     if name.startswith("user:"):   # user:FILE:FUNCTION, a user policy's own kernel
         path, function = name[len("user:"):].rsplit(":", 1)
@@ -48,15 +51,63 @@ def warm_one(name: str, notify=None) -> float:
                     notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
-    elif name in POWERS_PLAN:
-        ids, params = seat_arrays(resolve_seats(["random"], 4))
-        warm_up(Rules.preset("power_cabo"), 4, ids, params, kernel="general", notify=notify,
-                holes=9 if name == "powers:matches" else 0)
-    else:
-        strategy, kernel = ("greedy", "auto") if name == "lean" else ("random", "general")
-        ids, params = seat_arrays(resolve_seats([strategy], 4))
-        warm_up(Rules.preset("six_card"), 4, ids, params, kernel=kernel, notify=notify,
-                holes=9 if name == "matches" else 0)
+    else:   # a build, played on the kernel of its name (pick.build)
+        build, _, matches = name.partition(":")
+        rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
+        ids, params = seat_arrays(resolve_seats(["greedy" if build == "lean" else "random"], 4))
+        warm_up(rules, 4, ids, params, kernel=build, notify=notify, holes=9 if matches else 0)
+    return time.perf_counter() - t0
+
+
+def compile_apart(ri, policy_ids, kernel: str, match_mode: bool, notify) -> None:
+    """When a run on the general engine needs more than one build that is not compiled yet
+    (the engine, its policies, match play), compile them on one process per CPU at once, as
+    ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
+    longest build, not for their sum. ``ri``: the flat rules."""
+    cpus = os.cpu_count() or 1
+    build = pick.build(ri, policy_ids, kernel)
+    if cpus < 2 or build == "lean":
+        return
+    needed = [build] + ([f"{build}:matches"] if match_mode else []) + sorted(
+        {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
+         if int(p) in compiled.ENTRIES})
+    cold = [name for name in needed if not builds.is_compiled(name)]
+    if len(cold) < 2:
+        return
+    jobs = min(cpus, len(cold))
+    if notify is not None:
+        longest = max(sum(builds.estimate(n) for n in share) for share in shares(cold, jobs))
+        notify(f"compiling {', '.join(builds.describe(n) for n in cold)} on {jobs} processes "
+               f"at once (once per version; about {longest:.0f} s)")
+    try:
+        with builds.elapsed(", ".join(builds.describe(n) for n in cold), notify):
+            warm(cold, jobs=jobs)
+    except (RuntimeError, OSError):
+        pass   # each build is then compiled here, one after another, as without this
+
+
+def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
+            user=None, notify=None, holes: int = 0, target: int = 0,
+            arrays=None) -> float:
+    """Compile (or load from the cache) what a run of these rules and seats needs, telling
+    ``notify`` what it compiles; returns the seconds it took. ``arrays``: the rules as
+    runner.check_policies returned them, when already checked."""
+    t0 = time.perf_counter()
+    match_mode = holes > 0 or target > 0
+    kernel = "general" if match_mode else kernel
+    if arrays is None:
+        arrays = runner.check_policies(rules, players, policy_ids)
+    if user is None:
+        compile_apart(arrays.ri, policy_ids, kernel, match_mode, notify)
+    job = runner.make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
+                          notify=notify, arrays=arrays)
+    # no round is played: a call compiles (or loads) the build whatever it plays, and a user
+    # policy that never returns would hold this thread where Ctrl-C cannot reach it
+    with builds.compiling(job.compiles, notify):
+        runner.play_chunk(job, 0, 0)
+    if match_mode:
+        with builds.compiling(job.match_build, notify):
+            runner.play_match_chunk(job, 0, 0, holes, target)
     return time.perf_counter() - t0
 
 

@@ -137,68 +137,17 @@ Scores are layout values (:func:`layout_value_grown`) plus the points incurred i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from . import cards as C
 from . import codes as K
-from .reference import (Action, Cell, Decision, GameState, Hole, InvariantError, Observation,
-                        RoundRecord, hole_scores, is_empty, may_replace, score_layout,
-                        twenty_one_zero)
+from .reference import (Action, Cell, Decision, GameState, GreedyPolicy, Hole, InvariantError,
+                        KnockThresholdPolicy, Observation, RoundRecord, hole_scores, is_empty,
+                        may_replace, score_layout, twenty_one_zero)
 from .rules import Rules
 from .streams import STREAM_DEAL, PyStream
 
-# ---- which card has which effect (docs/rules.md#power-card-games) ----------------------------
-_R = {name: i for i, name in enumerate(C.RANKS)}
-_SET_EFFECTS = {
-    "malaysia": {_R["J"]: K.POW_PEEK_OWN, _R["Q"]: K.POW_PEEK_OPP,
-                 _R["K"]: K.POW_SWAP_OWN_OPP_BLIND, C.RANK_JOKER: K.POW_SHUFFLE_OPP},
-    "pablo": {_R["7"]: K.POW_SWAP_AFTER_PEEK_OPP, _R["8"]: K.POW_PEEK_ANY},
-    "cumbia": {_R["4"]: K.POW_PEEK_OWN, _R["5"]: K.POW_PEEK_OWN, _R["6"]: K.POW_PEEK_OPP,
-               _R["7"]: K.POW_PEEK_OPP, _R["10"]: K.POW_SWAP_ANY_TWO,
-               _R["J"]: K.POW_PEEK_BOTH_SWAP},
-    "cabo": {_R["7"]: K.POW_PEEK_OWN, _R["8"]: K.POW_PEEK_OWN, _R["9"]: K.POW_PEEK_OPP,
-             _R["10"]: K.POW_PEEK_OPP, _R["J"]: K.POW_SWAP_ANY_TWO,
-             _R["Q"]: K.POW_SWAP_ANY_TWO},
-    "cactus": {_R["6"]: K.POW_PEEK_OWN, _R["7"]: K.POW_PEEK_OWN, _R["8"]: K.POW_PEEK_OWN,
-               _R["9"]: K.POW_PEEK_OPP, _R["10"]: K.POW_PEEK_OPP, _R["J"]: K.POW_PEEK_OPP,
-               _R["Q"]: K.POW_SWAP_OWN_OPP_BLIND},
-}
-# the Dutch table by dutch_powers name ("K": the black king only)
-DUTCH_EFFECTS = {"K": K.POW_CANCEL_FINAL, "J": K.POW_PEEK_OWN, "10": K.POW_PEEK_OPP,
-                 "9": K.POW_EXCHANGE_THIS, "8": K.POW_DRAW_TWO, "7": K.POW_SWAP_LINE,
-                 "6": K.POW_SWAP_OWN_OPP_BLIND, "5": K.POW_SHIELD, "4": K.POW_FLIP_OPP,
-                 "3": K.POW_SHUFFLE_OPP, "2": K.POW_COMBINE, "A": K.POW_GIVE_OR_REMOVE}
-# what the Dutch 2 may combine: the powers from the black king down to the 3
-COMBINABLE = ("K", "J", "10", "9", "8", "7", "6", "5", "4", "3")
-# effects that take the held card away themselves (it is not discarded after them)
-DISPOSING = (K.POW_DRAW_TWO, K.POW_EXCHANGE_THIS)
-
-
-def ranks_with_powers(power_set: str) -> tuple[str, ...]:
-    """The ranks (as powers_off names them) that have a power in a named power set."""
-    ranks = _SET_EFFECTS.get(power_set, {})
-    return tuple("Joker" if r == C.RANK_JOKER else C.RANKS[r] for r in sorted(ranks))
-
-
-def is_black_king(card: int) -> bool:
-    return C.rank_of(card) == C.RANK_KING and not C.is_red(card)
-
-
-def effect_of(rules: Rules, card: int) -> int:
-    """The effect the card has under the rules' power set (POW_NONE: none)."""
-    if rules.power_set == "dutch":
-        rank = C.rank_of(card)
-        if rank == C.RANK_JOKER:
-            return K.POW_NONE
-        name = C.RANKS[rank]
-        if name == "K" and not is_black_king(card):
-            return K.POW_NONE
-        return DUTCH_EFFECTS[name] if name in rules.dutch_powers and name != "Q" else \
-            K.POW_NONE
-    rank = C.rank_of(card)
-    if rules.powers_off and ("Joker" if rank == C.RANK_JOKER else C.RANKS[rank]) in \
-            rules.powers_off:
-        return K.POW_NONE
-    return _SET_EFFECTS.get(rules.power_set, {}).get(rank, K.POW_NONE)
+from .effects import COMBINABLE, DUTCH_EFFECTS, effect_of, is_black_king
 
 
 # ================================================================================================
@@ -437,6 +386,12 @@ class PowerHole(Hole):
                  round_index: int):
         super().__init__(rules, players, strategies, seed, round_index)
         self.state = PowerState(rules, players, PyStream(seed, round_index, STREAM_DEAL))
+
+    def new_policy(self, spec: str, seat: int, stream: PyStream):
+        policy = super().new_policy(spec, seat, stream)
+        if isinstance(policy, GreedyPolicy):   # the built-ins' rule at power decisions
+            policy.power_rule = partial(decide, policy)
+        return policy
 
     # ---- asking -----------------------------------------------------------------------------
     def ask_about(self, seat: int, decision: Decision, legal: list[int], power: int,
@@ -679,24 +634,9 @@ class PowerHole(Hole):
             p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
             st.swap(seat, p, s, q)
         elif effect == K.POW_SWAP_ANY_TWO:
-            seats = sorted(opps + [seat])
-            s1 = self.ask_seat(seat, [x for x in seats if st.cards_at(x)], effect)
-            p1 = self.ask_pos(seat, s1, st.cards_at(s1), effect)
-
-            def others(x):
-                return [p for p in st.cards_at(x) if (x, p) != (s1, p1)]
-            s2 = self.ask_seat(seat, [x for x in seats if others(x)], effect)
-            p2 = self.ask_pos(seat, s2, others(s2), effect)
-            st.swap(s1, p1, s2, p2)
+            self._swap_any_two(seat, effect)
         elif effect == K.POW_PEEK_BOTH_SWAP:
-            p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
-            st.peek(seat, p, seat)
-            s = self.ask_seat(seat, [x for x in opps if st.cards_at(x)], effect)
-            q = self.ask_pos(seat, s, st.cards_at(s), effect)
-            st.peek(s, q, seat)
-            if self.ask_about(seat, Decision.SWAP, [Action.SWAP, Action.PASS], effect) == \
-                    Action.SWAP:
-                st.swap(seat, p, s, q)
+            self._peek_both_swap(seat, effect)
         elif effect == K.POW_SHUFFLE_OPP:
             s = self.ask_seat(seat, [x for x in opps if self.face_down_cards(x)], effect)
             st.shuffle_layout(s)
@@ -732,36 +672,72 @@ class PowerHole(Hole):
         elif effect == K.POW_CANCEL_FINAL:
             st.cancel_end()
         elif effect == K.POW_COMBINE:
-            chosen: tuple = ()
-            for _ in range(2):
-                options = self.combinable(seat, chosen)
-                if not options:
-                    break
-                rank = self.ask_about(seat, Decision.CHOOSE_POWER, options + [Action.PASS],
-                                      effect)
-                if rank == Action.PASS:
-                    break
-                chosen += (rank,)
-                if self.resolve(seat, DUTCH_EFFECTS[C.RANKS[rank]], card):
-                    return True
+            return self._combine(seat, card, effect)
         elif effect == K.POW_EXCHANGE_THIS:
-            s = self.ask_seat(seat, [x for x in opps if st.cards_at(x)], effect)
-            q = self.ask_pos(seat, s, st.cards_at(s), effect)
-            cell = st.layouts[s][q]
-            taken, knew, face_up = cell.card, set(cell.known_to) | {seat}, cell.face_up
-            st.put(s, q, card, face_up, {seat})
-            st.held = taken
-            p = self.ask_about(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat),
-                               effect, held=taken)
-            old = st.layouts[seat][p].card
-            st.held = None
-            face = self.rules.placement_face == "up" or st.layouts[seat][p].face_up
-            st.put(seat, p, taken, face, knew)
-            st.put_on_discard(seat, old)
+            self._exchange_this(seat, card, effect)
             return True
         else:
             raise InvariantError(f"no effect {effect}")
         return False
+
+    def _swap_any_two(self, seat: int, effect: int) -> None:
+        """Any two cards of the table (two seats' or one seat's) change places."""
+        st = self.state
+        seats = sorted(self.opponents(seat) + [seat])
+        s1 = self.ask_seat(seat, [x for x in seats if st.cards_at(x)], effect)
+        p1 = self.ask_pos(seat, s1, st.cards_at(s1), effect)
+
+        def others(x):
+            return [p for p in st.cards_at(x) if (x, p) != (s1, p1)]
+        s2 = self.ask_seat(seat, [x for x in seats if others(x)], effect)
+        p2 = self.ask_pos(seat, s2, others(s2), effect)
+        st.swap(s1, p1, s2, p2)
+
+    def _peek_both_swap(self, seat: int, effect: int) -> None:
+        """A look at an own card and an opponent's, then the choice to swap them."""
+        st = self.state
+        p = self.ask_pos(seat, seat, st.cards_at(seat), effect)
+        st.peek(seat, p, seat)
+        s = self.ask_seat(seat, [x for x in self.opponents(seat) if st.cards_at(x)], effect)
+        q = self.ask_pos(seat, s, st.cards_at(s), effect)
+        st.peek(s, q, seat)
+        if self.ask_about(seat, Decision.SWAP, [Action.SWAP, Action.PASS], effect) == \
+                Action.SWAP:
+            st.swap(seat, p, s, q)
+
+    def _combine(self, seat: int, card: int, effect: int) -> bool:
+        """The Dutch 2: up to two other powers of the table, one after the other; True when
+        one of them disposed of the card."""
+        chosen: tuple = ()
+        for _ in range(2):
+            options = self.combinable(seat, chosen)
+            if not options:
+                break
+            rank = self.ask_about(seat, Decision.CHOOSE_POWER, options + [Action.PASS], effect)
+            if rank == Action.PASS:
+                break
+            chosen += (rank,)
+            if self.resolve(seat, DUTCH_EFFECTS[C.RANKS[rank]], card):
+                return True
+        return False
+
+    def _exchange_this(self, seat: int, card: int, effect: int) -> None:
+        """The Dutch 9: the held card for an opponent's, which then goes into the own layout
+        (its card there to the discard pile)."""
+        st = self.state
+        s = self.ask_seat(seat, [x for x in self.opponents(seat) if st.cards_at(x)], effect)
+        q = self.ask_pos(seat, s, st.cards_at(s), effect)
+        cell = st.layouts[s][q]
+        taken, knew, face_up = cell.card, set(cell.known_to) | {seat}, cell.face_up
+        st.put(s, q, card, face_up, {seat})
+        st.held = taken
+        p = self.ask_about(seat, Decision.PLACE_TAKEN, st.replaceable_positions(seat),
+                           effect, held=taken)
+        old = st.layouts[seat][p].card
+        st.held = None
+        face = self.rules.placement_face == "up" or st.layouts[seat][p].face_up
+        st.put(seat, p, taken, face, knew)
+        st.put_on_discard(seat, old)
 
     def draw_two(self, seat: int) -> None:
         """Dutch 8 after the 8 is discarded: draw up to two, keep one, discard the other."""
@@ -1395,7 +1371,6 @@ def greedy_calls(view: _View) -> bool:
 def decide(policy, obs: Observation) -> int | None:
     """A greedy or knock-threshold seat's answer at a power-card decision, or None to leave it
     to the plain game's rules (docs/policies.md#power-cards)."""
-    from .reference import KnockThresholdPolicy
     d, legal, rules = obs.decision, obs.legal, policy.rules
     view = _View(policy, obs)
     me = obs.seat

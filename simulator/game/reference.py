@@ -56,7 +56,7 @@ from functools import lru_cache
 from . import cards as C
 from . import codes as K
 from .streams import STREAM_DEAL, STREAM_DEALER, STREAM_SEAT0, STREAM_TIEBREAK, PyStream
-from .rules import JOKER_EAGLE, JOKER_PLUS15, Rules, uses_power_engine
+from .rules import JOKER_PAIR_SCHEMES, SCHEME_TABLES, Rules, suited_value
 
 
 class Decision(IntEnum):
@@ -115,23 +115,6 @@ class IllegalActionError(RuntimeError):
 # ================================================================================================
 # Card values and pairing keys (docs/rules.md#card-values, docs/rules.md#match_key)
 # ================================================================================================
-# Named value tables, docs/rules.md#value_scheme: A, 2, 3, ..., 10, J, Q, K, then the joker
-# (None: the table has no joker value; then jokers are worth -2, the generic rule of AMB-03).
-_VALUE_TABLES = {
-    "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-    "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-    "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
-    "whitnack": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, -5),
-    "fuchs_nines": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 0, 10, -2),
-    "malaysia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10),
-    "pablo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, -5),
-    "cumbia": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 0, None),
-    "cabo": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
-    "cactus": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
-}
-# value_joker = plus15_pair_minus5: a joker alone +15, two that pair -5 together;
-# value_joker = plus2_pair_minus4 (eagle eye): alone +2, two that pair -4 together
-JOKER_ALONE_AND_PAIR = {JOKER_PLUS15: (15, -5), JOKER_EAGLE: (2, -4)}
 BLACKJACK = 21             # twenty_one_scores_zero: the layout value that becomes 0
 
 
@@ -140,10 +123,10 @@ def card_value(rules: Rules, card: int) -> int:
     (rank overrides first, then single-card overrides, in the order the rule loader applies
     them)."""
     rank, suit = C.rank_of(card), C.suit_of(card)
-    table = _VALUE_TABLES[rules.value_scheme]
+    table = SCHEME_TABLES[rules.value_scheme]
     if rank == C.RANK_JOKER:
-        if rules.value_joker in JOKER_ALONE_AND_PAIR:
-            return JOKER_ALONE_AND_PAIR[rules.value_joker][0]
+        if rules.value_joker in JOKER_PAIR_SCHEMES:
+            return JOKER_PAIR_SCHEMES[rules.value_joker][0]
         if rules.value_joker is not None:
             return rules.value_joker
         return table[C.RANK_JOKER] if table[C.RANK_JOKER] is not None else -2
@@ -160,24 +143,7 @@ def card_value(rules: Rules, card: int) -> int:
                      C.RANK_TEN: rules.value_ten}.get(rank)
     if rank_override is not None:
         value = rank_override
-    if rank == C.RANK_QUEEN and suit == C.SPADES and rules.value_queen_of_spades is not None:
-        value = rules.value_queen_of_spades
-    if rank == C.RANK_KING:
-        red = suit in (C.HEARTS, C.DIAMONDS)
-        if red and rules.red_king_value is not None:
-            value = rules.red_king_value
-        if not red and rules.value_black_king is not None:
-            value = rules.value_black_king
-        if suit == C.DIAMONDS and rules.value_king_of_diamonds is not None:
-            value = rules.value_king_of_diamonds
-    if rank == C.RANK_TWO and suit == C.DIAMONDS and rules.value_two_of_diamonds is not None:
-        value = rules.value_two_of_diamonds
-    if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):  # the one-eyed jacks
-        if rules.one_eyed_jacks == "zero":
-            value = 0
-        elif rules.one_eyed_jacks == "bonus" or rules.bonus_card == "one_eyed_jacks":
-            value = -2
-    return value
+    return suited_value(rules, rank, suit, value)
 
 
 def match_key(rules: Rules, card: int) -> int:
@@ -345,8 +311,8 @@ def pair_value(rules: Rules, a: int, b: int) -> int:
     (plus2_pair_minus4: -4); two negative cards their own (negative) sum under
     negative_pairs_keep_value."""
     va, vb = card_value(rules, a), card_value(rules, b)
-    if rules.value_joker in JOKER_ALONE_AND_PAIR and is_joker(a) and is_joker(b):
-        return JOKER_ALONE_AND_PAIR[rules.value_joker][1]
+    if rules.value_joker in JOKER_PAIR_SCHEMES and is_joker(a) and is_joker(b):
+        return JOKER_PAIR_SCHEMES[rules.value_joker][1]
     if rules.negative_pairs_keep_value and va < 0 and vb < 0:
         return va + vb
     return 0
@@ -873,10 +839,14 @@ class UnseenPool:
     values."""
 
     def __init__(self, obs: Observation, table: CardTable, drawn: int | None):
-        seen = {card for row in obs.face_up for card in row if card is not None}
+        self._count(table, {card for row in obs.face_up for card in row if card is not None},
+                    obs, drawn)
+
+    def _count(self, table: CardTable, seen: set, obs: Observation, hand: int | None) -> None:
+        """n and S of the deck less ``seen``, the discard pile and the card in ``hand``."""
         seen.update(obs.discard)
-        if drawn is not None:
-            seen.add(drawn)
+        if hand is not None:
+            seen.add(hand)
         unseen = [card for card in table.deck if card not in seen]
         self.n = len(unseen)
         self.S = sum(table.value[card] for card in unseen)
@@ -888,13 +858,7 @@ class MemoryPool(UnseenPool):
     card it holds. Other players' cards stay in U even when face up or known to everybody."""
 
     def __init__(self, obs: Observation, table: CardTable, held: int | None):
-        seen = {card for card in obs.own if card is not None}
-        seen.update(obs.discard)
-        if held is not None:
-            seen.add(held)
-        unseen = [card for card in table.deck if card not in seen]
-        self.n = len(unseen)
-        self.S = sum(table.value[card] for card in unseen)
+        self._count(table, {card for card in obs.own if card is not None}, obs, held)
 
 
 class GreedyPolicy:
@@ -904,6 +868,10 @@ class GreedyPolicy:
 
     Estimates are kept multiplied by n = |U| so that every comparison is exact integer
     arithmetic: an unknown card is worth S/n, i.e. S in these units."""
+
+    # its answer at a power-card game's decisions (powers, snaps, matches and calls), or None
+    # to play the plain rule: given by the power engine that plays it (powers.PowerHole)
+    power_rule = None
 
     def __init__(self, rules: Rules, table: CardTable, seat: int, stream: PyStream):
         self.rules = rules
@@ -917,9 +885,8 @@ class GreedyPolicy:
         return UnseenPool(obs, self.table, drawn=held)
 
     def choose(self, obs: Observation) -> int:
-        if obs.power_game:   # powers, snaps, matches and calls (docs/policies.md#power-cards)
-            from .powers import decide
-            action = decide(self, obs)
+        if self.power_rule is not None:   # docs/policies.md#power-cards
+            action = self.power_rule(obs)
             if action is not None:
                 return action
         d = obs.decision
@@ -1118,9 +1085,8 @@ class KnockThresholdPolicy(GreedyPolicy):
     def choose(self, obs: Observation) -> int:
         if obs.decision in (Decision.TURN, Decision.KNOCK) and self.knocks(obs):
             return Action.KNOCK   # before any power (Cactus's turn on the top discard's)
-        if obs.power_game:   # powers, snaps and matches (docs/policies.md#power-cards)
-            from .powers import decide
-            action = decide(self, obs)
+        if self.power_rule is not None:   # docs/policies.md#power-cards
+            action = self.power_rule(obs)
             if action is not None:
                 return action
         if obs.decision not in (Decision.TURN, Decision.KNOCK):
@@ -1183,13 +1149,17 @@ class Hole:
         self.rules = rules
         self.players = players
         self.state = GameState(rules, players, PyStream(seed, round_index, STREAM_DEAL))
-        self.policies = []
-        for seat, spec in enumerate(strategies):
-            cls, params = parse_strategy(spec)
-            stream = PyStream(seed, round_index, STREAM_SEAT0 + seat)
-            self.policies.append(cls(rules, self.state.table, seat, stream, **params))
+        self.policies = [self.new_policy(spec, seat, PyStream(seed, round_index,
+                                                              STREAM_SEAT0 + seat))
+                         for seat, spec in enumerate(strategies)]
         self.log: list[tuple[int, int, int, int, int]] = []
         self.first_turn_done: set[int] = set()   # seats that began their first turn
+
+    def new_policy(self, spec: str, seat: int, stream: PyStream):
+        """The reference strategy ``spec`` (parse_strategy) playing ``seat`` in this hole,
+        drawing from ``stream``."""
+        cls, params = parse_strategy(spec)
+        return cls(self.rules, self.state.table, seat, stream, **params)
 
     # ---- asking -----------------------------------------------------------------------------
     def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
@@ -1603,22 +1573,6 @@ class Hole:
         return RoundRecord(log=self.log, scores=scores, layout_values=L, layouts=layouts,
                            turns=st.turn, ender=ender, knocked=st.knocked, capped=st.capped,
                            reshuffles=st.reshuffles, known=known)
-
-
-def play_round(rules: Rules, players: int, strategies: list[str], seed: int,
-               round_index: int) -> RoundRecord:
-    """Deal, reveal, play and score one hole with one strategy name per seat (or one for all).
-    Power-card rules are played by simulator/game/powers.py."""
-    return make_hole(rules, players, strategies, seed, round_index).play()
-
-
-def make_hole(rules: Rules, players: int, strategies: list[str], seed: int,
-              round_index: int) -> Hole:
-    """The referee of one hole: the power-card engine's when the rules need it."""
-    if uses_power_engine(rules):
-        from .powers import PowerHole
-        return PowerHole(rules, players, strategies, seed, round_index)
-    return Hole(rules, players, strategies, seed, round_index)
 
 
 # ---- match play (docs/rules.md#matches, docs/rules.md#match-play) ------------------------

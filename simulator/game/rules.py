@@ -18,6 +18,7 @@ import numpy as np
 
 from . import cards as C
 from . import codes as K
+from .effects import COMBINABLE, effect_of, ranks_with_powers
 
 
 class RuleError(ValueError):
@@ -32,7 +33,7 @@ def _opt(default, doc: str, allowed=None, lo=None, hi=None, nullable=False, supp
 VALUE_SCHEMES = ("basic", "six_card", "harder", "whitnack", "fuchs_nines", "malaysia", "pablo",
                  "cumbia", "cabo", "cactus")
 # rank -> value for A..K, then the joker (None: the table has no joker value)
-_SCHEME_TABLES = {
+SCHEME_TABLES = {
     "basic": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
     "six_card": (1, -2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 0, None),
     "harder": (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, None),
@@ -599,6 +600,17 @@ def _check_value(f, value) -> None:
 WILD_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere")
 
 
+def _pair_column_options(r: Rules) -> list[str]:
+    """The scoring options set that score two pair-columns of a 2-row grid together."""
+    return [name for name, on in (
+        ("quad_two_columns_value", r.quad_two_columns_value is not None),
+        ("quad_apart_value", r.quad_apart_value is not None),
+        ("joker_quad_value", r.joker_quad_value is not None),
+        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
+        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
+        ("negative_quad_value", r.negative_quad_value is not None)) if on]
+
+
 def _check_removal(r: Rules) -> None:
     """remove_cancelled takes fixed groups off the layout: pair-columns of a 2-row grid, or
     the lines and 2x2 blocks of a 3x3 grid; rules that score across those groups, or pair
@@ -612,13 +624,7 @@ def _check_removal(r: Rules) -> None:
                         f"a 2-row grid, or line_sets / block_2x2_value on a 3x3 grid (got "
                         f"pair_scope = {r.pair_scope} on {r.grid_rows}x{r.grid_cols}, "
                         f"layout_mode = {r.layout_mode})")
-    across = [name for name, on in (
-        ("quad_two_columns_value", r.quad_two_columns_value is not None),
-        ("quad_apart_value", r.quad_apart_value is not None),
-        ("joker_quad_value", r.joker_quad_value is not None),
-        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
-        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
-        ("negative_quad_value", r.negative_quad_value is not None),
+    across = _pair_column_options(r) + [name for name, on in (
         ("block_2x2_value", r.block_2x2_value is not None and two_row_columns),
         ("six_of_kind_value", r.six_of_kind_value is not None),
         ("one_eyed_jacks = wild", r.one_eyed_jacks == "wild"),
@@ -649,8 +655,19 @@ def _check_stuck_final_turn(r: Rules) -> None:
 
 
 def _check_combination(r: Rules) -> None:
+    """Refuse options that do not go together (RuleError naming them), in this order."""
     _check_jokers(r)
     _check_stuck_final_turn(r)
+    _check_wild_jacks(r)
+    _check_grid_and_reveal(r)
+    _check_groups(r)
+    _check_turn_options(r)
+    _check_layout(r)
+    _check_ending(r)
+
+
+def _check_wild_jacks(r: Rules) -> None:
+    """one_eyed_jacks = wild: only where its groups are supported."""
     if r.one_eyed_jacks == "wild":
         why = None
         if r.pair_scope not in WILD_SCOPES:
@@ -663,6 +680,10 @@ def _check_combination(r: Rules) -> None:
             why = f"a {r.grid_rows}x{r.grid_cols} layout (at most 12 cards)"
         if why:
             raise RuleError(f"option one_eyed_jacks = 'wild' is not supported yet with {why}")
+
+
+def _check_grid_and_reveal(r: Rules) -> None:
+    """The seats, the grid's size and the initial reveal's count and constraint."""
     if r.players_min > r.players_max:
         raise RuleError(f"players_min = {r.players_min} is above players_max = {r.players_max}")
     npos = r.grid_rows * r.grid_cols
@@ -689,14 +710,12 @@ def _check_combination(r: Rules) -> None:
     if con == "nearest_row" and count > r.grid_cols:
         raise RuleError(f"initial_reveal_constraint = nearest_row allows at most grid_cols = "
                         f"{r.grid_cols} cards, but initial_reveal_count = {count}")
-    col_rules = [name for name, on in (
-        ("quad_two_columns_value", r.quad_two_columns_value is not None),
-        ("quad_apart_value", r.quad_apart_value is not None),
-        ("joker_quad_value", r.joker_quad_value is not None),
-        ("joker_quad_apart_value", r.joker_quad_apart_value is not None),
-        ("jack_pairs_bonus", r.jack_pairs_bonus != 0),
-        ("negative_quad_value", r.negative_quad_value is not None),
-        ("lock_face_up_columns", r.lock_face_up_columns)) if on]
+
+
+def _check_groups(r: Rules) -> None:
+    """The options that score groups of several cards: the grids they need."""
+    col_rules = _pair_column_options(r) + \
+        (["lock_face_up_columns"] if r.lock_face_up_columns else [])
     if r.quad_apart_value is not None and r.quad_two_columns_adjacent_only:
         raise RuleError("quad_apart_value scores pair-columns that are not side by side, but "
                         "quad_two_columns_adjacent_only = true gives them nothing; choose one")
@@ -712,6 +731,11 @@ def _check_combination(r: Rules) -> None:
                         f"none (docs/rules.md#amb-26), not {r.pair_scope}")
     if r.layout_mode == "hand" and r.block_2x2_value is not None:
         raise RuleError("block_2x2_value needs a grid: layout_mode = hand has no 2x2 squares")
+
+
+def _check_turn_options(r: Rules) -> None:
+    """The turn's options that need others: what the owner sees, removals, replacements,
+    rearranging."""
     if r.owner_view == "all" and r.initial_reveal_mode in ("flip", "flip_on_first_turn"):
         raise RuleError(f"owner_view = all (cards held in hand) with initial_reveal_mode = "
                         f"{r.initial_reveal_mode}: the owner already sees every card; use "
@@ -731,6 +755,11 @@ def _check_combination(r: Rules) -> None:
         raise RuleError("rearrange_after_reveal moves the cards turned up by the initial flips "
                         "within a grid or row: it needs initial_reveal_mode = flip (not "
                         f"{r.initial_reveal_mode}) and a layout_mode other than hand")
+
+
+def _check_layout(r: Rules) -> None:
+    """The layout's shape (row, hand, grid) against the pairing, reveal and group options."""
+    npos = r.grid_rows * r.grid_cols
     if r.layout_mode == "row" and r.grid_rows != 1:
         raise RuleError(f"layout_mode = row lays the cards side by side in one row: set "
                         f"grid_rows = 1 (and grid_cols to the number of cards), not grid_rows = "
@@ -759,9 +788,10 @@ def _check_combination(r: Rules) -> None:
                         f"{r.pair_scope}")
     if r.six_of_kind_value is not None and npos != 6:
         raise RuleError(f"six_of_kind_value needs a 6-card layout; this grid has {npos} positions")
-    if r.initial_reveal_mode == "flip" and r.placement_face == "down" and \
-            "all_face_up" in r.end_triggers:
-        pass  # legal (the face-down game with flips), merely slow to end
+
+
+def _check_ending(r: Rules) -> None:
+    """A way for the hole to end, the powers' options, and what the ender's rules need."""
     if not {"knock", "all_face_up", "all_players_face_up", "call", "stock_exhausted"} & \
             set(r.end_triggers):
         raise RuleError("end_triggers must include knock, all_face_up, all_players_face_up, "
@@ -774,8 +804,6 @@ def _check_combination(r: Rules) -> None:
         raise RuleError("placement_face = down with end_triggers = "
                         f"{','.join(r.end_triggers)} gives no way to turn cards face up; add "
                         "flip_instead_of_draw, flip_all_to_end or flip_after_stock_discard")
-    if not r.draw_from_discard and not r.stock_draw_may_be_discarded and False:
-        pass
     if r.ender_rule_applies_to == "knock_only" and "knock" not in r.end_triggers and \
             (r.ender_penalty != "none" or r.ender_bonus != "none"):
         raise RuleError("ender_penalty/ender_bonus with ender_rule_applies_to = knock_only have "
@@ -841,7 +869,6 @@ def _check_powers(r: Rules) -> None:
         if bad:
             raise RuleError(f"option {name} = {option_text(getattr(r, name))} needs {need}")
     if r.powers_off:
-        from .powers import ranks_with_powers   # the effects table lives with the engine
         having = ranks_with_powers(r.power_set)
         for v in r.powers_off:
             if v not in having:
@@ -1010,6 +1037,21 @@ def preset_reference(name: str) -> str:
     return f"docs/rules.md#{name}"
 
 
+def _same_as_derived(rules: Rules, base: Rules, option: str) -> bool:
+    """Does ``option``, which ``base`` leaves to be derived (None: e.g. a card value that
+    follows from other options), have the value it would be derived to? A title then leaves it
+    out: six_card's 2s are worth -2 whether or not value_two = -2 is given."""
+    if getattr(base, option) is not None:
+        return False
+    derived = rules.with_options(**{option: None})
+    players = max(rules.players_min, min(rules.players_max, 4))
+    try:
+        a, b = flatten(rules, players), flatten(derived, players)
+    except (RuleError, ValueError):
+        return False
+    return all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
 def describe(rules: Rules, preset: str, width: int | None = None) -> str:
     """The rule set in brief, for titles and printed summaries: the preset, then every option
     that differs from it as typed after --set ("six_card, pair_scope=anywhere"). A name that
@@ -1017,7 +1059,8 @@ def describe(rules: Rules, preset: str, width: int | None = None) -> str:
     the text longer are counted instead ("six_card, a=1, +3 more options"): a plot title has
     room for one line, and the metadata written with the results keeps every option."""
     base = Rules.preset(preset) if preset in PRESETS else Rules()
-    items = [preset] + [f"{k}={option_text(v)}" for k, v in rules.diff(base).items()]
+    items = [preset] + [f"{k}={option_text(v)}" for k, v in rules.diff(base).items()
+                        if not _same_as_derived(rules, base, k)]
     text = ", ".join(items)
     if width is None or len(text) <= width:
         return text
@@ -1245,7 +1288,7 @@ def load_toml(path: str | Path) -> Rules:
 # ---- values and flattening --------------------------------------------------------------------
 def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
     """Value of every card id (all deck copies) under the rule set."""
-    table = list(_SCHEME_TABLES[r.value_scheme])
+    table = list(SCHEME_TABLES[r.value_scheme])
     jokers_on = r.has_jokers
     if r.value_two is not None:
         table[C.RANK_TWO] = r.value_two
@@ -1267,27 +1310,33 @@ def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
 
     values = np.zeros(n_decks * C.CARDS_PER_DECK, dtype=np.int64)
     for cid in range(values.size):
-        rank, suit = C.rank_of(cid), C.suit_of(cid)
-        v = table[rank]
-        if rank == C.RANK_QUEEN and suit == C.SPADES and r.value_queen_of_spades is not None:
-            v = r.value_queen_of_spades
-        if rank == C.RANK_KING:
-            red = suit in (C.HEARTS, C.DIAMONDS)
-            if red and r.red_king_value is not None:
-                v = r.red_king_value
-            if not red and r.value_black_king is not None:
-                v = r.value_black_king
-            if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
-                v = r.value_king_of_diamonds
-        if rank == C.RANK_TWO and suit == C.DIAMONDS and r.value_two_of_diamonds is not None:
-            v = r.value_two_of_diamonds
-        if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):
-            if r.one_eyed_jacks == "zero":
-                v = 0
-            elif r.one_eyed_jacks == "bonus" or r.bonus_card == "one_eyed_jacks":
-                v = -2
-        values[cid] = v
+        rank = C.rank_of(cid)
+        values[cid] = suited_value(r, rank, C.suit_of(cid), table[rank])
     return values
+
+
+def suited_value(r: Rules, rank: int, suit: int, value: int) -> int:
+    """``value``, the value of a card of ``rank``, as its suit changes it under the rule set
+    (the single-card options: the queen of spades, red and black kings, the king and the two
+    of diamonds, the one-eyed jacks), applied after every rank's value."""
+    if rank == C.RANK_QUEEN and suit == C.SPADES and r.value_queen_of_spades is not None:
+        value = r.value_queen_of_spades
+    if rank == C.RANK_KING:
+        red = suit in (C.HEARTS, C.DIAMONDS)
+        if red and r.red_king_value is not None:
+            value = r.red_king_value
+        if not red and r.value_black_king is not None:
+            value = r.value_black_king
+        if suit == C.DIAMONDS and r.value_king_of_diamonds is not None:
+            value = r.value_king_of_diamonds
+    if rank == C.RANK_TWO and suit == C.DIAMONDS and r.value_two_of_diamonds is not None:
+        value = r.value_two_of_diamonds
+    if rank == C.RANK_JACK and suit in (C.SPADES, C.HEARTS):   # the one-eyed jacks
+        if r.one_eyed_jacks == "zero":
+            value = 0
+        elif r.one_eyed_jacks == "bonus" or r.bonus_card == "one_eyed_jacks":
+            value = -2
+    return value
 
 
 def card_keys(r: Rules, values: np.ndarray) -> np.ndarray:
@@ -1371,7 +1420,6 @@ def _flatten_effects(r: Rules, ri: np.ndarray) -> None:
     Dutch 2 may combine, so the compiled games never derive them."""
     if r.power_set == "none":
         return
-    from .powers import COMBINABLE, effect_of   # the effects table lives with the engine
     for rank in range(C.RANK_JOKER + 1):
         ri[K.R_EFFECT0 + rank] = effect_of(r, C.card_id(rank, 0))
     ri[K.R_EFFECT_RED_KING] = effect_of(r, C.card_id(C.RANK_KING, 1))
@@ -1390,6 +1438,16 @@ def flatten(r: Rules, players: int) -> RuleArrays:
                     dtype=np.int16)
     dealt = values[deck.astype(np.int64)]
     ri = np.zeros(K.N_RULE_SLOTS, dtype=np.int64)
+    slots = {**_deal_and_turn_slots(r, players, deck, dealt), **_scoring_slots(r),
+             **_other_slots(r)}
+    for slot, v in slots.items():
+        ri[slot] = v
+    _flatten_effects(r, ri)
+    return RuleArrays(ri, values, keys, deck)
+
+
+def _deal_and_turn_slots(r: Rules, players: int, deck: np.ndarray, dealt: np.ndarray) -> dict:
+    """The rule slots of the deal, the reveal, the turn and the hole's end."""
     count = r.grid_cols if r.initial_reveal_count == -1 else r.initial_reveal_count
     triggers = 0
     for t in r.end_triggers:
@@ -1397,7 +1455,7 @@ def flatten(r: Rules, players: int) -> RuleArrays:
                      "all_players_face_up": K.END_ALL_PLAYERS_FACE_UP,
                      "stock_exhausted": K.END_STOCK_EXHAUSTED, "call": K.END_CALL,
                      "empty_layout": K.END_EMPTY_LAYOUT}[t]
-    slots = {
+    return {
         K.R_PLAYERS: players, K.R_ROWS: r.grid_rows, K.R_COLS: r.grid_cols,
         K.R_NPOS: r.n_positions, K.R_NCARDS: deck.size,
         K.R_DECK_SUM: int(dealt.sum()),
@@ -1418,6 +1476,12 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_FINAL_STOCK_ONLY: int(r.final_turn_stock_only),
         K.R_STOCK_EMPTY: K.STOCK_EMPTY.index(r.stock_empty),
         K.R_TURN_CAP: r.turn_cap,
+    }
+
+
+def _scoring_slots(r: Rules) -> dict:
+    """The rule slots of scoring: pairs and groups, the ender's and the lowest's rules."""
+    return {
         K.R_PAIR_SCOPE: K.PAIR_SCOPES.index(r.pair_scope),
         K.R_NEG_PAIRS_KEEP: int(r.negative_pairs_keep_value),
         K.R_QUAD_VALUE: _nullable(r.quad_two_columns_value),
@@ -1435,6 +1499,13 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_ENDER_CLAMP: int(r.ender_clamp),
         K.R_LOWEST_SCORES_ZERO: int(r.lowest_scores_zero),
         K.R_SHOOT_MOON: _nullable(r.shoot_the_moon),
+    }
+
+
+def _other_slots(r: Rules) -> dict:
+    """The other rule slots: the turn's house rules, matches and the pot, the layout's kind,
+    the powers."""
+    return {
         K.R_DISCARD_MUST_PLACE: int(r.discard_draw_must_be_placed),
         K.R_STOCK_MAY_DISCARD: int(r.stock_draw_may_be_discarded),
         K.R_KNOCK_TIMING: K.KNOCK_TIMINGS.index(r.knock_timing),
@@ -1481,7 +1552,3 @@ def flatten(r: Rules, players: int) -> RuleArrays:
         K.R_MATCH_FAIL_CARDS: r.match_fail_penalty_cards,
         K.R_SWAP_LINE_OK: int(r.layout_mode != "hand"),
     }
-    for slot, v in slots.items():
-        ri[slot] = v
-    _flatten_effects(r, ri)
-    return RuleArrays(ri, values, keys, deck)

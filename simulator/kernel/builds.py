@@ -5,7 +5,14 @@ policy (strategies.compiled), match play. Numba compiles each on first use and c
 (simulator/kernel/jit.py); a marker file in the same cache folder records that it was compiled, so
 the first run can say what it is compiling and about how long that takes, and later runs say
 nothing. The estimates are cold compiles measured on a 2-core machine
-(benchmarks/compile_time.py).
+(benchmarks/compile_time.py), kept with each build in simulator/kernel/features.py's table.
+
+A build of the game flow is one module in the cache folder: the modules of the package
+simulator/kernel/flow one after another, each of its own height (their imports of each other
+blanked), with build.py's build lines set, of the same height as the block they replace. So
+every line of the copy is a line of one module of the package at a known place (flow_lines),
+and an error raised in (or compiling) the copy is told at that module's line
+(simulator/kernel/located.py).
 """
 
 from __future__ import annotations
@@ -21,45 +28,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import cache
+from .features import BUILDS, PARTS
 from .jit import CACHE_DIR
 
-# seconds a cold compile took, one build after another on one process of an idle 2-core AMD
-# EPYC (benchmarks/compile_time.py times whole first runs); greedy's includes the power rule
-# that the other built-ins of warm.GREEDY_FAMILY load once it is compiled
-ESTIMATE_S = {
-    "engine": 63,
-    "powers": 57,
-    "powers:matches": 6,
-    "matches": 7,
-    "lean": 61,
-    "policy:random": 1,
-    "policy:greedy": 31,
-    "policy:knock-threshold": 8,
-    "policy:forgetful": 8,
-    "policy:heuristic": 10,
-    "policy:opponent-aware": 7,
-    "policy:ev": 8,
-    "policy:guide": 13,
-    "policy:lookahead": 54,
-    # 2.0x the powers build: 102 s against 52 s idle in the same minutes (148 against 66 s at a
-    # load of 1 to 2); 89 s after greedy's build in the same process
-    "policy:lookahead-powers": 113,
-    "user": 180,
-}
 DEFAULT_ESTIMATE_S = 5
 # how often a first run that compiles says how long it has been at it
 TICK_S = 15.0
-
-DESCRIPTION = {
-    "engine": "the general engine",
-    "powers": "the power-card games' engine",
-    "powers:matches": "match play of the power-card games",
-    "matches": "match play",
-    "lean": "the lean kernel",
-    "policy:unused": "the policy table's stand-in",
-    "policy:lookahead-powers": "the lookahead policy of the power-card games (with its "
-                               "rollouts' build of the game flow)",
-}
 
 
 _READY = False
@@ -83,14 +57,26 @@ def is_compiled(name: str) -> bool:
     return _marker(name).exists()
 
 
+def _entry(name: str):
+    """(compile estimate, description) of build or part ``name`` (features.BUILDS, PARTS), a
+    user policy's build ``user:FILE:FUNCTION`` as the user build; None when unknown."""
+    base = "user" if name.startswith("user:") else name
+    if base in BUILDS:
+        return BUILDS[base].estimate_s, BUILDS[base].description
+    return PARTS.get(base)
+
+
 def estimate(name: str) -> float:
-    return ESTIMATE_S.get(name.split(":")[0] if name.startswith("user:") else name,
-                          DEFAULT_ESTIMATE_S)
+    entry = _entry(name)
+    return DEFAULT_ESTIMATE_S if entry is None else entry[0]
 
 
 def describe(name: str) -> str:
-    if name in DESCRIPTION:
-        return DESCRIPTION[name]
+    if name.startswith("user:"):
+        return f"the build of {name[len('user:'):]}"
+    entry = _entry(name)
+    if entry is not None:
+        return entry[1]
     if name.startswith("policy:"):
         return f"the {name.split(':', 1)[1]} policy"
     return name
@@ -153,12 +139,39 @@ _FUTURE = "from __future__ import annotations\n"
 _FLOW_BUILDS: dict = {}
 
 
+def _blank(match: re.Match) -> str:
+    return "\n" * match.group(0).count("\n")
+
+
+def _flow_parts() -> list[tuple[Path, str]]:
+    """Each module of the flow (FLOW_MODULES) and its text in a build's copy: its imports of
+    the others and its ``from __future__`` line blanked, so it keeps its line numbers."""
+    return [(FLOW_PACKAGE / f"{m}.py",
+             _RELATIVE_IMPORT.sub(_blank, (FLOW_PACKAGE / f"{m}.py").read_text())
+             .replace(_FUTURE, "\n")) for m in FLOW_MODULES]
+
+
 def flow_source() -> str:
-    """The flow's modules as the text of one module (their imports of each other dropped):
-    what each build copies, its build lines set."""
-    parts = [_RELATIVE_IMPORT.sub("", (FLOW_PACKAGE / f"{m}.py").read_text()).replace(_FUTURE, "")
-             for m in FLOW_MODULES]
-    return _FUTURE + "\n\n".join(parts)
+    """The flow's modules as the text of one module, after a ``from __future__`` line: what
+    each build copies, its build lines set (flow_lines says where each module is)."""
+    return _FUTURE + "".join(text for _, text in _flow_parts())
+
+
+def flow_lines() -> list[tuple[int, Path]]:
+    """(the line of flow_source at which the module starts, its file), in order: line N of a
+    build's copy is line N - start + 1 of the last module starting at or before N."""
+    starts, line = [], 1 + _FUTURE.count("\n")
+    for path, text in _flow_parts():
+        starts.append((line, path))
+        line += text.count("\n")
+    return starts
+
+
+def module_line(line: int) -> tuple[Path, int]:
+    """(the flow module's file, its line) of line ``line`` of a build's copy (flow_lines); the
+    copy's first line, its ``from __future__``, is told as the first module's first line."""
+    start, path = next((s for s in reversed(flow_lines()) if s[0] <= line), flow_lines()[0])
+    return path, max(1, line - start + 1)
 
 
 def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
@@ -201,12 +214,24 @@ def generated_module(folder: str, stem: str, source: str):
     return _load(Path(CACHE_DIR) / folder / f"{stem}.py", lambda: source)
 
 
+def same_height(lines: str, height: int) -> str:
+    """``lines`` padded with empty lines to ``height`` lines (ValueError when longer), so
+    that the copy's lines keep their modules' numbers (flow_lines)."""
+    rows = lines.rstrip("\n").split("\n")
+    if len(rows) > height:
+        raise ValueError(f"build lines: {len(rows)} lines do not fit the {height} lines "
+                         f"between the build markers of the flow's build.py")
+    return "\n".join(rows) + "\n" * (height - len(rows) + 1)
+
+
 def flow_build(name: str, lines: str, key: bytes = b""):
     """The module of the flow compiled as build ``name`` (flow_build_file), written into the
     cache folder when new and imported from there, so Numba compiles and caches it like any
-    module."""
+    module. ``lines`` replace the block between build.py's build markers, padded to its
+    height (same_height)."""
     def source() -> str:
         text = flow_source()
         start, end = text.index(BUILD_START), text.index(BUILD_END)
-        return text[:start] + BUILD_START + "\n" + lines.rstrip("\n") + "\n" + text[end:]
+        height = text[start:end].count("\n") - 1
+        return text[:start] + BUILD_START + "\n" + same_height(lines, height) + text[end:]
     return _load(flow_build_file(name, lines, key), source)

@@ -26,6 +26,7 @@ from ..game import codes as K
 from ..game.cards import CARDS_PER_DECK, DIAMONDS, HEARTS, RANK_JOKER, RANK_KING
 from ..game.codes import MAX_POS, RT_DECK, RT_KEY, RT_VALUE
 from .builds import flow_build
+from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
                    LOG_FIELDS, policy_slot_nb)  # (re-exported: runner, strategies.compiled)
 from .layout import related_nb
@@ -33,25 +34,16 @@ from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
 
-_GENERAL = flow_build("general", "GENERAL = True\nUSER = False\nPOWERS = False\n"
-                      "from simulator.kernel.flow import user_decide, user_decide_call\n")
-# the power-card games: the general build with the powers' moves (compiled on first use)
-_POWERS = flow_build("powers", "GENERAL = True\nUSER = False\nPOWERS = True\n"
-                     "from simulator.kernel.flow import user_decide, user_decide_call\n")
+# the general build and its powers build (the power-card games, compiled on first use), by
+# name (features.BUILDS; pick.module)
+BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines()) for name in ("general", "powers")}
+_GENERAL = BUILDS["general"]
 play_round_nb = _GENERAL.round_nb
 play_chunk_nb = _GENERAL.chunk_nb
 play_matches_nb = _GENERAL.play_matches_nb
 prefix_nb = _GENERAL.prefix_nb
 turn_mask_nb = _GENERAL.turn_mask_nb
 placement_mask_nb = _GENERAL.placement_mask_nb
-
-
-def build_for(ri, powers: bool = False):
-    """The general build's module that plays the flat rules ``ri``: the powers build for the
-    power-card games (features.py), or when ``powers`` asks for it (it plays every rule set:
-    a benchmark compares the power games with W1 on it), else the general build."""
-    from .features import BIT, needed_from_ri
-    return _POWERS if powers or needed_from_ri(ri) & BIT["powers"] else _GENERAL
 
 
 def pack_rules(arrays) -> np.ndarray:

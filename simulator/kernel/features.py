@@ -4,13 +4,15 @@ Each rule option is classified once, in ``OPTION_FEATURES``: either ``DATA_ONLY`
 build plays every value of it: card values, scoring tables, counts, and the turn steps all
 kernels share), or the structural features (named parts of a turn or of a match that a build
 must have been written for) that some of its values need. A build names the features it has
-in ``BUILD_FEATURES``, and it plays a rule set only when it has every feature the rule set
+in the table of builds, ``BUILDS`` (with the rest of what defines it: its constants, its compile
+time, its description), and it plays a rule set only when it has every feature the rule set
 needs. A new option is unclassified until someone decides, and tests/test_features.py fails
 until then, so no build can silently play (and ignore) an option it was never written for.
 
 The classification reads the option's slot of the flat rule array (``flatten(...).ri``), not
 the ``Rules`` object, because the kernels are chosen from that array (``flow.rules_eligible``
-gets nothing else); ``needed(rules, players)`` flattens first, so both ways share this table.
+gets nothing else); simulator/kernel/pick.py flattens a ``Rules`` first, so both ways share
+this table, and picks the build a run plays on from it.
 
 Match features are needed only when whole matches are played: single holes never reach the
 match loop (only the general engine has one), so the hole builds are asked with
@@ -19,10 +21,10 @@ match loop (only the general engine has one), so the hole builds are asked with
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from ..game import codes as K
-from ..game.rules import flatten
 
 FEATURES = (
     # the common family, which every build plays
@@ -200,13 +202,76 @@ OPTION_FEATURES: dict[str, tuple] = {
 }
 
 _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
-BUILD_FEATURES: dict[str, frozenset] = {
+_EVERY = frozenset(FEATURES)
+
+
+# the constants of the build block (simulator/kernel/flow/build.py) that every build's lines set
+FLOW_CONSTANTS = ("USER", "GENERAL", "POWERS")
+# the flow's own stand-ins for the user policy, which only a user build replaces
+_FLOW_STAND_INS = "from simulator.kernel.flow import user_decide, user_decide_call"
+
+
+@dataclass(frozen=True)
+class Build:
+    """One compiled build of the game flow (the package simulator/kernel/flow): its name (the
+    one every command, the results' metadata and ``golfsim warm`` use), the values of the
+    flow's build constants in it, the features it plays (a rule set needing any other is refused),
+    about how long its first compile takes (seconds, cold, on an idle 2-core machine:
+    benchmarks/compile_time.py), what a user is told it is, and the lines that bring in the
+    policy it compiles in."""
+    name: str
+    constants: tuple
+    features: frozenset
+    estimate_s: float
+    description: str
+    imports: tuple = (_FLOW_STAND_INS,)
+
+    def lines(self, *policy: str) -> str:
+        """The flow's build lines for this build (builds.flow_build): its constants, then its
+        imports, or ``policy``'s lines when given (a user build's policy)."""
+        given = dict(self.constants)
+        lines = [f"{name} = {given.get(name, False)}" for name in FLOW_CONSTANTS]
+        lines += [f"{name} = {value}" for name, value in self.constants
+                  if name not in FLOW_CONSTANTS]
+        return "\n".join(lines + list(policy or self.imports)) + "\n"
+
+
+BUILDS = {b.name: b for b in (
+    # the flow package as it is: W1 and W2 run here, and the plain lookahead's rollouts
+    Build("lean", (), _COMMON, 61, "the lean kernel"),
     # every feature but "powers", whose moves only the powers build compiles in
-    "general": frozenset(FEATURES) - {"powers"},    # simulator/kernel/flow, general build
-    "powers": frozenset(FEATURES),                  # the flow, the general build with POWERS
-    "lean": _COMMON,                                # simulator/kernel/flow, lean build
-    "user_kernel": _COMMON,                         # simulator/kernel/flow, user builds
-    "lookahead_rollout": _COMMON,                   # strategies/lookahead.py, on the lean build
+    Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 63, "the general engine"),
+    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 57,
+          "the power-card games' engine"),
+    # every seat plays one user policy, compiled in (policy_api.user_kernel)
+    Build("user", (("USER", True),), _COMMON, 180, "a user policy's own build"),
+    # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
+    Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
+          "the lookahead policy of the power-card games (with its rollouts' build of the "
+          "game flow)",
+          (_FLOW_STAND_INS, "from strategies.rollout_models import rollout_decide_nb as "
+                            "rollout_decide")),
+)}
+BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.items()}
+# what else compiles apart: a build's match play, and each built-in policy (strategies/
+# compiled.py) as "policy:NAME"; the seconds of a cold compile as for BUILDS. Greedy's
+# includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
+PARTS = {
+    "general:matches": (7, "match play"),
+    "powers:matches": (6, "match play of the power-card games"),
+    "policy:random": (1, "the random policy"),
+    "policy:greedy": (31, "the greedy policy"),
+    "policy:knock-threshold": (8, "the knock-threshold policy"),
+    "policy:forgetful": (8, "the forgetful policy"),
+    "policy:heuristic": (10, "the heuristic policy"),
+    "policy:opponent-aware": (7, "the opponent-aware policy"),
+    "policy:ev": (8, "the ev policy"),
+    "policy:guide": (13, "the guide policy"),
+    "policy:lookahead": (54, "the lookahead policy"),
+    # 2.0x the powers build: 102 s against 52 s idle in the same minutes (148 against 66 s at
+    # a load of 1 to 2); 89 s after greedy's build in the same process
+    "policy:lookahead-powers": (113, BUILDS["rollout"].description),
+    "policy:unused": (5, "the policy table's stand-in"),
 }
 
 
@@ -224,17 +289,7 @@ def needed_from_ri(ri, matches: bool = False) -> int:
     return out if matches else out & ~_MATCH_MASK
 
 
-def needed(rules, players: int, matches: bool = False) -> int:
-    return needed_from_ri(flatten(rules, players).ri, matches)
-
-
 def lacking(build: str, needs: int) -> list[str]:
     """The features of ``needs`` that ``build`` does not have, in FEATURES order."""
     has = mask(BUILD_FEATURES[build])
     return [name for name in FEATURES if needs & BIT[name] and not has & BIT[name]]
-
-
-def missing(build: str, rules, players: int, matches: bool = False) -> list[str]:
-    """The features ``build`` lacks for this rule set (empty: it may play it; the lean-based
-    builds also bound the layout and the card values, see ``flow.rules_eligible``)."""
-    return lacking(build, needed(rules, players, matches))

@@ -12,7 +12,8 @@ never zero).
 seconds. Numba checks only the timestamp of the file that defines a function, not of the
 files it calls into, so after an edit to, say, scoring.py the cached kernel in engine.py would
 silently keep the old scoring. The cache therefore lives in a folder named after a hash of
-every compiled module's source: any edit starts a fresh cache, and nothing stale is ever used.
+the source of every compiled module and of every module it imports (simulator/kernel/sources.py):
+any edit starts a fresh cache, and nothing stale is ever used.
 """
 
 from __future__ import annotations
@@ -27,28 +28,11 @@ import numpy as np
 from numba import njit
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from .sources import kernel_sources
+
 _ROOT = Path(__file__).resolve().parents[2]
-# every module with compiled code or constants folded into it
-KERNEL_SOURCES = ("simulator/kernel/jit.py", "simulator/game/codes.py", "simulator/game/streams.py",
-                  "simulator/kernel/rng.py", "simulator/kernel/layout.py",
-                  "simulator/kernel/estimate.py", "simulator/kernel/scoring.py",
-                  "simulator/kernel/tally.py", "simulator/kernel/lanes.py",
-                  "simulator/kernel/lean_policy.py", "simulator/kernel/groups.py",
-                  "simulator/kernel/reveals.py", "simulator/kernel/invariants.py",
-                  "simulator/kernel/matches.py", "simulator/kernel/flow/__init__.py",
-                  "simulator/kernel/flow/build.py", "simulator/kernel/flow/base.py",
-                  "simulator/kernel/flow/moves.py", "simulator/kernel/flow/ask.py",
-                  "simulator/kernel/flow/reveal.py", "simulator/kernel/flow/turn.py",
-                  "simulator/kernel/flow/power_effects.py",
-                  "simulator/kernel/flow/power_turn.py", "simulator/kernel/flow/round.py",
-                  "simulator/kernel/engine.py", "simulator/kernel/policy_api.py",
-                  "simulator/kernel/policy_tools.py", "strategies/common.py",
-                  "strategies/random_policy.py", "strategies/powers.py", "strategies/greedy.py",
-                  "strategies/heuristic.py", "strategies/forgetful.py",
-                  "strategies/opponent_aware.py", "strategies/ev.py", "strategies/guide.py",
-                  "strategies/lookahead.py", "strategies/rollout_models.py",
-                  "strategies/lookahead_powers.py", "strategies/compiled.py",
-                  "simulator/experiments/policy_faults.py")
+# every module with compiled code, and every module of the packages it imports
+KERNEL_SOURCES = kernel_sources(_ROOT)
 
 
 def _source_hash() -> str:

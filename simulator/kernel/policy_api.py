@@ -35,6 +35,7 @@ from numba import cfunc, njit, types
 from ..game.codes import MAX_POS
 from ..game.codes import POLICY_USER  # noqa: F401  (re-exported)
 from . import builds
+from .features import BUILDS
 from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
 
 
@@ -187,11 +188,10 @@ def _build_lines(module_name: str, name: str) -> str:
     The policy is inlined without the guard (a guarded call costs a third of the build's
     speed): an exception it raises leaves the build, and the runner finds its round and
     decision on the general engine, where the policy runs guarded."""
-    return (f"USER = True\nGENERAL = False\nPOWERS = False\n"
-            f"from {module_name} import {name} as _user\n"
-            f"_user = getattr(_user, 'py_func', _user)\n"
-            f"user_decide = hot(_user, inline='always', cache=False)\n"
-            f"user_decide_call = hot(_user, cache=False)\n")
+    return BUILDS["user"].lines(f"from {module_name} import {name} as _user",
+                                "_user = getattr(_user, 'py_func', _user)",
+                                "user_decide = hot(_user, inline='always', cache=False)",
+                                "user_decide_call = hot(_user, cache=False)")
 
 
 def _build_args(path: str, name: str):
@@ -204,6 +204,12 @@ def kernel_file(path: str, name: str) -> Path:
     """Where the user build of the flow for ``path``'s function ``name`` is written
     (builds.flow_build_file: it follows the policy file's text)."""
     return builds.flow_build_file(*_build_args(path, name))
+
+
+def inlinable(user) -> bool:
+    """Does the compiled user policy ``user`` compile into a build of its own (user_kernel)?
+    Not when it needs reference counting (it allocates)."""
+    return _SOURCES.get(id(user)) is not None
 
 
 def user_kernel(user, notify=None):

@@ -1,5 +1,8 @@
-"""Building blocks for user policies (docs/user_policies.md): the placement search of the
-built-in ``greedy``, for layouts of two rows whose columns pair (the six-card family).
+"""Building blocks for user policies (docs/user_policies.md): what a card is, a float view of
+the policy's memory, and the placement search of the built-in ``greedy``, for layouts of two
+rows whose columns pair (the six-card family).
+
+    from simulator.kernel.policy_tools import card_rank, card_value, float_memory
 
     from simulator.kernel.policy_tools import best_position
 
@@ -30,6 +33,7 @@ own data in slots ``0 .. CACHE_FIRST - 1``.
 import numpy as np
 from numba import njit
 
+from ..game.cards import CARDS_PER_DECK, RANK_JOKER
 from ..game.codes import (EMPTY0, MAX_POS, PAIR_COLUMN, R_COLS, R_LOCK_FACE_UP_COLUMNS,
                           R_MAX_ABS_VALUE, R_NCARDS, R_NEG_PAIRS_KEEP, R_PAIR_SCOPE,
                           R_REPLACE_FACE_UP, R_ROWS, RT_KEY, RT_VALUE)
@@ -49,6 +53,44 @@ C_UQ = 128    # the same for the other card of the column
 CACHE_END = 144
 # lanes.set_column writes the six fields from C_XN at equal strides, in this order
 assert (C_BN, C_KQ, C_NEGQ, C_U, C_UQ, CACHE_END) == tuple(C_XN + 16 * k for k in range(1, 7))
+
+
+# ---- cards: an id is deck copy * 54 + card within the deck (0..51 suited, 52 and 53 jokers) ---
+JOKER_LOCAL = 52   # the first joker's id within a deck
+
+
+@njit(inline="always")
+def card_rank(card):
+    """0 (ace) to 12 (king), 13 for a joker."""
+    local = card % CARDS_PER_DECK
+    return RANK_JOKER if local >= JOKER_LOCAL else local % 13
+
+
+@njit(inline="always")
+def card_suit(card):
+    """0 to 3 (spades, hearts, diamonds, clubs), -1 for a joker."""
+    local = card % CARDS_PER_DECK
+    return -1 if local >= JOKER_LOCAL else local // 13
+
+
+@njit(inline="always")
+def is_joker(card):
+    return card % CARDS_PER_DECK >= JOKER_LOCAL
+
+
+@njit(inline="always")
+def card_value(card, rules):
+    """What the card scores under the rule set (its value in the rules' card table: a 2 is
+    worth -2 in six_card, a king 0, Cabo's K♦ 0 and the other kings 13). -1 is no card."""
+    return rules[RT_VALUE + card] if card >= 0 else 0
+
+
+@njit(inline="always")
+def float_memory(memory, first, count):
+    """Slots ``first .. first + count - 1`` of the policy's ``memory`` as float32 numbers
+    (the same storage, zero at the deal like every slot): scratch for estimates and weights.
+    A policy calling ``best_position`` keeps to slots below ``CACHE_FIRST``."""
+    return memory[first:first + count].view(np.float32)
 
 
 @njit(inline="always")
@@ -73,8 +115,9 @@ def replaceable(seat, p, faceup, rules):
 
 
 @njit(inline="always")
-def _pair(rules, a, b):
-    """Do known cards a and b cancel as a column pair?"""
+def pair_cancels(rules, a, b):
+    """Do known cards a and b cancel as a pair (the same pairing key, and not two negative
+    cards where negative pairs keep their value)?"""
     if rules[RT_KEY + a] != rules[RT_KEY + b]:
         return False
     return not (rules[R_NEG_PAIRS_KEEP] != 0 and rules[RT_VALUE + a] < 0
@@ -85,7 +128,7 @@ def _pair(rules, a, b):
 def column_estimate(rules, a, b, n, S):
     """n times the estimated score of a two-card column (cards a, b; -1 = unknown)."""
     if a >= 0 and b >= 0:
-        if _pair(rules, a, b):
+        if pair_cancels(rules, a, b):
             return 0
         return (rules[RT_VALUE + a] + rules[RT_VALUE + b]) * n
     if a >= 0:

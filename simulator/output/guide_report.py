@@ -19,17 +19,17 @@ from ..experiments import stats
 from . import plots
 from ..experiments.guide import (CONFIRMED, EITHER, IGNORE, LINE_SITUATIONS, MOOT,
                                  PLACE_SITUATION, REFUTED, UNCLEAR,
-                                 POWER_TABLE, RANK_TABLES, SCORING_OPTIONS, SITUATION_KEYS,
-                                 SWEEPS, TABLES, GuideResult, applicable, early_count,
-                                 entry_cards, entry_name, has_lines, knock_words, line_word,
-                                 placeable_ranks, ranks_in_play, situation_help, situations,
-                                 split_groups)
+                                 POWER_TABLE, RANK_TABLES, SAY_TABLES, SCORING_OPTIONS,
+                                 SITUATION_KEYS, SWEEPS, TABLES, GuideResult, applicable,
+                                 early_count, entry_cards, entry_name, equal_word, has_lines,
+                                 knock_words, line_word, placeable_ranks, ranks_in_play,
+                                 say_labels, situation_help, situations, split_groups)
 from ..experiments.report import (atomic_path, ran_on, rules_metadata, text_table, version,
                                   write_parquet_atomic)
 from ..experiments.report import title as report_title
 from ..game import codes as K
 from ..game.cards import RANK_NAMES, SUIT_SYMBOLS, card_id
-from ..game.powers import effect_of
+from ..game.effects import effect_of
 from ..game.rules import (OPTIONS, PRESET_DESCRIPTIONS, PRESETS, VALUE_DESCRIPTIONS, Rules,
                           card_values_text, option_text)
 
@@ -64,8 +64,9 @@ def _capital(text: str) -> str:
 
 
 def _labels(rules: Rules) -> dict[str, str]:
-    """Column headings of the situations, the placement table's included."""
-    labels = dict(situations(rules) + [PLACE_SITUATION])
+    """Column headings of the situations, the placement table's and the snap and match
+    tables' included."""
+    labels = dict(situations(rules) + [PLACE_SITUATION]) | say_labels(rules)
     if rules.pair_scope == "none":
         labels[PLACE_SITUATION[0]] = ANY_CARD
     return labels
@@ -194,7 +195,9 @@ def decisions_figure(df: pl.DataFrame, heading: str):
     fig = Figure(figsize=(width, 7.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, max(1, len(tables)), squeeze=False).ravel())
     colours = {"pair": "#1f77b4", "early": "#ff7f0e", "late": "#2ca02c", "last": "#9467bd",
-               "other": "#8c564b", "line3": "#d62728", "line2": "#17becf", "": "#e377c2"}
+               "other": "#8c564b", "line3": "#d62728", "line2": "#17becf", "": "#e377c2",
+               "own": "#bcbd22", "opponent": "#7f7f7f", "known": "#bcbd22",
+               "blind": "#7f7f7f"}   # (snaps and matches: colours no other column has)
     for ax, table in zip(axes, tables):
         part = df.filter(pl.col("table") == table)
         ranks = part["row"].unique(maintain_order=True).to_list()
@@ -549,14 +552,17 @@ def _snaps_and_matches(r: Rules) -> str:
                                 (SNAP_WORDS, r.snap_mode)) if mode in words]
     if not said:
         return ""
-    return (" " + " ".join(said) + " The guide does the same: its tables have no entry for "
-            "these decisions.")
+    tables = " and ".join(w for w, mode in (("snaps", r.snap_mode),
+                                            ("matches", r.turn_match_mode)) if mode != "none")
+    return (" " + " ".join(said) + f" The guide does the same, except where its table of "
+            f"{tables} says otherwise.")
 
 
 def advice(e) -> tuple[str, float, float, float]:
     """An entry from its advice's side: (the option it plays, what that option gains over the
-    other in win share, the gain's 95% interval). A power entry neither option of which won
-    ("either") is given from its first option's side (using the power)."""
+    other in win share, the gain's 95% interval). A power, snap or match entry neither option
+    of which won ("either") is given from its first option's side (using the power, snapping,
+    matching)."""
     if e.chosen == e.b:
         return e.b, -float(e.win.mean), -float(e.win.hi), -float(e.win.lo)
     return e.chosen, float(e.win.mean), float(e.win.lo), float(e.win.hi)
@@ -630,16 +636,22 @@ def decision_tables(result: GuideResult) -> list[tuple[str, str, list[str], list
         rows = []
         unchanged = Cell(NA if table == "down" else verb_b, "na")
         for r in ranks:
-            row = [Cell(entry_cards(rules, table, RANK_NAMES.index(r)))]
-            for s in keys:
-                e = next((x for x in entries if x.row == r and x.situation == s), None)
-                row.append(_cell(e) if e is not None else Cell("-"))
-            rows.append(row)
+            rows.append(_rank_row(rules, table, r, entries, keys))
             rows += [[Cell(g.label)] + [unchanged] * len(keys)
                      for g in split_groups(rules, RANK_NAMES.index(r))[1]]
         out.append((question(table, rules.pair_scope != "none"), _table_note(rules, table),
                     header, rows))
     return out
+
+
+def _rank_row(rules: Rules, table: str, row: str, entries, keys) -> list[Cell]:
+    """A rank's row of a table with a column per situation: the cards, then its entries
+    ("-" where it has none)."""
+    cells = [Cell(entry_cards(rules, table, RANK_NAMES.index(row)))]
+    for s in keys:
+        e = next((x for x in entries if x.row == row and x.situation == s), None)
+        cells.append(_cell(e) if e is not None else Cell("-"))
+    return cells
 
 
 def _table_note(rules: Rules, table: str) -> str:
@@ -742,6 +754,82 @@ def power_table(result: GuideResult) -> tuple[str, str, list[str], list[list[Cel
                  "player to spend a turn on.")
     header = ["card", "its power", "the baseline player uses it", "use it, or discard it?"]
     return POWER_HEADING, note, header, rows
+
+
+SAY_HEADINGS = {"snap": "When to snap", "match": "When to match"}
+
+
+def say_question(rules: Rules, table: str) -> str:
+    """The snap or match table's question, in the rules' words."""
+    if table == "match" and rules.turn_match_mode == "pablo_multi_replace":
+        return ("You know two or more of your cards of one rank: replace them all with the "
+                "card you hold, or not?")
+    if table == "match":
+        return (f"The card you hold has the {equal_word(rules)} of a card on the table: "
+                "match it, or not?")
+    return SAY_TABLES[table][3]
+
+
+def say_row_heading(rules: Rules, table: str) -> str:
+    """What the rows of the snap or match table are."""
+    if table == "snap":
+        return "the discard"
+    return "your cards" if rules.turn_match_mode == "pablo_multi_replace" else \
+        "the card you hold"
+
+
+def _say_rule_words(rules: Rules, table: str) -> str:
+    """What the first option of the snap or match table does, and the baseline's rule."""
+    equal = equal_word(rules)
+    if table == "snap":
+        cumbia = rules.snap_mode == "cumbia"
+        return (f"'snap': snap a card you know of the discard's {equal} whenever you have one "
+                "(your own even when it is worth 0 or less"
+                + ("; an opponent's whenever you have a card to give back, your worst, and "
+                   "snap none of your own" if cumbia else "")
+                + "); the baseline player snaps its own card when it is worth more than 0"
+                + (", else an opponent's when it has a card worth more than 0 to give back"
+                   if cumbia else "") + ". The rows are the discard's rank.")
+    if rules.turn_match_mode == "pablo_multi_replace":
+        return ("'match': replace them whenever you know two or more of your cards of that "
+                "rank, whatever they total; the baseline player replaces them when together "
+                "they are worth more than the card it holds (the rank whose cards total most). "
+                "The rows are the rank of your cards, not of the card you hold.")
+    penalty = rules.match_fail_penalty_cards
+    cost = (f"only when the chance of a hit pays for the {penalty} penalty "
+            f"card{'s' if penalty != 1 else ''} of a miss" if penalty else
+            "whenever a hit gains, a miss costing nothing")
+    return (f"'match': match it whenever you know a card of its {equal} (naming every one you "
+            "know, yours first), as the baseline player does. A blind match: you know no "
+            f"card of its {equal} and do not put it into your layout; 'match': name a card "
+            "nobody has seen (your first face-down card you don't know, else an opponent's) "
+            f"whenever a card of its {equal} is still unseen; the baseline player matches "
+            f"blind {cost}.")
+
+
+def say_tables(result: GuideResult) -> list[tuple[str, str, list[str], list[list[Cell]]]]:
+    """(heading, explanation, header, rows) of the snap and match tables the rules have: a row
+    per rank, a column per situation (your own card, an opponent's; a card you know, a blind
+    match)."""
+    rules = result.rules
+    labels = _labels(rules)
+    out = []
+    for table, heading in SAY_HEADINGS.items():
+        entries = [e for e in result.entries if e.table == table]
+        if not entries:
+            continue
+        keys = list(dict.fromkeys(e.situation for e in entries))
+        first, second = SAY_TABLES[table][:2]
+        note = (f"{say_question(rules, table)} {_say_rule_words(rules, table)} "
+                f"'{second}': never. '{EITHER}': the two could not be told apart, and the "
+                "guide does what the baseline player does. The value: what the advice gains "
+                f"over the other option; for '{EITHER}', what '{first}' gains over "
+                f"'{second}'.")
+        rows = [_rank_row(rules, table, r, entries, keys)
+                for r in dict.fromkeys(e.row for e in entries)]
+        out.append((heading, note, [say_row_heading(rules, table)] +
+                    [labels[s] for s in keys], rows))
+    return out
 
 
 ADVICE_HEADING = "What players say, and what the simulation says"
@@ -883,11 +971,31 @@ def _situation_phrase(rules: Rules, situation: str) -> str:
             "other": "that pair nothing" if rules.pair_scope != "none" else ""}[situation]
 
 
-def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
+def _say_rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
+    """A rule of thumb of the tables of powers, snaps and matches."""
+    equal = equal_word(rules)
     if table == "power":
         return (f"Use the power of {ranks} drawn from the stock when you do not keep them"
                 if yes else f"Discard {ranks} drawn from the stock unused when you do not "
                 "keep them")
+    if table == "snap":
+        whose = "your own" if situation == "own" else "an opponent's"
+        back = ", giving one of yours back" if situation == "opponent" else ""
+        return (f"Snap {whose} {ranks} that you know when a matching card is discarded{back}"
+                if yes else f"Do not snap {whose} {ranks} when a matching card is discarded")
+    if situation == "blind":
+        return (f"Match {ranks} you hold blind when you know no card of their {equal} and do "
+                "not keep them" if yes else f"Never match {ranks} blind")
+    if rules.turn_match_mode == "pablo_multi_replace":
+        return (f"Replace two or more of your {ranks} with the card you hold whenever you know "
+                "them" if yes else f"Never replace your {ranks} with the card you hold")
+    return (f"Match {ranks} you hold whenever you know a card of their {equal}" if yes else
+            f"Do not match {ranks} you hold, even when you know a card of their {equal}")
+
+
+def _rule_text(rules: Rules, table: str, situation: str, yes: bool, ranks: str) -> str:
+    if table in SAY_TABLES:
+        return _say_rule_text(rules, table, situation, yes, ranks)
     phrase = _situation_phrase(rules, situation)
     lines = situation in LINE_SITUATIONS
     line = line_word(rules) if lines else ""
@@ -1061,6 +1169,8 @@ def _sections(result: GuideResult, names: set[str]) -> list[tuple]:
         b += [("h2", head), ("note", note), ("table", header, rows, "decisions")]
     for head, note, header, rows in _optional(power_table(result)):
         b += [("h2", head), ("note", note), ("table", header, rows, POWERS_CLASS)]
+    for head, note, header, rows in say_tables(result):
+        b += [("h2", head), ("note", note), ("table", header, rows, "decisions")]
     if DECISIONS_PLOT in names:
         b.append(("img", DECISIONS_PLOT, "decisions by rank"))
     b += [("h2", "Where to put a card you keep"), ("p", place_text(result.rules))]
@@ -1250,9 +1360,11 @@ def format_guide(result: GuideResult, threads: int) -> str:
     lines += ["", "Rules of thumb:"]
     lines += [f"{i}. {x}" for i, x in enumerate(rules_of_thumb_lines(result), 1)]
     lines += ["", verdict_line(result)]
-    for head, _, header, rows in decision_tables(result) + _optional(power_table(result)):
+    said = [POWER_HEADING] + list(SAY_HEADINGS.values())
+    for head, _, header, rows in (decision_tables(result) + _optional(power_table(result)) +
+                                  say_tables(result)):
         rest = (f"{EITHER}: no clear difference, the baseline player's rule; {NA}: never "
-                "came up" if head == POWER_HEADING else f"{EITHER}: no clear difference, the "
+                "came up" if head in said else f"{EITHER}: no clear difference, the "
                 "play in brackets; no number: both options played alike")
         lines += ["", head + f"  (what the advice gains in pp of win share, ± paired 95%; "
                   f"{CLEAR_MARK} clear; {rest})"]

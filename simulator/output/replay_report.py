@@ -194,20 +194,7 @@ class Words:
         if k == "take":
             return f"takes {card} from the discard pile", s.seat
         if k == "place":
-            joined = last is not None and last.kind in ("draw", "take", "power_unused") and \
-                last.card == s.card
-            text = ("and puts it" if joined else f"puts {card}") + \
-                f" at {self.position(s.pos)}, "
-            if s.face_up:
-                text += "face up"
-            else:
-                text += "face down" + (" (everyone saw the card)" if s.public else
-                                       " (only it knows the card)")
-            old_up = prev.up[s.seat][s.pos]
-            text += f"; the {self.card(s.old)} " + ("there" if old_up else
-                                                   "that lay there face down") + \
-                " goes to the discard pile"
-            return text, s.seat
+            return self.place_clause(s, last, prev), s.seat
         if k == "discard":
             used = ", its power used" if s.note == "used" else ""
             if s.note == "returned":
@@ -223,19 +210,7 @@ class Words:
                 return (f"must turn up {self.position(s.pos)}: {card}"), s.seat
             return f"turns up {self.position(s.pos)}: {card}", s.seat
         if k == "peek":
-            where = self.position(s.pos)
-            if s.note == "paid":
-                return (f"pays {s.cost} point{'s' if abs(s.cost) != 1 else ''} to look at "
-                        f"its face-down card at {where}: {card}"), s.seat
-            if s.note == "before_placing":
-                return f"looks first at its face-down card at {where}: {card}", s.seat
-            if s.target is not None and s.target != s.seat:
-                return (f"looks at seat {s.target}'s face-down card at {where}: {card} (only "
-                        "it sees the card)"), s.seat
-            if s.note == "power":
-                return f"looks at its face-down card at {where}: {card} (only it sees the " \
-                    "card)", s.seat
-            return f"looks at {where}: {card} (only it sees the card)", s.seat
+            return self.peek_clause(s), s.seat
         if k == "reshuffle":
             return (f"the stock is empty: the discard pile but its top card is shuffled into "
                     f"a new stock of {s.table.stock + (1 if s.table.held is not None else 0)} "
@@ -260,6 +235,37 @@ class Words:
         if k in POWER_KINDS:
             return POWER_KINDS[k](self, s, last)
         return "", s.seat   # turn: the heading says it
+
+    def place_clause(self, s: Step, last: Step | None, prev: Table) -> str:
+        """A card put into a layout, and the one it replaced."""
+        joined = last is not None and last.kind in ("draw", "take", "power_unused") and \
+            last.card == s.card
+        text = ("and puts it" if joined else f"puts {self.card(s.card)}") + \
+            f" at {self.position(s.pos)}, "
+        if s.face_up:
+            text += "face up"
+        else:
+            text += "face down" + (" (everyone saw the card)" if s.public else
+                                   " (only it knows the card)")
+        old_up = prev.up[s.seat][s.pos]
+        return text + f"; the {self.card(s.old)} " + ("there" if old_up else
+                                                      "that lay there face down") + \
+            " goes to the discard pile"
+
+    def peek_clause(self, s: Step) -> str:
+        """A look at a face-down card: paid, before placing, a power's, or the reveal's."""
+        where, card = self.position(s.pos), self.card(s.card)
+        if s.note == "paid":
+            return (f"pays {s.cost} point{'s' if abs(s.cost) != 1 else ''} to look at its "
+                    f"face-down card at {where}: {card}")
+        if s.note == "before_placing":
+            return f"looks first at its face-down card at {where}: {card}"
+        if s.target is not None and s.target != s.seat:
+            return (f"looks at seat {s.target}'s face-down card at {where}: {card} (only it "
+                    "sees the card)")
+        if s.note == "power":
+            return f"looks at its face-down card at {where}: {card} (only it sees the card)"
+        return f"looks at {where}: {card} (only it sees the card)"
 
     def decision_clause(self, s: Step) -> str:
         """Decisions that no card movement tells."""

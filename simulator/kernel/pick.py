@@ -1,0 +1,68 @@
+"""Which build a run plays on: the one place that decides it.
+
+The builds are simulator/kernel/features.py's table (``BUILDS``). ``build`` picks one for a
+rule set, its seats and the ``kernel`` asked for; the runner (``make_job``, the builds it
+compiles ahead), ``golfsim warm``, the cluster's workers and the tests all ask it, and
+``module`` gives the compiled module of the name it returns. The name is what the results'
+metadata records as the build that played (``build``) and what ``--verbose`` prints.
+"""
+
+from __future__ import annotations
+
+from ..game import codes as K
+from ..game.rules import flatten
+from . import engine, flow
+from .features import BIT, lacking, needed_from_ri
+
+# what ``kernel`` may ask for: "auto" (the fastest build that plays the run exactly as the
+# general build does), or a build by name
+KERNELS = ("auto", "general", "lean", "powers")
+
+
+def needed(rules, players: int, matches: bool = False) -> int:
+    """The features (bit mask) a rule set needs with ``players`` seats."""
+    return needed_from_ri(flatten(rules, players).ri, matches)
+
+
+def missing(build_name: str, rules, players: int, matches: bool = False) -> list[str]:
+    """The features build ``build_name`` lacks for this rule set (empty: it may play it; the
+    lean-based builds also bound the layout and the card values, see ``flow.rules_eligible``)."""
+    return lacking(build_name, needed(rules, players, matches))
+
+
+def powers(ri) -> bool:
+    """Do the flat rules ``ri`` need the powers build (a power-card game)?"""
+    return bool(needed_from_ri(ri) & BIT["powers"])
+
+
+def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
+          check: bool = False) -> str:
+    """The name of the build that plays the flat rules ``ri`` with these seats.
+
+    ``kernel`` "auto": the lean build whenever it can (every seat greedy or knock-threshold,
+    rules it plays, no invariant checks), a user policy's own build when every seat plays
+    the user policy and ``user`` says it compiles into one (policy_api.inlinable), else the
+    general build, or its powers build for a power-card game. "lean" insists on the lean
+    build (ValueError when it cannot); "general" never takes the lean or a user build;
+    "powers" plays on the powers build whatever the rules (it plays every rule set: for
+    benchmarks)."""
+    if kernel not in KERNELS:
+        raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
+    lean = flow.eligible(ri, policy_ids) and not check
+    if kernel == "lean" and not lean:
+        lacks = lacking("lean", needed_from_ri(ri))
+        raise ValueError("kernel = 'lean': these rules or strategies need the general engine "
+                         + (f"(the lean kernel lacks {', '.join(lacks)})" if lacks else
+                            "(or invariant checks were asked for)"))
+    if kernel == "auto" and user and not check and \
+            all(int(p) == K.POLICY_USER for p in policy_ids) and flow.rules_eligible(ri, "user"):
+        return "user"
+    if lean and kernel in ("auto", "lean"):
+        return "lean"
+    return "powers" if kernel == "powers" or powers(ri) else "general"
+
+
+def module(name: str):
+    """The compiled module of build ``name`` (a user build has one per policy:
+    policy_api.user_kernel)."""
+    return flow if name == "lean" else engine.BUILDS[name]
