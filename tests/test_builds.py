@@ -65,8 +65,8 @@ def test_the_key_follows_imports_at_any_depth_and_by_name(tmp_path):
         "simulator/__init__.py", "simulator/game/__init__.py", "simulator/game/cards.py",
         "simulator/game/deep.py", "simulator/kernel/__init__.py",
         "simulator/kernel/flow/__init__.py", "simulator/kernel/flow/moves.py",
-        "simulator/kernel/flow/turn.py", "simulator/kernel/jit.py", "strategies/__init__.py", "strategies/named.py",
-        "strategies/table.py")
+        "simulator/kernel/flow/turn.py", "simulator/kernel/jit.py", "strategies/__init__.py",
+        "strategies/named.py", "strategies/table.py")
 
 
 def test_an_edit_to_any_module_of_the_flow_changes_the_cache_key(tmp_path, monkeypatch):

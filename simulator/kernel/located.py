@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import traceback
 from contextlib import contextmanager
-from pathlib import Path
 
 from .builds import FLOW_PACKAGE, module_line
 
