@@ -3,7 +3,7 @@ after warm-up, printed as ONE JSON line:
 
 - ``user``: the same logic as a user policy (strategies/examples/greedy_policy.py) as
   `golfsim run --strategy strategies/examples/greedy_policy.py:decide` plays it: compiled
-  into its own build of the game flow (simulator/kernel/flow.py),
+  into its own build of the game flow (simulator/kernel/flow),
 - ``builtin_lean``: the built-in ``greedy`` as `golfsim run --strategy greedy` plays it, on
   the lean kernel,
 - ``user_pointer``: the user policy called through a function pointer by the general engine

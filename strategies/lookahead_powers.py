@@ -17,7 +17,7 @@ penalties and the round's counters are as they are. A card it holds goes back on
 stock, for the move to draw it again.
 
 Each rollout plays the round on from that state on the flow's rollout build
-(simulator/kernel/flow.py ``ROLLOUT``: the powers build with every decision compiled in as
+(simulator/kernel/flow ``ROLLOUT``: the powers build with every decision compiled in as
 the seat's model, from any turn, ``power_turns_nb``), written here; this module is compiled
 only for a run of lookahead in a power-card game (strategies/compiled.py), so the plain
 player's compile does not grow. ``aux[AUX_CHECK]`` nonzero makes every rollout check card
@@ -32,7 +32,7 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV, G_PUB,
                                   G_STOCK, MAX_PLAYERS, MAX_POS)
-from simulator.kernel import powers_flow as PF
+from simulator.kernel.flow import PRIV_OVER
 from simulator.kernel.builds import flow_build
 from simulator.kernel.features import BUILDS
 from simulator.kernel.jit import hot
@@ -57,12 +57,12 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
     rollouts from the decision in ``g``; returns its stock size."""
     players = rt[K.R_PLAYERS]
     n_stock = g[G_PUB + K.PUB_STOCK_N]
-    PF.copy_round_nb(w, g, players, n_stock, g[G_PUB + K.PUB_DISCARD_N])
+    ROLLOUT.copy_state_nb(w, g, players, n_stock, g[G_PUB + K.PUB_DISCARD_N])
     for i in range(players * K.MEMORY_SLOTS):   # a seat's memory is its own: models start bare
         w[G_MEMORY + i] = 0
     w[G_PRIV + K.PRIV_LOG_N] = -1
     w[G_PRIV + K.PRIV_ERROR] = 0
-    w[G_PRIV + PF.PRIV_OVER] = 0   # (a drawn card put back ends the hole again when drawn)
+    w[G_PRIV + PRIV_OVER] = 0   # (a drawn card put back ends the hole again when drawn)
     w[G_PUB + K.PUB_HELD_PUBLIC] = -1
     w[G_PUB + K.PUB_POWER] = 0
     w[G_PUB + K.PUB_TARGET_SEAT] = -1
@@ -165,7 +165,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
         after_deal = roll[0]
         for c in range(n):
             roll[0] = after_deal
-            PF.copy_round_nb(w, dealt, players, n_stock, n_disc)
+            ROLLOUT.copy_state_nb(w, dealt, players, n_stock, n_disc)
             aux[AUX_FORCE_TURN] = aux[AUX_CAND_ACTION + c]
             aux[AUX_FORCE_PLACE] = aux[AUX_CAND_POS + c]
             turn, ender, knocked, capped, reshuffles = ROLLOUT.power_turns_nb(

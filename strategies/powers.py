@@ -23,7 +23,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PEEKE
 from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, related_nb
-from simulator.kernel.powers_flow import DUTCH_BY_RANK
+from simulator.kernel.flow.power_effects import DUTCH_BY_RANK
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
                                MEM_PLAN_FIRST, MEM_PLAN_HELD, MEM_PLAN_NOMINATE, MEM_PLAN_OWN,
                                MEM_PLAN_SNAP, MEM_PLAN_THEIRS, FORGET_OPPONENTS, PAR_BLIND_SKIP,

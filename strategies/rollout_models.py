@@ -1,5 +1,5 @@
 """The seats of the lookahead player's rollouts in the power-card games: every decision of the
-flow's rollout build (simulator/kernel/flow.py, ``ROLLOUT``) comes here, compiled in.
+flow's rollout build (simulator/kernel/flow, ``ROLLOUT``) comes here, compiled in.
 
 The seat that is trying a move first gives the answers the move is made of (the scratch's
 forced answers, strategies/lookahead.py ``AUX_FORCE_*``): its action at the start of its turn

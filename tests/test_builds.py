@@ -1,11 +1,12 @@
 """The builds: one table, one name each, one function that picks the one a run plays on; the
-cache key follows the imports of the compiled code; an error in a build's copy of flow.py is
-told at flow.py's line; the results say which build played."""
+cache key follows the imports of the compiled code; an error in a build's copy of the flow is
+told at the line of the flow's module; the results say which build played."""
 
 from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -20,15 +21,18 @@ from simulator.kernel.located import CompiledCodeError, located
 from strategies import resolve_seats, seat_arrays
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOW = ROOT / "simulator" / "kernel" / "flow.py"
+FLOW = builds.FLOW_PACKAGE
 
 
 # ---- the cache key --------------------------------------------------------------------------
 def test_the_cache_key_covers_what_compiled_code_imports():
     key = set(jit.KERNEL_SOURCES)
     # constants folded into compiled code, and policies imported by name (compiled.ENTRIES)
-    assert {"simulator/game/cards.py", "simulator/game/codes.py", "simulator/kernel/flow.py",
+    assert {"simulator/game/cards.py", "simulator/game/codes.py",
             "strategies/random_policy.py", "strategies/lookahead_powers.py"} <= key
+    # every module of the flow package (its modules import each other relatively)
+    flow = {p.relative_to(ROOT).as_posix() for p in FLOW.glob("*.py")}
+    assert len(flow) == len(builds.FLOW_MODULES) + 1 and flow <= key
     assert "simulator/experiments/runner.py" not in key   # plays compiled code, compiles none
 
 
@@ -43,8 +47,11 @@ def test_the_key_follows_imports_at_any_depth_and_by_name(tmp_path):
         "simulator/__init__.py": "",
         "simulator/kernel/__init__.py": "",
         "simulator/kernel/jit.py": "import numba\n",
-        "simulator/kernel/flow.py": "from .jit import hot\n\ndef f():\n"
-                                    "    from simulator.game import cards as C\n",
+        # a package whose modules import each other relatively, as the flow's do
+        "simulator/kernel/flow/__init__.py": "from .turn import f\n",
+        "simulator/kernel/flow/turn.py": "from ..jit import hot\nfrom .moves import (\n"
+                                         "    g,  # the moves\n)\n",
+        "simulator/kernel/flow/moves.py": "def g():\n    from simulator.game import cards as C\n",
         "simulator/game/__init__.py": "",
         "simulator/game/cards.py": "from .deep import X  # a comment\n",
         "simulator/game/deep.py": "X = 1\n",
@@ -56,9 +63,26 @@ def test_the_key_follows_imports_at_any_depth_and_by_name(tmp_path):
     })
     assert sources.kernel_sources(tmp_path) == (
         "simulator/__init__.py", "simulator/game/__init__.py", "simulator/game/cards.py",
-        "simulator/game/deep.py", "simulator/kernel/__init__.py", "simulator/kernel/flow.py",
-        "simulator/kernel/jit.py", "strategies/__init__.py", "strategies/named.py",
-        "strategies/table.py")
+        "simulator/game/deep.py", "simulator/kernel/__init__.py",
+        "simulator/kernel/flow/__init__.py", "simulator/kernel/flow/moves.py",
+        "simulator/kernel/flow/turn.py", "simulator/kernel/jit.py", "strategies/__init__.py",
+        "strategies/named.py", "strategies/table.py")
+
+
+def test_an_edit_to_any_module_of_the_flow_changes_the_cache_key(tmp_path, monkeypatch):
+    for package in ("simulator", "strategies"):
+        shutil.copytree(ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(jit, "_ROOT", tmp_path)
+
+    def key() -> str:
+        monkeypatch.setattr(jit, "KERNEL_SOURCES", sources.kernel_sources(tmp_path))
+        return jit._source_hash()
+    keys = [key()]
+    for path in sorted((tmp_path / FLOW.relative_to(ROOT)).glob("*.py")):
+        path.write_text(path.read_text() + "\n# edited\n")
+        keys.append(key())
+    assert len(set(keys)) == len(keys) == len(builds.FLOW_MODULES) + 2
 
 
 # ---- one table, one name per build, one choice ---------------------------------------------
@@ -104,19 +128,37 @@ def test_the_runner_plays_on_the_build_picked():
         pick.build(flatten(Rules.preset("six_card"), 4).ri, _ids("random"), "lean")
 
 
-# ---- the copies keep flow.py's lines -------------------------------------------------------
-def test_every_build_copy_keeps_flow_py_line_numbers():
+# ---- each line of a copy is a line of one module of the flow -------------------------------
+_IMPORT_LINE = re.compile(r"^(from|import) |^\s+[\w, ]+\)?$")
+
+
+def test_every_line_of_a_build_copy_is_its_modules_line():
+    """Outside the build block, line N of a build's copy is the line of the flow's module
+    builds.module_line names (or blank where the module imports another of the flow)."""
     from simulator.kernel import engine
     from strategies import lookahead_powers   # writes the rollout build's copy (no compile)
-    original = FLOW.read_text().splitlines()
-    start = original.index(builds.BUILD_START)
-    end = original.index(builds.BUILD_END)
+    source = builds.flow_source().splitlines()
+    start = source.index(builds.BUILD_START) + 1
+    end = source.index(builds.BUILD_END) + 1
+    texts = {p: p.read_text().splitlines() for p in FLOW.glob("*.py")}
     for module in (*engine.BUILDS.values(), lookahead_powers.ROLLOUT):
         copy = Path(module.__file__).read_text().splitlines()
-        assert len(copy) == len(original), module.__file__
-        # every line outside the build block is flow.py's, at the same number
-        assert copy[:start + 1] == original[:start + 1]
-        assert copy[end:] == original[end:]
+        assert len(copy) == len(source), module.__file__
+        checked = 0
+        for number, line in enumerate(copy, 1):
+            if number == 1 or start < number < end:
+                continue
+            path, at = builds.module_line(number)
+            original = texts[path][at - 1]
+            assert line == original or (line == "" and _IMPORT_LINE.match(original)), \
+                (module.__file__, number, path.name, at)
+            checked += bool(line)
+        assert checked > 2000
+    # the first line of each module, and the last of the last
+    firsts = [builds.module_line(s)[1] for s, _ in builds.flow_lines()]
+    assert firsts == [1] * len(builds.FLOW_MODULES)
+    assert builds.module_line(len(source)) == (FLOW / f"{builds.FLOW_MODULES[-1]}.py",
+                                               len(texts[FLOW / f"{builds.FLOW_MODULES[-1]}.py"]))
 
 
 def test_build_lines_longer_than_the_block_are_refused():
@@ -125,14 +167,14 @@ def test_build_lines_longer_than_the_block_are_refused():
         builds.same_height("A = 1\nB = 2\nC = 3\n", 2)
 
 
-# ---- an error in compiled code names flow.py's line ----------------------------------------
+# ---- an error in compiled code names the line of the flow's module ---------------------------
 _ARGS = "point, seat, held, public, legal, known, faceup, discard, memory, rules, rng, params"
 
 
-def test_an_error_in_a_build_names_the_line_of_flow_py():
+def test_an_error_in_a_build_names_the_line_of_the_flows_module():
     """A build whose user policy answers a pair instead of an action: compiling the flow's
-    decision step fails where the answer is used, and the error names that line of flow.py
-    (the copy the build runs lives in the cache folder, under another name)."""
+    decision step fails where the answer is used, and the error names that line of the flow's
+    module (the copy the build runs lives in the cache folder, under another name)."""
     lines = features.BUILDS["user"].lines(
         f"user_decide = hot(lambda {_ARGS}: (1, 2), inline='always', cache=False)",
         f"user_decide_call = hot(lambda {_ARGS}: (1, 2), cache=False)")
@@ -151,23 +193,31 @@ def test_an_error_in_a_build_names_the_line_of_flow_py():
         sys.modules.pop(stem, None)
     message = str(err.value)
     assert "golfsim_flow_" not in message and jit.CACHE_DIR not in message
-    places = re.findall(r"simulator/kernel/flow\.py:(\d+):\n(?:.*\n)*?\s*(.+)\n\s*\^", message)
+    places = re.findall(r"(simulator/kernel/flow/\w+\.py):(\d+):\n(?:.*\n)*?\s*(.+)\n\s*\^",
+                        message)
     assert places, message
-    line, quoted = places[0]
-    assert FLOW.read_text().splitlines()[int(line) - 1].strip() == quoted.strip()
+    file, line, quoted = places[0]
+    assert file == "simulator/kernel/flow/ask.py", message   # _ask is there
+    assert (ROOT / file).read_text().splitlines()[int(line) - 1].strip() == quoted.strip()
     assert "a < 0" in quoted   # the policy's answer, compared with 0: where it fails
 
 
-def test_an_exception_raised_in_a_copy_names_the_line_of_flow_py(tmp_path):
+def test_an_exception_raised_in_a_copy_names_the_line_of_the_flows_module(tmp_path):
     """Raised at run time in a build's copy (as compiled code raises: Numba puts the copy's
-    file and line in the traceback), the error is told at the same line of flow.py."""
-    line = 368
+    file and line in the traceback) at the line of the turn's definition, the error is told
+    at that line of simulator/kernel/flow/turn.py."""
+    statement = "def _turn(g, rt, par, rng, ctx, seat,"
+    line = next(n for n, text in enumerate(builds.flow_source().splitlines(), 1)
+                if text.startswith(statement))
+    in_turn = next(n for n, text in enumerate((FLOW / "turn.py").read_text().splitlines(), 1)
+                   if text.startswith(statement))
     copy = tmp_path / "flow_builds" / "golfsim_flow_general_0123456789abcdef.py"
     code = compile("\n" * (line - 1) + "raise ValueError('forced')\n", str(copy), "exec")
     with pytest.raises(CompiledCodeError) as err:
         with located():
             exec(code, {})
-    assert str(err.value).startswith(f"simulator/kernel/flow.py:{line}: ValueError: forced")
+    assert str(err.value).startswith(
+        f"simulator/kernel/flow/turn.py:{in_turn}: ValueError: forced")
     assert isinstance(err.value.__cause__, ValueError)
 
 

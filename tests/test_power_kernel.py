@@ -1,4 +1,4 @@
-"""The compiled power-card games (the powers build of simulator/kernel/flow.py) against their
+"""The compiled power-card games (the powers build of simulator/kernel/flow) against their
 specification, the reference engine (simulator/game/powers.py): with every seat random, the
 same move log, scores, layout values, final layouts (grown positions included), turns, ender,
 knock, cap and reshuffles, hole by hole, over every power preset and random power rule sets;

@@ -152,7 +152,7 @@ def test_every_compiled_module_is_in_the_cache_key():
                 for pkg in ("simulator", "strategies") for p in (root / pkg).rglob("*.py")
                 if "@hot" in p.read_text() or p.name in ("codes.py", "jit.py")}
     # (the flow's user builds are copies named after a hash of its text and of the cache
-    # folder, policy_api.kernel_file: the key holds flow.py itself)
+    # folder, policy_api.kernel_file: the key holds the flow itself)
     assert compiled <= set(KERNEL_SOURCES)
 
 

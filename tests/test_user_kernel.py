@@ -1,4 +1,4 @@
-"""The user builds of the game flow (simulator/kernel/flow.py), compiled around a user's
+"""The user builds of the game flow (simulator/kernel/flow), compiled around a user's
 policy, play the very same rounds as the general engine calling that policy through a
 pointer: same deals, same views at every decision, same scores; and they report an illegal
 action the same way. Two policies are compiled into builds here (about a minute each, once

@@ -343,7 +343,7 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    # every build of the game flow takes the same arguments (simulator/kernel/flow.py)
+    # every build of the game flow takes the same arguments (simulator/kernel/flow)
     chunk = job.user_chunk if job.user_chunk is not None else pick.module(job.build).chunk_nb
     try:
         with located():

@@ -355,7 +355,7 @@ PRIV_CAPPED = 5
 N_PRIV = 16
 G_LEGAL = G_PRIV + N_PRIV                   # [action]: the legal-action mask of this decision
 # what the game flow touches on every turn comes first and close together (simulator/kernel/
-# flow.py: its lean build reads nothing past G_SCRATCH), the views kept for policies after
+# the flow: its lean build reads nothing past G_SCRATCH), the views kept for policies after
 G_LAY = G_LEGAL + N_ACTIONS                     # [seat * MAX_POS + pos]: card or -1
 G_UP = G_LAY + MAX_PLAYERS * MAX_POS            # [seat * MAX_POS + pos]: 1 if face up
 G_STOCK = G_UP + MAX_PLAYERS * MAX_POS          # [i], top at the end

@@ -7,9 +7,11 @@ the first run can say what it is compiling and about how long that takes, and la
 nothing. The estimates are cold compiles measured on a 2-core machine
 (benchmarks/compile_time.py), kept with each build in simulator/kernel/features.py's table.
 
-A build of the game flow is a copy of flow.py in the cache folder with its build lines set, of
-the same height as the block they replace: every line of the copy has flow.py's number, so an
-error raised in (or compiling) the copy is told at the line of flow.py
+A build of the game flow is one module in the cache folder: the modules of the package
+simulator/kernel/flow one after another, each of its own height (their imports of each other
+blanked), with build.py's build lines set, of the same height as the block they replace. So
+every line of the copy is a line of one module of the package at a known place (flow_lines),
+and an error raised in (or compiling) the copy is told at that module's line
 (simulator/kernel/located.py).
 """
 
@@ -18,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import os
+import re
 import sys
 import threading
 import time
@@ -124,19 +127,59 @@ def compiling(name: str, notify=None):
         partial.replace(marker)
 
 
-# ---- the game flow's builds (simulator/kernel/flow.py) -----------------------------------------
-FLOW_SOURCE = Path(__file__).with_name("flow.py")
+# ---- the game flow's builds (the package simulator/kernel/flow) -------------------------------
+FLOW_PACKAGE = Path(__file__).with_name("flow")
+# its modules in the order in which each reads the ones before it (flow/__init__.py)
+FLOW_MODULES = ("build", "base", "moves", "ask", "reveal", "turn", "power_effects",
+                "power_turn", "round")
 BUILD_START = "# ---- the build: each build's copy replaces these lines (builds.flow_build) ----"
 BUILD_END = "# ---- end of the build ----"
+_RELATIVE_IMPORT = re.compile(r"^from \.\w* import (?:\([^)]*\)|.*)\n", re.M)
+_FUTURE = "from __future__ import annotations\n"
 _FLOW_BUILDS: dict = {}
 
 
+def _blank(match: re.Match) -> str:
+    return "\n" * match.group(0).count("\n")
+
+
+def _flow_parts() -> list[tuple[Path, str]]:
+    """Each module of the flow (FLOW_MODULES) and its text in a build's copy: its imports of
+    the others and its ``from __future__`` line blanked, so it keeps its line numbers."""
+    return [(FLOW_PACKAGE / f"{m}.py",
+             _RELATIVE_IMPORT.sub(_blank, (FLOW_PACKAGE / f"{m}.py").read_text())
+             .replace(_FUTURE, "\n")) for m in FLOW_MODULES]
+
+
+def flow_source() -> str:
+    """The flow's modules as the text of one module, after a ``from __future__`` line: what
+    each build copies, its build lines set (flow_lines says where each module is)."""
+    return _FUTURE + "".join(text for _, text in _flow_parts())
+
+
+def flow_lines() -> list[tuple[int, Path]]:
+    """(the line of flow_source at which the module starts, its file), in order: line N of a
+    build's copy is line N - start + 1 of the last module starting at or before N."""
+    starts, line = [], 1 + _FUTURE.count("\n")
+    for path, text in _flow_parts():
+        starts.append((line, path))
+        line += text.count("\n")
+    return starts
+
+
+def module_line(line: int) -> tuple[Path, int]:
+    """(the flow module's file, its line) of line ``line`` of a build's copy (flow_lines); the
+    copy's first line, its ``from __future__``, is told as the first module's first line."""
+    start, path = next((s for s in reversed(flow_lines()) if s[0] <= line), flow_lines()[0])
+    return path, max(1, line - start + 1)
+
+
 def flow_build_file(name: str, lines: str, key: bytes = b"") -> Path:
-    """Where build ``name`` of flow.py is written: a copy whose build lines are ``lines``
+    """Where build ``name`` of the flow is written: a copy whose build lines are ``lines``
     (module constants and the policy it compiles in), named after a hash of the flow's
     source, the cache folder, the lines and ``key`` (e.g. the user policy file's text), so an
     edit to any of them makes a fresh copy and a stale one is never loaded."""
-    h = hashlib.sha256(FLOW_SOURCE.read_bytes())
+    h = hashlib.sha256(flow_source().encode())
     for part in (CACHE_DIR, lines):
         h.update(part.encode())
     h.update(key)
@@ -173,21 +216,21 @@ def generated_module(folder: str, stem: str, source: str):
 
 def same_height(lines: str, height: int) -> str:
     """``lines`` padded with empty lines to ``height`` lines (ValueError when longer), so
-    that the copy's lines keep flow.py's numbers."""
+    that the copy's lines keep their modules' numbers (flow_lines)."""
     rows = lines.rstrip("\n").split("\n")
     if len(rows) > height:
         raise ValueError(f"build lines: {len(rows)} lines do not fit the {height} lines "
-                         f"between flow.py's build markers")
+                         f"between the build markers of the flow's build.py")
     return "\n".join(rows) + "\n" * (height - len(rows) + 1)
 
 
 def flow_build(name: str, lines: str, key: bytes = b""):
-    """The module of flow.py compiled as build ``name`` (flow_build_file), written into the
+    """The module of the flow compiled as build ``name`` (flow_build_file), written into the
     cache folder when new and imported from there, so Numba compiles and caches it like any
-    module. ``lines`` replace the block between flow.py's build markers, padded to its
+    module. ``lines`` replace the block between build.py's build markers, padded to its
     height (same_height)."""
     def source() -> str:
-        text = FLOW_SOURCE.read_text()
+        text = flow_source()
         start, end = text.index(BUILD_START), text.index(BUILD_END)
         height = text[start:end].count("\n") - 1
         return text[:start] + BUILD_START + "\n" + same_height(lines, height) + text[end:]

@@ -1,4 +1,4 @@
-"""The general engine: the game flow's general build (simulator/kernel/flow.py compiled with
+"""The general engine: the game flow's general build (simulator/kernel/flow compiled with
 every rule feature, for any seats), and the arrays every build reads.
 
 All mutable state of a round lives in one int32 array ``g`` with named offsets (codes.G_*),

@@ -2,7 +2,7 @@
 docs/benchmarks.md) share, and their placement search, for every pair scope.
 
 Both the general engine (strategies/builtin.py, from what a seat may see) and the flow's
-lean build (flow.py, from its cache) play these two policies. So the functions here read a
+lean build (simulator/kernel/flow, from its cache) play these two policies. So the functions here read a
 seat's own cards from any array at any offset, ``cards[base + p]`` (-1 when the seat does not
 know the card), and both call the very same code: their decisions cannot drift apart. The
 lean build keeps a vectorised search for its two commonest scopes (none, and two-row

@@ -205,17 +205,17 @@ _COMMON = frozenset({"initial_reveal", "knock", "face_choice"})
 _EVERY = frozenset(FEATURES)
 
 
-# the constants of flow.py's build block that every build's lines set
+# the constants of the build block (simulator/kernel/flow/build.py) that every build's lines set
 FLOW_CONSTANTS = ("USER", "GENERAL", "POWERS")
-# flow.py's own stand-ins for the user policy, which only a user build replaces
+# the flow's own stand-ins for the user policy, which only a user build replaces
 _FLOW_STAND_INS = "from simulator.kernel.flow import user_decide, user_decide_call"
 
 
 @dataclass(frozen=True)
 class Build:
-    """One compiled build of the game flow (simulator/kernel/flow.py): its name (the one
-    every command, the results' metadata and ``golfsim warm`` use), the values of flow.py's
-    build constants in it, the features it plays (a rule set needing any other is refused),
+    """One compiled build of the game flow (the package simulator/kernel/flow): its name (the
+    one every command, the results' metadata and ``golfsim warm`` use), the values of the
+    flow's build constants in it, the features it plays (a rule set needing any other is refused),
     about how long its first compile takes (seconds, cold, on an idle 2-core machine:
     benchmarks/compile_time.py), what a user is told it is, and the lines that bring in the
     policy it compiles in."""
@@ -227,7 +227,7 @@ class Build:
     imports: tuple = (_FLOW_STAND_INS,)
 
     def lines(self, *policy: str) -> str:
-        """flow.py's build lines for this build (builds.flow_build): its constants, then its
+        """The flow's build lines for this build (builds.flow_build): its constants, then its
         imports, or ``policy``'s lines when given (a user build's policy)."""
         given = dict(self.constants)
         lines = [f"{name} = {given.get(name, False)}" for name in FLOW_CONSTANTS]
@@ -237,7 +237,7 @@ class Build:
 
 
 BUILDS = {b.name: b for b in (
-    # flow.py as it is: W1 and W2 run here, and the plain lookahead's rollouts
+    # the flow package as it is: W1 and W2 run here, and the plain lookahead's rollouts
     Build("lean", (), _COMMON, 61, "the lean kernel"),
     # every feature but "powers", whose moves only the powers build compiles in
     Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 63, "the general engine"),

@@ -12,7 +12,7 @@ It is compiled two ways, each cached on disk like the engine:
 - as a C-callable function of exactly ``SIGNATURE``, which the general engine calls through a
   function pointer at every decision of the seats that play it (any rules, any mix of seats;
   a new policy compiles only itself, in seconds);
-- into its own build of the game flow (simulator/kernel/flow.py) when every seat plays it
+- into its own build of the game flow (simulator/kernel/flow) when every seat plays it
   under rules that build plays: the policy is then compiled into the loop, which runs 2 to 3
   times as fast, after a compile of a minute or two the first time a version of the policy
   file is run (``user_kernel``).
@@ -184,7 +184,7 @@ def compile_policy(path: str, name: str):
 
 
 def _build_lines(module_name: str, name: str) -> str:
-    """flow.py's build lines for a user build around ``module_name``'s function ``name``.
+    """The flow's build lines for a user build around ``module_name``'s function ``name``.
     The policy is inlined without the guard (a guarded call costs a third of the build's
     speed): an exception it raises leaves the build, and the runner finds its round and
     decision on the general engine, where the policy runs guarded."""
@@ -216,7 +216,7 @@ def user_kernel(user, notify=None):
     """The chunk function of the flow's user build compiled around ``user`` (a policy from
     ``compile_policy``), or None when the policy needs reference counting (it allocates).
 
-    The build is a copy of flow.py with its build lines set for a user policy (``USER``, the
+    The build is a copy of the flow with its build lines set for a user policy (``USER``, the
     policy named), compiled and cached from there like any module (builds.flow_build).
     ``notify(message)`` is called when that copy does not exist yet (the first call then
     compiles it, which takes a minute or two)."""

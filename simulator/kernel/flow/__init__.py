@@ -1,0 +1,59 @@
+"""The game flow, written once for compiled code and compiled per build.
+
+A build is this package compiled with the lines between the build markers of build.py set for
+it (simulator/kernel/builds.py ``flow_build`` writes a copy of the package into the cache
+folder, build.py's lines replaced, and imports it from there):
+
+- the lean build (this package as it is): common rule sets with every seat ``greedy`` or
+  ``knock-threshold``, played inline from a cache of what each seat knows
+  (simulator/kernel/lean_policy.py). W1 and W2 run here, and lookahead's rollouts;
+- a user build (``USER``; ``policy_api.user_kernel`` writes the copy): common rule sets with
+  every seat playing one user policy, compiled into the loop;
+- the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
+  feature, any seats: built-in policies through the run's table of compiled entry points
+  (strategies/compiled.py), a user policy through its pointer; move logs and invariant
+  checks. Its powers build (``POWERS``) plays the power-card games too;
+- the rollout build (``ROLLOUT``; strategies/lookahead_powers.py writes the copy): the powers
+  build with every decision going to the seat's model in the lookahead player's rollouts,
+  compiled in (strategies/rollout_models.py), from any seat's turn (``power_turns_nb``).
+
+``USER``, ``GENERAL``, ``POWERS`` and ``ROLLOUT`` are module constants, so Numba drops the
+branches of the other builds before it compiles anything, and each build pays only for what
+it has. The state is the array ``g`` (codes.G_*); the counters of a plain round (stock,
+discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
+policies read the views (``VIEWS``) copy them into the public slots before each decision,
+keep every seat's knowledge (codes.G_KNOWN) and the face-up flags; a power round keeps them in
+the public slots. Every build plays the very same rounds for a rule set it accepts (tests:
+test_lean, test_user_kernel, test_reference_parity, test_contract); which features each has
+is simulator/kernel/features.py's allow list. Rules stay data: one compiled build serves
+every rule set it accepts.
+
+The modules, by concern (each imports only those above it):
+
+- build.py: the build's constants (the lines each build replaces);
+- base.py: derived constants, error codes, which rule sets the lean builds play, accessors;
+- moves.py: the card moves, one set for every build, with the knowledge each creates;
+- ask.py: asking a seat's policy (the views published, the legal mask, the answer checked);
+- reveal.py: the initial reveal, rearranging, groups leaving the layout;
+- turn.py: one turn of a plain round and the end it may trigger;
+- power_effects.py, power_turn.py: the power-card games' effects, and their turns;
+- round.py: a round from the deal to its scores, a chunk of rounds, match play.
+"""
+
+from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
+
+from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOG_FIELDS, PRIV_OVER,
+                   eligible, known_at, own, policy_slot_nb, rules_eligible)
+from .build import GENERAL, POWERS, ROLLOUT, USER, user_decide, user_decide_call
+from .moves import copy_state_nb, learn_nb
+from .power_turn import power_play_nb, power_turns_nb
+from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb,
+                    round_nb, score_nb, turn_mask_nb)
+
+# what the other modules read of the lean build (a build's copy has the same names)
+__all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
+           "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
+           "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "ROLLOUT", "USER",
+           "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "power_play_nb",
+           "power_turns_nb", "chunk_nb", "placement_mask_nb", "play_matches_nb", "play_nb",
+           "prefix_nb", "round_nb", "score_nb", "turn_mask_nb"]

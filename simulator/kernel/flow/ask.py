@@ -1,0 +1,192 @@
+"""Asking a seat's policy (the builds whose policies read the views): the counters published,
+the legal mask set, the answer checked and logged."""
+
+from __future__ import annotations
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV,
+                                  G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_USER)
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.rng import STREAM_SEAT0
+
+from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS,
+                   policy_slot_nb)
+from .build import GENERAL, ROLLOUT, rollout_decide, user_decide, user_decide_call
+from .moves import _replaceable, _unknown_mask, learn
+
+
+@hot(inline="always")
+def _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+             reshuffles):
+    """The round's counters into the public slots the policies read."""
+    g[ix(G_PUB + K.PUB_STOCK_N)] = n_stock
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n_disc
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] = sum_disc
+    g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
+    g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+    g[ix(G_PUB + K.PUB_TURN)] = turn
+    g[ix(G_PUB + K.PUB_ENDER)] = ender
+    g[ix(G_PUB + K.PUB_FINAL_LEFT)] = final_left
+    g[ix(G_PUB + K.PUB_KNOCKED)] = knocked
+    g[ix(G_PUB + K.PUB_RESHUFFLES)] = reshuffles
+
+
+@hot(inline="always")
+def _show_piles(g, n_disc, sum_disc, up_n, up_sum):
+    """The public slots a step within a decision changed (a flip, a removed group)."""
+    g[ix(G_PUB + K.PUB_DISCARD_N)] = n_disc
+    g[ix(G_PUB + K.PUB_DISCARD_SUM)] = sum_disc
+    g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
+    g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+
+
+@hot(inline="always")
+def _checked(g, point, seat, a):
+    """The policy's answer when legal; else -1, with the error described."""
+    if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
+        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
+        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
+        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
+        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
+        return -1
+    return a
+
+
+@hot(inline="always")
+def _logged(g, log, point, seat, held, a):
+    """The answer, appended to the move log when logging is on; -1 when the log is full."""
+    n = g[ix(G_PRIV + K.PRIV_LOG_N)]
+    if a < 0 or n < 0:
+        return a
+    if n >= log.shape[0]:
+        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_LOG_FULL
+        return -1
+    log[n, 0] = g[ix(G_PUB + K.PUB_TURN)]
+    log[n, 1] = seat
+    log[n, 2] = point
+    log[n, 3] = a
+    log[n, 4] = held
+    g[ix(G_PRIV + K.PRIV_LOG_N)] = n + 1
+    return a
+
+
+@hot(inline=STEP)
+def _ask(g, rt, rng, par, ctx, point, seat, held, often):
+    """The seat's policy's answer at a decision (the views published), or -1 when it is not
+    legal. ``often``: a decision of every turn; a user build copies the policy there, and
+    calls one copy at the rare ones (each copy adds to the compile)."""
+    g[ix(G_PUB + K.PUB_ACTOR)] = seat
+    if ROLLOUT:   # a seat's model in a rollout, called directly (its scratch in ctx[3])
+        a = rollout_decide(point, seat, held, g, rt, rng, par, ctx[3])
+    elif GENERAL and par[seat, 0] != POLICY_USER:  # a built-in, through the run's table
+        policies = ctx[2]
+        a = policies[policy_slot_nb(par[seat, 0])](point, seat, held, g, rt, rng, par,
+                                                    ctx[3])
+    else:
+        known = G_KNOWN + seat * MAX_PLAYERS * MAX_POS
+        memory = G_MEMORY + seat * K.MEMORY_SLOTS
+        public = g[G_PUB:G_PUB + K.N_PUB_SLOTS + MAX_PLAYERS]
+        legal = g[G_LEGAL:G_LEGAL + K.N_ACTIONS]
+        sees = g[known:known + MAX_PLAYERS * MAX_POS]
+        faceup = g[G_UP:G_UP + MAX_PLAYERS * MAX_POS]
+        pile = g[G_DISCARD:G_DISCARD + MAX_IDS]
+        mine = g[memory:memory + K.MEMORY_SLOTS]
+        stream = rng[STREAM_SEAT0 + seat:STREAM_SEAT0 + seat + 1]
+        if GENERAL:
+            a = ctx[1](point, seat, held, public, legal, sees, faceup, pile, mine, rt, stream,
+                       par[seat])
+        elif often:
+            a = user_decide(point, seat, held, public, legal, sees, faceup, pile, mine, rt,
+                            stream, par[seat])
+        else:
+            a = user_decide_call(point, seat, held, public, legal, sees, faceup, pile, mine,
+                                 rt, stream, par[seat])
+    a = _checked(g, point, seat, a)
+    if LOGS:
+        a = _logged(g, ctx[0], point, seat, held, a)
+    return a
+
+
+@hot(inline="always")
+def _clear(g):
+    for a in range(K.N_ACTIONS):
+        g[ix(G_LEGAL + a)] = 0
+
+
+@hot(inline="always")
+def _mask_positions(g, rt, mask):
+    """The legal mask: the positions of bit mask ``mask``."""
+    _clear(g)
+    for p in range(rt[K.R_NPOS]):
+        g[ix(G_LEGAL + p)] = (mask >> p) & 1
+
+
+@hot(inline="always")
+def _mask_actions(g, bits):
+    """The legal mask: the turn's options (turn_options)."""
+    _clear(g)
+    for a in TURN_ACTIONS:
+        g[ix(G_LEGAL + a)] = (bits >> (a - K.A_DRAW_STOCK)) & 1
+
+
+@hot(inline="always")
+def _placement_mask(g, rt, seat, point, may_look):
+    """Where a held card may go (and A_DISCARD for a stock card when the rules allow); with
+    ``may_look``, A_PEEK too when the seat has a face-down card it does not know."""
+    _mask_positions(g, rt, _replaceable(g, rt, seat))
+    if point == K.DP_PLACE_DRAWN:
+        g[ix(G_LEGAL + K.A_DISCARD)] = rt[K.R_STOCK_MAY_DISCARD] != 0
+    if may_look and _unknown_mask(g, rt, seat, 0) != 0:
+        g[ix(G_LEGAL + K.A_PEEK)] = 1
+
+
+@hot(inline=STEP)
+def _peek(g, rt, rng, par, ctx, seat, held):
+    """The seat looks at one of its face-down cards it does not know (DP_PEEK). False on a
+    policy error."""
+    _mask_positions(g, rt, _unknown_mask(g, rt, seat, 0))
+    c = _ask(g, rt, rng, par, ctx, K.DP_PEEK, seat, held, False)
+    if c < 0:
+        return False
+    learn(g, rt, seat, c, g[ix(G_LAY + seat * MAX_POS + c)])
+    return True
+
+
+@hot(inline="always")
+def _ask_place(g, rt, rng, par, ctx, seat, card, point):
+    """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
+    blind_replacement = false the seat may first look at one of its unknown face-down cards
+    (A_PEEK, then DP_PEEK), and is then asked again. -1 on error."""
+    may_look = GENERAL and rt[K.R_BLIND] == 0
+    _placement_mask(g, rt, seat, point, may_look)
+    b = _ask(g, rt, rng, par, ctx, point, seat, card, True)
+    if not (GENERAL and b == K.A_PEEK):
+        return b
+    if not _peek(g, rt, rng, par, ctx, seat, card):
+        return -1
+    _placement_mask(g, rt, seat, point, False)
+    return _ask(g, rt, rng, par, ctx, point, seat, card, False)
+
+
+@hot
+def _pask(g, rt, rng, par, ctx, point, seat, held, power, target, legal):
+    """A decision of a power round: the actions of bit mask ``legal``, with PUB_POWER and
+    PUB_TARGET_SEAT published while it is asked. -1 on a policy error."""
+    for a in range(K.N_ACTIONS):
+        g[ix(G_LEGAL + a)] = (legal >> a) & 1
+    g[ix(G_PUB + K.PUB_POWER)] = power
+    g[ix(G_PUB + K.PUB_TARGET_SEAT)] = target
+    a = _ask(g, rt, rng, par, ctx, point, seat, held, False)
+    g[ix(G_PUB + K.PUB_POWER)] = 0
+    g[ix(G_PUB + K.PUB_TARGET_SEAT)] = -1
+    return a
+
+
+@hot
+def _pw_seat(g, rt, rng, par, ctx, seat, seats, power):
+    return _pask(g, rt, rng, par, ctx, K.DP_TARGET_SEAT, seat, -1, power, -1, seats)
+
+
+@hot
+def _pw_pos(g, rt, rng, par, ctx, seat, target, positions, power):
+    return _pask(g, rt, rng, par, ctx, K.DP_TARGET_POS, seat, -1, power, target, positions)

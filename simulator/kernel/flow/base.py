@@ -1,0 +1,135 @@
+"""What every part of the flow reads: the build's derived constants, error codes, the turn's
+option bits, which rule sets the builds without every feature play, and small accessors of
+the state ``g`` (codes.G_*)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_KNOWN, G_LAY, G_PUB, G_UP, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
+                                  POLICY_KNOCK_THRESHOLD, RT_KEY)
+from simulator.kernel import lean_policy as LP
+from simulator.kernel.estimate import trailing_zeros
+from simulator.kernel.features import lacking, needed_from_ri
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.lanes import GAIN_LIMIT
+
+from .build import GENERAL, ROLLOUT, USER
+
+VIEWS = USER or GENERAL   # the seats' policies read g's views, not the lean cache
+LOGS = GENERAL and not ROLLOUT   # a move log may be kept (a rollout keeps none)
+# Every build inlines the turn's steps; the general build calls its asks (each a policy
+# reached through a pointer anyway), the reveal and the round, which it would otherwise copy
+# into many places: its first compile stays under a minute (docs/performance.md).
+STEP = "never" if GENERAL else "always"
+
+# error codes (codes.OUT_ERROR)
+ERR_ILLEGAL_ACTION = 1
+ERR_CONSERVATION = 2
+ERR_LOG_FULL = 3
+LOG_FIELDS = 5           # a move log row: turn, seat, decision point, action, held card
+
+# the turn's options as bits 1 << (action - A_DRAW_STOCK) (turn_options)
+TURN_ACTIONS = (K.A_DRAW_STOCK, K.A_TAKE_DISCARD, K.A_KNOCK, K.A_FLIP, K.A_FLIP_ALL, K.A_PEEK)
+B_DRAW, B_TAKE, B_KNOCK, B_FLIP, B_FLIP_ALL, B_PEEK = (1 << (a - K.A_DRAW_STOCK)
+                                                       for a in TURN_ACTIONS)
+NOTHING_LEGAL = -2
+
+
+# engine-private slots of a power round (codes.G_PRIV; 0..5 are the flow's)
+PRIV_OVER = 8        # empty_layout / stock_exhausted fired: the hole ends after the action
+PRIV_END_TURN = 9    # the turn in which the end was triggered, -1 while none
+PRIV_TOP_NEW = 10    # this turn put a new card on top of the discard pile
+ALL_POS = (1 << MAX_POS) - 1
+BIT_PASS = 1 << K.A_PASS
+
+
+def eligible(ri: np.ndarray, policy_ids) -> bool:
+    """Can the lean build play these rules and policies exactly as the general build does?"""
+    if any(int(p) not in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids):
+        return False
+    return rules_eligible(ri)
+
+
+def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
+    """Does the flow's ``build`` (lean, user_kernel, lookahead_rollout) play these rules? Only
+    when it has every feature they need (simulator/kernel/features.py), so an option it was
+    never written for is refused, not ignored."""
+    return (
+        not lacking(build, needed_from_ri(ri))
+        and int(ri[K.R_NPOS]) <= MAX_POS
+        # the searches' 32-bit lanes: |gain| <= 5 * cards * |value| must stay exact
+        and 5 * int(ri[K.R_NCARDS]) * int(ri[K.R_MAX_ABS_VALUE]) < GAIN_LIMIT
+    )
+
+
+@hot(inline="always")
+def own(seat):
+    """Where what ``seat`` knows of its own layout starts: its row of codes.G_KNOWN where
+    policies read the views, else the lean cache's."""
+    if VIEWS:
+        return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
+    return LP.own(seat)
+
+
+@hot(inline="always")
+def known_at(obs, seat, p):
+    return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
+
+
+@hot
+def policy_slot_nb(policy_id):
+    """Where a built-in sits in a run's table of compiled policies (strategies.compiled):
+    ids 0..7 in their own slots, lookahead in the last."""
+    i = np.int64(policy_id)
+    return i if i < K.N_POLICY_SLOTS - 1 else K.N_POLICY_SLOTS - 1
+
+
+@hot(inline="always")
+def _lowest(mask):
+    return -1 if mask == 0 else trailing_zeros(mask)
+
+
+@hot(inline="always")
+def pub(g, slot):
+    return g[ix(G_PUB + slot)]
+
+
+@hot(inline="always")
+def set_pub(g, slot, v):
+    g[ix(G_PUB + slot)] = v
+
+
+@hot(inline="always")
+def everyone(rt):
+    return (1 << rt[K.R_PLAYERS]) - 1
+
+
+@hot(inline="always")
+def card_at(g, seat, p):
+    return g[ix(G_LAY + seat * MAX_POS + p)]
+
+
+@hot(inline="always")
+def is_up(g, seat, p):
+    return g[ix(G_UP + seat * MAX_POS + p)] != 0
+
+
+@hot(inline="always")
+def key_of(rt, card):
+    return rt[ix(RT_KEY + card)]
+
+
+@hot(inline="always")
+def effect_of(rt, card):
+    return rt[ix(K.RT_EFFECT + card)]
+
+
+@hot
+def popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n

@@ -1,0 +1,34 @@
+"""The build's constants: the lines between the markers below are what each build sets
+(simulator/kernel/builds.py ``flow_build`` writes a copy of this package with them replaced).
+This file as it is makes the lean build. Every module of the flow reads these names from here,
+so Numba drops the branches of the other builds before it compiles anything."""
+
+from __future__ import annotations
+
+from simulator.kernel.jit import hot
+
+# The lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py) play
+# a powers build whose decisions go straight to the seats' models compiled in
+# (strategies/rollout_models.py). Only that build's lines set these: the others keep them.
+ROLLOUT = False
+
+
+def _no_rollout(point, seat, held, g, rt, rng, par, aux):
+    return -1
+
+
+rollout_decide = hot(_no_rollout, cache=False)
+# ---- the build: each build's copy replaces these lines (builds.flow_build) ----
+USER = False      # every seat plays the user policy compiled in below
+GENERAL = False   # every feature, any seats (the policies' table and the user's pointer)
+POWERS = False    # (with GENERAL) the power-card games too
+
+
+def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+             params):
+    return -1
+
+
+user_decide = hot(_no_user, inline="always", cache=False)   # copied where it is asked
+user_decide_call = hot(_no_user, cache=False)               # called (rare decisions)
+# ---- end of the build ----

@@ -1,0 +1,345 @@
+"""One turn of a plain round: the options, the draw or take and where the card goes, the
+flips, the knock, and the end it may trigger."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.game import codes as K
+from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LEGAL, G_PENALTY,
+                                  G_POLICY, G_PUB, G_STOCK, G_UPMASK, MAX_POS,
+                                  POLICY_KNOCK_THRESHOLD, RT_VALUE)
+from simulator.kernel import lean_policy as LP
+from simulator.kernel.jit import hot, ix
+
+from .ask import (_ask, _ask_place, _clear, _mask_actions, _mask_positions, _peek, _publish,
+                  _show_piles)
+from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL, STEP,
+                   VIEWS, _lowest)
+from .build import GENERAL
+from .moves import (_discard, _off_pile, _put, _replaceable, _reshuffle, _turn_up,
+                    _unknown_mask)
+from .reveal import _first_turn, _remove_groups
+
+
+@hot(inline="always")
+def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
+    """The actions legal at the start of ``seat``'s turn, as bits (B_DRAW, ...)."""
+    final_lap = ender >= 0
+    bits = 0
+    if n_stock > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and n_disc > 1):
+        bits |= B_DRAW
+    if rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
+            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and _replaceable(g, rt, seat):
+        bits |= B_TAKE
+    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
+            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS] and \
+            not (GENERAL and rt[K.R_KNOCK_TIMING] == K.KNOCK_END_OF_TURN):
+        bits |= B_KNOCK
+    if GENERAL:
+        if g[ix(G_FACE_DOWN + seat)] > 0:
+            if rt[K.R_FLIP_INSTEAD_OF_DRAW] != 0:
+                bits |= B_FLIP
+            if rt[K.R_FLIP_ALL_TO_END] != 0 and \
+                    g[ix(G_FACE_DOWN + seat)] <= rt[K.R_FLIP_ALL_MAX]:
+                bits |= B_FLIP_ALL
+        if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE and _unknown_mask(g, rt, seat, 0) != 0:
+            bits |= B_PEEK
+    return bits
+
+
+@hot(inline="always")
+def _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn):
+    """The action of a policy that reads the views (published) at the start of its turn;
+    pay_to_peek (AMB-16): a look at an own face-down card, paid for, and the question again.
+    -1 on a policy error, NOTHING_LEGAL when a look left nothing to do."""
+    while True:
+        _mask_actions(g, bits)
+        a = _ask(g, rt, rng, par, ctx, K.DP_TURN, seat, -1, True)
+        if not (GENERAL and a == K.A_PEEK):
+            return a
+        if not _peek(g, rt, rng, par, ctx, seat, -1):
+            return -1
+        g[ix(G_PENALTY + seat)] += rt[K.R_PAY_TO_PEEK]
+        bits = turn_options(g, rt, seat, n_stock, n_disc, ender, turn)
+        if bits == 0:
+            return NOTHING_LEGAL
+
+
+@hot(inline="always")
+def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, up_sum):
+    """Put the held ``card`` at p with the face the rules (or the player) choose; the old
+    card goes face up onto the discard pile. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    face_rule = rt[K.R_PLACEMENT_FACE]
+    face_up = face_rule != K.FACE_DOWN  # player_choice: the lean build's policies choose up
+    was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
+    if VIEWS and face_rule == K.FACE_CHOICE and was_up == 0:
+        _clear(g)
+        g[ix(G_LEGAL + K.A_FACE_UP)] = 1
+        g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
+        f = _ask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, False)
+        if f < 0:
+            return False, n_disc, sum_disc, up_n, up_sum
+        face_up = f == K.A_FACE_UP
+    old = _put(g, rt, seat, p, card, face_up, public)
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    up_n += np.int64(face_up) - was_up
+    up_sum += np.int64(face_up) * rt[ix(RT_VALUE + card)] - was_up * rt[ix(RT_VALUE + old)]
+    n_disc, sum_disc = _discard(g, rt, seat, old, n_disc, sum_disc)
+    return True, n_disc, sum_disc, up_n, up_sum
+
+
+@hot(inline=STEP)
+def _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
+    """flip_after_discard: having discarded the drawn card, the seat turns one of its cards up
+    (unless_one_left: it may pass when one is left; optional_in_endgame: it may flip, or
+    pass, once some player has at most one face-down card). Returns (ok, up_n, up_sum)."""
+    fad = rt[K.R_FLIP_AFTER_DISCARD]
+    fd = g[ix(G_FACE_DOWN + seat)]
+    if fad == K.FAD_NONE or fd == 0:
+        return True, up_n, up_sum
+    if fad == K.FAD_ENDGAME:
+        endgame = False
+        for s in range(rt[K.R_PLAYERS]):
+            if g[ix(G_FACE_DOWN + s)] <= 1:
+                endgame = True
+        if not endgame:
+            return True, up_n, up_sum
+    _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+    if (fad == K.FAD_UNLESS_ONE and fd == 1) or fad == K.FAD_ENDGAME:
+        g[ix(G_LEGAL + K.A_PASS)] = 1
+    _show_piles(g, n_disc, sum_disc, up_n, up_sum)
+    c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)
+    if c < 0:
+        return False, up_n, up_sum
+    if c != K.A_PASS:
+        up_sum += _turn_up(g, rt, seat, c)
+        up_n += 1
+    return True, up_n, up_sum
+
+
+@hot(inline="always")
+def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos, vector, n, S):
+    """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty) and choose where the
+    card goes, or discard it. ``n``, ``S``: the lean build's unseen cards and their sum.
+    Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, the card to place or
+    -1, its position, whether everyone saw it)."""
+    if n_stock == 0:
+        n_stock, sum_disc = _reshuffle(g, rt, rng, n_disc)
+        n_disc = 1
+        reshuffles += 1
+        if not VIEWS:
+            n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
+    n_stock -= 1
+    card = g[ix(G_STOCK + n_stock)]
+    public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
+    if VIEWS:
+        if public:
+            g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                 knocked, reshuffles)
+        b = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN)
+        if b < 0:
+            return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
+        p = -1 if b == K.A_DISCARD else b
+    else:
+        if forced >= 0 and forced_pos >= 0:
+            p = -1 if forced_pos == K.A_DISCARD else forced_pos
+        else:
+            p = LP.best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
+                                  vector) if n - 1 > 0 else -1
+            if p < 0 and reshuffles >= K.GREEDY_STALL_RESHUFFLES and \
+                    (rt[K.R_END_TRIGGERS] & K.END_ALL_FACE_UP) != 0 and \
+                    g[ix(G_POLICY + seat)] != POLICY_KNOCK_THRESHOLD:
+                p = _lowest(_unknown_mask(g, rt, seat, 0) & _replaceable(g, rt, seat))
+        if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
+            p = _lowest(_replaceable(g, rt, seat))
+    if p >= 0:
+        return True, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, card, p, public
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    n_disc, sum_disc = _discard(g, rt, seat, card, n_disc, sum_disc)
+    ok = True
+    if GENERAL:
+        ok, up_n, up_sum = _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc,
+                                               up_n, up_sum)
+    return ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
+
+
+@hot(inline="always")
+def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos):
+    """A_TAKE_DISCARD: take the pile's top card and choose where it goes. Returns (ok,
+    n_disc, sum_disc, the card, its position)."""
+    card, n_disc, sum_disc = _off_pile(g, rt, n_disc, sum_disc)
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                 knocked, reshuffles)
+        p = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN)
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1   # as ever: before the face is chosen
+        return p >= 0, n_disc, sum_disc, card, p
+    p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
+    rep = _replaceable(g, rt, seat)
+    if not (p >= 0 and p < rt[K.R_NPOS] and (rep >> p) & 1):
+        p = _lowest(rep)
+    return True, n_disc, sum_disc, card, p
+
+
+@hot(inline="always")
+def _final_turns(rt, seat, players):
+    ft = rt[K.R_FINAL_TURNS]
+    if ft == K.FINAL_NONE:
+        return 0
+    if ft == K.FINAL_EACH_OTHER:
+        return players - 1
+    return players - 1 - seat   # complete the lap: the seats after the ender up to the dealer
+
+
+@hot
+def _reveal_on_trigger(g, rt, seat, up_n, up_sum):
+    """reveal_on_trigger: the others turn all their cards up when the end is triggered."""
+    if rt[K.R_REVEAL_ON_TRIGGER] == 0:
+        return up_n, up_sum
+    for s in range(rt[K.R_PLAYERS]):
+        if s == seat:
+            continue
+        for p in range(rt[K.R_NPOS]):
+            if (g[ix(G_UPMASK + s)] >> p) & 1 == 0:
+                up_sum += _turn_up(g, rt, s, p)
+                up_n += 1
+    return up_n, up_sum
+
+
+@hot(inline="always")
+def _start_end(g, rt, seat, up_n, up_sum):
+    """``seat`` triggers the end: (ender, final turns left, up_n, up_sum)."""
+    up_n, up_sum = _reveal_on_trigger(g, rt, seat, up_n, up_sum)
+    return seat, _final_turns(rt, seat, rt[K.R_PLAYERS]), up_n, up_sum
+
+
+@hot
+def _after_turn(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
+                final_left, knocked):
+    """The general build's end of a turn (the views published): the groups it completed
+    leave the layout; with knock_timing end_of_own_turn or any_time_in_turn the seat may knock
+    now (AMB-12; knocking at the start and then playing the turn gains nothing over this).
+    Returns (ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked)."""
+    ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, seat, n_disc,
+                                                        sum_disc, up_n, up_sum)
+    if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and \
+            (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and ender < 0 and \
+            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
+        _clear(g)
+        g[ix(G_LEGAL + K.A_KNOCK)] = 1
+        g[ix(G_LEGAL + K.A_PASS)] = 1
+        k = _ask(g, rt, rng, par, ctx, K.DP_KNOCK, seat, -1, False)
+        ok = k >= 0
+        if k == K.A_KNOCK:
+            ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+            knocked = 1
+    return ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked
+
+
+@hot(inline=STEP)
+def _flips(g, rt, rng, par, ctx, seat, action, up_n, up_sum, ender, final_left):
+    """A_FLIP (one chosen card, DP_FLIP) or A_FLIP_ALL (every face-down card, and the end
+    when nobody has triggered it). Returns (ok, up_n, up_sum, ender, final_left)."""
+    if action == K.A_FLIP:
+        _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+        c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)
+        if c < 0:
+            return False, up_n, up_sum, ender, final_left
+        return True, up_n + 1, up_sum + _turn_up(g, rt, seat, c), ender, final_left
+    for p in range(rt[K.R_NPOS]):
+        if (g[ix(G_UPMASK + seat)] >> p) & 1 == 0:
+            up_sum += _turn_up(g, rt, seat, p)
+            up_n += 1
+    if ender < 0:
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+    return True, up_n, up_sum, ender, final_left
+
+
+@hot(inline="always")
+def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos, vector):
+    """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
+    final_left, knocked, reshuffles): r is 1 when played, 0 when the hole must end (nothing
+    is legal), -1 after a policy's illegal action."""
+    ok = True
+    if GENERAL and g[ix(G_CHOSEN + seat * MAX_POS + MAX_POS - 1)] < 0:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        ok, n_disc, sum_disc, up_n, up_sum = _first_turn(g, rt, rng, par, ctx, seat, n_disc,
+                                                         sum_disc, up_n, up_sum)
+    bits = turn_options(g, rt, seat, n_stock, n_disc, ender, turn) if ok else 0
+    if VIEWS and ok and bits != 0:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
+        ok = action >= 0 or action == NOTHING_LEGAL
+        bits = 0 if action == NOTHING_LEGAL else bits
+        n = 0
+        S = 0
+    elif not VIEWS:
+        n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
+        top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
+        action = forced if forced >= 0 else LP.turn_action(
+            g, rt, par, seat, n, S, top, (bits & B_DRAW) != 0, (bits & B_TAKE) != 0,
+            (bits & B_KNOCK) != 0, vector)
+    else:
+        action = -1
+        n = 0
+        S = 0
+    if not ok or bits == 0:
+        return (-1 if not ok else 0), n_stock, n_disc, sum_disc, up_n, up_sum, ender, \
+            final_left, knocked, reshuffles
+    card = -1
+    p = -1
+    public = True
+    if action == K.A_DRAW_STOCK:
+        ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, card, p, public = _draw(
+            g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, forced_pos, vector, n, S)
+    elif action == K.A_TAKE_DISCARD:
+        ok, n_disc, sum_disc, card, p = _take(
+            g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, forced_pos)
+    elif GENERAL and (action == K.A_FLIP or action == K.A_FLIP_ALL):
+        ok, up_n, up_sum, ender, final_left = _flips(g, rt, rng, par, ctx, seat, action, up_n,
+                                                     up_sum, ender, final_left)
+    else:  # knock
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+        knocked = 1
+    if ok and card >= 0:  # the one place a held card goes to the layout
+        ok, n_disc, sum_disc, up_n, up_sum = _place(g, rt, rng, par, ctx, seat, p, card, public,
+                                                    n_disc, sum_disc, up_n, up_sum)
+    if GENERAL and ok:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
+            g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked)
+    return (1 if ok else -1), n_stock, n_disc, sum_disc, up_n, up_sum, ender, final_left, \
+        knocked, reshuffles
+
+
+@hot(inline="always")
+def _end_triggered(g, rt, seat, up_n, up_sum, ender, final_left):
+    """After a turn in which nobody had ended the hole: does ``seat``'s layout (all face up)
+    or everyone's (all_players_face_up) end it now? Returns (ender, final_left, up_n,
+    up_sum)."""
+    triggers = rt[K.R_END_TRIGGERS]
+    if (triggers & K.END_ALL_FACE_UP) != 0 and g[ix(G_FACE_DOWN + seat)] == 0:
+        ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
+    elif (triggers & K.END_ALL_PLAYERS_FACE_UP) != 0:
+        all_up = True
+        for s in range(rt[K.R_PLAYERS]):
+            if g[ix(G_FACE_DOWN + s)] != 0:
+                all_up = False
+        if all_up:
+            ender = seat
+            final_left = 0
+    return ender, final_left, up_n, up_sum
