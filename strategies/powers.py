@@ -1147,7 +1147,14 @@ def power_rule_nb(point, me, held, g, rt, n, S, kind, forget, place, say, miss):
 @hot
 def turn_rule_nb(point, me, g, rt, n, S, kind, forget, place):
     """power_rule_nb at DP_TURN and DP_KNOCK: greedy's call; Cactus's turn on the top
-    discard's power instead of the draw its turn rule would make (``place``)."""
+    discard's power instead of the draw its turn rule would make (``place``). Every other
+    built-in calls by greedy's stall rule too, whatever its own: a table of players whose own
+    rule never calls (the guide's default tables, opponent-aware) would otherwise play every
+    hole of a game only a call ends to the turn cap."""
+    if kind == KIND_OTHER and (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and \
+            g[ix(G_LEGAL + K.A_KNOCK)] and \
+            g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES:
+        return K.A_KNOCK
     if kind == KIND_GREEDY:
         if (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and g[ix(G_LEGAL + K.A_KNOCK)] and \
                 greedy_calls_nb(g, rt, me, n, S, forget):

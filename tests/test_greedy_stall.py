@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import simulator.api as golf
 from simulator.game import codes as K
 from simulator.game import reference as R
 from simulator.game.rules import Rules, flatten
@@ -65,3 +66,14 @@ def test_the_rule_waits_for_the_second_reshuffle_and_is_greedys_own():
     obs = R.Observation(0, K.DP_PLACE_DRAWN, (0, K.A_DISCARD), 5, (None,) * 10, (0,),
                         ((None,) * 10,) * 8, (), 0, 300, None, 5)
     assert not kt.stalled(obs)
+
+
+@pytest.mark.slow   # the powers build (tests/conftest.py SLOW_BUILDS)
+@pytest.mark.parametrize("preset", ["power_cactus", "power_cumbia"])
+@pytest.mark.parametrize("strategy", ["guide", "opponent-aware", "heuristic", "ev"])
+def test_every_built_in_table_ends_the_call_games(preset, strategy):
+    """Games only a call ends: a table of a built-in whose own rule never calls (the guide's
+    default tables, opponent-aware) played every hole to the turn cap; greedy's stall rule
+    now calls for them."""
+    res = golf.run(preset, strategy=strategy, rounds=200, seed=1, progress=False)
+    assert res.summary["capped_share"].max() < 0.01
