@@ -231,22 +231,23 @@ def test_every_power_has_words():
 
 
 # ---- the guide of a power game ---------------------------------------------------------------
+def _small_guide(tmp_path_factory, rules, preset):
+    """A 100-deal guide of ``preset`` at three players, written: (result, guide.md, guide.html)."""
+    out = tmp_path_factory.mktemp(preset)
+    result = gd.build(rules, preset, 3, 4, deals=100, out_dir=out, threads=2,
+                      check_rounds=0, compare_rounds=0)
+    gr.write(result, out, f"golfsim guide --preset {preset}")
+    return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
+
+
 @pytest.fixture(scope="module")
 def cabo_guide(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cabo")
-    result = gd.build(CABO, "power_cabo", 3, 4, deals=100, out_dir=out, threads=2,
-                      check_rounds=0, compare_rounds=0)
-    gr.write(result, out, "golfsim guide --preset power_cabo")
-    return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
+    return _small_guide(tmp_path_factory, CABO, "power_cabo")
 
 
 @pytest.fixture(scope="module")
 def cumbia_guide(tmp_path_factory):
-    out = tmp_path_factory.mktemp("cumbia")
-    result = gd.build(CUMBIA, "power_cumbia", 3, 4, deals=100, out_dir=out, threads=2,
-                      check_rounds=0, compare_rounds=0)
-    gr.write(result, out, "golfsim guide --preset power_cumbia")
-    return result, (out / "guide.md").read_text(encoding="utf-8"), out / "guide.html"
+    return _small_guide(tmp_path_factory, CUMBIA, "power_cumbia")
 
 
 def md_table(md: str, heading: str) -> list[list[str]]:
