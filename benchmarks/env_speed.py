@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import greenlet  # noqa: E402
 
 from simulator.env import golf_aec, golf_gym  # noqa: E402
-from simulator.game.referee import make_hole  # noqa: E402
+from strategies.reference.referee import make_hole  # noqa: E402
 
 SWITCHES = 20_000
 

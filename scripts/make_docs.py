@@ -81,7 +81,7 @@ GROUPS = (
 GROUP_INTROS = {
     "Power cards": "The power-card games ([Power-card games](#power-card-games); the presets `power_*`, and `power_set = "
                    "dutch` on any preset) are specified move by move by the reference engine "
-                   "(`simulator/game/powers.py`) and played by the compiled engine's powers "
+                   "(`simulator/game/powers/`) and played by the compiled engine's powers "
                    "build, which every command uses for them.",
     "Card values": "`value_scheme` gives every card its points; the other options override "
                    "single ranks or cards on top of it.",

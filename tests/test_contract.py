@@ -14,7 +14,7 @@ same five checks, each a small function that can be pointed at any build's outpu
 * ``check_scores``: layout values and hole scores equal a recount from the final layouts by the
   reference's scoring;
 * ``check_log_parity``: the move log, scores, layouts, knowledge and flags equal the reference
-  engine's round (``simulator.game.reference.play_round``, which plays random, greedy and
+  engine's round (``strategies.reference.referee.play_round``, which plays random, greedy and
   knock-threshold seats).
 
 Seats the reference cannot play (heuristic, ev, forgetful, ..., user policies, lookahead) are
@@ -47,7 +47,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.kernel import flow
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import POLICIES, referee
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import compile_policy
 from simulator.game.rules import POWER_PRESETS, PRESETS, Rules, flatten
@@ -83,7 +83,7 @@ def seat_specs(mix: tuple[str, ...], players: int, shift: int = 0) -> list[str]:
 
 
 def reference_plays(specs) -> bool:
-    return all(s.partition(":")[0] in R.POLICIES for s in specs)
+    return all(s.partition(":")[0] in POLICIES for s in specs)
 
 
 def deck_of(rules: Rules, players: int) -> list[int]:

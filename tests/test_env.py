@@ -22,7 +22,7 @@ from simulator import api
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.game.rules import Rules
 
 RL = ("pettingzoo", "gymnasium", "greenlet")

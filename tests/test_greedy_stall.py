@@ -14,6 +14,7 @@ from simulator.game import codes as K
 from simulator.game import reference as R
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import play_logged_round
+from strategies.reference import KnockThresholdPolicy, policy_maker
 from test_reference_parity import assert_parity
 
 
@@ -41,7 +42,7 @@ def test_the_rule_waits_for_the_second_reshuffle_and_is_greedys_own():
     rules = Rules.preset("ten_card")
     placed_blind = 0
     for i in range(10):
-        hole = R.Hole(rules, 8, ["greedy"], 5, i)
+        hole = R.Hole(rules, 8, [policy_maker("greedy")], 5, i)
         seen = []
         ask = hole.ask
 
@@ -62,7 +63,7 @@ def test_the_rule_waits_for_the_second_reshuffle_and_is_greedys_own():
                 assert obs.own[choice] is None
                 placed_blind += 1
     assert placed_blind > 20
-    kt = R.KnockThresholdPolicy(rules, R.CardTable(rules, 8), 0, None)
+    kt = KnockThresholdPolicy(rules, R.CardTable(rules, 8), 0, None)
     obs = R.Observation(0, K.DP_PLACE_DRAWN, (0, K.A_DISCARD), 5, (None,) * 10, (0,),
                         ((None,) * 10,) * 8, (), 0, 300, None, 5)
     assert not kt.stalled(obs)

@@ -16,6 +16,7 @@ from simulator.game import reference as R
 from simulator.cli import cli
 from simulator.game.rules import RuleError, Rules, flatten
 from simulator.output.layout_score import score_hole, score_layout
+from strategies.reference import policy_maker
 from test_reference_parity import assert_parity
 
 # (house rule, preset, options, layouts one per seat, ender, expected hole scores); with one
@@ -180,7 +181,7 @@ def _recording(hole: R.Hole, seen: list) -> None:
 def _questions(options: dict, players: int = 3, rounds: int = 40):
     seen = []
     for i in range(rounds):
-        hole = R.Hole(Rules.preset("six_card", **options), players, ["random"], 17, i)
+        hole = R.Hole(Rules.preset("six_card", **options), players, [policy_maker("random")], 17, i)
         _recording(hole, seen)
         hole.play()
     return seen

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import run

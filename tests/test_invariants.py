@@ -15,7 +15,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays

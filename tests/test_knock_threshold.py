@@ -19,6 +19,7 @@ from simulator.game import cards as C
 from simulator.game import reference as R
 from simulator.game.reference import Action, Decision
 from simulator.game.rules import Rules
+from strategies import reference as P
 
 W2 = Rules.preset("four_card", pair_scope="none", initial_reveal_constraint="nearest_row")
 DECK_SUM = 300
@@ -46,18 +47,18 @@ def observation(own, discard, decision=Decision.TURN, legal=TURN_LEGAL, held=Non
 
 
 def policy(T=8.0, rules=W2, players=4):
-    cls, params = R.parse_strategy(f"knock-threshold:T={T}")
+    cls, params = P.parse_strategy(f"knock-threshold:T={T}")
     return cls(rules, R.CardTable(rules, players), 0, None, **params)
 
 
 def test_strategy_specs():
-    assert R.parse_strategy("knock-threshold") == (R.KnockThresholdPolicy, {"T": 8.0})
-    assert R.parse_strategy("knock-threshold:T=12") == (R.KnockThresholdPolicy, {"T": 12.0})
-    assert R.parse_strategy("greedy") == (R.GreedyPolicy, {})
-    assert R.parse_strategy("random") == (R.RandomPolicy, {})
+    assert P.parse_strategy("knock-threshold") == (P.KnockThresholdPolicy, {"T": 8.0})
+    assert P.parse_strategy("knock-threshold:T=12") == (P.KnockThresholdPolicy, {"T": 12.0})
+    assert P.parse_strategy("greedy") == (P.GreedyPolicy, {})
+    assert P.parse_strategy("random") == (P.RandomPolicy, {})
     for bad in ("knock-threshold:X=3", "knock-threshold:T", "nope"):
         with pytest.raises(ValueError):
-            R.parse_strategy(bad)
+            P.parse_strategy(bad)
 
 
 def test_pool_is_what_the_seat_remembers():
@@ -65,9 +66,9 @@ def test_pool_is_what_the_seat_remembers():
     # other seats stay in U (W2: "other players' grid cards ... are in U")
     obs = observation((None, None, "K♣", "3♥"), ["5♦"], others_face_up={1: ("Q♠", None, None,
                                                                             None)})
-    pool = R.MemoryPool(obs, R.CardTable(W2, 4), held=None)
+    pool = P.MemoryPool(obs, R.CardTable(W2, 4), held=None)
     assert (pool.n, pool.S) == (49, 292)
-    pool = R.MemoryPool(obs, R.CardTable(W2, 4), held=card("4♣"))
+    pool = P.MemoryPool(obs, R.CardTable(W2, 4), held=card("4♣"))
     assert (pool.n, pool.S) == (48, 288)
 
 

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.game import codes as K
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.cli import cli
 from simulator.kernel.flow import rules_eligible
 from simulator.game.rules import Rules, flatten

@@ -267,3 +267,31 @@ def test_the_check_lets_one_way_imports_pass():
                    "simulator/game/b.py": "from .c import x\n",
                    "simulator/game/c.py": "import numpy\n",
                    "simulator/game/__init__.py": "from .a import f\n"}) == []
+
+
+# ---- each concept in one place: the policies in strategies/ -------------------------------
+def policy_classes(rel: str, source: str) -> list[str]:
+    """The classes of ``source`` that answer decisions: a ``choose(self, observation)``
+    method is what a reference hole asks a seat (simulator/game/reference/hole.py)."""
+    return [f"{rel}:{node.lineno}: class {node.name}"
+            for node in ast.walk(ast.parse(source, rel)) if isinstance(node, ast.ClassDef)
+            and any(isinstance(item, ast.FunctionDef) and item.name == "choose"
+                    for item in node.body)]
+
+
+def test_the_game_layer_holds_no_policy():
+    """The reference engine's policies (random, greedy, knock-threshold and their answers at
+    the power-card games' decisions) are strategies/reference's; the game layer seats what it
+    is given."""
+    found = [c for rel in _files() if rel.startswith("simulator/game/")
+             for c in policy_classes(rel, (ROOT / rel).read_text())]
+    assert not found, "policies in the game layer (they belong in strategies/):\n" + \
+        "\n".join(found)
+
+
+def test_the_policy_check_finds_a_policy():
+    assert policy_classes("simulator/game/x.py",
+                          "class P:\n    def choose(self, obs):\n        return 0\n") == \
+        ["simulator/game/x.py:1: class P"]
+    assert policy_classes("simulator/game/x.py",
+                          "class Q:\n    def play(self):\n        pass\n") == []

@@ -1,5 +1,5 @@
 """The compiled power-card games (the powers build of simulator/kernel/flow) against their
-specification, the reference engine (simulator/game/powers.py): with every seat random, the
+specification, the reference engine (simulator/game/powers/): with every seat random, the
 same move log, scores, layout values, final layouts (grown positions included), turns, ender,
 knock, cap and reshuffles, hole by hole, over every power preset and random power rule sets;
 card conservation after every turn (check=True); what every seat knows and who was seen
@@ -19,7 +19,7 @@ import pytest
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.game.effects import effect_of
 from simulator.game.powers import PowerHole
 from simulator.game.rules import POWER_PRESETS, RuleError, Rules, flatten

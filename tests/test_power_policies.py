@@ -1,6 +1,6 @@
 """The compiled built-ins in power-card games, decision by decision against the reference
-(simulator/game/powers.py decide()), apart from the engine (tests/test_power_kernel.py plays
-whole holes of both): each reference decision is turned into the view a compiled policy reads (codes.py's g, with the
+(strategies/reference/powers.py decide()), apart from the engine (tests/test_power_kernel.py
+plays whole holes of both): each reference decision is turned into the view a compiled policy reads (codes.py's g, with the
 power games' conventions: empty positions hold EMPTY0 + p face up and known to all), the
 compiled entry is asked, and its answer must be the reference's. One g per seat is kept for
 the whole hole so that the policies' memory (the power plan) carries over as in a game."""
@@ -12,7 +12,7 @@ import pytest
 
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.game.powers import PowerHole
 from simulator.game.rules import Rules, flatten
 from simulator.kernel.engine import State, pack_rules, policy_table

@@ -1,4 +1,4 @@
-"""The power-card games in the reference engine (simulator/game/powers.py): the test vectors of
+"""The power-card games in the reference engine (simulator/game/powers/): the test vectors of
 docs/rules.md#test-vectors that concern them, worked examples of every kind of move played on
 set-up states, and a contract over random power rule sets: every card in exactly one place
 after every decision, scores equal to a recount, every hole ends, and what every seat knows
@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import policy_maker, referee
 from simulator.game.effects import effect_of
 from simulator.game.powers import PowerCell, PowerHole, layout_value_grown
 from simulator.game.reference import Action, Decision
@@ -102,7 +102,7 @@ def setup(rules: Rules, layouts: list[str], stock_top: str = "", discard: str = 
     """A hole whose layouts, discard pile and top stock cards (last = top) are as given, the
     rest of the deck below them in deck order; ``known[seat]`` lists (seat, pos) it knows."""
     players = len(layouts)
-    hole = PowerHole(rules, players, ["random"], seed=1, round_index=0)
+    hole = PowerHole(rules, players, [policy_maker("random")], seed=1, round_index=0)
     st = hole.state
     st.deal()
     rows = [cards(text) for text in layouts]
@@ -339,7 +339,7 @@ def test_powers_off_switches_one_card_of_a_named_set_to_an_ordinary_card():
     assert effect_of(Rules.preset("power_malaysia"), card("JS")) == K.POW_PEEK_OWN
     # the switched-off jack is never offered as a power in play
     for seed in range(3):
-        hole = PowerHole(rules, 3, ["greedy"] * 3, seed, 0)
+        hole = PowerHole(rules, 3, [policy_maker("greedy")], seed, 0)
         record = hole.play()
         for _, _, point, action, held in record.log:
             if action == K.A_POWER:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import OPTIONS, POWER_PRESETS, PRESETS, RuleError, Rules, flatten
 from tiers import sweep

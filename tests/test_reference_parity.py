@@ -1,4 +1,4 @@
-"""Parity: the plain-Python reference engine (simulator/game/reference.py) and the compiled kernel
+"""Parity: the plain-Python reference engine (simulator/game/reference/) and the compiled kernel
 (simulator/kernel/engine.py) play the same holes move for move.
 
 Every round is played by both from the same (seed, round index); the full move log, the scores,
@@ -33,7 +33,7 @@ import pytest
 from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import policy_maker, referee
 from simulator.kernel import scoring as S
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import RuleError, Rules, card_keys, card_values, flatten
@@ -670,7 +670,7 @@ def test_new_rule_parity(preset, options, players, strategies, rounds, seed):
 
 def _reference_holes(rules: Rules, players: int, strategies: list[str], seed: int, rounds: int):
     for i in range(rounds):
-        hole = R.Hole(rules, players, strategies, seed, i)
+        hole = R.Hole(rules, players, [policy_maker(s) for s in strategies], seed, i)
         yield hole, hole.play()
 
 
@@ -858,7 +858,7 @@ def test_jack_skips_follow_the_discards(preset, players, strategy):
     rules = Rules.preset(preset, **JACK20)
     skips = final_lap_skips = replaced_jacks = 0
     for i in range(80):
-        hole = R.Hole(rules, players, [strategy], 23, i)
+        hole = R.Hole(rules, players, [policy_maker(strategy)], 23, i)
         jack_turns = _jack_discards(hole)
         rec = hole.play()
         played = {row[0] for row in rec.log if row[2] == K.DP_TURN}

@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulator.game import cards as C
 from simulator.game import codes as K
 from simulator.game import reference as R
-from simulator.game import referee
+from strategies.reference import policy_maker, referee
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import RuleError, Rules, flatten
 from tiers import sweep
@@ -67,10 +68,10 @@ def test_removal_by_hand():
     """A pair-column completed by a placement: both cards go under the discard pile, lowest
     position at the very bottom; the positions are empty, face up, known to all, no longer
     replaceable; the pair value (0) is banked and the layout scores as the rest."""
-    hole = R.Hole(SIX, 2, ["greedy"], 1, 0)
+    hole = R.Hole(SIX, 2, [policy_maker("greedy")], 1, 0)
     st = hole.state
     st.deal()
-    cards = [R.C.card_id(*R.C.parse_card(t)) for t in ("7S", "KH", "3C", "7D", "4S", "9C")]
+    cards = [C.card_id(*C.parse_card(t)) for t in ("7S", "KH", "3C", "7D", "4S", "9C")]
     for p, c in enumerate(cards):
         st.layouts[0][p] = R.Cell(c, face_up=True, known_to={0, 1})
     others = [c for c in st.table.deck if c not in cards]
@@ -92,10 +93,10 @@ def test_removal_by_hand():
 
 def test_three_by_three_block_banks_its_value():
     rules = Rules.preset("nine_card", block_2x2_value=-25, remove_cancelled="immediate")
-    hole = R.Hole(rules, 2, ["greedy"], 1, 0)
+    hole = R.Hole(rules, 2, [policy_maker("greedy")], 1, 0)
     st = hole.state
     st.deal()
-    fives = [c for c in st.table.deck if R.C.rank_of(c) == 4][:4]
+    fives = [c for c in st.table.deck if C.rank_of(c) == 4][:4]
     rest = [c for c in st.table.deck if c not in fives]
     layout = [fives[0], fives[1], rest[0], fives[2], fives[3], rest[1], rest[2], rest[3], rest[4]]
     for p, c in enumerate(layout):

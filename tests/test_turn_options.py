@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.game import referee
+from strategies.reference import referee
 from simulator.kernel import scoring as S
 from simulator.experiments.runner import play_logged_round
 from simulator.kernel.policy_api import NO_USER_POLICY

@@ -1,6 +1,6 @@
 """The test vectors (docs/rules.md#test-vectors: six-card, four-card, Whitnack TV-S2/TV-S3, TV-D9,
 the four_card_in_hand line of TV-D18), through both the compiled scoring (simulator/kernel/scoring.py) and
-the plain-Python reference scoring (simulator/game/reference.py).
+the plain-Python reference scoring (simulator/game/reference/).
 
 Each vector is one test id; each test asserts that both implementations give the expected value
 (worked out from the rules), and reports both when they do not.

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import api
-from simulator.game.reference import POLICIES
 from simulator.game.rules import RuleError, Rules
+from strategies.reference import POLICIES
 
 REWARDS = ("score", "win")
 # what golf_gym's opponents may play: the strategies the reference engine has in Python

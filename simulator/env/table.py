@@ -1,6 +1,6 @@
 """golfsim's reference engine played one decision at a time, for the environments.
 
-The reference engine (simulator/game/reference.py, the power games' simulator/game/powers.py)
+The reference engine (simulator/game/reference/, the power games' simulator/game/powers/)
 asks a seat's policy deep inside its own calls (``policy.choose(obs)``); an environment is
 told each action from outside (``step(action)``). The hole therefore runs in a greenlet: a seat
 the env plays answers its question by switching back to the env's caller with the question,
@@ -24,8 +24,9 @@ import greenlet
 from simulator.api import GolfsimError
 from simulator.game import codes as K
 from simulator.game.reference import RoundRecord, play_match
-from simulator.game.referee import make_hole
 from simulator.game.streams import STREAM_SEAT0, PyStream
+from strategies.reference import policy_maker
+from strategies.reference.referee import make_hole
 
 from .config import EnvConfig
 
@@ -94,7 +95,7 @@ class Game:
         golfsim's strategy makes there."""
         position = self.position[seat]
         stream = PyStream(self.seed, self.hole_round, STREAM_SEAT0 + position)
-        return self.hole.new_policy(spec, position, stream)
+        return self.hole.new_policy(policy_maker(spec), position, stream)
 
 
 class Table:

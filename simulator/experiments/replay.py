@@ -179,13 +179,18 @@ class MatchReplay:
 
 
 # ---- following the compiled log with the reference engine -----------------------------------
+def _no_policy(rules, table, seat, stream) -> None:
+    """No seat of a replayed hole is asked: its answers are read from the compiled log."""
+    return None
+
+
 class _Recorder(R.Hole):
     """A reference hole whose decisions are read from the compiled log instead of asked from
     policies, and whose card movements are recorded as steps."""
 
     def __init__(self, rules: Rules, players: int, seed: int, round_index: int, script,
                  order: list[int]):
-        super().__init__(rules, players, ["random"], seed, round_index)
+        super().__init__(rules, players, [_no_policy], seed, round_index)
         self.policies = None          # every answer comes from the script
         self.script = [tuple(int(x) for x in row) for row in script]
         self.next_row = 0

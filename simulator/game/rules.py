@@ -257,7 +257,7 @@ class Rules:
     pot_cap: int | None = _opt(None, "the most won from or paid into the pot at once (none: no "
                                "cap)", lo=1, hi=1000000, nullable=True)
     # ---- power cards (docs/rules.md#power-card-games; specified by the reference engine,
-    # simulator/game/powers.py, played by the compiled powers build)
+    # simulator/game/powers/, played by the compiled powers build)
     power_set: str = _opt("none", "which cards have powers when drawn from the stock (the "
                           "power-card games, docs/rules.md#power-card-games; dutch: the Dutch "
                           "powers table, an "
@@ -815,7 +815,7 @@ UNPLAYABLE = ("these rules need a feature no compiled build of golfsim has "
 
 
 def uses_power_engine(r: Rules) -> bool:
-    """Does the rule set need the power-card engine (simulator/game/powers.py): power cards,
+    """Does the rule set need the power-card engine (simulator/game/powers/): power cards,
     snaps, turn matches, or the end triggers only it plays (call, empty_layout,
     stock_exhausted)? The compiled engine plays them on its powers build
     (simulator/kernel/features.py)."""

@@ -89,7 +89,7 @@ def _matched_pairs(r: Rules, cards: list[CardScore], keys: np.ndarray, cols: int
     pairs, then the lowest value."""
     from functools import lru_cache
 
-    from ..game.reference import _RELATED, is_wild
+    from ..game.reference.layout_scoring import _RELATED, is_wild
     related = _RELATED[r.pair_scope]
     n = len(cards)
 
