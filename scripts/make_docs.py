@@ -6,7 +6,7 @@ docs/rules.md is hand-written prose with generated blocks between marker comment
     ...
     <!-- end generated -->
 
-Each block's content is rebuilt from simulator/game/rules.py (the options, their defaults,
+Each block's content is rebuilt from simulator/game/rules/ (the options, their defaults,
 descriptions and allowed values, the presets and the card-value tables); everything outside
 the blocks is left as it is. Run it after changing an option or a preset:
 
@@ -137,7 +137,7 @@ def values_text(f) -> str:
         text = f"an integer from {m['lo']} to {m['hi']}"
         return text + (", or `none`" if m["nullable"] else "")
     raise DocError(f"option {f.name}: no allowed values, range or type to describe; give it "
-                   "allowed= or lo=/hi= in simulator/game/rules.py")
+                   "allowed= or lo=/hi= in simulator/game/rules/rule_set.py")
 
 
 def aliases(name: str) -> list[str]:
@@ -156,7 +156,7 @@ def presets_block() -> str:
         desc = R.PRESET_DESCRIPTIONS.get(name)
         if not desc:
             raise DocError(f"preset {name} has no description in PRESET_DESCRIPTIONS "
-                           "(simulator/game/rules.py)")
+                           "(simulator/game/rules/presets.py)")
         out += [f"### `{name}`", "", sentence(desc), ""]
         diff = rules.diff(default)
         if not diff:

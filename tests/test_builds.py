@@ -258,6 +258,7 @@ def test_a_run_flattens_its_rules_and_checks_its_policies_once(monkeypatch):
     import simulator.api as golf
     from simulator.experiments import runner
     from simulator.game import rules as rules_module
+    from simulator.game.rules import description, flattening
     calls = {"flatten": 0, "check": 0}
     flatten_, check_ = runner.flatten, runner.check_policies
 
@@ -268,7 +269,7 @@ def test_a_run_flattens_its_rules_and_checks_its_policies_once(monkeypatch):
     def counted_check(*a, **kw):
         calls["check"] += 1
         return check_(*a, **kw)
-    for module in (runner, rules_module, pick):
+    for module in (runner, rules_module, flattening, description, pick):
         monkeypatch.setattr(module, "flatten", counted_flatten)
     monkeypatch.setattr(runner, "check_policies", counted_check)
     golf.run("six_card", strategy=["random"], rounds=300, seed=2, progress=False)

@@ -2,7 +2,7 @@
 and every document the project cites is in the project.
 
 The rules reference's option and preset sections are generated from the options' metadata in
-simulator/game/rules.py; these tests regenerate them in memory and fail when the page has drifted.
+simulator/game/rules/; these tests regenerate them in memory and fail when the page has drifted.
 They also read README.md, docs/ and the source folders for references to files (``*.md``
 paths, the shared working folder outside the repository) and to sections or ids of a rules
 text, and fail on any that leads outside the project.
@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from simulator.game import codes as K
 from simulator.game import rules as R
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +38,7 @@ def test_rules_doc_matches_the_code():
     new = _make_docs().render(old)
     if new != old:
         diff = difflib.unified_diff(old.splitlines(), new.splitlines(), "docs/rules.md",
-                                    "generated from simulator/game/rules.py", lineterm="", n=1)
+                                    "generated from simulator/game/rules/", lineterm="", n=1)
         shown = "\n".join(list(diff)[:40])
         pytest.fail(f"docs/rules.md differs from the rule options in the code: run `{RUN_SCRIPT}` "
                     f"and commit the result.\n{shown}", pytrace=False)
@@ -70,7 +71,7 @@ def test_named_values_are_described_completely():
     values it allows (a value added or renamed in the code must be described too)."""
     for name, described in R.VALUE_DESCRIPTIONS.items():
         f = R.OPTIONS[name]
-        allowed = list(R.K.END_TRIGGERS) if name == "end_triggers" else list(f.metadata["allowed"])
+        allowed = list(K.END_TRIGGERS) if name == "end_triggers" else list(f.metadata["allowed"])
         named = [v for v in allowed if isinstance(v, str)]
         assert set(described) <= set(allowed), \
             f"VALUE_DESCRIPTIONS[{name!r}] describes values the option does not allow"

@@ -1,6 +1,6 @@
 """Which card has which power: each power set's table of effects (docs/rules.md#power-card-games).
 
-The rules check their power options against it (simulator/game/rules.py), flatten it into the
+The rules check their power options against it (simulator/game/rules/), flatten it into the
 rule data the compiled games read, and the power engine (simulator/game/powers/) resolves
 the effects it names.
 """

@@ -8,7 +8,6 @@ from enum import IntEnum
 
 from .. import codes as K
 
-
 # the kernel's DP_* and A_* codes by the names simulator/game/codes.py gives them (what each
 # one means is said there): Decision.TURN is codes.DP_TURN, Action.DRAW_STOCK codes.A_DRAW_STOCK;
 # positions are the plain ints 0..15, not actions
@@ -17,7 +16,7 @@ Decision = IntEnum("Decision", {name.upper(): code for code, name in enumerate(K
 Decision.__doc__ = "What a policy is asked (the kernel's DP_* codes)."
 Action = IntEnum("Action", {name.upper(): code for code, name in K.ACTION_NAMES.items()},
                  module=__name__)
-Action.__doc__ = "Non-position actions (the kernel's A_* codes); positions are the plain ints 0..15."
+Action.__doc__ = "Non-position actions (the kernel's A_* codes): positions are the ints 0..15."
 
 
 NO_CARD = -1  # "no card" in log rows, as in the kernel
