@@ -392,7 +392,7 @@ def test_each_page_opens_with_the_rules_in_words_and_rules_of_thumb(pages, prese
     worth = [float(m) for m in re.findall(r"worth ([+-]\d+\.\d+) ±", rules_of_thumb)]
     assert worth == sorted(worth, reverse=True) and all(w > 0 for w in worth)
     # an entry that never came up is marked not applicable, a clear one bold with its mark
-    cells = [gr._cell(e) for e in result.entries if e.table in gd.TABLES]
+    cells = [gr.tables._cell(e) for e in result.entries if e.table in gd.TABLES]
     assert {c.kind for c in cells if c.text == gr.NA} <= {"na"}
     assert all(c.text.endswith(gr.CLEAR_MARK) for c in cells if c.kind == "clear")
     assert f"**{next(c.text for c in cells if c.kind == 'clear')}**" in md
@@ -418,18 +418,18 @@ def test_the_situations_fit_each_game(pages):
 
 
 def test_rules_of_thumb_are_phrased_for_the_table():
-    assert gr._ranks_text(["K", "3", "5", "4"]) == "threes to fives and kings"
-    assert gr._ranks_text(["A", "2"]) == "aces and twos"
-    assert gr._rule_text(SIX, "take", "pair", True, "kings") == \
+    assert gr.words._ranks_text(["K", "3", "5", "4"]) == "threes to fives and kings"
+    assert gr.words._ranks_text(["A", "2"]) == "aces and twos"
+    assert gr.summary._rule_text(SIX, "take", "pair", True, "kings") == \
         "Take kings from the discard pile when they pair one of your cards"
-    assert gr._rule_text(SIX, "take", "early", False, "fives").startswith(
+    assert gr.summary._rule_text(SIX, "take", "early", False, "fives").startswith(
         "Don't take fives from the discard pile early in the round (3 or more of your cards "
         "unknown), when they pair nothing: draw")
-    assert gr._rule_text(NINE, "down", "other", True, "aces") == \
+    assert gr.summary._rule_text(NINE, "down", "other", True, "aces") == \
         "Put aces you keep over a face-down card, not over your highest face-up card"
-    assert gr._rule_text(SIX, "down", "other", False, "kings") == \
+    assert gr.summary._rule_text(SIX, "down", "other", False, "kings") == \
         "Put kings you keep that pair nothing where they save most, not over a face-down card"
-    assert gr._rule_text(NINE, "keep", "line2", True, "nines") == (
+    assert gr.summary._rule_text(NINE, "keep", "line2", True, "nines") == (
         "Keep nines drawn from the stock when they match one card of a column whose other two "
         "places are open, and put them in that column")
 
@@ -501,12 +501,12 @@ def entry(chosen: str, mean: float, half: float, table="take", a="take", b="draw
 def test_a_cell_gives_what_its_advice_gains():
     """A cell read "draw -0.73 ✓" for advice that gains 0.73 points: the number was the
     first option minus the second."""
-    assert gr._cell(entry("draw", -0.0073, 0.001)).text == "draw +0.73 ±0.10 ✓"
-    assert gr._cell(entry("take", 0.0073, 0.001)).text == "take +0.73 ±0.10 ✓"
+    assert gr.tables._cell(entry("draw", -0.0073, 0.001)).text == "draw +0.73 ±0.10 ✓"
+    assert gr.tables._cell(entry("take", 0.0073, 0.001)).text == "take +0.73 ±0.10 ✓"
     # unclear: either will do, and the play shown is the one the tables keep
-    assert gr._cell(entry("take", -0.0005, 0.001)).text == "either (take) -0.05 ±0.10"
-    assert gr._cell(entry("use", 0.0, 0.0, "power", "use", "discard unused")).text == gr.NA
-    alike = gr._cell(entry("take", 0.0, 0.0))   # take never took it: both drew
+    assert gr.tables._cell(entry("take", -0.0005, 0.001)).text == "either (take) -0.05 ±0.10"
+    assert gr.tables._cell(entry("use", 0.0, 0.0, "power", "use", "discard unused")).text == gr.NA
+    alike = gr.tables._cell(entry("take", 0.0, 0.0))   # take never took it: both drew
     assert (alike.text, alike.kind) == ("draw", "na")
 
 

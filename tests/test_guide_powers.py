@@ -318,7 +318,7 @@ def test_the_table_of_powers_in_headless_chromium(cabo_guide, tmp_path):
     for row, e in zip(cells, (e for e in result.entries if e.table == "power")):
         assert [c[2] for c in row[:-1]] == ["left"] * 3 and row[-1][2] == "right"
         text, kind, _, weight, colour = row[-1]
-        assert kind == gr._cell(e).kind
+        assert kind == gr.tables._cell(e).kind
         if kind == "clear":
             assert text.endswith(gr.CLEAR_MARK) and int(weight) >= 600
             assert clear_style is None or weight == clear_style[0]
@@ -375,7 +375,7 @@ def test_cabo_tables_and_rules_of_thumb_treat_the_diamond_king_apart():
         rows = rows_by_card(result, table)
         assert "K" not in rows and list(rows)[-2:] == ["K♦ (0)", "K♠♥♣ (13)"]
         assert [c.text for c in rows["K♦ (0)"]] == \
-            [gr._cell(e).text for e in kings if e.table == table]
+            [gr.tables._cell(e).text for e in kings if e.table == table]
         assert {(c.text, c.kind) for c in rows["K♠♥♣ (13)"]} == {(never, "na")}
     md = gr.markdown(result, [])
     thumbs = thumb_rules(md)
@@ -481,7 +481,7 @@ def test_snap_and_match_cells_and_rules_of_thumb_take_the_advices_side():
     nines = {e.situation: e for e in cumbia.entries if e.table == "snap" and e.row == "9"}
     assert set(nines) == {"own", "opponent"} and all(e.clear for e in nines.values())
     rows = {str(r[0]): r[1:] for r in gr.say_tables(cumbia)[0][3]}
-    assert [c.text for c in rows["9"]] == [gr._cell(nines[s]).text for s in ("own", "opponent")]
+    assert [c.text for c in rows["9"]] == [gr.tables._cell(nines[s]).text for s in ("own", "opponent")]
     assert all(re.fullmatch(r"snap \+\d+\.\d\d ±\d+\.\d\d ✓", c.text) and c.kind == "clear"
                for c in rows["9"])
     thumbs = thumb_rules(gr.markdown(cumbia, []))
@@ -519,7 +519,7 @@ def test_the_cabo_guide_treats_the_diamond_king_apart(cabo_guide):
         cards = [r[0] for r in rows]
         assert "K" not in cards and cards[-2:] == ["K♦ (0)", "K♠♥♣ (13)"], cards
         kings = [e for e in result.entries if e.table == table and e.row == "K"]
-        assert [c.strip("*") for c in rows[-2][1:]] == [gr._cell(e).text for e in kings]
+        assert [c.strip("*") for c in rows[-2][1:]] == [gr.tables._cell(e).text for e in kings]
         assert set(rows[-1][1:]) == {never}
     assert not re.search(r"\bkings?\b", "\n".join(kings_taken_or_kept(thumb_rules(md))))
     assert "K♠♥♣ (13): no card is worth more" in md and "K♦ (0)" in page.read_text("utf-8")
@@ -603,7 +603,7 @@ def test_the_guide_measures_snaps_and_matches_and_its_strategy_plays_them(game, 
     for k, (table, situation) in enumerate(situations):
         for row, e in zip(rows, entries[k * len(ranks):]):
             assert row[0] == gd.entry_cards(rules, table, C.RANK_NAMES.index(e.row))
-            assert row[1 + k] == (f"**{gr._cell(e).text}**" if e.clear else gr._cell(e).text)
+            assert row[1 + k] == (f"**{gr.tables._cell(e).text}**" if e.clear else gr.tables._cell(e).text)
             assert e.chosen in (e.a, e.b, gd.EITHER) and (e.chosen != gd.EITHER) == e.clear
     # the printed strategy plays what the tables say, and prints itself back
     params = params_of(result.spec)
