@@ -295,3 +295,15 @@ def test_the_policy_check_finds_a_policy():
         ["simulator/game/x.py:1: class P"]
     assert policy_classes("simulator/game/x.py",
                           "class Q:\n    def play(self):\n        pass\n") == []
+
+
+# the reference engine, the rule sets and the guide's page, split by concern: a module of these
+# packages that grows past this is two concerns or more
+MAX_MODULE_LINES = 500
+SPLIT_BY_CONCERN = ("simulator/game/", "simulator/output/guide_report", "strategies/reference/")
+
+
+def test_the_game_layer_the_guide_report_and_the_reference_policies_are_split_by_concern():
+    long = [f"{rel}: {n} lines" for rel in _files() if rel.startswith(SPLIT_BY_CONCERN)
+            for n in [len((ROOT / rel).read_text().splitlines())] if n > MAX_MODULE_LINES]
+    assert not long, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(long)
