@@ -15,6 +15,7 @@ from simulator.game.powers import PowerHole
 from simulator.game.reference import CardTable, Decision, IllegalActionError
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import play_logged_round
+from strategies.reference import policy_maker
 
 TURN_KINDS = {K.A_DRAW_STOCK: "draw", K.A_TAKE_DISCARD: "take_discard", K.A_KNOCK: "call",
               K.A_DISCARD_POWER: "discard_power"}
@@ -35,7 +36,7 @@ class MoveCounter(PowerHole):
 
     def __init__(self, rules: Rules, players: int, seed: int, round_index: int, log,
                  seat: int | None = None):
-        super().__init__(rules, players, ["random"] * players, seed, round_index)
+        super().__init__(rules, players, [policy_maker("random")], seed, round_index)
         self.seat = seat
         self.rows = [tuple(int(x) for x in row) for row in log]
         self.next_row = 0

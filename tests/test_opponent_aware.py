@@ -13,6 +13,7 @@ from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import Rules, flatten
 from simulator.experiments.runner import run
 from strategies import resolve_seats, seat_arrays
+from strategies.reference import policy_maker
 from policy_states import Table
 
 SIX = Rules.preset("six_card")
@@ -75,7 +76,7 @@ class Replay(R.Hole):
     that complete a column pair."""
 
     def __init__(self, rules, seed, round_index, log):
-        super().__init__(rules, 4, ["random"], seed, round_index)
+        super().__init__(rules, 4, [policy_maker("random")], seed, round_index)
         self.moves = iter(log.tolist())
         self.pairs_taken = 0
 

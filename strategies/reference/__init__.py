@@ -41,9 +41,6 @@ def parse_strategy(spec: str) -> tuple[type, dict[str, float]]:
     return cls, params
 
 
-# ================================================================================================
-
-
 def policy_maker(spec: str):
     """The maker of strategy ``spec`` (parse_strategy) for a reference hole:
     ``maker(rules, table, seat, stream)`` -> the seat's policy. In the power-card games a

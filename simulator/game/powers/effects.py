@@ -10,8 +10,8 @@ from ..reference import Action, Decision, InvariantError
 
 
 class PowerEffects:
-    """The targets and effects of power cards, for :class:`PowerHole`."""
-
+    """The targets and effects of power cards: a part of :class:`PowerHole`, playing on its
+    state and asking its seats."""
 
     # ---- targets ----------------------------------------------------------------------------
     def opponents(self, seat: int) -> list[int]:

@@ -12,7 +12,6 @@ from .matches import PowerMatches
 from .state import PowerState, layout_value_grown
 
 
-
 class PowerHole(PowerEffects, PowerMatches, Hole):
     """One hole of a power-card game (the package's docstring is its specification)."""
 

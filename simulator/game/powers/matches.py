@@ -8,8 +8,8 @@ from ..reference import Action, Decision
 
 
 class PowerMatches:
-    """Turn matches and snaps, for :class:`PowerHole`."""
-
+    """Turn matches and snaps: a part of :class:`PowerHole`, playing on its state and asking
+    its seats."""
 
     # ---- turn matches -----------------------------------------------------------------------
     def match_possible(self, seat: int) -> bool:

@@ -235,11 +235,6 @@ class PowerState(GameState):
             raise InvariantError("penalty points without pay_to_peek or snaps")
 
 
-# ================================================================================================
-# The referee
-# ================================================================================================
-
-
 def layout_value_grown(rules: Rules, value, cards: list[int]) -> tuple[int, int]:
     """(layout value, couples) of a layout that may have grown: the grid's positions scored by
     :func:`simulator.game.reference.score_layout`, every position beyond them adding its value

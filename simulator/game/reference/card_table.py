@@ -10,8 +10,6 @@ from .. import codes as K
 from ..rules import JOKER_PAIR_SCHEMES, SCHEME_TABLES, Rules, suited_value
 
 
-
-
 def card_value(rules: Rules, card: int) -> int:
     """Points of one card under the rule set: the named table, then the value_* overrides
     (rank overrides first, then single-card overrides, in the order the rule loader applies
@@ -77,7 +75,3 @@ class CardTable:
                      for copy in range(self.decks) for local in rules.deck_locals(copy)]
         self.value, self.key = _card_tables(rules, self.decks * C.CARDS_PER_DECK)
         self.deck_sum = sum(self.value[c] for c in self.deck)
-
-
-# ================================================================================================
-# Scoring (docs/rules.md#scoring-a-hole, docs/rules.md#how-a-layout-is-scored)

@@ -42,6 +42,9 @@ class Hole:
             policies = list(policies) * players
         if len(policies) != players:
             raise ValueError(f"{len(policies)} strategies for {players} players")
+        if any(isinstance(p, str) for p in policies):
+            raise TypeError(f"policies = {list(policies)}: a reference hole seats policy makers; "
+                            "strategies.reference.referee.make_hole seats strategy names")
         self.rules = rules
         self.players = players
         self.state = GameState(rules, players, PyStream(seed, round_index, STREAM_DEAL))

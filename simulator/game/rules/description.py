@@ -10,7 +10,6 @@ from .presets import PRESETS
 from .rule_set import Rules
 
 
-
 def _same_as_derived(rules: Rules, base: Rules, option: str) -> bool:
     """Does ``option``, which ``base`` leaves to be derived (None: e.g. a card value that
     follows from other options), have the value it would be derived to? A title then leaves it

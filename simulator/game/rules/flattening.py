@@ -15,7 +15,6 @@ from .rule_set import Rules
 from .value_schemes import JOKER_PAIR_SCHEMES, SCHEME_TABLES
 
 
-
 def card_values(r: Rules, n_decks: int = 1) -> np.ndarray:
     """Value of every card id (all deck copies) under the rule set."""
     table = list(SCHEME_TABLES[r.value_scheme])

@@ -11,7 +11,6 @@ from .. import cards as C
 from .. import codes as K
 
 
-
 class RuleError(ValueError):
     """A rule set or option value that cannot be played; the message is one user-facing line."""
 
@@ -19,8 +18,6 @@ class RuleError(ValueError):
 def _opt(default, doc: str, allowed=None, lo=None, hi=None, nullable=False, supported=None):
     return field(default=default, metadata={"doc": doc, "allowed": allowed, "lo": lo, "hi": hi,
                                             "nullable": nullable, "supported": supported})
-
-
 
 
 def allowed_values(f) -> list:
@@ -155,8 +152,6 @@ def _check_value(f, value) -> None:
     if m["supported"] is not None and value not in m["supported"]:
         raise RuleError(f"option {f.name} = {value!r} is not supported yet by the engine; "
                         f"supported: {', '.join(str(s) for s in m['supported'])}")
-
-
 
 
 def _toml_value(v) -> str:

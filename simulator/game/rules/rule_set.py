@@ -19,7 +19,6 @@ from .presets import PRESETS
 from .value_schemes import DUTCH_RED_KING, JOKER_EAGLE, JOKER_PLUS15, VALUE_SCHEMES
 
 
-
 @dataclass(frozen=True, slots=True)
 class Rules:
     """A complete rule set for one hole of the Golf family. Defaults are preset ``six_card``."""
@@ -394,9 +393,6 @@ def canonical_option(name: str) -> str:
     return key
 
 
-
-
-
 def parse_option_text(name: str, text: str):
     """Turn the text after ``option=`` into a typed value for that option."""
     f = OPTIONS[name]
@@ -429,9 +425,6 @@ def parse_option_text(name: str, text: str):
         if f.type in ("int", int):
             raise RuleError(f"option {name} = {text!r}: expected {_allowed_text(f)}") from None
         return text
-
-
-
 
 
 def load_toml(path: str | Path) -> Rules:
