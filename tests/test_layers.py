@@ -270,13 +270,20 @@ def test_the_check_lets_one_way_imports_pass():
 
 
 # ---- each concept in one place: the policies in strategies/ -------------------------------
-def policy_classes(rel: str, source: str) -> list[str]:
-    """The classes of ``source`` that answer decisions: a ``choose(self, observation)``
-    method is what a reference hole asks a seat (simulator/game/reference/hole.py)."""
-    return [f"{rel}:{node.lineno}: class {node.name}"
-            for node in ast.walk(ast.parse(source, rel)) if isinstance(node, ast.ClassDef)
-            and any(isinstance(item, ast.FunctionDef) and item.name == "choose"
-                    for item in node.body)]
+def policy_code(rel: str, source: str) -> list[str]:
+    """What in ``source`` answers decisions: a class with a ``choose(self, observation)``
+    method (what a reference hole asks a seat, simulator/game/reference/hole.py), or a function
+    that reads an ``Observation`` (what one seat sees when it decides)."""
+    found = []
+    for node in ast.walk(ast.parse(source, rel)):
+        if isinstance(node, ast.ClassDef) and any(
+                isinstance(item, ast.FunctionDef) and item.name == "choose" for item in node.body):
+            found.append(f"{rel}:{node.lineno}: class {node.name}")
+        elif isinstance(node, ast.FunctionDef) and any(
+                a.annotation is not None and ast.unparse(a.annotation) == "Observation"
+                for a in node.args.args):
+            found.append(f"{rel}:{node.lineno}: def {node.name}")
+    return found
 
 
 def test_the_game_layer_holds_no_policy():
@@ -284,17 +291,20 @@ def test_the_game_layer_holds_no_policy():
     the power-card games' decisions) are strategies/reference's; the game layer seats what it
     is given."""
     found = [c for rel in _files() if rel.startswith("simulator/game/")
-             for c in policy_classes(rel, (ROOT / rel).read_text())]
+             for c in policy_code(rel, (ROOT / rel).read_text())]
     assert not found, "policies in the game layer (they belong in strategies/):\n" + \
         "\n".join(found)
 
 
 def test_the_policy_check_finds_a_policy():
-    assert policy_classes("simulator/game/x.py",
-                          "class P:\n    def choose(self, obs):\n        return 0\n") == \
+    assert policy_code("simulator/game/x.py",
+                       "class P:\n    def choose(self, obs):\n        return 0\n") == \
         ["simulator/game/x.py:1: class P"]
-    assert policy_classes("simulator/game/x.py",
-                          "class Q:\n    def play(self):\n        pass\n") == []
+    assert policy_code("simulator/game/x.py",
+                       "def decide(policy, obs: Observation) -> int:\n    return 0\n") == \
+        ["simulator/game/x.py:1: def decide"]
+    assert policy_code("simulator/game/x.py", "class Q:\n    def observe(self) -> Observation:\n"
+                       "        pass\n") == []
 
 
 # the reference engine, the rule sets and the guide's page, split by concern: a module of these
