@@ -472,6 +472,24 @@ def test_the_house_rule_example_script_answers(tmp_path):
     assert lines[-1] == f"figure: {png}"
 
 
+def test_the_commands_fill_in_one_template():
+    """The skeleton of a command (results folder, progress bar, Ctrl-C, writing) is in one
+    place, template.Command, which every command fills in; api.py repeated it in each."""
+    import ast
+
+    from simulator.api import commands
+    tree = ast.parse(Path(commands.__file__).read_text())
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for name in ("run", "compare", "tune", "tune_table", "tournament", "guide"):
+        calls = {ast.unparse(c.func) for c in ast.walk(functions[name])
+                 if isinstance(c, ast.Call)}
+        assert "Command" in calls, name
+    assert not [ast.unparse(h) for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler)
+                and "KeyboardInterrupt" in ast.unparse(h.type)]
+    assert not {ast.unparse(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)} & \
+        {"Bar", "begin_folder", "tempfile.TemporaryDirectory", "check_out_dir"}
+
+
 def test_the_command_line_calls_only_the_public_api():
     """cli.py is a thin layer over api.py: no private name of the API (tune --symmetric
     went around it with api._begin and api._Playing)."""
