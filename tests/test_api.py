@@ -1,4 +1,4 @@
-"""The Python API (simulator/api.py): the same data as the command line for the same arguments,
+"""The Python API (simulator/api/): the same data as the command line for the same arguments,
 result objects with polars DataFrames, the command line's messages for bad arguments."""
 
 from __future__ import annotations
