@@ -1,7 +1,7 @@
 """golfsim: a Monte Carlo simulator for the Golf card-game family.
 
 The ``golfsim`` command is simulator/cli.py; the same commands as Python functions are
-simulator/api.py (``import simulator.api as golf`` or ``from simulator import api``;
+simulator/api/ (``import simulator.api as golf`` or ``from simulator import api``;
 docs/api.md). ``simulator.api`` is imported on first use, so that ``import simulator`` and
 the compiled kernels' own imports stay light."""
 

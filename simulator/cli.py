@@ -1,7 +1,7 @@
 """The ``golfsim`` command line: ``run``, ``tournament``, ``tune``, ``compare``, ``guide``,
 ``plot``, ``score``, ``presets``, ``rules``, ``warm``.
 
-Commands only parse options, call the Python API (simulator/api.py: ``run``, ``compare``,
+Commands only parse options, call the Python API (simulator/api/: ``run``, ``compare``,
 ``tune``, ``tournament`` and ``guide`` check, play, and write into --out there, so the command
 line and the API cannot drift apart) or the layers below it (layout_score, plots), and print.
 Every bad input ends as one line ``golfsim: error: <message>`` on stderr with exit status 2,
@@ -92,7 +92,7 @@ def _at_least_one(ctx, param, value):
     return value
 
 
-# ---- the largest counts a command accepts (simulator/api.py says why) ----------------------
+# ---- the largest counts a command accepts (simulator/api/checks.py says why) ---------------
 MAX_ROUNDS = api.MAX_ROUNDS
 MAX_HELD_ROUNDS = api.MAX_HELD_ROUNDS
 MAX_HOLES = api.MAX_HOLES
@@ -120,6 +120,12 @@ class Count(click.ParamType):
             self.fail(str(e), param, ctx)
 
 
+def _count_option(name: str, default: int, lo: int, hi: int, help_text: str):
+    """An option taking a count from ``lo`` to ``hi`` (Count), its default shown."""
+    return click.option(name, default=default, show_default=True, type=Count(lo, hi),
+                        help=help_text)
+
+
 class _ChunkSizeOption(click.Option):
     """Shows runner.DEFAULT_CHUNK in --help without importing the engine for every command."""
 
@@ -143,6 +149,22 @@ def _seed_option(help_text: str):
                         type=click.IntRange(0, 2**63 - 1), help=help_text)
 
 
+def _play_options(seed_help: str, out: str, out_help: str, fresh_help: str | None = None):
+    """--seed, --threads, --cluster and --out of a command that plays, and its --fresh when
+    it keeps what it played in --out."""
+    options = [_seed_option(seed_help), _threads_option, _cluster_option,
+               click.option("--out", default=out, show_default=True, metavar="FOLDER",
+                            help=out_help)]
+    if fresh_help is not None:
+        options.append(click.option("--fresh", is_flag=True, help=fresh_help))
+
+    def apply(fn):
+        for option in reversed(options):
+            fn = option(fn)
+        return fn
+    return apply
+
+
 _quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 _players_option = click.option("--players", default=DEFAULT_PLAYERS, show_default=True,
                                type=int, help="Players at the table.")
@@ -164,6 +186,11 @@ def _rule_options(fn):
     fn = click.option("--preset", default=DEFAULT_PRESET, show_default=True,
                       help="Named rule set; `golfsim presets` lists them.")(fn)
     return fn
+
+
+def _table_options(fn):
+    """The rule set's options and --players."""
+    return _rule_options(_players_option(fn))
 
 
 def build_rules(ctx: click.Context, preset: str, rules_file: str | None,
@@ -262,21 +289,16 @@ def cli():
 
 
 @cli.command()
-@_rule_options
-@_players_option
+@_table_options
 @_seat_strategies_option
-@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
-              type=Count(1, MAX_ROUNDS),
-              help="Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
-                   "--holes or --target, matches times holes at most 10^11).")
-@_seed_option("Seed; round i of a seed is always the same deal and choices.")
-@_threads_option
-@_cluster_option
+@_count_option("--rounds", DEFAULT_ROUNDS, 1, MAX_ROUNDS,
+               "Rounds (holes) to play (at most 10^11; 10^8 with --per-round; with "
+               "--holes or --target, matches times holes at most 10^11).")
+@_play_options("Seed; round i of a seed is always the same deal and choices.", DEFAULT_OUT,
+               "Folder for summary.parquet, rounds.parquet and the plots.")
 @click.option("--chunk-size", type=Count(1, MAX_ROUNDS), default=None,
               cls=_ChunkSizeOption, help="Rounds per chunk (the unit of work and progress)  "
                                          "[default: DEFAULT_CHUNK]")
-@click.option("--out", default=DEFAULT_OUT, show_default=True, metavar="FOLDER",
-              help="Folder for summary.parquet, rounds.parquet and the plots.")
 @click.option("--per-round", is_flag=True, help="Also write rounds.parquet (every round's "
                                                 "per-seat scores and turn count).")
 @click.option("--holes", type=Count(1, MAX_HOLES), default=None,
@@ -322,20 +344,16 @@ def _say_build(result, verbose: bool) -> None:
 
 
 @cli.command()
-@_rule_options
-@_players_option
+@_table_options
 @click.option("--strategy", "strategies", multiple=True, metavar="NAME",
               help="A strategy in the tournament; give once per strategy (at least two); "
                    "NAME=SPEC names it NAME in the tables and figures.")
-@click.option("--rounds", default=DEFAULT_ROUNDS, show_default=True,
-              type=Count(1, MAX_HELD_ROUNDS),
-              help="Rounds per pairing, split evenly over its seatings (rounded up; at most "
-                   "10^8).")
-@_seed_option("Seed; every seating and pairing replays the same deals.")
-@_threads_option
-@_cluster_option
-@click.option("--out", default=DEFAULT_TOURNAMENT_OUT, show_default=True, metavar="FOLDER",
-              help="Folder for ranking.parquet, head_to_head.parquet and tournament.png.")
+@_count_option("--rounds", DEFAULT_ROUNDS, 1, MAX_HELD_ROUNDS,
+               "Rounds per pairing, split evenly over its seatings (rounded up; at most "
+               "10^8).")
+@_play_options("Seed; every seating and pairing replays the same deals.",
+               DEFAULT_TOURNAMENT_OUT,
+               "Folder for ranking.parquet, head_to_head.parquet and tournament.png.")
 @_quiet_option
 @click.pass_context
 def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds, seed, threads,
@@ -360,8 +378,7 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
 
 
 @cli.command()
-@_rule_options
-@_players_option
+@_table_options
 @click.option("--strategy", "strategy", required=True, metavar="NAME",
               help="The strategy to tune (it may fix its other parameters, e.g. "
                    "heuristic:hold=2).")
@@ -376,18 +393,13 @@ def tournament(ctx, preset, rules_file, assignments, players, strategies, rounds
               default="win_share", show_default=True,
               help="What is optimised: the tuned strategy's win share (ties split) or its "
                    "mean hole score (lower is better).")
-@click.option("--rounds", default=api.DEFAULT_TUNE_ROUNDS, show_default=True,
-              type=Count(1, MAX_HELD_ROUNDS),
-              help="Budget: rounds the whole search may play (all candidates and seatings; "
-                   "at most 10^8).")
-@_seed_option("Seed; every candidate and seating replays the same deals.")
-@_threads_option
-@_cluster_option
-@click.option("--out", default="results/tune", show_default=True, metavar="FOLDER",
-              help="Folder for tune.parquet, tune.png and shards/ (what is played is kept "
-                   "there, so an interrupted search resumes when rerun).")
-@click.option("--fresh", is_flag=True,
-              help="Discard the kept evaluations of an earlier search in --out.")
+@_count_option("--rounds", api.DEFAULT_TUNE_ROUNDS, 1, MAX_HELD_ROUNDS,
+               "Budget: rounds the whole search may play (all candidates and seatings; "
+               "at most 10^8).")
+@_play_options("Seed; every candidate and seating replays the same deals.", "results/tune",
+               "Folder for tune.parquet, tune.png and shards/ (what is played is kept there, "
+               "so an interrupted search resumes when rerun).",
+               "Discard the kept evaluations of an earlier search in --out.")
 @click.option("--symmetric", is_flag=True,
               help="Every seat plays the tuned value: for each value, what one seat gains by "
                    "deviating to its best response (a search with --rounds against the other "
@@ -570,16 +582,13 @@ def _positive_float(ctx, param, value):
                    "percentage points).")
 @click.option("--max-rounds", type=Count(1, MAX_ROUNDS), default=None,
               help="With --until-width: stop at this many deals  [default: 10,000,000]")
-@_seed_option("Seed; every rule set and seating replays the same deals.")
-@_threads_option
-@_cluster_option
+@_play_options("Seed; every rule set and seating replays the same deals.",
+               DEFAULT_COMPARE_OUT,
+               "Folder for compare.parquet, compare.md, compare.png and shards/.",
+               "Discard the shards of an earlier comparison in --out instead of resuming.")
 @click.option("--shard-size", type=Count(1, MAX_HELD_ROUNDS), default=None,
               help="Deals per shard, the unit saved for resuming (at most 10^8)  "
                    "[default: 20,000]")
-@click.option("--out", default=DEFAULT_COMPARE_OUT, show_default=True, metavar="FOLDER",
-              help="Folder for compare.parquet, compare.md, compare.png and shards/.")
-@click.option("--fresh", is_flag=True,
-              help="Discard the shards of an earlier comparison in --out instead of resuming.")
 @_quiet_option
 @click.pass_context
 def compare(ctx, preset, rules_file, assignments, varies, design, players, strategies, rounds,
@@ -605,29 +614,21 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 
 
 @cli.command()
-@_rule_options
-@_players_option
-@click.option("--deals", default=api.DEFAULT_DEALS, show_default=True,
-              type=Count(100, MAX_HELD_ROUNDS),
-              help="Deals each decision is measured on (each deal is played in every "
-                   "seating, by both versions of the tables; 100 to 10^8).")
-@click.option("--check-rounds", default=api.DEFAULT_CHECK_ROUNDS, show_default=True,
-              type=Count(0, MAX_HELD_ROUNDS),
-              help="Rounds of the tournament that checks the finished guide against greedy "
-                   "(0: no check; at most 10^8).")
-@click.option("--compare-rounds", default=api.DEFAULT_GUIDE_COMPARE_ROUNDS, show_default=True,
-              type=Count(0, MAX_ROUNDS),
-              help="Deals per rule set for the house-rule effects (0: none; at most 10^11).")
+@_table_options
+@_count_option("--deals", api.DEFAULT_DEALS, 100, MAX_HELD_ROUNDS,
+               "Deals each decision is measured on (each deal is played in every "
+               "seating, by both versions of the tables; 100 to 10^8).")
+@_count_option("--check-rounds", api.DEFAULT_CHECK_ROUNDS, 0, MAX_HELD_ROUNDS,
+               "Rounds of the tournament that checks the finished guide against greedy "
+               "(0: no check; at most 10^8).")
+@_count_option("--compare-rounds", api.DEFAULT_GUIDE_COMPARE_ROUNDS, 0, MAX_ROUNDS,
+               "Deals per rule set for the house-rule effects (0: none; at most 10^11).")
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
               help="House rules whose effects the guide shows, the baseline value first "
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
-@_seed_option("Seed of the measured deals.")
-@_threads_option
-@_cluster_option
-@click.option("--out", default="results/guide", show_default=True, metavar="FOLDER",
-              help="Folder for guide.html, guide.md, guide.parquet, the figures and shards/ "
-                   "(an interrupted guide resumes when rerun).")
-@click.option("--fresh", is_flag=True, help="Discard the measurements kept in --out.")
+@_play_options("Seed of the measured deals.", "results/guide",
+               "Folder for guide.html, guide.md, guide.parquet, the figures and shards/ (an "
+               "interrupted guide resumes when rerun).", "Discard the measurements kept in --out.")
 @_quiet_option
 @click.pass_context
 def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, compare_rounds,
@@ -741,8 +742,7 @@ def plot(folder):
 
 # ---- replay ------------------------------------------------------------------------------------
 @cli.command()
-@_rule_options
-@_players_option
+@_table_options
 @_seat_strategies_option
 @_seed_option("The seed of the run to replay.")
 @click.option("--round", "round_index", type=Count(0, MAX_ROUNDS - 1), default=None,

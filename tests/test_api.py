@@ -1,4 +1,4 @@
-"""The Python API (simulator/api.py): the same data as the command line for the same arguments,
+"""The Python API (simulator/api/): the same data as the command line for the same arguments,
 result objects with polars DataFrames, the command line's messages for bad arguments."""
 
 from __future__ import annotations
@@ -141,6 +141,42 @@ def test_tournament_tables(tmp_path):
     same_metadata(out / "ranking.parquet", res.metadata)
     assert res.ranking["strategy"][0] == "greedy"
     assert set(res.tables) == {"ranking", "head_to_head"}
+
+
+# ---- the build that played ---------------------------------------------------------------------
+def _builds(folder: Path) -> dict[str, str | None]:
+    """The metadata's build of every Parquet file a command wrote into ``folder``."""
+    return {p.name: pl.read_parquet_metadata(p).get("build")
+            for p in sorted(folder.glob("*.parquet"))}
+
+
+def test_every_command_records_the_build_that_played(tmp_path):
+    """summary.parquet named the build that played; compare, tune, tournament and guide
+    files did not. greedy and knock-threshold seats play on the lean build, a table with
+    random or guide seats on the general one; a guide measures its tables (general) and,
+    for what players say, greedy itself against its greedy field (lean)."""
+    quiet = dict(threads=1, progress=False)
+    golf.compare(vary="pair_scope=column,anywhere", rounds=400, out=tmp_path / "c1", **quiet)
+    golf.compare(vary="pair_scope=column,anywhere", strategy="greedy,random", rounds=400,
+                 out=tmp_path / "c2", **quiet)
+    golf.tune(**W2_API, strategy="knock-threshold", param="T=6,8",
+              opponent="knock-threshold:T=8", rounds=800, out=tmp_path / "t", **quiet)
+    golf.tune_table(**W2_API, strategy="knock-threshold", param="T=6,8", rounds=800,
+                    out=tmp_path / "s", **quiet)
+    golf.tournament(strategy=["greedy", "random"], rounds=200, out=tmp_path / "r", **quiet)
+    golf.guide(deals=100, check_rounds=0, compare_rounds=0, out=tmp_path / "g", **quiet)
+    assert _builds(tmp_path / "c1") == {"compare.parquet": "lean"}
+    assert _builds(tmp_path / "c2") == {"compare.parquet": "general"}
+    assert _builds(tmp_path / "t") == {"tune.parquet": "lean"}
+    assert _builds(tmp_path / "s") == {"symmetric.parquet": "lean"}
+    assert _builds(tmp_path / "r") == {"head_to_head.parquet": "general",
+                                       "ranking.parquet": "general"}
+    assert _builds(tmp_path / "g") == {"guide.parquet": "general,lean"}
+
+
+def test_the_builds_of_several_jobs_are_named_once_each():
+    assert runner.builds_text(["lean", "general", "lean", "", "general,powers"]) == \
+        "general,lean,powers"
 
 
 # ---- result objects ------------------------------------------------------------------------------
@@ -434,6 +470,24 @@ def test_the_house_rule_example_script_answers(tmp_path):
     png = tmp_path / "house_rule_last_seat.png"
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert lines[-1] == f"figure: {png}"
+
+
+def test_the_commands_fill_in_one_template():
+    """The skeleton of a command (results folder, progress bar, Ctrl-C, writing) is in one
+    place, template.Command, which every command fills in; api.py repeated it in each."""
+    import ast
+
+    from simulator.api import commands
+    tree = ast.parse(Path(commands.__file__).read_text())
+    functions = {f.name: f for f in tree.body if isinstance(f, ast.FunctionDef)}
+    for name in ("run", "compare", "tune", "tune_table", "tournament", "guide"):
+        calls = {ast.unparse(c.func) for c in ast.walk(functions[name])
+                 if isinstance(c, ast.Call)}
+        assert "Command" in calls, name
+    assert not [ast.unparse(h) for h in ast.walk(tree) if isinstance(h, ast.ExceptHandler)
+                and "KeyboardInterrupt" in ast.unparse(h.type)]
+    assert not {ast.unparse(c.func) for c in ast.walk(tree) if isinstance(c, ast.Call)} & \
+        {"Bar", "begin_folder", "tempfile.TemporaryDirectory", "check_out_dir"}
 
 
 def test_the_command_line_calls_only_the_public_api():

@@ -23,6 +23,7 @@ from polars.testing import assert_frame_equal
 
 import simulator.api as golf
 from simulator.cli import cli
+from simulator.api.commands import run_manifest
 from simulator.experiments import folder as fd
 from cli_errors import assert_one_line_error
 
@@ -257,7 +258,7 @@ def _kept_state(out: Path, rounds: int, per_round: bool):
     from strategies import resolve_seats, seat_arrays
     rs = golf.rules("six_card")
     seats = resolve_seats(["greedy"], 4)
-    store = RunStore(out, golf._run_manifest(rs, 4, seats, rounds, 3, per_round, 0, 0, "auto"))
+    store = RunStore(out, run_manifest(rs, 4, seats, rounds, 3, per_round, 0, 0, "auto"))
     store.open()
     ids, params = seat_arrays(seats)
     runner.run(rs.rules, 4, ids, params, rounds, 3, chunk_size=500, per_round=per_round,

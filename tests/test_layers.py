@@ -5,7 +5,7 @@ kernel        game
 strategies    game, kernel
 experiments   game, kernel, strategies
 output        game, kernel, strategies, experiments
-api           game, kernel, strategies, experiments, output (simulator/api.py, the Python API)
+api           game, kernel, strategies, experiments, output (simulator/api/, the Python API)
 env           game, kernel, strategies, experiments, output, api (the RL environments)
 cli           anything (simulator/cli.py and simulator/__init__.py)
 
@@ -56,7 +56,7 @@ def layer_of_file(rel: str) -> str:
     assert parts[0] == "simulator", rel
     if len(parts) > 2:
         return parts[1]
-    return "api" if parts[1] == "api.py" else "cli"
+    return "cli"
 
 
 def layer_of_module(name: str) -> str | None:
@@ -123,12 +123,12 @@ def _files() -> list[str]:
 
 def test_every_module_is_in_a_layer():
     top = {p.name for p in (ROOT / "simulator").glob("*.py")}
-    assert top <= {"__init__.py", "api.py", "cli.py"}, \
-        f"simulator/ holds {sorted(top - {'__init__.py', 'api.py', 'cli.py'})}: put each in a layer"
+    assert top <= {"__init__.py", "cli.py"}, \
+        f"simulator/ holds {sorted(top - {'__init__.py', 'cli.py'})}: put each in a layer"
     folders = {p.name for p in (ROOT / "simulator").iterdir()
                if p.is_dir() and p.name != "__pycache__"}
-    assert folders == set(LAYERS), f"simulator/'s sub-packages are {sorted(folders)}"
-    for layer in LAYERS:
+    assert folders == set(LAYERS) | {"api"}, f"simulator/'s sub-packages are {sorted(folders)}"
+    for layer in LAYERS + ("api",):
         assert (ROOT / "simulator" / layer / "__init__.py").is_file(), layer
 
 
@@ -155,7 +155,8 @@ def test_imports_follow_the_layers():
     ("simulator/output/plots.py", "from simulator import cli\n", "into output"),
     ("simulator/output/plots.py", "from simulator import api\n", "imports api"),
     ("simulator/experiments/tune.py", "from ..api import run\n", "into experiments"),
-    ("simulator/api.py", "from .cli import main\n", "imports cli (simulator.cli.main) into api"),
+    ("simulator/api/commands.py", "from ..cli import main\n",
+     "imports cli (simulator.cli.main) into api"),
     ("simulator/experiments/runner.py", "from simulator import codes\n", "is in no layer"),
     ("simulator/kernel/flow.py", "from .. import rules\n", "is in no layer"),
     ("simulator/game/rules.py", "from .... import x\n", "beyond the package"),
@@ -170,7 +171,8 @@ def test_the_check_finds_an_import_against_the_layers(rel, source, needle):
     ("simulator/output/plots.py", "from ..experiments.report import Z95\nimport numpy\n"),
     ("simulator/cli.py", "from .output import plots\nfrom strategies import resolve\n"),
     ("simulator/cli.py", "from . import api\nfrom .api import RuleSet\n"),
-    ("simulator/api.py", "from .output import plots\nfrom .experiments import compare\n"),
+    ("simulator/api/commands.py",
+     "from ..output import plots\nfrom ..experiments import compare\nfrom .words import x\n"),
     ("strategies/lookahead.py",
      "from simulator.kernel import flow\nfrom strategies.builtin import x\n"),
     ("simulator/experiments/warm.py", "def f():\n    from strategies import STRATEGIES\n"),

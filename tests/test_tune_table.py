@@ -111,7 +111,7 @@ class FakeResponder:
             r.field, r.result = v, None
             r.__dict__["_best"] = table[v]
             return r
-        respond.rounds = 0
+        respond.rounds, respond.builds = 0, []
         return respond
 
 

@@ -54,8 +54,8 @@ from . import stats
 from ..kernel.tally import N_TOT, TOT_CAPPED, TOT_KNOCKER_WIN_K0, TOT_KNOCKS
 from . import report
 from .report import rules_metadata, text_table, version
-from ..game.rules import (OPTIONS, RuleError, Rules, canonical_option, describe, option_text,
-                          parse_option_text)
+from ..game.rules import (OPTIONS, RuleError, Rules, canonical_option, describe, flatten,
+                          option_text, parse_option_text)
 from . import cluster, warm
 from .shards import SHARD_DIR, ShardError, ShardStore, ShardSums
 from .tournament import round_wins
@@ -330,6 +330,16 @@ class Plan:
     def rule_sets(self) -> list[Rules]:
         return [self.baseline] + [v.rules for v in self.variants]
 
+    def seating_arrays(self) -> list[tuple]:
+        """(policy ids, parameters) of every seating, in play order."""
+        return [seat_arrays([self.strategies[x] for x in seating]) for seating in self.seats]
+
+    def build(self, kernel: str = "auto", user=None) -> str:
+        """The builds every rule set and seating plays on (runner.builds_text)."""
+        return runner.builds_text(
+            runner.build_of(flatten(rules, self.players), ids, kernel, user)
+            for rules in self.rule_sets for ids, _ in self.seating_arrays())
+
     def manifest(self) -> dict:
         return {
             "format": SHARD_FORMAT,
@@ -382,14 +392,9 @@ class _Player:
     def __init__(self, plan: Plan, threads: int, kernel: str = "auto", user=None):
         self.plan = plan
         self.threads = max(1, threads)
-        self.jobs = []
-        for rules in plan.rule_sets:
-            row = []
-            for seating in plan.seats:
-                ids, params = seat_arrays([plan.strategies[x] for x in seating])
-                row.append(runner.make_job(rules, plan.players, ids, params, plan.seed,
-                                           kernel=kernel, user=user))
-            self.jobs.append(row)
+        self.jobs = [[runner.make_job(rules, plan.players, ids, params, plan.seed,
+                                      kernel=kernel, user=user)
+                      for ids, params in plan.seating_arrays()] for rules in plan.rule_sets]
         self.local = threading.local()
         self.pool = ThreadPoolExecutor(max_workers=self.threads)
 
@@ -540,8 +545,7 @@ class _RemotePlayer:
 def warm_up(plan: Plan, kernel: str = "auto", user=None) -> None:
     """Compile (or load) the kernels every rule set and seating needs."""
     for rules in plan.rule_sets:
-        for seating in plan.seats:
-            ids, params = seat_arrays([plan.strategies[x] for x in seating])
+        for ids, params in plan.seating_arrays():
             try:
                 warm.warm_up(rules, plan.players, ids, params, kernel=kernel, user=user)
             except runner.PolicyError:
@@ -561,6 +565,7 @@ class CompareResult:
     max_rounds: int
     notes: list[str] = field(default_factory=list)
     played_now: int = 0       # rounds played by this call (not loaded)
+    build: str = ""           # the builds that play it (Plan.build)
 
     @property
     def rounds(self) -> int:
@@ -634,7 +639,8 @@ def run(plan: Plan, out_dir: str | Path, rounds: int | None = None,
         if player is not None:
             player.close()
     return CompareResult(plan, total, shards, resumed, time.perf_counter() - t0, rounds,
-                         until_width, max_rounds, store.notes, played_now)
+                         until_width, max_rounds, store.notes, played_now,
+                         plan.build(kernel, user))
 
 
 # ---- statistics -------------------------------------------------------------------------------
@@ -795,6 +801,7 @@ def metadata(result: CompareResult, command: str, rules_file: str | None = None)
         **rules_metadata("a golfsim compare (compare.parquet: one row per variant, quantity and "
                          "seat or strategy; the baseline is the rules below)", plan.baseline,
                          plan.preset, command, rules_file),
+        "build": result.build,
         "vary": json.dumps([str(v) for v in plan.varies]),
         "design": plan.design,
         "variants": json.dumps([v.label for v in plan.variants]),

@@ -44,7 +44,7 @@ import polars as pl
 
 from strategies import STRATEGIES, label_of
 
-from . import report
+from . import report, runner
 from . import tune as tn
 from ..game.rules import Rules, describe
 
@@ -180,6 +180,7 @@ class Responder:
         self.on_response = on_response
         self.cache: dict[int, Response] = {}
         self.rounds = 0
+        self.builds: list[str] = []   # of every search played (tune.TuneResult.build)
 
     def __call__(self, v: int) -> Response:
         if v in self.cache:
@@ -192,6 +193,7 @@ class Responder:
         result = tn.tune(p, self.seed, threads=self.threads, progress=self.progress,
                          out_dir=sub, fresh=self.fresh)
         self.rounds += result.rounds
+        self.builds.append(result.build)
         r = response(v, result)
         self.cache[v] = r
         if sub is not None:   # the field's own tune table, as `tune` writes it
@@ -235,6 +237,7 @@ class TableResult:
     rounds: int
     outcome: str = "scan"              # best_response: fixed, cycle or limit
     cycle: list[int] = field(default_factory=list)
+    build: str = ""                    # the builds that played it (runner.builds_text)
 
     @property
     def grid(self) -> list[tn.Candidate]:
@@ -260,7 +263,8 @@ def symmetric(tp: TablePlan, seed: int, **kw) -> TableResult:
     t0 = time.perf_counter()
     respond = Responder(tp, seed, **kw)
     responses = [respond(v) for v in range(len(tp.grid))]
-    return TableResult(tp, int(seed), responses, time.perf_counter() - t0, respond.rounds)
+    return TableResult(tp, int(seed), responses, time.perf_counter() - t0, respond.rounds,
+                       build=runner.builds_text(respond.builds))
 
 
 def best_response(tp: TablePlan, seed: int, **kw) -> TableResult:
@@ -284,7 +288,7 @@ def best_response(tp: TablePlan, seed: int, **kw) -> TableResult:
             break
         v = r.best
     return TableResult(tp, int(seed), path, time.perf_counter() - t0, respond.rounds, outcome,
-                       cycle)
+                       cycle, runner.builds_text(respond.builds))
 
 
 # ---- words and tables --------------------------------------------------------------------------
@@ -507,6 +511,7 @@ def metadata(result: TableResult, preset: str, command: str,
         **report.rules_metadata(f"a golfsim tune --{tp.mode.replace('_', '-')} ({kind})",
                                 tp.rules, preset, command, rules_file),
         "mode": tp.mode,
+        "build": result.build,
         "players": str(tp.players),
         "strategy": tp.strategy,
         "params": json.dumps({p.name: list(p.values) for p in tp.params}),

@@ -60,7 +60,7 @@ from strategies import STRATEGIES, resolve
 from strategies.common import ALL_RANKS
 
 from . import compare as cmp
-from . import stats
+from . import runner, stats
 from . import tournament as tour
 from .report import capped_warning
 from ..game.cards import card_id, RANK_JOKER, RANK_NAMES, SUIT_SYMBOLS
@@ -311,6 +311,7 @@ class GuideResult:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)   # degenerate measurements (turn cap)
     claims: list[Claim] = field(default_factory=list)   # what players say, measured
+    build: str = ""             # the builds that played it (runner.builds_text)
 
 
 # ---- the tables as strategy parameters --------------------------------------------------------
@@ -461,6 +462,7 @@ class _Measurer:
         self.loaded = 0
         self.progress = progress
         self.capped = [0, 0]   # rounds at the turn cap, rounds: of those whose count is known
+        self.builds: set[str] = set()   # the builds the measurements play on
 
     def __enter__(self):
         self.objective.__enter__()
@@ -477,6 +479,10 @@ class _Measurer:
         key = hashlib.sha256(text.encode()).hexdigest()[:20]
         path = self.store.dir / f"measure-{key}.npy"
         capped_path = path.with_name(f"capped-{path.name}")   # written first, as in tune
+        self.objective.grid = [Candidate((), resolve(spec))]
+        self.objective.opponents = self.opponents if field is None else \
+            [resolve(field)] * (self.players - 1)
+        self.builds.add(self.objective.build())
         if path.exists():
             try:
                 o = np.load(path, allow_pickle=False)
@@ -489,9 +495,6 @@ class _Measurer:
                     return o
             except Exception:  # noqa: BLE001 - an unreadable file is simply played again
                 self.store.notes.append(f"{path.name} is unreadable; playing it again")
-        self.objective.grid = [Candidate((), resolve(spec))]
-        self.objective.opponents = self.opponents if field is None else \
-            [resolve(field)] * (self.players - 1)
         self.objective.capped.clear()
         o = np.asarray(self.objective(0, 0, self.deals), dtype=np.float64)
         counts = np.array(self.objective.capped.get(0, [0, 0]))
@@ -717,7 +720,7 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
             elif table in ("out", "knock"):
                 thresholds.append(_self_play_threshold(m, rules, params, table))
         advice = _measure_claims(m, rules, params)
-        measured = m.capped
+        measured, builds = m.capped, m.builds
     spec = spec_of(params)
     check = None
     if check_rounds > 0:
@@ -731,9 +734,10 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
                                            " while measuring the decisions")] if w]
     warnings += tour.warnings(check) if check is not None else []
     warnings += cmp.warnings(comparison) if comparison is not None else []
+    builds |= {part.build for part in (check, comparison) if part is not None}
     return GuideResult(rules, preset, players, int(seed), deals, entries, thresholds, spec,
                        field, check, comparison, time.perf_counter() - t0, store.notes,
-                       warnings, advice)
+                       warnings, advice, runner.builds_text(builds))
 
 
 # ---- what players say ----------------------------------------------------------------------

@@ -148,11 +148,11 @@ class HoleReplay:
     scores: list[int]
     layout_values: list[int]
     layouts: list[list[int]]          # final cards
-    ender: int | None
-    knocked: bool
-    capped: bool
     turns: int
     reshuffles: int
+    capped: bool
+    ender: int | None                 # how the hole ended: who ended it (None: the cap),
+    knocked: bool                     # and whether by a knock
     match: int | None = None
     hole: int | None = None
 

@@ -56,45 +56,71 @@ STUCK_AFTER_S = 3.0
 STUCK = threading.Event()
 
 
+class _Sums:
+    """Integer arrays that add up exactly, array by array: those ``shapes`` names, each
+    made zero when not given. ``COUNT``: the array and slot counting the rounds (matches)
+    summed; ``WINS``: the array and first column of each seat's wins in a k-way tie
+    (column k-1)."""
+    COUNT: tuple[str, int]
+    WINS: tuple[str, int]
+
+    def shapes(self) -> dict[str, tuple]:
+        raise NotImplementedError
+
+    def __post_init__(self):
+        for name, shape in self.shapes().items():
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(shape, dtype=np.int64))
+
+    def add(self, other: "_Sums") -> None:
+        for name in self.shapes():
+            mine = getattr(self, name)
+            np.add(mine, getattr(other, name), out=mine)
+
+    def count(self) -> int:
+        name, slot = self.COUNT
+        return int(getattr(self, name)[slot])
+
+    def win_counts(self) -> np.ndarray:
+        name, first = self.WINS
+        return getattr(self, name)[:, first:first + K.MAX_PLAYERS]
+
+    def win_share(self) -> np.ndarray:
+        """Each seat's share of the wins (a k-way tie counts 1/k)."""
+        return _share(self.win_counts(), self.count())
+
+    def se_win(self) -> np.ndarray:
+        return _share_se(self.win_counts(), self.count())
+
+
+def _counted(slot: int, doc: str) -> property:
+    """A count of Totals: slot ``slot`` of its ``tot``."""
+    return property(lambda self: int(self.tot[slot]), doc=doc)
+
+
 @dataclass
-class Totals:
+class Totals(_Sums):
     """Integer sums over rounds; two Totals of disjoint rounds add up exactly."""
     players: int
     acc: np.ndarray = None
     tot: np.ndarray = None
     hist: np.ndarray = None
+    COUNT, WINS = ("tot", TOT_ROUNDS), ("acc", ACC_WIN_K0)
 
-    def __post_init__(self):
-        if self.acc is None:
-            self.acc = np.zeros((self.players, N_ACC), dtype=np.int64)
-            self.tot = np.zeros(N_TOT, dtype=np.int64)
-            self.hist = np.zeros((self.players, HIST_BINS), dtype=np.int64)
-
-    def add(self, other: "Totals") -> None:
-        self.acc += other.acc
-        self.tot += other.tot
-        self.hist += other.hist
+    def shapes(self) -> dict[str, tuple]:
+        return {"acc": (self.players, N_ACC), "tot": (N_TOT,),
+                "hist": (self.players, HIST_BINS)}
 
     # ---- derived statistics ------------------------------------------------------------------
     @property
     def rounds(self) -> int:
-        return int(self.tot[TOT_ROUNDS])
+        return self.count()
 
     def mean_score(self) -> np.ndarray:
         return self.acc[:, ACC_SCORE_SUM] / max(self.rounds, 1)
 
     def se_score(self) -> np.ndarray:
         return _se(self.acc[:, ACC_SCORE_SUM], self.acc[:, ACC_SCORE_SQ], self.rounds)
-
-    def win_share(self) -> np.ndarray:
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.acc[:, ACC_WIN_K0:ACC_WIN_K0 + K.MAX_PLAYERS]
-        return (wins / k).sum(axis=1) / max(self.rounds, 1)
-
-    def se_win(self) -> np.ndarray:
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.acc[:, ACC_WIN_K0:ACC_WIN_K0 + K.MAX_PLAYERS]
-        return _se((wins / k).sum(axis=1), (wins / k ** 2).sum(axis=1), self.rounds)
 
     def ender_share(self) -> np.ndarray:
         return self.acc[:, ACC_ENDER] / max(self.rounds, 1)
@@ -105,33 +131,19 @@ class Totals:
     def se_turns(self) -> float:
         return float(_se(self.tot[TOT_TURNS_SUM], self.tot[TOT_TURNS_SQ], self.rounds))
 
-    @property
-    def capped(self) -> int:
-        return int(self.tot[TOT_CAPPED])
-
-    @property
-    def reshuffles(self) -> int:
-        return int(self.tot[TOT_RESHUFFLES])
-
-    @property
-    def ended(self) -> int:
-        return int(self.tot[TOT_ENDED])
-
-    @property
-    def knocks(self) -> int:
-        """Rounds ended by a knock."""
-        return int(self.tot[TOT_KNOCKS])
+    capped = _counted(TOT_CAPPED, "Rounds stopped by the turn cap.")
+    reshuffles = _counted(TOT_RESHUFFLES, "Discard piles shuffled into a new stock.")
+    ended = _counted(TOT_ENDED, "Rounds with an ender.")
+    knocks = _counted(TOT_KNOCKS, "Rounds ended by a knock.")
 
     def knocker_win_share(self) -> float:
         """Share of the knock rounds that the knocker won (k-way ties count 1/k)."""
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS]
-        return float((wins / k).sum() / max(self.knocks, 1))
+        return float(_share(self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS],
+                            self.knocks))
 
     def se_knocker_win_share(self) -> float:
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS]
-        return float(_se((wins / k).sum(), (wins / k ** 2).sum(), self.knocks))
+        return float(_share_se(self.tot[TOT_KNOCKER_WIN_K0:TOT_KNOCKER_WIN_K0 + K.MAX_PLAYERS],
+                               self.knocks))
 
     def score_histogram(self) -> tuple[np.ndarray, np.ndarray]:
         """(scores, counts[seat, bin]) trimmed to the occupied range."""
@@ -143,54 +155,61 @@ class Totals:
 
 
 @dataclass
-class MatchTotals:
+class MatchTotals(_Sums):
     """Integer sums over whole matches (match play); they add up like Totals."""
     players: int
     macc: np.ndarray = None
     mtot: np.ndarray = None
+    # a match is won with the lowest total
+    COUNT, WINS = ("mtot", MTOT_MATCHES), ("macc", MACC_WIN_K0)
 
-    def __post_init__(self):
-        if self.macc is None:
-            self.macc = np.zeros((self.players, N_MACC), dtype=np.int64)
-            self.mtot = np.zeros(N_MTOT, dtype=np.int64)
-
-    def add(self, other: "MatchTotals") -> None:
-        self.macc += other.macc
-        self.mtot += other.mtot
+    def shapes(self) -> dict[str, tuple]:
+        return {"macc": (self.players, N_MACC), "mtot": (N_MTOT,)}
 
     @property
     def matches(self) -> int:
-        return int(self.mtot[MTOT_MATCHES])
+        return self.count()
 
-    def win_share(self) -> np.ndarray:
-        """Share of matches won by each seat (a k-way tie for the lowest total counts 1/k)."""
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.macc[:, MACC_WIN_K0:MACC_WIN_K0 + K.MAX_PLAYERS]
-        return (wins / k).sum(axis=1) / max(self.matches, 1)
+    def _seat_mean(self, column: int) -> np.ndarray:
+        return self.macc[:, column] / max(self.matches, 1)
 
-    def se_win(self) -> np.ndarray:
-        k = np.arange(1, K.MAX_PLAYERS + 1)
-        wins = self.macc[:, MACC_WIN_K0:MACC_WIN_K0 + K.MAX_PLAYERS]
-        return _se((wins / k).sum(axis=1), (wins / k ** 2).sum(axis=1), self.matches)
+    def _seat_se(self, column: int, square: int) -> np.ndarray:
+        return _se(self.macc[:, column], self.macc[:, square], self.matches)
 
     def mean_total(self) -> np.ndarray:
-        return self.macc[:, MACC_TOTAL_SUM] / max(self.matches, 1)
+        return self._seat_mean(MACC_TOTAL_SUM)
 
     def se_total(self) -> np.ndarray:
-        return _se(self.macc[:, MACC_TOTAL_SUM], self.macc[:, MACC_TOTAL_SQ], self.matches)
+        return self._seat_se(MACC_TOTAL_SUM, MACC_TOTAL_SQ)
 
     def mean_pot(self) -> np.ndarray:
         """Each seat's mean pot balance at a match's end (winnings less antes and payments)."""
-        return self.macc[:, MACC_POT_SUM] / max(self.matches, 1)
+        return self._seat_mean(MACC_POT_SUM)
 
     def se_pot(self) -> np.ndarray:
-        return _se(self.macc[:, MACC_POT_SUM], self.macc[:, MACC_POT_SQ], self.matches)
+        return self._seat_se(MACC_POT_SUM, MACC_POT_SQ)
 
     def mean_holes(self) -> float:
         return float(self.mtot[MTOT_HOLES_SUM] / max(self.matches, 1))
 
     def se_holes(self) -> float:
         return float(_se(self.mtot[MTOT_HOLES_SUM], self.mtot[MTOT_HOLES_SQ], self.matches))
+
+
+def _win_sums(wins: np.ndarray):
+    """(the sum of the shares, the sum of their squares) of win counts whose last axis is k-1
+    for k-way ties, each of which counts 1/k."""
+    k = np.arange(1, K.MAX_PLAYERS + 1)
+    return (wins / k).sum(axis=-1), (wins / k ** 2).sum(axis=-1)
+
+
+def _share(wins: np.ndarray, n: int):
+    """The mean share of ``n`` rounds (or matches) from their win counts (_win_sums)."""
+    return _win_sums(wins)[0] / max(n, 1)
+
+
+def _share_se(wins: np.ndarray, n: int):
+    return _se(*_win_sums(wins), n)
 
 
 def _se(total, total_sq, n):
@@ -290,14 +309,27 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
-    build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
-                       check)
+    build = build_of(arrays, policy_ids, kernel, user, check)
     user_chunk = user_kernel(user, notify) if build == "user" else None
     policies = () if build in ("lean", "user") else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                build=build, user=NO_USER_POLICY if user is None else user,
                user_chunk=user_chunk, policies=policies)
+
+
+def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
+             check: bool = False) -> str:
+    """The build a job of these seats plays on (pick.build), without compiling anything."""
+    return pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
+                      check)
+
+
+def builds_text(names) -> str:
+    """The metadata's ``build`` of a command that plays several jobs: every build named in
+    ``names`` (each a name or such a text) once, sorted, comma-separated; a command that
+    plays on one build records its name, as a run does."""
+    return ",".join(sorted({n for name in names for n in name.split(",") if n}))
 
 
 def refuse_powers(arrays: RuleArrays) -> None:

@@ -187,6 +187,7 @@ class TournamentResult:
     order: list[int] = field(default_factory=list)   # strategy indices, best first
     rating: list[Estimate] = field(default_factory=list)   # per strategy, Elo scale
     specs: list[str] = field(default_factory=list)   # the strategies as given
+    build: str = ""                  # the builds that played it (runner.builds_text)
 
     @property
     def rounds_per_pairing(self) -> int:
@@ -225,7 +226,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
     names = [s.label for s in resolved]
     win_sum = [np.zeros(n) for _ in range(k)]       # per strategy, summed over its pairings
     score_sum = [np.zeros(n) for _ in range(k)]
-    pairings = []
+    pairings, builds = [], []
     t0 = time.perf_counter()
     for a, b in combinations(range(k), 2):
         win = np.zeros((2, n))           # team win share summed over seatings
@@ -245,6 +246,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
                 raise runner.PolicyError(f"{names[a]} vs {names[b]}, seating "
                                          f"{seating_text(seating)}: {res.error}")
             capped += res.totals.capped
+            builds.append(res.build)
             scores = res.per_round.scores
             wins = round_wins(scores)
             for side in (0, 1):
@@ -268,7 +270,7 @@ def play(rules: Rules, players: int, specs: list[str], rounds: int, seed: int,
     rating = bradley_terry(k, pairings)
     return TournamentResult(rules, players, names, int(seed), rounds, n, seats_list, pairings,
                             win_est, score_est, seconds, ranking(k, pairings, rating), rating,
-                            [s.spec for s in resolved])
+                            [s.spec for s in resolved], runner.builds_text(builds))
 
 
 # ---- rating and ranking ----------------------------------------------------------------------
@@ -526,6 +528,7 @@ def metadata(result: TournamentResult, preset: str, command: str,
                          "head_to_head.parquet: one row per ordered pair of strategies)",
                          result.rules, preset, command, rules_file),
         "players": str(result.players),
+        "build": result.build,
         "strategies": json.dumps(result.specs or result.strategies),
         "seed": str(result.seed),
         "rounds_requested": str(result.rounds_requested),

@@ -51,7 +51,7 @@ from strategies import (STRATEGIES, Strategy, StrategyError, label_of, resolve, 
 from . import cluster, runner, stats
 from . import report
 from .report import rules_metadata, save_npy_atomic, text_table
-from ..game.rules import Rules, describe
+from ..game.rules import Rules, describe, flatten
 from .shards import ShardError, ShardStore
 from .tournament import round_wins
 
@@ -106,17 +106,20 @@ def parse_param(text: str) -> ParamValues:
             raise TuneError(f"--param {text!r}: {count:,} values; at most {MAX_CANDIDATES:,}")
         values = [round(lo + i * step, 12) for i in range(count)]
     else:
-        values = []
-        for item in spec.split(","):
-            try:
-                v = float(item)
-            except ValueError:
-                raise TuneError(f"--param {text!r}: {item.strip()!r} is not a number; expected "
-                                f"{form}") from None
-            if not math.isfinite(v):
-                raise TuneError(f"--param {text!r}: {item.strip()!r} is not a finite number")
-            values.append(v)
+        values = [_list_value(text, item.strip(), form) for item in spec.split(",")]
     return ParamValues(name, tuple(sorted(set(values))), text)
+
+
+def _list_value(text: str, item: str, form: str) -> float:
+    """One value of ``--param`` ``text`` (NAME=V1,V2,..., ``form``): a finite number."""
+    try:
+        v = float(item)
+    except ValueError:
+        v = None
+    if v is None or not math.isfinite(v):
+        what = f"not a number; expected {form}" if v is None else "not a finite number"
+        raise TuneError(f"--param {text!r}: {item!r} is {what}")
+    return v
 
 
 def number_text(v: float) -> str:
@@ -447,6 +450,14 @@ class TableObjective:
                                        user=self.user))
         return out
 
+    def build(self) -> str:
+        """The builds its seatings play on (runner.builds_text); the candidates differ only
+        in their parameters, which choose no build."""
+        arrays = flatten(self.rules, self.players)
+        return runner.builds_text(
+            runner.build_of(arrays, seat_arrays(self.seat_strategies(0, s))[0], user=self.user)
+            for s in self.seatings)
+
     def _state(self, job: runner.Job):
         states = getattr(self._local, "states", None)
         if states is None:
@@ -511,6 +522,7 @@ class TuneResult:
     # now, or loaded with its count; evaluations kept by older versions have none)
     capped: dict[int, list[int]] = field(default_factory=dict)
     played_now: int | None = None   # of ``rounds``, those played by this call (None: all)
+    build: str = ""                 # the builds that play it (TableObjective.build)
 
     @property
     def best(self) -> Candidate:
@@ -643,7 +655,8 @@ def tune(p: Plan, seed: int, threads: int = 1, progress=None,
                       search, compare_to_best(search, resolution=RESOLUTION[p.objective]),
                       rounds, seconds,
                       capped=counted.capped, played_now=objective.rounds_played,
-                      notes=list(store.notes) if out_dir is not None else [])
+                      notes=list(store.notes) if out_dir is not None else [],
+                      build=objective.build())
 
 
 def warm_up(p: Plan) -> None:
@@ -720,6 +733,7 @@ def metadata(result: TuneResult, preset: str, command: str,
                          result.rules, preset, command, rules_file),
         "players": str(result.players),
         "strategy": result.strategy,
+        "build": result.build,
         "params": json.dumps({p.name: list(p.values) for p in result.params}),
         "opponents": json.dumps(result.opponents),
         "seatings": json.dumps([["tuned" if i < 0 else f"opponent {i}" for i in s]

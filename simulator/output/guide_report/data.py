@@ -102,7 +102,7 @@ def metadata(result: GuideResult, command: str, rules_file: str | None = None) -
     return {**rules_metadata("a golfsim strategy guide (guide.parquet: one row per measured "
                              "entry or threshold value)", result.rules, result.preset,
                              command, rules_file),
-            "players": str(result.players), "seed": str(result.seed),
+            "players": str(result.players), "seed": str(result.seed), "build": result.build,
             "deals": str(result.deals), "guide_strategy": result.spec,
             "check": json.dumps(check_summary(result)),
             "threshold_fields": json.dumps({th.table: {"field": th.field,
