@@ -5,11 +5,15 @@ fallback in policy_tools."""
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
 from simulator.game import codes as K
+from simulator.kernel import estimate as E
 from simulator.kernel import layout as L
+from strategies import powers as P
 
 
 @pytest.mark.parametrize("sets", K.LINE_SETS)
@@ -23,3 +27,30 @@ def test_the_lines_a_rule_set_counts_and_their_cells(sets):
     for i, cells in enumerate(L.LINE_CELLS_3X3):
         assert list(cells) == sorted(cells) and len(cells) == 3
         assert sum(1 << p for p in cells) == L.LINES_3X3[i]
+
+
+def test_one_positions_share_of_an_estimate():
+    rt = np.zeros(K.RT_SIZE, dtype=np.int64)
+    rt[K.RT_VALUE + 7] = 5
+    n, S = 3, 20
+    assert E.tally_nb(rt, 10, 0b0, 2, -1, -1, n, S) == (10 + S, 0b0)       # unknown: S
+    assert E.tally_nb(rt, 10, 0b100, 2, 7, -1, n, S) == (10, 0b100)       # already paired
+    assert E.tally_nb(rt, 10, 0b0, 2, 7, 4, n, S) == (10, 0b10000)        # pairs with 4
+    assert E.tally_nb(rt, 10, 0b0, 2, 7, -1, n, S) == (10 + 5 * n, 0b0)   # its value, n times
+
+
+def test_opponent_slots_in_turn_order_without_the_shielded():
+    rng = random.Random(3)
+    g = np.zeros(K.G_SIZE, dtype=np.int32)
+    rt = np.zeros(K.RT_SIZE, dtype=np.int64)
+    for _ in range(40):
+        players = rng.randint(2, 6)
+        me = rng.randrange(players)
+        shielded = rng.randrange(1 << players)
+        rt[K.R_PLAYERS] = players
+        g[K.G_PUB + K.PUB_SHIELDED] = shielded
+        want = [(-1 if (shielded >> s) & 1 else s, p)
+                for k in range(1, players) for s in [(me + k) % players]
+                for p in range(K.MAX_POS)]
+        assert P.opponent_slots_nb(rt) == len(want)
+        assert [P.opponent_slot_nb(g, rt, me, i) for i in range(len(want))] == want
