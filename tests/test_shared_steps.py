@@ -13,6 +13,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.kernel import estimate as E
 from simulator.kernel import layout as L
+from strategies import common
 from strategies import powers as P
 
 
@@ -54,3 +55,16 @@ def test_opponent_slots_in_turn_order_without_the_shielded():
                 for p in range(K.MAX_POS)]
         assert P.opponent_slots_nb(rt) == len(want)
         assert [P.opponent_slot_nb(g, rt, me, i) for i in range(len(want))] == want
+
+
+@pytest.mark.parametrize("legal, action", [
+    ({K.A_DRAW_STOCK, K.A_FLIP, K.A_TAKE_DISCARD}, K.A_DRAW_STOCK),
+    ({K.A_FLIP, K.A_TAKE_DISCARD}, K.A_FLIP),
+    ({K.A_KNOCK, K.A_TAKE_DISCARD}, min(K.A_KNOCK, K.A_TAKE_DISCARD)),
+    (set(), -1),
+])
+def test_a_turn_that_takes_no_discard(legal, action):
+    g = np.zeros(K.G_SIZE, dtype=np.int32)
+    for a in legal:
+        g[K.G_LEGAL + a] = 1
+    assert common.draw_or_flip_nb(g) == action
