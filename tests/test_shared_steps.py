@@ -13,8 +13,10 @@ import pytest
 from simulator.game import codes as K
 from simulator.kernel import estimate as E
 from simulator.kernel import layout as L
+from simulator.kernel import policy_tools as T
 from strategies import common
 from strategies import powers as P
+from strategies.examples import greedy_policy, rule_bot
 
 
 @pytest.mark.parametrize("sets", K.LINE_SETS)
@@ -68,3 +70,12 @@ def test_a_turn_that_takes_no_discard(legal, action):
     for a in legal:
         g[K.G_LEGAL + a] = 1
     assert common.draw_or_flip_nb(g) == action
+
+
+def test_the_example_policies_fall_back_on_policy_tools_lowest_legal():
+    assert greedy_policy.lowest_legal is T.lowest_legal
+    assert rule_bot.lowest_legal is T.lowest_legal
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        legal = (rng.random(K.N_ACTIONS) < 0.1).astype(np.int32)
+        assert T.lowest_legal(legal) == (int(np.argmax(legal)) if legal.any() else -1)
