@@ -107,6 +107,17 @@ def lowest_legal_nb(g, lo, hi):
     return -1
 
 
+@hot(inline="always")
+def draw_or_flip_nb(g):
+    """A turn that takes no discard: draw from the stock, else flip a card, else the first
+    legal action."""
+    if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+        return K.A_DRAW_STOCK
+    if g[ix(G_LEGAL + K.A_FLIP)]:
+        return K.A_FLIP
+    return lowest_legal_nb(g, 0, K.N_ACTIONS)
+
+
 @hot
 def unseen_pool_nb(g, rt, seat, held):
     """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it

@@ -9,7 +9,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
-from strategies.common import (EPS, estimate_nb, estimate_of_nb, flip_nb,
+from strategies.common import (draw_or_flip_nb, EPS, estimate_nb, estimate_of_nb, flip_nb,
                                lowest_legal_nb, MEM_PLANNED_POS, PAR_EV_T, PAR_MARGIN,
                                reveal_apart_nb, unseen_pool_nb, would_end_nb)
 from strategies.powers import decide_others_nb
@@ -130,11 +130,7 @@ def ev_nb(point, seat, held, g, rt, rng, par):
                     g, rt, seat, n, u, par, final, rt[K.R_STOCK_MAY_DISCARD] != 0) - EPS):
                 g[ix(mem + MEM_PLANNED_POS)] = p
                 return K.A_TAKE_DISCARD
-        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
-            return K.A_DRAW_STOCK
-        if g[ix(G_LEGAL + K.A_FLIP)]:
-            return K.A_FLIP
-        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        return draw_or_flip_nb(g)
     if point == K.DP_PLACE_TAKEN or point == K.DP_PLACE_DRAWN:
         p = g[ix(mem + MEM_PLANNED_POS)] if point == K.DP_PLACE_TAKEN else -1
         if not (0 <= p < MAX_POS and g[ix(G_LEGAL + p)]):

@@ -9,7 +9,7 @@ from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import can_replace_nb, line_mask_nb
+from simulator.kernel.layout import can_replace_nb, LINE_CELLS_3X3, lines_counted_nb, LINES_3X3
 from strategies.common import (EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
                                pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
                                PAR_OUT, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3, PAR_TAKE_PAIR,
@@ -67,24 +67,17 @@ def line_target_nb(g, rt, seat, card, n, S):
     card, and q is the one whose card is worth more to replace (n times its value; a card the
     seat does not know counts at the mean S/n of the unseen). The line with the larger k, then
     the larger worth, then the first; (0, -1) when the card builds no line."""
-    if rt[K.R_LINE_SETS] == K.LINES_NONE:
-        return 0, -1
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     key = rt[ix(RT_KEY + card)]
     best_k = 0
     best_q = -1
     best_w = 0
-    for i in range(8):
-        cells = line_mask_nb(rt, i)
-        if cells == 0:
-            continue
+    for i in range(lines_counted_nb(rt)):
         k = 0
         q = -1
         w = 0
         open_line = True
-        for p in range(rt[K.R_NPOS]):
-            if (cells >> p) & 1 == 0:
-                continue
+        for p in LINE_CELLS_3X3[i]:
             c = g[ix(own + p)]
             if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key:
                 k += 1
@@ -107,33 +100,25 @@ def line_target_nb(g, rt, seat, card, n, S):
 def complete_lines_nb(g, rt, seat, at, card):
     """Cells (bit p) of the seat's complete lines of three equal known cards that the rules
     score, with ``card`` imagined at ``at`` (at = -1: as it is)."""
-    if rt[K.R_LINE_SETS] == K.LINES_NONE:
-        return 0
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     out = 0
-    for i in range(8):
-        cells = line_mask_nb(rt, i)
-        if cells == 0:
-            continue
-        key = 0
-        full = True
-        first = True
-        for p in range(rt[K.R_NPOS]):
-            if (cells >> p) & 1 == 0:
-                continue
-            c = card if p == at else g[ix(own + p)]
-            if c < 0 or c >= K.EMPTY0:
-                full = False
-                break
-            if first:
-                key = rt[ix(RT_KEY + c)]
-                first = False
-            elif rt[ix(RT_KEY + c)] != key:
-                full = False
-                break
-        if full:
-            out |= cells
+    for i in range(lines_counted_nb(rt)):
+        a, b, c = LINE_CELLS_3X3[i]
+        x = _seen_card_nb(g, own, a, at, card)
+        y = _seen_card_nb(g, own, b, at, card)
+        z = _seen_card_nb(g, own, c, at, card)
+        if x >= 0 and y >= 0 and z >= 0 and rt[ix(RT_KEY + x)] == rt[ix(RT_KEY + y)] and \
+                rt[ix(RT_KEY + x)] == rt[ix(RT_KEY + z)]:
+            out |= LINES_3X3[i]
     return out
+
+
+@hot(inline="always")
+def _seen_card_nb(g, own, p, at, card):
+    """The card the seat knows at p (``own``: its known cards), ``card`` imagined at ``at``;
+    -1 when it does not know one there or the position is empty."""
+    c = card if p == at else g[ix(own + p)]
+    return c if 0 <= c < K.EMPTY0 else -1
 
 
 @hot

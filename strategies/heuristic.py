@@ -10,7 +10,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
-from strategies.common import (AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
+from strategies.common import (draw_or_flip_nb, AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
                                flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
                                pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
                                PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_of_key_nb,
@@ -143,11 +143,7 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
                 if p >= 0:
                     g[ix(mem + MEM_PLANNED_POS)] = p
                     return K.A_TAKE_DISCARD
-        if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
-            return K.A_DRAW_STOCK
-        if g[ix(G_LEGAL + K.A_FLIP)]:
-            return K.A_FLIP
-        return lowest_legal_nb(g, 0, K.N_ACTIONS)
+        return draw_or_flip_nb(g)
     if point == K.DP_PLACE_TAKEN:
         p = g[ix(mem + MEM_PLANNED_POS)]
         if not (0 <= p < MAX_POS and g[ix(G_LEGAL + p)]):

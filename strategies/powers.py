@@ -20,7 +20,7 @@ from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PEEKED, G_PUB,
                                   G_SCRATCH, G_UP, MAX_PLAYERS, MAX_POS, RT_DECK, RT_KEY,
                                   RT_VALUE)
-from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb
+from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb, tally_nb
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, related_nb
 from simulator.kernel.flow.power_effects import DUTCH_BY_RANK
@@ -123,6 +123,20 @@ def shielded_nb(g, s):
     return (g[ix(G_PUB + K.PUB_SHIELDED)] >> s) & 1 != 0
 
 
+@hot(inline="always")
+def opponent_slots_nb(rt):
+    """How many slots opponent_slot_nb numbers: every position of every opponent."""
+    return (rt[K.R_PLAYERS] - 1) * MAX_POS
+
+
+@hot(inline="always")
+def opponent_slot_nb(g, rt, me, i):
+    """(seat, pos) of slot i of the opponents' layouts, in turn order after ``me`` and then
+    by position; seat -1 while that opponent is shielded (a power may not reach it)."""
+    s = (me + 1 + i // MAX_POS) % rt[K.R_PLAYERS]
+    return (-1 if shielded_nb(g, s) else s), i % MAX_POS
+
+
 @hot
 def worst_own_nb(g, rt, me, n, S, forget, cand):
     """Of the positions in bit mask ``cand``, the own one with the highest estimate (ties: the
@@ -172,18 +186,14 @@ def legal_positions_nb(g):
 def best_opponent_card_nb(g, rt, me, n, S, forget):
     """1 + seat*16 + pos of the lowest-estimated card of an unshielded opponent (turn order,
     then position; the first of equals), 0 for none."""
-    players = rt[K.R_PLAYERS]
     best = 0
     best_e = 0
-    for k in range(1, players):
-        s = (me + k) % players
-        if shielded_nb(g, s):
-            continue
-        for p in range(MAX_POS):
-            if is_card_nb(g, rt, me, s, p, forget):
-                e = est_nb(g, rt, me, s, p, n, S, forget)
-                if best == 0 or e < best_e:
-                    best, best_e = 1 + s * MAX_POS + p, e
+    for i in range(opponent_slots_nb(rt)):
+        s, p = opponent_slot_nb(g, rt, me, i)
+        if s >= 0 and is_card_nb(g, rt, me, s, p, forget):
+            e = est_nb(g, rt, me, s, p, n, S, forget)
+            if best == 0 or e < best_e:
+                best, best_e = 1 + s * MAX_POS + p, e
     return best
 
 
@@ -498,16 +508,12 @@ def flip_target_nb(g, rt, me, forget):
     """1 + seat*16 + pos of the first face-down card of an unshielded opponent (turn order,
     positions ascending) that it does not know and its owner was seen peeking at; 0 for
     none."""
-    players = rt[K.R_PLAYERS]
-    for k in range(1, players):
-        s = (me + k) % players
-        if shielded_nb(g, s):
-            continue
-        for p in range(MAX_POS):
-            if g[ix(G_UP + s * MAX_POS + p)] == 0 and \
-                    (g[ix(G_PEEKED + s * MAX_POS + p)] >> s) & 1 and \
-                    known_nb(g, rt, me, s, p, forget) < 0:
-                return 1 + s * MAX_POS + p
+    for i in range(opponent_slots_nb(rt)):
+        s, p = opponent_slot_nb(g, rt, me, i)
+        if s >= 0 and g[ix(G_UP + s * MAX_POS + p)] == 0 and \
+                (g[ix(G_PEEKED + s * MAX_POS + p)] >> s) & 1 and \
+                known_nb(g, rt, me, s, p, forget) < 0:
+            return 1 + s * MAX_POS + p
     return 0
 
 
@@ -577,23 +583,19 @@ def exchange_target_nb(g, rt, me, n, S, forget):
     none."""
     hide = own_hide_nb(g, me, forget)
     now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
-    players = rt[K.R_PLAYERS]
     best = 0
     best_score = 0
-    for k in range(1, players):
-        s = (me + k) % players
-        if shielded_nb(g, s):
+    for i in range(opponent_slots_nb(rt)):
+        s, q = opponent_slot_nb(g, rt, me, i)
+        c = known_nb(g, rt, me, s, q, forget) if s >= 0 else -1
+        if c < 0 or c >= K.EMPTY0:
             continue
-        for q in range(MAX_POS):
-            c = known_nb(g, rt, me, s, q, forget)
-            if c < 0 or c >= K.EMPTY0:
-                continue
-            p = power_best_placement_nb(g, rt, me, c, n, S, hide)
-            if p >= 0:
-                score = placement_gain_nb(g, rt, me, p, c, n, S, hide, now) - \
-                    rt[ix(RT_VALUE + c)] * n
-                if best == 0 or score > best_score:
-                    best, best_score = 1 + s * MAX_POS + q, score
+        p = power_best_placement_nb(g, rt, me, c, n, S, hide)
+        if p >= 0:
+            score = placement_gain_nb(g, rt, me, p, c, n, S, hide, now) - \
+                rt[ix(RT_VALUE + c)] * n
+            if best == 0 or score > best_score:
+                best, best_score = 1 + s * MAX_POS + q, score
     return best, best_score
 
 
@@ -1014,31 +1016,28 @@ def power_free_estimate_nb(g, rt, seat, n, S, hide):
     """GreedyPolicy.free_estimate of the whole layout, as knock-threshold's knock rule reads
     it: the reference relates positions beyond the grid by their row and column like grid
     positions, so they may pair here (unlike in ``estimate``)."""
-    scope = rt[K.R_PAIR_SCOPE]
-    cols = rt[K.R_COLS]
     total = 0
     used = 0
     for p in range(MAX_POS):
         x = own_nb(g, seat, p, hide)
-        if x < 0:
-            total += S
-            continue
-        if (used >> p) & 1:
-            continue
         partner = -1
-        if scope != K.PAIR_NONE:
-            for q in range(p + 1, MAX_POS):
-                y = own_nb(g, seat, q, hide)
-                if y >= 0 and (used >> q) & 1 == 0 and \
-                        rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
-                        related_nb(p, q, scope, cols):
-                    partner = q
-                    break
-        if partner >= 0:
-            used |= 1 << partner
-        else:
-            total += rt[ix(RT_VALUE + x)] * n
+        if x >= 0 and not (used >> p) & 1 and rt[K.R_PAIR_SCOPE] != K.PAIR_NONE:
+            partner = free_partner_nb(g, rt, seat, p, x, used, hide)
+        total, used = tally_nb(rt, total, used, p, x, partner, n, S)
     return total
+
+
+@hot(inline="always")
+def free_partner_nb(g, rt, seat, p, x, used, hide):
+    """power_free_estimate_nb's partner of card ``x`` at p: the first position after p,
+    not in ``used``, related to p by row and column as in a grid, holding a known card of the
+    same key; -1 if none."""
+    for q in range(p + 1, MAX_POS):
+        y = own_nb(g, seat, q, hide)
+        if y >= 0 and (used >> q) & 1 == 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
+                related_nb(p, q, rt[K.R_PAIR_SCOPE], rt[K.R_COLS]):
+            return q
+    return -1
 
 
 @hot

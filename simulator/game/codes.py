@@ -101,38 +101,41 @@ def action_name(a: int) -> str:
 
 
 # ---- option value codes -----------------------------------------------------------------
-PAIR_SCOPES = ("none", "column", "row_or_column", "row_column_diagonal", "anywhere",
-               "orthogonal_adjacent")
-PAIR_NONE, PAIR_COLUMN, PAIR_ROW_OR_COLUMN, PAIR_DIAGONAL, PAIR_ANYWHERE, PAIR_ADJACENT = range(6)
+def _option(*names):
+    """An option's value names, then their codes 0, 1, ... in that order: one statement, so a
+    name cannot be added without its code."""
+    return (names, *range(len(names)))
 
-REVEAL_MODES = ("none", "flip", "peek", "flip_on_first_turn")
-REVEAL_NONE, REVEAL_FLIP, REVEAL_PEEK, REVEAL_FLIP_FIRST_TURN = range(4)
 
-REVEAL_CONSTRAINTS = ("any", "nearest_row", "same_column", "different_columns",
-                      "centre_and_outer", "whole_column")
-CON_ANY, CON_NEAREST_ROW, CON_SAME_COLUMN, CON_DIFFERENT_COLUMNS, CON_CENTRE_OUTER, \
-    CON_WHOLE_COLUMN = range(6)
+PAIR_SCOPES, PAIR_NONE, PAIR_COLUMN, PAIR_ROW_OR_COLUMN, PAIR_DIAGONAL, PAIR_ANYWHERE, \
+    PAIR_ADJACENT = _option("none", "column", "row_or_column", "row_column_diagonal",
+                            "anywhere", "orthogonal_adjacent")
+
+REVEAL_MODES, REVEAL_NONE, REVEAL_FLIP, REVEAL_PEEK, REVEAL_FLIP_FIRST_TURN = _option(
+    "none", "flip", "peek", "flip_on_first_turn")
+
+REVEAL_CONSTRAINTS, CON_ANY, CON_NEAREST_ROW, CON_SAME_COLUMN, CON_DIFFERENT_COLUMNS, \
+    CON_CENTRE_OUTER, CON_WHOLE_COLUMN = _option("any", "nearest_row", "same_column",
+                                                 "different_columns", "centre_and_outer",
+                                                 "whole_column")
 
 REVEAL_ORDERS = ("turn_order", "simultaneous")
 
-REMOVE_CANCELLED = ("never", "optional_to_discard_bottom", "immediate")
-REMOVE_NEVER, REMOVE_OPTIONAL, REMOVE_IMMEDIATE = range(3)
+REMOVE_CANCELLED, REMOVE_NEVER, REMOVE_OPTIONAL, REMOVE_IMMEDIATE = _option(
+    "never", "optional_to_discard_bottom", "immediate")
 
-PLACEMENT_FACES = ("up", "down", "player_choice")
-FACE_UP, FACE_DOWN, FACE_CHOICE = range(3)
+PLACEMENT_FACES, FACE_UP, FACE_DOWN, FACE_CHOICE = _option("up", "down", "player_choice")
 
-FLIP_AFTER_DISCARD = ("none", "mandatory", "mandatory_unless_one_face_down",
-                      "optional_in_endgame")
-FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE, FAD_ENDGAME = range(4)
+FLIP_AFTER_DISCARD, FAD_NONE, FAD_MANDATORY, FAD_UNLESS_ONE, FAD_ENDGAME = _option(
+    "none", "mandatory", "mandatory_unless_one_face_down", "optional_in_endgame")
 
-KNOCK_TIMINGS = ("instead_of_turn", "end_of_own_turn", "any_time_in_turn")
-KNOCK_INSTEAD, KNOCK_END_OF_TURN, KNOCK_ANY_TIME = range(3)
+KNOCK_TIMINGS, KNOCK_INSTEAD, KNOCK_END_OF_TURN, KNOCK_ANY_TIME = _option(
+    "instead_of_turn", "end_of_own_turn", "any_time_in_turn")
 
-FINAL_TURNS = ("none", "each_other_player_once", "complete_lap")
-FINAL_NONE, FINAL_EACH_OTHER, FINAL_COMPLETE_LAP = range(3)
+FINAL_TURNS, FINAL_NONE, FINAL_EACH_OTHER, FINAL_COMPLETE_LAP = _option(
+    "none", "each_other_player_once", "complete_lap")
 
-STOCK_EMPTY = ("reshuffle_keep_top", "end_hole")
-STOCK_RESHUFFLE, STOCK_END_HOLE = range(2)
+STOCK_EMPTY, STOCK_RESHUFFLE, STOCK_END_HOLE = _option("reshuffle_keep_top", "end_hole")
 
 END_TRIGGERS = ("knock", "all_face_up", "all_players_face_up", "stock_exhausted", "call",
                 "empty_layout")
@@ -142,12 +145,11 @@ END_CALL, END_EMPTY_LAYOUT = 16, 32
 # ---- power-card games (docs/rules.md#power-card-games, simulator/game/powers.py) -----------
 POWER_SETS = ("none", "malaysia", "pablo", "cumbia", "cabo", "cactus", "dutch")
 POWER_SOURCES = ("stock_only", "stock_or_unused_discard")
-SNAP_MODES = ("none", "cumbia", "cactus")
-SNAP_NONE, SNAP_CUMBIA, SNAP_CACTUS = range(3)
-TURN_MATCH_MODES = ("none", "pablo_multi_replace", "cabo_match")
-TMATCH_NONE, TMATCH_PABLO, TMATCH_CABO = range(3)
-NON_CALLER_RULES = ("layout_value", "zero_if_not_above_caller")
-NON_CALLER_VALUE, NON_CALLER_ZERO = range(2)
+SNAP_MODES, SNAP_NONE, SNAP_CUMBIA, SNAP_CACTUS = _option("none", "cumbia", "cactus")
+TURN_MATCH_MODES, TMATCH_NONE, TMATCH_PABLO, TMATCH_CABO = _option(
+    "none", "pablo_multi_replace", "cabo_match")
+NON_CALLER_RULES, NON_CALLER_VALUE, NON_CALLER_ZERO = _option("layout_value",
+                                                              "zero_if_not_above_caller")
 # the Dutch powers by card, as dutch_powers names them ("K" is the black king)
 DUTCH_POWER_CARDS = ("K", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
 # PUB_POWER: the effect a target decision resolves (0: none); the POW_* effects of a power
@@ -187,16 +189,15 @@ POWER_NAMES = {POW_NONE: "none", POW_PEEK_OWN: "peek_own", POW_PEEK_OPP: "peek_o
 ENDER_PENALTIES = ("none", "plus_10", "plus_20", "double_plus_5", "double", "equal_highest",
                    "plus_twice_players", "plus_lowest_score", "plus_highest_opponent")
 ENDER_BONUSES = ("none", "zero", "minus_players", "fixed_minus_10")
-ENDER_TIES = ("neutral", "counts_as_lowest", "counts_as_not_lowest")
-TIE_NEUTRAL, TIE_LOWEST, TIE_NOT_LOWEST = range(3)
-ENDER_APPLIES = ("knock_only", "any_ender")
+ENDER_TIES, TIE_NEUTRAL, TIE_LOWEST, TIE_NOT_LOWEST = _option(
+    "neutral", "counts_as_lowest", "counts_as_not_lowest")
+ENDER_APPLIES, APPLIES_KNOCK_ONLY, APPLIES_ANY_ENDER = _option("knock_only", "any_ender")
 MATCH_TIES = ("share", "tiebreak", "extra_holes")
-APPLIES_KNOCK_ONLY, APPLIES_ANY_ENDER = range(2)
 
 MATCH_KEYS = ("rank", "point_value")
 
-LINE_SETS = ("none", "columns", "rows_and_columns", "rows_columns_diagonals")
-LINES_NONE, LINES_COLUMNS, LINES_ROWS_COLUMNS, LINES_ALL = range(4)
+LINE_SETS, LINES_NONE, LINES_COLUMNS, LINES_ROWS_COLUMNS, LINES_ALL = _option(
+    "none", "columns", "rows_and_columns", "rows_columns_diagonals")
 
 # ---- rule array slots (int64) -------------------------------------------------------------
 R_PLAYERS = 0

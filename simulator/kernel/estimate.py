@@ -52,25 +52,30 @@ def estimate_cards_nb(cards, base, up, up_base, hide, rt, at, card, n, S):
     """n times the estimated layout score, with ``card`` imagined at position ``at`` (at = -1:
     as it is). Unknown cards count S/n and pair with nothing; known cards pair among themselves
     by key, each with the first free related position after it (codes.RT_REL)."""
-    npos = rt[K.R_NPOS]
     scope = rt[K.R_PAIR_SCOPE]
     total = 0
     used = 0
-    for p in range(npos):
+    for p in range(rt[K.R_NPOS]):
         x = card if p == at else own_card_at_nb(cards, base, up, up_base, hide, p)
-        if x < 0:
-            total += S
-            continue
-        if (used >> p) & 1:
-            continue
         partner = -1
-        if scope != K.PAIR_NONE:
+        if x >= 0 and not (used >> p) & 1 and scope != K.PAIR_NONE:
             partner = partner_nb(cards, base, up, up_base, hide, rt, p, x, at, card, used)
-        if partner >= 0:
-            used |= 1 << partner
-        else:
-            total += rt[ix(RT_VALUE + x)] * n
+        total, used = tally_nb(rt, total, used, p, x, partner, n, S)
     return total
+
+
+@hot(inline="always")
+def tally_nb(rt, total, used, p, x, partner, n, S):
+    """(total, used) after position p of a layout estimate: an unknown card (x = -1) adds S,
+    a card already paired (bit p of ``used``) nothing, a card pairing with position
+    ``partner`` nothing (and marks that one used), any other card n times its value."""
+    if x < 0:
+        return total + S, used
+    if (used >> p) & 1:
+        return total, used
+    if partner >= 0:
+        return total, used | (1 << partner)
+    return total + rt[ix(RT_VALUE + x)] * n, used
 
 
 @hot(inline="always")

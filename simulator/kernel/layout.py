@@ -63,12 +63,23 @@ LINES_3X3 = (0b001001001, 0b010010010, 0b100100100, 0b000000111, 0b000111000, 0b
 BLOCKS_3X3 = (0b000011011, 0b000110110, 0b011011000, 0b110110000)
 
 
+# the cells of each line of LINES_3X3, in position order
+LINE_CELLS_3X3 = tuple(tuple(p for p in range(9) if (m >> p) & 1) for m in LINES_3X3)
+
+
+@hot(inline="always")
+def lines_counted_nb(ri):
+    """How many lines of LINES_3X3 line_sets counts (docs/rules.md#line_sets): they are in
+    the order the sets grow by (columns; also rows; also diagonals)."""
+    sets = ri[K.R_LINE_SETS]
+    if sets == K.LINES_NONE:
+        return 0
+    if sets == K.LINES_COLUMNS:
+        return 3
+    return 8 if sets == K.LINES_ALL else 6
+
+
 @hot(inline="always")
 def line_mask_nb(ri, i):
-    """Cells of line i of a 3x3 grid when line_sets counts it (columns; also rows; also
-    diagonals), else 0."""
-    sets = ri[K.R_LINE_SETS]
-    if sets == K.LINES_NONE or (sets == K.LINES_COLUMNS and i >= 3) or \
-            (sets != K.LINES_ALL and i >= 6):
-        return 0
-    return LINES_3X3[i]
+    """Cells of line i of a 3x3 grid when line_sets counts it, else 0."""
+    return LINES_3X3[i] if i < lines_counted_nb(ri) else 0

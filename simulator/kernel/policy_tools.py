@@ -2,7 +2,7 @@
 the policy's memory, and the placement search of the built-in ``greedy``, for layouts of two
 rows whose columns pair (the six-card family).
 
-    from simulator.kernel.policy_tools import card_rank, card_value, float_memory
+    from simulator.kernel.policy_tools import card_rank, card_value, float_memory, lowest_legal
 
     from simulator.kernel.policy_tools import best_position
 
@@ -34,9 +34,9 @@ import numpy as np
 from numba import njit
 
 from ..game.cards import CARDS_PER_DECK, RANK_JOKER
-from ..game.codes import (EMPTY0, MAX_POS, PAIR_COLUMN, R_COLS, R_LOCK_FACE_UP_COLUMNS,
-                          R_MAX_ABS_VALUE, R_NCARDS, R_NEG_PAIRS_KEEP, R_PAIR_SCOPE,
-                          R_REPLACE_FACE_UP, R_ROWS, RT_KEY, RT_VALUE)
+from ..game.codes import (EMPTY0, MAX_POS, N_ACTIONS, PAIR_COLUMN, R_COLS,
+                          R_LOCK_FACE_UP_COLUMNS, R_MAX_ABS_VALUE, R_NCARDS, R_NEG_PAIRS_KEEP,
+                          R_PAIR_SCOPE, R_REPLACE_FACE_UP, R_ROWS, RT_KEY, RT_VALUE)
 from .jit import hot
 from .lanes import GAIN_LIMIT, NO_KEY, POS_MASK, best_key, set_column
 
@@ -83,6 +83,16 @@ def card_value(card, rules):
     """What the card scores under the rule set (its value in the rules' card table: a 2 is
     worth -2 in six_card, a king 0, Cabo's K♦ 0 and the other kings 13). -1 is no card."""
     return rules[RT_VALUE + card] if card >= 0 else 0
+
+
+@njit(inline="always")
+def lowest_legal(legal):
+    """The lowest-numbered legal action (the fallback of a policy with nothing better), -1
+    when none is legal."""
+    for a in range(N_ACTIONS):
+        if legal[a]:
+            return a
+    return -1
 
 
 @njit(inline="always")

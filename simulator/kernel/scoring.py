@@ -14,7 +14,7 @@ from simulator.kernel.jit import hot, ix
 
 from ..game import codes as K
 from ..game.cards import CARDS_PER_DECK, RANK_JACK as JACK
-from .layout import line_mask_nb, related_nb
+from .layout import LINE_CELLS_3X3, lines_counted_nb, LINES_3X3, related_nb
 
 BLACKJACK = 21  # twenty_one_scores_zero: the layout value that becomes 0
 
@@ -311,20 +311,11 @@ def _line_cells_nb(lay, seat, ri, card_key):
     """Bitmask of the cells in complete lines of three equal cards (3x3,
     docs/rules.md#line_sets)."""
     zero = 0
-    for i in range(8):
-        m = line_mask_nb(ri, i)
-        if m == 0:
-            continue
-        first = 0
-        while not (m >> first) & 1:
-            first += 1
-        k = card_key[lay[seat, first]]
-        same = True
-        for p in range(first + 1, 9):
-            if (m >> p) & 1 and card_key[lay[seat, p]] != k:
-                same = False
-        if same:
-            zero |= m
+    for i in range(lines_counted_nb(ri)):
+        a, b, c = LINE_CELLS_3X3[i]
+        k = card_key[lay[seat, a]]
+        if card_key[lay[seat, b]] == k and card_key[lay[seat, c]] == k:
+            zero |= LINES_3X3[i]
     return zero
 
 

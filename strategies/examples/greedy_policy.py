@@ -18,28 +18,18 @@ plays as if the first two rows paired by column, and falls back to a legal actio
 search names a position the rules do not allow.
 """
 
-from numba import njit
-
 from simulator.game.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_REMOVE, A_TAKE_DISCARD,
                                   DP_FACE, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REMOVE, DP_TURN,
-                                  END_ALL_FACE_UP, GREEDY_STALL_RESHUFFLES, MAX_POS, N_ACTIONS,
+                                  END_ALL_FACE_UP, GREEDY_STALL_RESHUFFLES, MAX_POS,
                                   PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N, PUB_FACEUP_SUM,
                                   PUB_RESHUFFLES, R_DECK_SUM, R_END_TRIGGERS, R_NCARDS, RT_VALUE)
-from simulator.kernel.policy_tools import best_position
+from simulator.kernel.policy_tools import best_position, lowest_legal
 
 # no parameters; a policy with parameters lists them as PARAMS = (("name", default, "doc"), ...)
 # and reads them from params[1], params[2], ... in that order
 PARAMS = ()
 
 PLANNED = 0   # memory slot: the position chosen for the discard it takes
-
-
-@njit(inline="always")
-def lowest_legal(legal):
-    for a in range(N_ACTIONS):
-        if legal[a]:
-            return a
-    return -1
 
 
 def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng, params):

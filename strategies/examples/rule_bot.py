@@ -12,25 +12,15 @@ keeps the unseen mean it judged at the start of its turn in ``float_memory``.
 Written for six_card's two rows of three; other layouts play their first two rows alike.
 """
 
-from numba import njit
-
 from simulator.game.codes import (A_DISCARD, A_DRAW_STOCK, A_FACE_UP, A_TAKE_DISCARD, DP_FACE,
-                                  DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_TURN, MAX_POS, N_ACTIONS,
+                                  DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_TURN, MAX_POS,
                                   PUB_DISCARD_N, PUB_DISCARD_SUM, PUB_FACEUP_N, PUB_FACEUP_SUM,
                                   R_COLS, R_DECK_SUM, R_NCARDS)
-from simulator.kernel.policy_tools import card_rank, card_value, float_memory
+from simulator.kernel.policy_tools import card_rank, card_value, float_memory, lowest_legal
 
 PARAMS = (("low", 2.0, "a discard worth this or less is taken"),
           ("out", 10.0, "never turn the last face-down card up with more than this"))
 MEAN = 0   # float memory slot: an unseen card's worth, judged at the turn's start
-
-
-@njit(inline="always")
-def lowest_legal(legal):
-    for a in range(N_ACTIONS):
-        if legal[a]:
-            return a
-    return -1
 
 
 def partner(p, cols):
