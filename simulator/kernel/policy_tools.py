@@ -1,6 +1,6 @@
-"""Building blocks for user policies (docs/user_policies.md): what a card is, a float view of
-the policy's memory, and the placement search of the built-in ``greedy``, for layouts of two
-rows whose columns pair (the six-card family).
+"""Building blocks for user policies (docs/user_policies.md): what a card is, the fallback
+action, a float view of the policy's memory, and the placement search of the built-in
+``greedy``, for layouts of two rows whose columns pair (the six-card family).
 
     from simulator.kernel.policy_tools import card_rank, card_value, float_memory, lowest_legal
 
