@@ -201,6 +201,17 @@ def test_a_network_for_another_table_size_is_refused(net_file):
                 progress=False, threads=1)
 
 
+@pytest.mark.parametrize("command", ["tournament", "compare"])
+def test_a_network_for_another_table_size_is_a_cli_error(net_file, command):
+    path = net_file(2)
+    args = [command, "--players", "3", "--rounds", "10", "--strategy", f"net:{path}",
+            "--strategy", "greedy"]
+    if command == "compare":
+        args += ["--vary", "pair_scope=column,anywhere"]
+    assert_one_line_error(CliRunner().invoke(cli, args), args,
+                          [f"strategy net:{path}", "made for 2 players, not 3"])
+
+
 def test_a_missing_network_file_is_a_cli_error(tmp_path):
     missing = tmp_path / "none.npz"
     args = ["run", "--players", "2", "--rounds", "2", "--strategy", f"net:{missing}"]
