@@ -11,10 +11,12 @@ from typing import Callable
 import numpy as np
 
 from simulator.game.cards import RANK_NAMES
+from simulator.game.codes import POLICY_USER
 
 from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
                       POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE,
                       POLICY_RANDOM)
+from . import net
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
@@ -334,6 +336,8 @@ def resolve(spec: str) -> Strategy:
             raise StrategyError(f"strategy {spec!r}: the alias {alias} names no strategy; "
                                 f"write {alias}=SPEC, e.g. {alias}=path/to/file.py:decide")
         return replace(resolve(rest), spec=spec, alias=alias)
+    if net.path_of(spec) is not None:
+        return _resolve_net(spec)
     if ".py:" in spec or spec.endswith(".py"):
         return _resolve_user(spec)
     name, _, arg_text = spec.partition(":")
@@ -350,7 +354,7 @@ def resolve(spec: str) -> Strategy:
 
 
 def _resolve_user(spec: str) -> Strategy:
-    from simulator.kernel.policy_api import POLICY_USER, UserPolicyError, load_function
+    from simulator.kernel.policy_api import UserPolicyError, load_function
     path, _, rest = spec.partition(".py")
     path += ".py"
     function, _, arg_text = rest.lstrip(":").partition(":")
@@ -364,6 +368,29 @@ def _resolve_user(spec: str) -> Strategy:
     if len(params) > N_PARAMS - 1:
         raise StrategyError(f"{path}: at most {N_PARAMS - 1} parameters")
     return Strategy(spec, POLICY_USER, params, user=(path, function))
+
+
+def _resolve_net(spec: str) -> Strategy:
+    """``net:path.npz``: a network file (strategies/net.py), played as a user policy whose
+    parameters name the loaded network."""
+    path = net.path_of(spec)
+    if not path:
+        raise StrategyError(f"strategy {spec!r}: name the network file, as in net:model.npz")
+    try:
+        found = net.load(path)
+    except net.NetError as e:
+        raise StrategyError(f"strategy {spec}: {e}") from None
+    return Strategy(spec, POLICY_USER, found.param_row(),
+                    user=(net.POLICY_FILE, net.POLICY_FUNCTION))
+
+
+def check_net_players(strategies: list[Strategy], players: int) -> None:
+    """A network plays only the table size its input is laid out for."""
+    for s in strategies:
+        path = net.path_of(split_alias(s.spec)[1])
+        if path is not None and net.load(path).players != players:
+            raise StrategyError(f"strategy {s.spec}: the network was made for "
+                                f"{net.load(path).players} players, not {players}")
 
 
 def user_policy(strategies: list[Strategy]):
@@ -402,6 +429,7 @@ def resolve_seats(specs: list[str], players: int) -> list[Strategy]:
                             "give it once (all seats) or once per seat")
     seats = [resolve(s) for s in specs]
     check_labels(seats)
+    check_net_players(seats, players)
     return seats
 
 

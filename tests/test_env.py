@@ -199,10 +199,11 @@ def test_observation_shows_the_seats_own_cards_as_it_knows_them(preset):
         block = cell_block(env, agent)
         for p, card in enumerate(obs.own):
             if card is None or card >= K.EMPTY0:
-                assert block[0, p, known] == 0 and not block[0, p, 5:].any()
+                assert block[0, p, known] == 0 and not block[0, p, known:].any()
             else:
                 assert block[0, p, known] == 1
-                assert np.argmax(block[0, p, 5:5 + C.N_RANKS]) == C.rank_of(card)
+                card_at = len(CELL_FLAGS)
+                assert np.argmax(block[0, p, card_at:card_at + C.N_RANKS]) == C.rank_of(card)
         random_steps(env, 1, step)
         if env.terminations[env.agent_selection]:
             break
@@ -273,8 +274,8 @@ def test_an_illegal_action():
     ("aec", {"render_mode": "human"}, r"^render_mode: 'human' is not one of 'ansi'"),
     ("aec", {"pair_scope": "sideways"}, "pair_scope"),
     ("gym", {"opponents": "heuristic"}, r"^opponents: 'heuristic' is played by the compiled "
-     r"engine only; the env's seats play the reference engine's strategies: random, greedy, "
-     r"knock-threshold$"),
+     r"engine only; the env's seats play the reference engine's strategies \(random, "
+     r"greedy, knock-threshold\) and networks \(net:path.npz\)$"),
     ("gym", {"opponents": "my_policy.py:decide"}, r"^opponents: 'my_policy.py:decide' is "
      "played by the compiled engine only"),
     ("gym", {"opponents": "greedyy"}, r"^opponents: unknown strategy 'greedyy'"),

@@ -401,7 +401,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
     with the clear head-to-head results; ``golfsim tournament``.
     ``rounds`` counts one pairing's rounds, split over its seatings. With ``out`` the files
     are written there."""
-    from strategies import StrategyError, user_policy
+    from strategies import StrategyError, check_net_players, user_policy
 
     from ..experiments import runner
     from ..experiments import tournament as tour
@@ -415,6 +415,7 @@ def tournament(preset: str | None = None, *, strategy, set=None,
         rs.rules.check_players(players)
         seat_lists = tour.seatings(players)
         resolved = tour.resolve_strategies(specs)
+        check_net_players(resolved, players)
         user = user_policy(resolved)
         runner.check_policies(rs.rules, players, [s.policy_id for s in resolved])
     except (RuleError, StrategyError, tour.TournamentError, ValueError) as e:

@@ -10,6 +10,7 @@ import numpy as np
 
 from simulator import api
 from simulator.game.rules import RuleError, Rules
+from strategies import StrategyError, net, resolve
 from strategies.reference import POLICIES
 
 REWARDS = ("score", "win")
@@ -56,10 +57,8 @@ def make_config(preset, players, rules, reward, holes, target, options: dict) ->
 
 def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
     """golf_gym's opponents: one strategy for every other seat, or one per other seat, each a
-    strategy the reference engine plays (its default: golfsim's default strategy)."""
-    # here, not at the top: the strategies registry imports numba, which golf_aec never needs
-    from strategies import StrategyError, resolve
-
+    strategy the reference engine plays or a network (its default: golfsim's default
+    strategy)."""
     if opponents is None:
         opponents = [api.default_strategy(rules)]
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -71,6 +70,9 @@ def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
     for spec in specs:
         if not isinstance(spec, str):
             raise api.GolfsimError(f"opponents: {spec!r} is not a strategy name")
+        if net.path_of(spec) is not None:
+            check_net(spec, players)
+            continue
         name = spec.strip().partition(":")[0]
         if ".py" not in spec:
             try:
@@ -80,8 +82,20 @@ def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
         if name not in PLAYABLE:
             raise api.GolfsimError(
                 f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
-                f"play the reference engine's strategies: {', '.join(PLAYABLE)}")
+                f"play the reference engine's strategies ({', '.join(PLAYABLE)}) and "
+                f"networks (net:path.npz)")
     return [s.strip() for s in specs]
+
+
+def check_net(spec: str, players: int) -> None:
+    """A ``net:`` opponent: a network file for this table size."""
+    try:
+        found = net.load(net.path_of(spec))
+    except net.NetError as e:
+        raise api.GolfsimError(f"opponents: {spec.strip()}: {e}") from None
+    if found.players != players:
+        raise api.GolfsimError(f"opponents: {spec.strip()}: the network was made for "
+                               f"{found.players} players, not {players}")
 
 
 def check_seed(seed) -> int:

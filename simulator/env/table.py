@@ -28,7 +28,10 @@ from simulator.game.streams import STREAM_SEAT0, PyStream
 from strategies.reference import policy_maker
 from strategies.reference.referee import make_hole
 
+from strategies import net
+
 from .config import EnvConfig
+from .observation import Views
 
 
 class EnvSeat:
@@ -40,6 +43,22 @@ class EnvSeat:
 
     def choose(self, obs) -> int:
         return greenlet.getcurrent().parent.switch((self.seat, obs))
+
+
+class NetSeat:
+    """A ``net:`` opponent at a reference table: the network's decision from the views of
+    its seat, encoded as the env encodes an observation (the decision it takes on the
+    compiled engine)."""
+
+    def __init__(self, player: net.Net, game: "Game", position: int):
+        self.player = player
+        self.game = game
+        self.position = position
+        self.views = Views(game.config.rules, game.players)
+
+    def choose(self, obs) -> int:
+        x = self.views.observation(self.game.hole.state, self.position, self.position, obs)
+        return self.player.decide(x, self.views.legal)
 
 
 class Game:
@@ -77,11 +96,17 @@ class Game:
         self.order = list(order)
         for i, seat in enumerate(order):
             self.position[seat] = i
-        hole = make_hole(self.config.rules, self.players, [self.strategies[s] for s in order],
+        specs = [self.strategies[s] for s in order]
+        nets = {i: net.load(net.path_of(spec)) for i, spec in enumerate(specs)
+                if net.path_of(spec) is not None}
+        hole = make_hole(self.config.rules, self.players,
+                         ["random" if i in nets else spec for i, spec in enumerate(specs)],
                          self.seed, round_index)
         for i, seat in enumerate(order):
             if seat in self.env_seats:
                 hole.policies[i] = EnvSeat(seat)
+            elif i in nets:
+                hole.policies[i] = NetSeat(nets[i], self, i)
         self.hole = hole
         self.hole_round = round_index
         record = hole.play()

@@ -46,7 +46,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from strategies import Strategy, StrategyError, check_labels, resolve, seat_arrays
+from strategies import (Strategy, StrategyError, check_labels, check_net_players, resolve,
+                        seat_arrays)
 
 from ..game import codes as K
 from . import runner
@@ -174,6 +175,7 @@ def resolve_strategies(specs: list[str], players: int) -> list[Strategy]:
                                "each strategy once")
         seen[s.key] = s.spec
     check_labels(resolved)
+    check_net_players(resolved, players)
     if len(resolved) > players:
         raise CompareError(f"--strategy: {len(resolved)} strategies for {players} players; "
                            "give at most one strategy per seat")
