@@ -29,6 +29,7 @@ from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, 
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
 from ..kernel.flow import rules_eligible
 from ..kernel.located import located
+from ..kernel.matches import publish_match_nb
 from ..kernel.policy_api import NO_USER_POLICY, inlinable, user_kernel
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
@@ -388,13 +389,19 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
 
 def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       check: bool = True, log_cap: int = 8192, user=None,
-                      notify=None) -> dict:
+                      notify=None, match=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
-    debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    debugging). Log rows are (turn, seat, decision point, action, held card). ``match``:
+    (hole, holes, target, each seat's total before the hole in turn order) when the round is
+    a hole of a match, as the policies see it (codes.PUB_HOLE ...)."""
     name = pick.build(arrays.ri, policy_ids, "general")
     powers = name == "powers"
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
+    if match is not None:
+        hole, holes, target, totals = match
+        publish_match_nb(st.g, hole, holes, target, 0, players,
+                         np.asarray(totals, dtype=np.int64))
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
@@ -457,7 +464,7 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
             return (f"{policy} raised an exception at {point} (an error in its code, such as "
                     "an index out of range; run its function in plain Python on that "
                     "decision to see it)")
-        if fault is None and not 0 <= action < K.N_ACTIONS:
+        if fault is None and not (0 <= action < K.N_ACTIONS or K.is_reveal_set(action)):
             fault = policy_faults.out_of_range(action)
         if fault is not None:
             return f"{policy}, at {point}, {fault}"

@@ -565,6 +565,16 @@ def may_replace(rules: Rules, face_up: list[bool], p: int) -> bool:
 
 
 @dataclass(frozen=True)
+class MatchView:
+    """The match as a seat sees it before a hole (codes.PUB_HOLE ...); a hole played alone
+    is hole 0 of 1 with every total 0."""
+    hole: int = 0                 # this hole's number in the match, from 0
+    holes: int = 1                # the match's holes, 0 when it is played to a target
+    target: int = 0               # the match's target total, else 0
+    totals: tuple[int, ...] = ()  # [seat in turn order]: its total before the hole (() = 0s)
+
+
+@dataclass(frozen=True)
 class Observation:
     """Everything one seat may see when it decides."""
     seat: int
@@ -588,6 +598,8 @@ class Observation:
     top_power_unused: bool = False           # the top discard's power was not used
     choices: tuple = ()                      # DP_KEEP: the two cards drawn, in order
     peeked: tuple = ()                       # [seat][pos]: seats seen peeking at that card
+    match: MatchView = MatchView()           # the match this hole is part of
+    reveal_picks: int = 0                    # DP_REVEAL: the cards a set answer names, else 0
 
 
 class GameState:
@@ -1154,6 +1166,8 @@ class Hole:
                          for seat, spec in enumerate(strategies)]
         self.log: list[tuple[int, int, int, int, int]] = []
         self.first_turn_done: set[int] = set()   # seats that began their first turn
+        self.match = MatchView()   # what the seats see of their match (play_match's view)
+        self.reveal_picks = 0      # while a reveal offers a set: how many positions it names
 
     def new_policy(self, spec: str, seat: int, stream: PyStream):
         """The reference strategy ``spec`` (parse_strategy) playing ``seat`` in this hole,
@@ -1163,9 +1177,14 @@ class Hole:
 
     # ---- asking -----------------------------------------------------------------------------
     def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
+        """The seat's answer; at a reveal offering a set (``reveal_picks`` > 0), a set
+        (codes.REVEAL_SET) is returned unlogged: reveal_pick logs its positions."""
         legal = sorted(legal)
-        obs = self.state.observe(seat, decision, legal, held)
+        obs = with_fields(self.state.observe(seat, decision, legal, held), match=self.match,
+                          reveal_picks=self.reveal_picks)
         action = int(self.policies[seat].choose(obs))
+        if self.reveal_picks > 0 and K.is_reveal_set(action):
+            return action
         if action not in legal:
             raise IllegalActionError(f"seat {seat} chose {K.action_name(action)} at "
                                      f"{decision.name}; legal: {legal}")
@@ -1251,20 +1270,50 @@ class Hole:
             options = self.whole_column_options(seat)
             if not options:
                 return
-            c = self.ask(seat, Decision.REVEAL, options)
+            c, _ = self.reveal_pick(seat, options, 0, 1)
             for r in range(self.state.rows):
                 chosen.append(r * self.state.cols + c)
                 if reveal_now:
                     self.reveal(seat, chosen[-1])
             return
-        for _ in range(self.reveal_count()):
+        rest = 0
+        for i in range(self.reveal_count()):
             options = self.reveal_options(seat, chosen)
             if not options:
                 break
-            p = self.ask(seat, Decision.REVEAL, options)
+            p, rest = self.reveal_pick(seat, options, rest, self.reveal_count() if i == 0 else 0)
             chosen.append(p)
             if reveal_now:
                 self.reveal(seat, p)
+        if rest:
+            raise IllegalActionError(f"seat {seat} chose {K.action_name(K.REVEAL_SET + rest)} "
+                                     f"at REVEAL; no pick could reach them")
+
+    def reveal_pick(self, seat: int, options: list[int], rest: int,
+                    picks: int) -> tuple[int, int]:
+        """The seat's next reveal pick among ``options``: the lowest of them in ``rest`` (what
+        is left of a set it answered), else its answer, which may be a set of ``picks``
+        positions (codes.REVEAL_SET). A pick from a set is logged as if asked. Returns (the
+        position, what is left of the set)."""
+        if not rest:
+            self.reveal_picks = picks
+            try:
+                a = self.ask(seat, Decision.REVEAL, options)
+            finally:
+                self.reveal_picks = 0
+            if not K.is_reveal_set(a):
+                return a, 0
+            rest = a - K.REVEAL_SET
+            if bin(rest).count("1") != picks:
+                raise IllegalActionError(f"seat {seat} chose {K.action_name(a)} at REVEAL; a "
+                                         f"set names {picks} positions")
+        reach = [p for p in sorted(options) if rest >> p & 1]
+        if not reach:
+            raise IllegalActionError(f"seat {seat} chose {K.action_name(K.REVEAL_SET + rest)} "
+                                     f"at REVEAL; legal: {sorted(options)}")
+        p = reach[0]
+        self.log.append((self.state.turn, seat, int(Decision.REVEAL), p, NO_CARD))
+        return p, rest & ~(1 << p)
 
     def initial_reveal(self) -> None:
         """The reveal before play, seat by seat from the first player. With sequential choice
@@ -1607,10 +1656,11 @@ def settle_pot(rules: Rules, pot: int, layout_values: list[int], ender: int,
 
 
 def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, target: int,
-               play_hole) -> MatchRecord:
+               play_hole, views: bool = False) -> MatchRecord:
     """One match, its holes played by ``play_hole(order, round_index)`` (``order[i]``: the
     physical seat in turn position i) returning a RoundRecord-like mapping with ``scores``,
-    ``layout_values``, ``ender``, ``knocked`` and ``layouts`` in turn order."""
+    ``layout_values``, ``ender``, ``knocked`` and ``layouts`` in turn order. With ``views``
+    it is given the MatchView its seats see too: ``play_hole(order, round_index, view)``."""
     first = PyStream(seed, match, STREAM_DEALER).below(players) \
         if rules.dealer_selection == "random" else 0
     totals = [0] * players
@@ -1622,7 +1672,8 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
             balance = [b - rules.pot_ante for b in balance]
             pot = rules.pot_ante * players
         order = [(first + i) % players for i in range(players)]
-        r = play_hole(order, match * MATCH_STRIDE + h)
+        view = MatchView(h, holes, target, tuple(totals[s] for s in order))
+        r = play_hole(order, match * MATCH_STRIDE + h, *((view,) if views else ()))
         scores = list(r["scores"])
         if rules.pot_enabled:
             gain, pot = settle_pot(rules, pot, list(r["layout_values"]), r["ender"],

@@ -30,7 +30,7 @@ from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
                    LOG_FIELDS, policy_slot_nb)  # (re-exported: runner, strategies.compiled)
 from .layout import related_nb
-from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
+from .matches import MATCH_SCRATCH, outside_match_nb  # noqa: F401  (MATCH_SCRATCH: re-exported)
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
 
@@ -84,6 +84,7 @@ class State:
 
     def __init__(self, players: int, log_cap: int = 0):
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)
+        outside_match_nb(self.g)   # a round played alone (round_nb) sees no match
         self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
         self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)   # a policy's scratch (lookahead's)
         self.log = np.zeros((max(log_cap, 1), LOG_FIELDS), dtype=np.int32)

@@ -43,7 +43,7 @@ ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "dis
              "rules", "rng", "params")
 _i32 = types.int32[::1]
 SIGNATURE = types.int64(types.int64, types.int64, types.int64,   # point, seat, held card
-                        _i32,                  # public: PUB_* slots, then face-down counts
+                        _i32,                  # public: PUB_* slots, face-down counts, match
                         _i32,                  # legal: 1 for every legal action
                         _i32,                  # known[s * MAX_POS + p]: card, or -1
                         _i32,                  # faceup[s * MAX_POS + p]: 1 when face up
