@@ -18,7 +18,7 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import policy_faults
+from . import behind, policy_faults
 from ..kernel import pick
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
                              State, pack_rules, policy_table)
@@ -29,8 +29,8 @@ from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, 
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
 from ..kernel.flow import rules_eligible
 from ..kernel.located import located
-from ..kernel.matches import publish_match_nb
-from ..kernel.policy_api import NO_USER_POLICY, inlinable, user_kernel
+from ..kernel.policy_api import (NO_USER_POLICY, inlinable, user_build, user_build_ready,
+                                 user_kernel)
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
 from ..kernel.features import lacking, needed_from_ri
@@ -293,6 +293,10 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"user policies cannot play them")
     build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
                        check)
+    if build == "user" and not (behind.waits() or user_build_ready(user)):
+        # a first run does not wait minutes for the policy's own build
+        behind.compile_behind(*user_build(user), notify)
+        build = pick.build(arrays.ri, policy_ids, "general", False, check)
     user_chunk = user_kernel(user, notify) if build == "user" else None
     policies = () if build in ("lean", "user") else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
@@ -399,9 +403,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
     if match is not None:
-        hole, holes, target, totals = match
-        publish_match_nb(st.g, hole, holes, target, 0, players,
-                         np.asarray(totals, dtype=np.int64))
+        st.show_match(*match)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user

@@ -54,11 +54,10 @@ def _refused(g, point, seat, a):
 def _checked(g, point, seat, a):
     """The policy's answer when legal; else -1, with the error described. A set of reveal
     positions (REVEAL_SET) passes where it is offered: the reveal checks its positions."""
-    if point == K.DP_REVEAL and K.REVEAL_SET < a < 2 * K.REVEAL_SET and \
-            g[ix(G_PUB + K.PUB_REVEAL_PICKS)] > 0:
-        return a
     if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
-        return _refused(g, point, seat, a)
+        if not (point == K.DP_REVEAL and K.REVEAL_SET < a < 2 * K.REVEAL_SET and
+                g[ix(G_PUB + K.PUB_REVEAL_PICKS)] > 0):
+            return _refused(g, point, seat, a)
     return a
 
 
