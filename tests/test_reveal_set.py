@@ -101,3 +101,16 @@ def test_the_reference_engine_plays_a_set_as_its_picks(seed):
         records.append((hole.log, record.scores, record.layouts))
         assert all(p.asked == (1 if as_set else 2) for p in hole.policies)
     assert records[0] == records[1]
+
+
+@pytest.mark.slow   # every seat: the policy's own build of the flow, compiled for minutes
+def test_a_set_plays_as_its_picks_on_the_policys_own_build():
+    scores = {}
+    for as_set in (0, 1):
+        seats = resolve_seats([f"{POLICY}:as_set={as_set}"], 4)
+        ids, params = seat_arrays(seats)
+        r = run(SIX, 4, ids, params, rounds=2000, seed=6, user=user_policy(seats),
+                per_round=True)
+        assert r.complete and r.build == "user", (r.error, r.build)
+        scores[as_set] = r.per_round.scores
+    assert np.array_equal(scores[0], scores[1])
