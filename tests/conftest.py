@@ -19,6 +19,10 @@ import pytest
 
 EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples" / \
     "greedy_policy.py"
+# a run with a user policy in every seat waits for the policy's own build (policy_api.waits),
+# so that the tests of that build play on it; tests/test_first_user_run.py plays without
+os.environ.setdefault("GOLFSIM_USER_BUILD", "wait")
+
 # compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
 SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead", "policy:lookahead-powers")
 

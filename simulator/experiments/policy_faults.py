@@ -36,7 +36,7 @@ from ..kernel.policy_api import ARG_NAMES, SIGNATURE
 # its values, in the order of the policy's arguments
 CALLS, POINT, SEAT, HELD, RNG = range(5)
 ARRAYS = ("public", "legal", "known", "faceup", "discard", "memory", "params")
-SIZES = (K.N_PUB_SLOTS + K.MAX_PLAYERS, K.N_ACTIONS, K.MAX_PLAYERS * K.MAX_POS,
+SIZES = (K.N_PUBLIC, K.N_ACTIONS, K.MAX_PLAYERS * K.MAX_POS,
          K.MAX_PLAYERS * K.MAX_POS, K.MAX_IDS, K.MEMORY_SLOTS, 1 + N_PARAMS)   # params: the id, then the parameters
 STARTS = tuple(int(x) for x in RNG + 1 + np.cumsum((0,) + SIZES[:-1]) + np.arange(len(SIZES)))
 RECORD_SIZE = STARTS[-1] + 1 + SIZES[-1]
@@ -155,7 +155,7 @@ def explain(user, rt: np.ndarray, out: np.ndarray) -> str | None:
         if stored != K.ACTION_RAISED:
             return None
         return f"raised an exception: {type(e).__name__}: {e}"
-    if _as_stored(answer) != stored or 0 <= answer < K.N_ACTIONS:
+    if _as_stored(answer) != stored or 0 <= answer < K.N_ACTIONS or K.is_reveal_set(answer):
         return None
     return out_of_range(answer)
 

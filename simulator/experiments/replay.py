@@ -687,13 +687,19 @@ def _log_cap(rules: Rules, players: int) -> int:
     return max(8192, 12 * rules.turn_cap + 8 * players * rules.n_positions + 64)
 
 
+def match_args(view: R.MatchView) -> tuple:
+    """A reference.MatchView as runner.play_logged_round's ``match``."""
+    return view.hole, view.holes, view.target, view.totals
+
+
 def play_compiled(rules: Rules, players: int, policy_ids, params, seed: int, round_index: int,
-                  user=None) -> dict:
-    """The compiled round with its move log (runner.play_logged_round); a policy's illegal
-    action raises runner.PolicyError, described as ``run`` describes it."""
+                  user=None, match=None) -> dict:
+    """The compiled round with its move log (runner.play_logged_round, ``match`` the match
+    the policies see); a policy's illegal action raises runner.PolicyError, described as
+    ``run`` describes it."""
     res = runner.play_logged_round(flatten(rules, players), np.asarray(policy_ids),
                                    np.asarray(params), seed, round_index, check=False,
-                                   log_cap=_log_cap(rules, players), user=user)
+                                   log_cap=_log_cap(rules, players), user=user, match=match)
     if res["error"]:
         job = runner.make_job(rules, players, policy_ids, params, seed, kernel="general",
                               user=user)
@@ -795,10 +801,10 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
     specs = [s.spec for s in strategies]
     played: list[HoleReplay] = []
 
-    def play_hole(order, round_index):
+    def play_hole(order, round_index, view):
         order = [int(x) for x in order]
         compiled = play_compiled(rules, players, ids[order], params[order], seed,
-                                 round_index, user)
+                                 round_index, user, match_args(view))
         _check_size(sum(h.turns for h in played) + compiled["turns"],
                     f"match {match} (up to its hole {len(played) + 1})",
                     "replay a shorter match (--holes, --target) or fewer turns a hole "
@@ -808,7 +814,7 @@ def replay_match(rules: Rules, players: int, strategies, seed: int, match: int,
                                       MATCH_STRIDE))
         return compiled
 
-    record = R.play_match(rules, players, seed, match, holes, target, play_hole)
+    record = R.play_match(rules, players, seed, match, holes, target, play_hole, views=True)
     running, totals = [], [0] * players
     for h in played:
         totals = [t + s for t, s in zip(totals, h.scores)]
@@ -857,4 +863,5 @@ def match_dict(m: MatchReplay) -> dict:
 
 
 __all__ = ["HoleReplay", "MatchReplay", "ReplayError", "Step", "Table", "hole_dict",
-           "match_dict", "play_compiled", "replay_compiled", "replay_match", "replay_round"]
+           "match_args", "match_dict", "play_compiled", "replay_compiled", "replay_match",
+           "replay_round"]

@@ -18,7 +18,7 @@ from ..game import codes as K
 from strategies import compiled
 
 from ..kernel import builds
-from . import policy_faults
+from . import behind, policy_faults
 from ..kernel import pick
 from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
                              State, pack_rules, policy_table)
@@ -29,7 +29,8 @@ from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, 
                             TOT_RESHUFFLES, TOT_ROUNDS, TOT_TURNS_SQ, TOT_TURNS_SUM)
 from ..kernel.flow import rules_eligible
 from ..kernel.located import located
-from ..kernel.policy_api import NO_USER_POLICY, inlinable, user_kernel
+from ..kernel.policy_api import (NO_USER_POLICY, inlinable, user_build, user_build_ready,
+                                 user_kernel)
 from ..kernel.lanes import GAIN_LIMIT
 from ..kernel.policy_tools import cache_fits
 from ..kernel.features import lacking, needed_from_ri
@@ -309,7 +310,7 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
-    build = build_of(arrays, policy_ids, kernel, user, check)
+    build = build_of(arrays, policy_ids, kernel, user, check, behind_notify=notify)
     user_chunk = user_kernel(user, notify) if build == "user" else None
     policies = () if build in ("lean", "user") else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
@@ -319,10 +320,17 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 
 
 def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
-             check: bool = False) -> str:
-    """The build a job of these seats plays on (pick.build), without compiling anything."""
-    return pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
-                      check)
+             check: bool = False, behind_notify=False) -> str:
+    """The build a job of these seats plays on (pick.build). A user policy's own build not
+    compiled yet: the general build, so that a first run does not wait minutes for it (with
+    ``behind_notify`` not False, its compile starts in the background, told to it)."""
+    build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
+                       check)
+    if build == "user" and not (behind.waits() or user_build_ready(user)):
+        if behind_notify is not False:
+            behind.compile_behind(*user_build(user), behind_notify)
+        build = pick.build(arrays.ri, policy_ids, "general", False, check)
+    return build
 
 
 def builds_text(names) -> str:
@@ -420,13 +428,17 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
 
 def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       check: bool = True, log_cap: int = 8192, user=None,
-                      notify=None) -> dict:
+                      notify=None, match=None) -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
-    debugging). Log rows are (turn, seat, decision point, action, held card)."""
+    debugging). Log rows are (turn, seat, decision point, action, held card). ``match``:
+    (hole, holes, target, each seat's total before the hole in turn order) when the round is
+    a hole of a match, as the policies see it (codes.PUB_HOLE ...)."""
     name = pick.build(arrays.ri, policy_ids, "general")
     powers = name == "powers"
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
+    if match is not None:
+        st.show_match(*match)
     rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
@@ -489,7 +501,7 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
             return (f"{policy} raised an exception at {point} (an error in its code, such as "
                     "an index out of range; run its function in plain Python on that "
                     "decision to see it)")
-        if fault is None and not 0 <= action < K.N_ACTIONS:
+        if fault is None and not (0 <= action < K.N_ACTIONS or K.is_reveal_set(action)):
             fault = policy_faults.out_of_range(action)
         if fault is not None:
             return f"{policy}, at {point}, {fault}"

@@ -84,6 +84,9 @@ A_MATCH = 28         # Pablo multi-replace / Cabo match with the held card
 A_SNAP = 29          # snap a card on the new top discard (at DP_SNAP)
 A_SWAP = 30          # confirm an optional swap (at DP_SWAP)
 A_DISCARD_POWER = 31  # Cactus: the turn is using the unused power of the top discard
+# at DP_REVEAL while PUB_REVEAL_PICKS > 0: REVEAL_SET + a bit mask of that many positions
+# reveals them all, lowest legal position first, with no further DP_REVEAL asked
+REVEAL_SET = 1 << MAX_POS
 ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KNOCK: "knock",
                 A_DISCARD: "discard", A_FLIP: "flip", A_FLIP_ALL: "flip_all", A_PASS: "pass",
                 A_FACE_UP: "face_up", A_FACE_DOWN: "face_down", A_PEEK: "peek",
@@ -96,7 +99,14 @@ ACTION_NAMES = {A_DRAW_STOCK: "draw_stock", A_TAKE_DISCARD: "take_discard", A_KN
 ACTION_RAISED = -(1 << 30)   # (within int32: the state array g is int32)
 
 
+def is_reveal_set(a: int) -> bool:
+    return REVEAL_SET < a < 2 * REVEAL_SET
+
+
 def action_name(a: int) -> str:
+    if is_reveal_set(a):
+        return "reveal_set(" + ",".join(f"pos{p}" for p in range(MAX_POS)
+                                        if (a - REVEAL_SET) >> p & 1) + ")"
     return f"pos{a}" if 0 <= a < MAX_POS else ACTION_NAMES.get(a, f"action{a}")
 
 
@@ -318,6 +328,16 @@ PUB_CHOICE1 = 15
 PUB_SHIELDED = 16     # bit s set while seat s is shielded (Dutch 5): no power targets it
 PUB_TOP_POWER_UNUSED = 17  # 1 when the top discard has a power nobody used (Cactus)
 N_PUB_SLOTS = 20      # then pub[N_PUB_SLOTS + seat] = face-down cards of that seat
+# then the match and the opening reveal (after the counts, so that every slot above keeps its
+# number): outside a match, hole 0 of 1 with every total 0
+PUB_HOLE = N_PUB_SLOTS + MAX_PLAYERS   # this hole's number in the match, from 0
+PUB_HOLES = PUB_HOLE + 1       # the match's holes (--holes), 0 when it is played to a target
+PUB_TARGET = PUB_HOLE + 2      # the match's target total (--target), else 0
+PUB_REVEAL_PICKS = PUB_HOLE + 3  # at a seat's first DP_REVEAL of the opening: how many cards
+                                 # it reveals (a REVEAL_SET answer may name them all), else 0
+PUB_TOTAL0 = PUB_HOLE + 4      # [seat]: its match total before this hole (seats as the
+                               # hole numbers them, seat 0 playing first)
+N_PUBLIC = PUB_TOTAL0 + MAX_PLAYERS   # the public array's length (policy_api.SIGNATURE)
 
 # ---- per-round outcome slots ---------------------------------------------------------------
 OUT_TURNS = 0
@@ -344,9 +364,10 @@ MAX_IDS = 8 * 54            # card ids of up to eight decks with jokers
 EMPTY0 = MAX_IDS
 N_CARD_TABLE = MAX_IDS + MAX_POS   # value and key tables cover the pseudo-cards too
 EMPTY_KEY0 = -(1 << 20)     # the key of EMPTY0 + pos is EMPTY_KEY0 - pos
-G_PUB = 0                   # public scalars PUB_* (N_PUB_SLOTS), then face-down counts
+G_PUB = 0                   # public scalars PUB_* (N_PUB_SLOTS), then face-down counts,
+                            # then the match (N_PUBLIC in all)
 G_FACE_DOWN = G_PUB + N_PUB_SLOTS           # [seat]: face-down cards of each seat (public)
-G_PRIV = G_FACE_DOWN + MAX_PLAYERS          # engine-private scalars PRIV_*
+G_PRIV = G_PUB + N_PUBLIC                   # engine-private scalars PRIV_*
 PRIV_LOG_N = 0              # rows written to the move log, -1 = logging off
 PRIV_ERROR = 1
 PRIV_ERR_SEAT = 2

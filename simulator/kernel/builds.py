@@ -207,6 +207,12 @@ def _load(file: Path, source):
     return _FLOW_BUILDS[file.stem]
 
 
+def flow_build_compiled(file: Path) -> bool:
+    """Has the build of the flow written to ``file`` (flow_build_file) been compiled, by
+    this process or another? Numba's cache holds its chunk function's index then."""
+    return any(Path(CACHE_DIR).glob(f"*/{file.stem}.chunk_nb-*.nbi"))
+
+
 def generated_module(folder: str, stem: str, source: str):
     """Import ``source`` as module ``stem`` written into the cache folder's ``folder`` (when
     new), so Numba can compile and cache its functions like any module's. ``stem`` should

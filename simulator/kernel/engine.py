@@ -31,6 +31,7 @@ from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: 
                    LOG_FIELDS, policy_slot_nb)  # (re-exported: runner, strategies.compiled)
 from .layout import related_nb
 from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
+from .matches import outside_match_nb, publish_match_nb
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
 
@@ -84,6 +85,7 @@ class State:
 
     def __init__(self, players: int, log_cap: int = 0):
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)
+        outside_match_nb(self.g)   # a round played alone (round_nb) sees no match
         self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
         self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)   # a policy's scratch (lookahead's)
         self.log = np.zeros((max(log_cap, 1), LOG_FIELDS), dtype=np.int32)
@@ -93,6 +95,12 @@ class State:
         self.quads = np.zeros(players, dtype=np.int64)
         self.extra = np.zeros(players, dtype=np.int64)
         self.tmp = np.zeros(max(K.MAX_IDS, TMP_SIZE), dtype=np.int64)
+
+    def show_match(self, hole: int, holes: int, target: int, totals) -> None:
+        """The next round is hole ``hole`` of a match of ``holes`` holes (or to ``target``),
+        ``totals`` each seat's total before it in turn order, as the policies see it."""
+        publish_match_nb(self.g, hole, holes, target, 0, len(totals),
+                         np.asarray(totals, dtype=np.int64))
 
     def arrays(self):
         return (self.g, self.rng, self.log, self.out, self.scores, self.L, self.quads,

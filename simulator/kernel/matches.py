@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK
-from simulator.game.codes import G_LAY, MAX_PLAYERS, MAX_POS
+from simulator.game.codes import G_LAY, G_PUB, MAX_PLAYERS, MAX_POS
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import (STREAM_DEAL, STREAM_DEALER, STREAM_TIEBREAK, below_nb,
                                   stream_state_nb)
@@ -83,6 +83,28 @@ def start_match_nb(seed, m, rt, rng, players, match_total):
         return 0
     rng[STREAM_DEAL] = stream_state_nb(seed, m, STREAM_DEALER)
     return below_nb(rng, STREAM_DEAL, players)
+
+
+@hot
+def publish_match_nb(g, h, holes, target, first, players, match_total):
+    """The match as the policies see it before hole ``h`` (codes.PUB_HOLE ...): its number,
+    the holes or the target, and each seat's total, the seats numbered from ``first``."""
+    g[ix(G_PUB + K.PUB_HOLE)] = h
+    g[ix(G_PUB + K.PUB_HOLES)] = holes
+    g[ix(G_PUB + K.PUB_TARGET)] = target
+    for j in range(MAX_PLAYERS):
+        g[ix(G_PUB + K.PUB_TOTAL0 + j)] = match_total[(first + j) % players] if j < players \
+            else 0
+
+
+@hot
+def outside_match_nb(g):
+    """What the policies see of the match when a hole is played alone: hole 0 of 1."""
+    g[ix(G_PUB + K.PUB_HOLE)] = 0
+    g[ix(G_PUB + K.PUB_HOLES)] = 1
+    g[ix(G_PUB + K.PUB_TARGET)] = 0
+    for j in range(MAX_PLAYERS):
+        g[ix(G_PUB + K.PUB_TOTAL0 + j)] = 0
 
 
 @hot

@@ -14,8 +14,10 @@ It is compiled two ways, each cached on disk like the engine:
   a new policy compiles only itself, in seconds);
 - into its own build of the game flow (simulator/kernel/flow) when every seat plays it
   under rules that build plays: the policy is then compiled into the loop, which runs 2 to 3
-  times as fast, after a compile of a minute or two the first time a version of the policy
-  file is run (``user_kernel``).
+  times as fast. That build compiles for minutes, so the first run of a version of the policy
+  file does not wait for it: it plays on the general engine through the pointer while a
+  background process compiles the build, and later runs take it (runner.make_job,
+  simulator/experiments/behind.py; ``GOLFSIM_USER_BUILD=wait`` waits for it instead).
 
 Every array it receives is a view of what its seat may see (docs/user_policies.md lists the
 slots): nothing else of the game is reachable from it.
@@ -43,7 +45,7 @@ ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "dis
              "rules", "rng", "params")
 _i32 = types.int32[::1]
 SIGNATURE = types.int64(types.int64, types.int64, types.int64,   # point, seat, held card
-                        _i32,                  # public: PUB_* slots, then face-down counts
+                        _i32,                  # public: PUB_* slots, face-down counts, match
                         _i32,                  # legal: 1 for every legal action
                         _i32,                  # known[s * MAX_POS + p]: card, or -1
                         _i32,                  # faceup[s * MAX_POS + p]: 1 when face up
@@ -212,22 +214,38 @@ def inlinable(user) -> bool:
     return _SOURCES.get(id(user)) is not None
 
 
+def user_build(user) -> tuple[str, Path] | None:
+    """("FILE:FUNCTION", the file of its own build of the flow) of the compiled user policy
+    ``user``, or None when it does not compile into one (it allocates)."""
+    source = _SOURCES.get(id(user))
+    if source is None:
+        return None
+    (path, name), _ = source
+    return f"{path}:{name}", builds.flow_build_file(*_build_args(path, name))
+
+
+def user_build_ready(user) -> bool:
+    """Is ``user``'s own build of the flow compiled (by this process or another)?"""
+    built = user_build(user)
+    return built is not None and builds.flow_build_compiled(built[1])
+
+
 def user_kernel(user, notify=None):
     """The chunk function of the flow's user build compiled around ``user`` (a policy from
     ``compile_policy``), or None when the policy needs reference counting (it allocates).
 
     The build is a copy of the flow with its build lines set for a user policy (``USER``, the
     policy named), compiled and cached from there like any module (builds.flow_build).
-    ``notify(message)`` is called when that copy does not exist yet (the first call then
-    compiles it, which takes a minute or two)."""
+    ``notify(message)`` is called when that build is not compiled yet (the first call then
+    compiles it, which takes minutes; a run does not wait for it: runner.make_job)."""
     source = _SOURCES.get(id(user))
     if source is None:
         return None
     (path, name), module_name = source
     if (path, name) not in _KERNELS:
         args = _build_args(path, name)
-        if notify is not None and not builds.flow_build_file(*args).exists():
+        if notify is not None and not builds.flow_build_compiled(builds.flow_build_file(*args)):
             notify(f"compiling {path}:{name} into its own build of the game flow (once per "
-                   f"version of the file; a minute or two)")
+                   f"version of the file; a few minutes)")
         _KERNELS[(path, name)] = builds.flow_build(*args).chunk_nb
     return _KERNELS[(path, name)]

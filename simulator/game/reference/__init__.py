@@ -58,7 +58,7 @@ from .hole import Hole, RoundRecord
 from .hole_scoring import BLACKJACK, ender_score, hole_scores, twenty_one_zero
 from .layout_scoring import LayoutScore, is_wild, layout_value, pair_value, related, score_layout
 from .match import MATCH_STRIDE, MatchRecord, hole_winner, play_match, settle_pot
-from .state import Cell, GameState, Observation, may_replace
+from .state import Cell, GameState, MatchView, Observation, may_replace
 
 __all__ = ["BLACKJACK", "MATCH_STRIDE", "NO_CARD", "Action", "CardTable", "Cell", "Decision",
            "GameState", "Hole", "IllegalActionError", "InvariantError", "LayoutScore",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from dataclasses import replace as with_fields
 
 from .. import codes as K
 from ..rules import Rules
@@ -10,7 +11,7 @@ from ..streams import STREAM_DEAL, STREAM_SEAT0, PyStream
 from .decisions import NO_CARD, Action, Decision, IllegalActionError
 from .hole_scoring import hole_scores, twenty_one_zero
 from .layout_scoring import pair_value, score_layout
-from .state import GameState
+from .state import GameState, MatchView
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Hole:
                          for seat, maker in enumerate(policies)]
         self.log: list[tuple[int, int, int, int, int]] = []
         self.first_turn_done: set[int] = set()   # seats that began their first turn
+        self.match = MatchView()   # what the seats see of their match (play_match's view)
+        self.reveal_picks = 0      # while a reveal offers a set: how many positions it names
 
     def new_policy(self, maker, seat: int, stream: PyStream):
         """The policy ``maker`` makes for ``seat`` in this hole, drawing from ``stream``."""
@@ -60,9 +63,14 @@ class Hole:
 
     # ---- asking -----------------------------------------------------------------------------
     def ask(self, seat: int, decision: Decision, legal: list[int], held: int | None = None) -> int:
+        """The seat's answer; at a reveal offering a set (``reveal_picks`` > 0), a set
+        (codes.REVEAL_SET) is returned unlogged: reveal_pick logs its positions."""
         legal = sorted(legal)
-        obs = self.state.observe(seat, decision, legal, held)
+        obs = with_fields(self.state.observe(seat, decision, legal, held), match=self.match,
+                          reveal_picks=self.reveal_picks)
         action = int(self.policies[seat].choose(obs))
+        if self.reveal_picks > 0 and K.is_reveal_set(action):
+            return action
         if action not in legal:
             raise IllegalActionError(f"seat {seat} chose {K.action_name(action)} at "
                                      f"{decision.name}; legal: {legal}")
@@ -148,20 +156,50 @@ class Hole:
             options = self.whole_column_options(seat)
             if not options:
                 return
-            c = self.ask(seat, Decision.REVEAL, options)
+            c, _ = self.reveal_pick(seat, options, 0, 1)
             for r in range(self.state.rows):
                 chosen.append(r * self.state.cols + c)
                 if reveal_now:
                     self.reveal(seat, chosen[-1])
             return
-        for _ in range(self.reveal_count()):
+        rest = 0
+        for i in range(self.reveal_count()):
             options = self.reveal_options(seat, chosen)
             if not options:
                 break
-            p = self.ask(seat, Decision.REVEAL, options)
+            p, rest = self.reveal_pick(seat, options, rest, self.reveal_count() if i == 0 else 0)
             chosen.append(p)
             if reveal_now:
                 self.reveal(seat, p)
+        if rest:
+            raise IllegalActionError(f"seat {seat} chose {K.action_name(K.REVEAL_SET + rest)} "
+                                     f"at REVEAL; no pick could reach them")
+
+    def reveal_pick(self, seat: int, options: list[int], rest: int,
+                    picks: int) -> tuple[int, int]:
+        """The seat's next reveal pick among ``options``: the lowest of them in ``rest`` (what
+        is left of a set it answered), else its answer, which may be a set of ``picks``
+        positions (codes.REVEAL_SET). A pick from a set is logged as if asked. Returns (the
+        position, what is left of the set)."""
+        if not rest:
+            self.reveal_picks = picks
+            try:
+                a = self.ask(seat, Decision.REVEAL, options)
+            finally:
+                self.reveal_picks = 0
+            if not K.is_reveal_set(a):
+                return a, 0
+            rest = a - K.REVEAL_SET
+            if bin(rest).count("1") != picks:
+                raise IllegalActionError(f"seat {seat} chose {K.action_name(a)} at REVEAL; a "
+                                         f"set names {picks} positions")
+        reach = [p for p in sorted(options) if rest >> p & 1]
+        if not reach:
+            raise IllegalActionError(f"seat {seat} chose {K.action_name(K.REVEAL_SET + rest)} "
+                                     f"at REVEAL; legal: {sorted(options)}")
+        p = reach[0]
+        self.log.append((self.state.turn, seat, int(Decision.REVEAL), p, NO_CARD))
+        return p, rest & ~(1 << p)
 
     def initial_reveal(self) -> None:
         """The reveal before play, seat by seat from the first player. With sequential choice

@@ -9,6 +9,7 @@ from .. import cards as C
 from ..rules import Rules
 from ..streams import STREAM_DEALER, STREAM_TIEBREAK, PyStream
 from .card_table import is_joker
+from .state import MatchView
 
 
 MATCH_STRIDE = 1000   # hole h of match m is round m * MATCH_STRIDE + h (tally.MAX_MATCH_HOLES)
@@ -42,10 +43,11 @@ def settle_pot(rules: Rules, pot: int, layout_values: list[int], ender: int,
 
 
 def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, target: int,
-               play_hole) -> MatchRecord:
+               play_hole, views: bool = False) -> MatchRecord:
     """One match, its holes played by ``play_hole(order, round_index)`` (``order[i]``: the
     physical seat in turn position i) returning a RoundRecord-like mapping with ``scores``,
-    ``layout_values``, ``ender``, ``knocked`` and ``layouts`` in turn order."""
+    ``layout_values``, ``ender``, ``knocked`` and ``layouts`` in turn order. With ``views``
+    it is given the MatchView its seats see too: ``play_hole(order, round_index, view)``."""
     first = PyStream(seed, match, STREAM_DEALER).below(players) \
         if rules.dealer_selection == "random" else 0
     totals = [0] * players
@@ -57,7 +59,8 @@ def play_match(rules: Rules, players: int, seed: int, match: int, holes: int, ta
             balance = [b - rules.pot_ante for b in balance]
             pot = rules.pot_ante * players
         order = [(first + i) % players for i in range(players)]
-        r = play_hole(order, match * MATCH_STRIDE + h)
+        view = MatchView(h, holes, target, tuple(totals[s] for s in order))
+        r = play_hole(order, match * MATCH_STRIDE + h, *((view,) if views else ()))
         scores = list(r["scores"])
         if rules.pot_enabled:
             gain, pot = settle_pot(rules, pot, list(r["layout_values"]), r["ender"],

@@ -37,6 +37,16 @@ def may_replace(rules: Rules, face_up: list[bool], p: int) -> bool:
 
 
 @dataclass(frozen=True)
+class MatchView:
+    """The match as a seat sees it before a hole (codes.PUB_HOLE ...); a hole played alone
+    is hole 0 of 1 with every total 0."""
+    hole: int = 0                 # this hole's number in the match, from 0
+    holes: int = 1                # the match's holes, 0 when it is played to a target
+    target: int = 0               # the match's target total, else 0
+    totals: tuple[int, ...] = ()  # [seat in turn order]: its total before the hole (() = 0s)
+
+
+@dataclass(frozen=True)
 class Observation:
     """Everything one seat may see when it decides."""
     seat: int
@@ -60,6 +70,8 @@ class Observation:
     top_power_unused: bool = False           # the top discard's power was not used
     choices: tuple = ()                      # DP_KEEP: the two cards drawn, in order
     peeked: tuple = ()                       # [seat][pos]: seats seen peeking at that card
+    match: MatchView = MatchView()           # the match this hole is part of
+    reveal_picks: int = 0                    # DP_REVEAL: the cards a set answer names, else 0
 
 
 class GameState:

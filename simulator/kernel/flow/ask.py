@@ -41,14 +41,23 @@ def _show_piles(g, n_disc, sum_disc, up_n, up_sum):
 
 
 @hot(inline="always")
+def _refused(g, point, seat, a):
+    """-1, with the policy's illegal answer ``a`` described."""
+    g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
+    g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
+    g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
+    g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
+    return -1
+
+
+@hot(inline="always")
 def _checked(g, point, seat, a):
-    """The policy's answer when legal; else -1, with the error described."""
+    """The policy's answer when legal; else -1, with the error described. A set of reveal
+    positions (REVEAL_SET) passes where it is offered: the reveal checks its positions."""
     if a < 0 or a >= K.N_ACTIONS or g[ix(G_LEGAL + a)] == 0:
-        g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_ILLEGAL_ACTION
-        g[ix(G_PRIV + K.PRIV_ERR_SEAT)] = seat
-        g[ix(G_PRIV + K.PRIV_ERR_POINT)] = point
-        g[ix(G_PRIV + K.PRIV_ERR_ACTION)] = a
-        return -1
+        if not (point == K.DP_REVEAL and K.REVEAL_SET < a < 2 * K.REVEAL_SET and
+                g[ix(G_PUB + K.PUB_REVEAL_PICKS)] > 0):
+            return _refused(g, point, seat, a)
     return a
 
 
@@ -85,7 +94,7 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
     else:
         known = G_KNOWN + seat * MAX_PLAYERS * MAX_POS
         memory = G_MEMORY + seat * K.MEMORY_SLOTS
-        public = g[G_PUB:G_PUB + K.N_PUB_SLOTS + MAX_PLAYERS]
+        public = g[G_PUB:G_PUB + K.N_PUBLIC]
         legal = g[G_LEGAL:G_LEGAL + K.N_ACTIONS]
         sees = g[known:known + MAX_PLAYERS * MAX_POS]
         faceup = g[G_UP:G_UP + MAX_PLAYERS * MAX_POS]
@@ -102,7 +111,7 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
             a = user_decide_call(point, seat, held, public, legal, sees, faceup, pile, mine,
                                  rt, stream, par[seat])
     a = _checked(g, point, seat, a)
-    if LOGS:
+    if LOGS and a < K.REVEAL_SET:   # a set's positions are logged one by one as revealed
         a = _logged(g, ctx[0], point, seat, held, a)
     return a
 

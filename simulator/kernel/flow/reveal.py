@@ -11,8 +11,8 @@ from simulator.kernel.groups import (N_GROUPS, completed_nb, group_mask_nb, grou
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.reveals import constraint_mask_nb
 
-from .ask import _ask, _clear, _mask_positions, _publish, _show_piles
-from .base import STEP, VIEWS, own
+from .ask import _ask, _clear, _logged, _mask_positions, _publish, _refused, _show_piles
+from .base import LOGS, STEP, VIEWS, own, popcount
 from .build import GENERAL, POWERS
 from .moves import _swap_positions, _turn_up, _unknown_mask, learn_nb
 
@@ -50,6 +50,32 @@ def _reveal(g, rt, seat, p):
 
 
 @hot(inline=STEP)
+def _reveal_pick(g, rt, rng, par, ctx, seat, mask, rest, picks):
+    """The seat's next reveal pick among the positions of ``mask``: the lowest of them in
+    ``rest`` (what is left of a set it answered), else its answer to DP_REVEAL, which may be
+    a set of ``picks`` positions (REVEAL_SET; PUB_REVEAL_PICKS offers it when ``picks`` > 0).
+    A pick from a set is logged as if asked, so that a set plays and replays as its picks one
+    by one. Returns (the position or -1 on a policy error, what is left of the set)."""
+    if rest == 0:
+        _mask_positions(g, rt, mask)
+        g[ix(G_PUB + K.PUB_REVEAL_PICKS)] = picks
+        a = _ask(g, rt, rng, par, ctx, K.DP_REVEAL, seat, -1, False)
+        g[ix(G_PUB + K.PUB_REVEAL_PICKS)] = 0
+        if a < K.REVEAL_SET:
+            return a, 0
+        rest = a - K.REVEAL_SET
+        if popcount(rest) != picks:
+            return _refused(g, K.DP_REVEAL, seat, a), 0
+    ok = rest & mask
+    if ok == 0:
+        return _refused(g, K.DP_REVEAL, seat, K.REVEAL_SET + rest), 0
+    p = trailing_zeros(ok)
+    if LOGS:
+        p = _logged(g, ctx[0], K.DP_REVEAL, seat, -1, p)
+    return p, rest & ~(1 << p)
+
+
+@hot(inline=STEP)
 def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_sum):
     """Up to ``decisions`` reveal picks of ``seat`` (fewer when none is legal), kept at
     g[G_CHOSEN + seat*MAX_POS ...] with their count in the row's last slot; each revealed at
@@ -58,13 +84,14 @@ def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_
     chosen = G_CHOSEN + seat * MAX_POS
     n = 0
     taken = 0
+    rest = 0
     for i in range(decisions):
         mask = _revealable(g, rt, seat, taken, n)
         if mask == 0:
             break
         if VIEWS:
-            _mask_positions(g, rt, mask)
-            p = _ask(g, rt, rng, par, ctx, K.DP_REVEAL, seat, -1, False)
+            p, rest = _reveal_pick(g, rt, rng, par, ctx, seat, mask, rest,
+                                   decisions if i == 0 else 0)
             if p < 0:
                 return up_n, up_sum, False
         else:
@@ -79,6 +106,9 @@ def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_
             if VIEWS:
                 g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
                 g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
+    if VIEWS and rest != 0:   # a set naming a position no pick could reach
+        _refused(g, K.DP_REVEAL, seat, K.REVEAL_SET + rest)
+        return up_n, up_sum, False
     g[ix(chosen + MAX_POS - 1)] = n
     return up_n, up_sum, True
 

@@ -10,7 +10,8 @@ from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LAY, G_MEM
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.invariants import conservation_ok_nb
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.matches import after_hole_nb, end_match_nb, seat_hole_nb, start_match_nb
+from simulator.kernel.matches import (after_hole_nb, end_match_nb, outside_match_nb,
+                                      publish_match_nb, seat_hole_nb, start_match_nb)
 from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
@@ -247,6 +248,7 @@ def chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, ex
     npos = rt[K.R_NPOS]
     keep_scores = per_round_scores.shape[0] == count
     keep_layouts = per_round_layouts.shape[0] == count
+    outside_match_nb(g)
     for i in range(count):
         if not round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads, extra,
                         tmp, False, check, user, policies, aux):
@@ -286,6 +288,7 @@ def play_matches_nb(seed, start, count, holes, target, rt, par, par_rot, g, rng,
         instant = False
         while not done:
             seat_hole_nb(rt, par, par_rot, first, players, match_total)
+            publish_match_nb(g, h, holes, target, first, players, match_total)
             if not round_nb(seed, m * MAX_MATCH_HOLES + h, rt, par_rot, g, rng, log, out,
                             scores, L, quads, extra, tmp, False, check, user, policies, aux):
                 return i
@@ -303,6 +306,7 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
     with the views published. Returns the seat whose turn comes next, or -1 when the round
     ended before (or a policy failed)."""
     ctx = (log, user, policies, aux, tmp, False)
+    outside_match_nb(g)
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
                                                                round_index, False)
     if not ok:
