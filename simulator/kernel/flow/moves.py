@@ -1,12 +1,15 @@
 """The card moves, one set for every build, each with the knowledge it creates.
 
-The plain rounds keep their counters (stock, discard pile, face-up cards) in the turn's local
-variables, and the moves that change them take and return them. A power round (the powers
-build) keeps them in the public slots, so the moves and the policies read one truth: there a
-layout has all MAX_POS positions, one without a card (emptied, or not grown into) holding the
+The turn keeps its counters (stock, discard pile, face-up cards) in local variables, and the
+moves that change them take and return them. A power round (the powers build) keeps them in
+the public slots too, so the power effects and the policies read one truth: there a layout
+has all MAX_POS positions, one without a card (emptied, or not grown into) holding the
 pseudo-card EMPTY0 + p, face up, known to all, worth 0, and a cell is always written whole
 (``set_cell``), face-down counts, face-up flags, what each seat knows (G_KNOWN) and who was
-seen peeking (G_PEEKED) with it, as the reference's PowerCell is.
+seen peeking (G_PEEKED) with it, as the reference's PowerCell is. The turn's own moves do the
+same there (``_put``, ``_turn_up`` write whole cells, ``_discard`` marks a new top), so that
+the counters they return and the slots agree; the moves of the power effects below read and
+write the slots.
 """
 
 from __future__ import annotations
