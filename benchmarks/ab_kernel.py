@@ -10,6 +10,7 @@ line; ``speedup`` is the median over the slice pairs of (base time / this tree's
     python benchmarks/ab_kernel.py --base fdb98e5 --workload w1 --rounds 30000 --repeats 20
     python benchmarks/ab_kernel.py --base HEAD --strategy ev --rounds 2000 --repeats 10
     python benchmarks/ab_kernel.py --base HEAD --set pair_scope=anywhere --rounds 5000
+    python benchmarks/ab_kernel.py --base HEAD --preset power_cabo --strategy greedy
 
 Both versions play the same rounds with the same seed, and their sums must agree: the script
 stops with an error when any accumulator, total or histogram bin differs (a change of results
@@ -85,10 +86,10 @@ def _module(package: str, *names: str):
 
 
 def player(sim: str, strat: str, workload: str, kernel: str, spec=None,
-           sets: tuple[str, ...] = ()):
+           sets: tuple[str, ...] = (), preset: str | None = None):
     """A function playing ``rounds`` rounds from ``start`` on one version, and its totals
     (``spec``, when given, replaces the workload's: one strategy for every seat, or a list of
-    one a seat; ``sets``, option=value
+    one a seat; ``preset``, when given, replaces its rules; ``sets``, option=value
     strings, change its rules)."""
     rules_mod = _module(sim, "game.rules", "rules")
     runner = _module(sim, "experiments.runner", "runner")
@@ -99,6 +100,8 @@ def player(sim: str, strat: str, workload: str, kernel: str, spec=None,
         rules = rules_mod.Rules.preset("four_card", pair_scope="none",
                                        initial_reveal_constraint="nearest_row")
         strategy = "knock-threshold:T=8"
+    if preset:
+        rules = rules_mod.Rules.preset(preset)
     if sets:
         pairs = (text.split("=", 1) for text in sets)
         rules = rules.with_options(**{k: rules_mod.parse_option_text(k, v) for k, v in pairs})
@@ -123,6 +126,9 @@ def main(argv=None) -> dict:
     ap.add_argument("--strategy", default=None, action="append",
                     help="a strategy for every seat instead of the workload's (its rules stay); "
                          "given four times, one a seat")
+    ap.add_argument("--preset", default=None,
+                    help="play this preset's rules instead of the workload's (its strategy "
+                         "stays unless --strategy): e.g. power_cabo on the powers build")
     ap.add_argument("--set", dest="sets", action="append", default=[], metavar="OPTION=VALUE",
                     help="change a rule of the workload, as `golfsim run --set` (repeatable)")
     ap.add_argument("--rounds", type=int, default=30_000, help="rounds per timed slice")
@@ -136,9 +142,9 @@ def main(argv=None) -> dict:
         export_base(args.base, Path(tmp))
         sys.path.insert(0, tmp)
         here = player("simulator", "strategies", args.workload, args.kernel, args.strategy,
-                      tuple(args.sets))
+                      tuple(args.sets), args.preset)
         base = player("simulator_base", "strategies_base", args.workload, args.kernel,
-                      args.strategy, tuple(args.sets))
+                      args.strategy, tuple(args.sets), args.preset)
         clock = time.thread_time if args.clock == "cpu" else time.perf_counter
         t_here, t_base, ratios = [], [], []
         for rep in range(args.repeats):
@@ -156,7 +162,7 @@ def main(argv=None) -> dict:
     ratios.sort()
     out = {
         "workload": args.workload.upper(), "strategy": args.strategy, "kernel": args.kernel,
-        "set": args.sets,
+        "preset": args.preset, "set": args.sets,
         "base": args.base, "clock": args.clock,
         "rounds_per_slice": args.rounds, "repeats": args.repeats,
         "speedup": round(statistics.median(ratios), 3),

@@ -18,7 +18,7 @@ stock, for the move to draw it again.
 
 Each rollout plays the round on from that state on the flow's rollout build
 (simulator/kernel/flow ``ROLLOUT``: the powers build with every decision compiled in as
-the seat's model, from any turn, ``power_turns_nb``), written here; this module is compiled
+the seat's model, from any turn, ``resume_nb``), written here; this module is compiled
 only for a run of lookahead in a power-card game (strategies/compiled.py), so the plain
 player's compile does not grow. ``aux[AUX_CHECK]`` nonzero makes every rollout check card
 conservation after every turn; a rollout that fails (a check, an illegal answer: never
@@ -168,7 +168,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
             ROLLOUT.copy_state_nb(w, dealt, players, n_stock, n_disc)
             aux[AUX_FORCE_TURN] = aux[AUX_CAND_ACTION + c]
             aux[AUX_FORCE_PLACE] = aux[AUX_CAND_POS + c]
-            turn, ender, knocked, capped, reshuffles = ROLLOUT.power_turns_nb(
+            turn, ender, knocked, capped, reshuffles = ROLLOUT.resume_nb(
                 w, rt, par, roll, ctx, seat, point == K.DP_KNOCK, rt[K.R_TURN_CAP])
             if capped < 0:
                 aux[AUX_FAILED] += 1

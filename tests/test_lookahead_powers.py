@@ -81,8 +81,7 @@ def test_decisions_ignore_what_the_seat_cannot_see():
                                NO_USER_POLICY, table, st.aux, int(shuffler.integers(1, 12)))
         if seat not in (0, 2):
             continue
-        bits = build._pw_turn_bits(st.g, rt, seat)
-        st.g[K.G_LEGAL:K.G_LEGAL + K.N_ACTIONS] = [(bits >> a) & 1 for a in range(K.N_ACTIONS)]
+        build.turn_mask_nb(st.g, rt, seat)
         before = lookahead_powers_nb(K.DP_TURN, seat, -1, st.g.copy(), rt, st.rng.copy(), par,
                                      st.aux.copy())
         for _ in range(2):

@@ -23,7 +23,7 @@ from strategies.reference import referee
 from simulator.game.effects import effect_of
 from simulator.game.powers import PowerHole
 from simulator.game.rules import POWER_PRESETS, RuleError, Rules, flatten
-from simulator.experiments.runner import play_logged_round
+from simulator.experiments.runner import play_logged_round, run
 from simulator.kernel import scoring as S
 from simulator.kernel import pick
 from simulator.kernel.engine import State, pack_rules, policy_table
@@ -211,6 +211,19 @@ def reference_state(rules: Rules, players: int, seed: int, round_index: int):
     assert isinstance(hole, PowerHole)
     hole.play()
     return hole.state
+
+
+@slow
+@pytest.mark.parametrize("preset", ["nine_card_fuchs", "eight_card_whitnack"])
+def test_the_powers_build_plays_plain_rule_sets_as_the_general_build(preset):
+    """The powers build's turn is the plain turn with the power steps added, so a plain rule
+    set plays there as on the general build: groups leaving the layout (nine_card_fuchs), the
+    first turn's reveals (eight_card_whitnack), round by round."""
+    ids, params = seat_arrays(resolve_seats(["greedy", "random", "ev", "heuristic"], 4))
+    played = [run(Rules.preset(preset), 4, ids, params, 150, seed=5, per_round=True,
+                  kernel=kernel).per_round for kernel in ("powers", "general")]
+    assert (played[0].scores == played[1].scores).all()
+    assert (played[0].turns == played[1].turns).all()
 
 
 @slow

@@ -15,15 +15,16 @@ folder, build.py's lines replaced, and imports it from there):
   checks. Its powers build (``POWERS``) plays the power-card games too;
 - the rollout build (``ROLLOUT``; strategies/lookahead_powers.py writes the copy): the powers
   build with every decision going to the seat's model in the lookahead player's rollouts,
-  compiled in (strategies/rollout_models.py), from any seat's turn (``power_turns_nb``).
+  compiled in (strategies/rollout_models.py), from any seat's turn (``resume_nb``).
 
 ``USER``, ``GENERAL``, ``POWERS`` and ``ROLLOUT`` are module constants, so Numba drops the
 branches of the other builds before it compiles anything, and each build pays only for what
 it has. The state is the array ``g`` (codes.G_*); the counters of a plain round (stock,
 discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
 policies read the views (``VIEWS``) copy them into the public slots before each decision,
-keep every seat's knowledge (codes.G_KNOWN) and the face-up flags; a power round keeps them in
-the public slots. Every build plays the very same rounds for a rule set it accepts (tests:
+keep every seat's knowledge (codes.G_KNOWN) and the face-up flags; in a power round the
+public slots hold them too (its steps read and write them there), and the moves write whole
+cells (moves.py). Every build plays the very same rounds for a rule set it accepts (tests:
 test_lean, test_user_kernel, test_reference_parity, test_contract); which features each has
 is simulator/kernel/features.py's allow list. Rules stay data: one compiled build serves
 every rule set it accepts.
@@ -35,9 +36,13 @@ The modules, by concern (each imports only those above it):
 - moves.py: the card moves, one set for every build, with the knowledge each creates;
 - ask.py: asking a seat's policy (the views published, the legal mask, the answer checked);
 - reveal.py: the initial reveal, rearranging, groups leaving the layout;
-- turn.py: one turn of a plain round and the end it may trigger;
-- power_effects.py, power_turn.py: the power-card games' effects, and their turns;
-- round.py: a round from the deal to its scores, a chunk of rounds, match play.
+- power_effects.py, power_turn.py: the power-card games' effects, and the power steps a
+  turn takes under ``POWERS`` (the held card's power or match, the snap window, the end by
+  an emptied layout or stock);
+- turn.py: one turn, of every round (the power steps under ``POWERS``), and the end it may
+  trigger;
+- round.py: a round from the deal to its scores (one loop of turns, ``play_nb``), a chunk
+  of rounds, match play.
 """
 
 from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
@@ -46,14 +51,13 @@ from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOG_FIELD
                    eligible, known_at, own, policy_slot_nb, rules_eligible)
 from .build import GENERAL, POWERS, ROLLOUT, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
-from .power_turn import power_play_nb, power_turns_nb
 from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb,
-                    round_nb, score_nb, turn_mask_nb)
+                    resume_nb, round_nb, score_nb, turn_mask_nb)
 
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
            "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
            "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "ROLLOUT", "USER",
-           "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "power_play_nb",
-           "power_turns_nb", "chunk_nb", "placement_mask_nb", "play_matches_nb", "play_nb",
-           "prefix_nb", "round_nb", "score_nb", "turn_mask_nb"]
+           "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
+           "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "resume_nb",
+           "round_nb", "score_nb", "turn_mask_nb"]

@@ -3,16 +3,19 @@ the legal mask set, the answer checked and logged."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV,
-                                  G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS, POLICY_USER)
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PEEKED,
+                                  G_PRIV, G_PUB, G_UPMASK, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS,
+                                  POLICY_USER, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import STREAM_SEAT0
 
-from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS,
-                   policy_slot_nb)
-from .build import GENERAL, ROLLOUT, rollout_decide, user_decide, user_decide_call
-from .moves import _replaceable, _unknown_mask, learn
+from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS, VIEWS,
+                   effect_of, policy_slot_nb, set_pub)
+from .build import GENERAL, POWERS, ROLLOUT, rollout_decide, user_decide, user_decide_call
+from .moves import _discard, _put, _replaceable, _unknown_mask, learn
 
 
 @hot(inline="always")
@@ -29,6 +32,17 @@ def _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left
     g[ix(G_PUB + K.PUB_FINAL_LEFT)] = final_left
     g[ix(G_PUB + K.PUB_KNOCKED)] = knocked
     g[ix(G_PUB + K.PUB_RESHUFFLES)] = reshuffles
+
+
+@hot(inline="always")
+def _counters(g):
+    """The round's counters from the public slots (as _publish wrote them): where a power
+    round's steps changed them there."""
+    return (np.int64(g[ix(G_PUB + K.PUB_STOCK_N)]), np.int64(g[ix(G_PUB + K.PUB_DISCARD_N)]),
+            np.int64(g[ix(G_PUB + K.PUB_DISCARD_SUM)]), np.int64(g[ix(G_PUB + K.PUB_FACEUP_N)]),
+            np.int64(g[ix(G_PUB + K.PUB_FACEUP_SUM)]), np.int64(g[ix(G_PUB + K.PUB_TURN)]),
+            np.int64(g[ix(G_PUB + K.PUB_ENDER)]), np.int64(g[ix(G_PUB + K.PUB_FINAL_LEFT)]),
+            np.int64(g[ix(G_PUB + K.PUB_KNOCKED)]), np.int64(g[ix(G_PUB + K.PUB_RESHUFFLES)]))
 
 
 @hot(inline="always")
@@ -126,7 +140,7 @@ def _clear(g):
 def _mask_positions(g, rt, mask):
     """The legal mask: the positions of bit mask ``mask``."""
     _clear(g)
-    for p in range(rt[K.R_NPOS]):
+    for p in range(MAX_POS if POWERS else rt[K.R_NPOS]):
         g[ix(G_LEGAL + p)] = (mask >> p) & 1
 
 
@@ -135,18 +149,28 @@ def _mask_actions(g, bits):
     """The legal mask: the turn's options (turn_options)."""
     _clear(g)
     for a in TURN_ACTIONS:
-        g[ix(G_LEGAL + a)] = (bits >> (a - K.A_DRAW_STOCK)) & 1
+        g[ix(G_LEGAL + a)] = (bits >> a) & 1
 
 
 @hot(inline="always")
-def _placement_mask(g, rt, seat, point, may_look):
+def _placement_mask(g, rt, seat, card, point, may_look, powers):
     """Where a held card may go (and A_DISCARD for a stock card when the rules allow); with
-    ``may_look``, A_PEEK too when the seat has a face-down card it does not know."""
-    _mask_positions(g, rt, _replaceable(g, rt, seat))
+    ``may_look``, A_PEEK too when the seat has a face-down card it does not know. In a power
+    round a card with a power goes to no position unless power_placeable, the actions of bit
+    mask ``powers`` (A_POWER, A_MATCH) are legal too, and A_DISCARD when nothing else is."""
+    rep = _replaceable(g, rt, seat)
+    if POWERS and rt[K.R_POWER_PLACEABLE] == 0 and effect_of(rt, card) != K.POW_NONE:
+        rep = 0
+    _mask_positions(g, rt, rep)
     if point == K.DP_PLACE_DRAWN:
         g[ix(G_LEGAL + K.A_DISCARD)] = rt[K.R_STOCK_MAY_DISCARD] != 0
     if may_look and _unknown_mask(g, rt, seat, 0) != 0:
         g[ix(G_LEGAL + K.A_PEEK)] = 1
+    if POWERS:
+        g[ix(G_LEGAL + K.A_POWER)] = (powers >> K.A_POWER) & 1
+        g[ix(G_LEGAL + K.A_MATCH)] = (powers >> K.A_MATCH) & 1
+        if rep == 0 and powers == 0:
+            g[ix(G_LEGAL + K.A_DISCARD)] = 1
 
 
 @hot(inline=STEP)
@@ -158,23 +182,54 @@ def _peek(g, rt, rng, par, ctx, seat, held):
     if c < 0:
         return False
     learn(g, rt, seat, c, g[ix(G_LAY + seat * MAX_POS + c)])
+    if POWERS:   # everyone sees which card was looked at
+        g[ix(G_PEEKED + seat * MAX_POS + c)] |= 1 << seat
     return True
 
 
 @hot(inline="always")
-def _ask_place(g, rt, rng, par, ctx, seat, card, point):
+def _ask_place(g, rt, rng, par, ctx, seat, card, point, effect, powers):
     """Where the held ``card`` goes (a position, or A_DISCARD for a stock card). With
     blind_replacement = false the seat may first look at one of its unknown face-down cards
-    (A_PEEK, then DP_PEEK), and is then asked again. -1 on error."""
+    (A_PEEK, then DP_PEEK), and is then asked again. In a power round it may also use the
+    card's power ``effect`` or match it (``powers``: _placement_mask). -1 on error."""
     may_look = GENERAL and rt[K.R_BLIND] == 0
-    _placement_mask(g, rt, seat, point, may_look)
+    _placement_mask(g, rt, seat, card, point, may_look, powers)
+    if POWERS:
+        set_pub(g, K.PUB_POWER, effect)
     b = _ask(g, rt, rng, par, ctx, point, seat, card, True)
+    if POWERS:
+        set_pub(g, K.PUB_POWER, 0)
     if not (GENERAL and b == K.A_PEEK):
         return b
     if not _peek(g, rt, rng, par, ctx, seat, card):
         return -1
-    _placement_mask(g, rt, seat, point, False)
+    _placement_mask(g, rt, seat, card, point, False, powers)
     return _ask(g, rt, rng, par, ctx, point, seat, card, False)
+
+
+@hot(inline="always")
+def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, up_sum):
+    """Put the held ``card`` at p with the face the rules (or the player) choose; the old
+    card goes face up onto the discard pile. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
+    face_rule = rt[K.R_PLACEMENT_FACE]
+    face_up = face_rule != K.FACE_DOWN  # player_choice: the lean build's policies choose up
+    was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
+    if VIEWS and face_rule == K.FACE_CHOICE and was_up == 0:
+        _clear(g)
+        g[ix(G_LEGAL + K.A_FACE_UP)] = 1
+        g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
+        f = _ask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, False)
+        if f < 0:
+            return False, n_disc, sum_disc, up_n, up_sum
+        face_up = f == K.A_FACE_UP
+    old = _put(g, rt, seat, p, card, face_up, public)
+    if VIEWS:
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
+    up_n += np.int64(face_up) - was_up
+    up_sum += np.int64(face_up) * rt[ix(RT_VALUE + card)] - was_up * rt[ix(RT_VALUE + old)]
+    n_disc, sum_disc = _discard(g, rt, seat, old, n_disc, sum_disc)
+    return True, n_disc, sum_disc, up_n, up_sum
 
 
 @hot

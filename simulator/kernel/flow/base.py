@@ -15,7 +15,7 @@ from simulator.kernel.features import lacking, needed_from_ri
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.lanes import GAIN_LIMIT
 
-from .build import GENERAL, ROLLOUT, USER
+from .build import GENERAL, POWERS, ROLLOUT, USER
 
 VIEWS = USER or GENERAL   # the seats' policies read g's views, not the lean cache
 LOGS = GENERAL and not ROLLOUT   # a move log may be kept (a rollout keeps none)
@@ -30,11 +30,14 @@ ERR_CONSERVATION = 2
 ERR_LOG_FULL = 3
 LOG_FIELDS = 5           # a move log row: turn, seat, decision point, action, held card
 
-# the turn's options as bits 1 << (action - A_DRAW_STOCK) (turn_options)
-TURN_ACTIONS = (K.A_DRAW_STOCK, K.A_TAKE_DISCARD, K.A_KNOCK, K.A_FLIP, K.A_FLIP_ALL, K.A_PEEK)
-B_DRAW, B_TAKE, B_KNOCK, B_FLIP, B_FLIP_ALL, B_PEEK = (1 << (a - K.A_DRAW_STOCK)
-                                                       for a in TURN_ACTIONS)
+# the turn's options as bits 1 << action (turn_options); a power round's turn may also use
+# the top discard's power (Cactus)
+TURN_ACTIONS = (K.A_DRAW_STOCK, K.A_TAKE_DISCARD, K.A_KNOCK, K.A_FLIP, K.A_FLIP_ALL,
+                K.A_PEEK) + ((K.A_DISCARD_POWER,) if POWERS else ())
+B_DRAW, B_TAKE, B_KNOCK, B_FLIP, B_FLIP_ALL, B_PEEK = (1 << a for a in TURN_ACTIONS[:6])
 NOTHING_LEGAL = -2
+# play_nb's ``forced`` in a power round: the turn starts at its call (the action made)
+FROM_CALL = K.N_ACTIONS
 
 
 # engine-private slots of a power round (codes.G_PRIV; 0..5 are the flow's)

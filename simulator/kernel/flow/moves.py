@@ -1,12 +1,15 @@
 """The card moves, one set for every build, each with the knowledge it creates.
 
-The plain rounds keep their counters (stock, discard pile, face-up cards) in the turn's local
-variables, and the moves that change them take and return them. A power round (the powers
-build) keeps them in the public slots, so the moves and the policies read one truth: there a
-layout has all MAX_POS positions, one without a card (emptied, or not grown into) holding the
+The turn keeps its counters (stock, discard pile, face-up cards) in local variables, and the
+moves that change them take and return them. A power round (the powers build) keeps them in
+the public slots too, so the power effects and the policies read one truth: there a layout
+has all MAX_POS positions, one without a card (emptied, or not grown into) holding the
 pseudo-card EMPTY0 + p, face up, known to all, worth 0, and a cell is always written whole
 (``set_cell``), face-down counts, face-up flags, what each seat knows (G_KNOWN) and who was
-seen peeking (G_PEEKED) with it, as the reference's PowerCell is.
+seen peeking (G_PEEKED) with it, as the reference's PowerCell is. The turn's own moves do the
+same there (``_put``, ``_turn_up`` write whole cells, ``_discard`` marks a new top), so that
+the counters they return and the slots agree; the moves of the power effects below read and
+write the slots.
 """
 
 from __future__ import annotations
@@ -81,6 +84,14 @@ def known_mask(g, rt, seat, p):
 
 
 @hot(inline="always")
+def _down_mask(g, rt, seat):
+    """The seat's face-down positions: of the grid in a plain round, of all MAX_POS in a
+    power round (an empty one is face up)."""
+    grid = ALL_POS if POWERS else (1 << rt[K.R_NPOS]) - 1
+    return grid & ~g[ix(G_UPMASK + seat)]
+
+
+@hot(inline="always")
 def _replaceable(g, rt, seat):
     """Bit p set when the seat may put a new card at p (layout.can_replace_nb; in a power
     round PowerState.replaceable_positions: grid positions as the plain game allows, grown
@@ -107,6 +118,9 @@ def _replaceable(g, rt, seat):
 def _turn_up(g, rt, seat, p):
     """(seat, p) turns face up: everyone now knows it. Returns its value."""
     card = g[ix(G_LAY + seat * MAX_POS + p)]
+    if POWERS:
+        turn_up(g, rt, seat, p)
+        return rt[ix(RT_VALUE + card)]
     g[ix(G_UPMASK + seat)] |= 1 << p
     g[ix(G_FACE_DOWN + seat)] -= 1
     learn(g, rt, seat, p, card)
@@ -126,6 +140,9 @@ def _put(g, rt, seat, p, card, face_up, public_card):
             g[ix(K.G_ONCE + seat * MAX_POS + p)] == K.ONCE_LEFT:
         g[ix(K.G_ONCE + seat * MAX_POS + p)] = K.ONCE_SPENT
     old = g[ix(i)]
+    if POWERS:
+        put(g, rt, seat, p, card, face_up, everyone(rt) if public_card else 1 << seat)
+        return old
     bit = 1 << p
     up = g[ix(G_UPMASK + seat)]
     was_up = (up >> p) & 1   # data, so arithmetic rather than a branch
@@ -161,6 +178,9 @@ def _discard(g, rt, seat, card, n_disc, sum_disc):
         local = card % CARDS_PER_DECK
         if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
             g[ix(G_SKIP + (seat + 1) % rt[K.R_PLAYERS])] = 1
+    if POWERS:   # a new top, its power unused
+        set_pub(g, K.PUB_TOP_POWER_UNUSED, 1)
+        g[ix(G_PRIV + PRIV_TOP_NEW)] = 1
     return n_disc + 1, sum_disc + rt[ix(RT_VALUE + card)]
 
 
@@ -200,6 +220,21 @@ def _reshuffle(g, rt, rng, n_disc):
     g[ix(G_DISCARD)] = top
     shuffle_nb(g, G_STOCK, n_stock, rng, STREAM_DEAL)
     return n_stock, rt[ix(RT_VALUE + top)]
+
+
+@hot(inline="always")
+def _draw_card(g, rt, rng, n_stock, n_disc, sum_disc, reshuffles):
+    """The top stock card, the pile reshuffled into the stock first when it is empty; in a
+    power round taking the last one fires stock_exhausted. Returns (the card, n_stock, n_disc,
+    sum_disc, reshuffles)."""
+    if n_stock == 0:
+        n_stock, sum_disc = _reshuffle(g, rt, rng, n_disc)
+        n_disc = 1
+        reshuffles += 1
+    n_stock -= 1
+    if POWERS and n_stock == 0 and (rt[K.R_END_TRIGGERS] & K.END_STOCK_EXHAUSTED) != 0:
+        g[ix(G_PRIV + PRIV_OVER)] = 1
+    return g[ix(G_STOCK + n_stock)], n_stock, n_disc, sum_disc, reshuffles
 
 
 @hot
@@ -292,17 +327,14 @@ def draw_card(g, rt, rng):
     drawn; taking the last one fires stock_exhausted."""
     if not can_draw(g, rt):
         return -1
-    if pub(g, K.PUB_STOCK_N) == 0:
-        n_stock, sum_disc = _reshuffle(g, rt, rng, pub(g, K.PUB_DISCARD_N))
-        set_pub(g, K.PUB_STOCK_N, n_stock)
-        set_pub(g, K.PUB_DISCARD_N, 1)
-        set_pub(g, K.PUB_DISCARD_SUM, sum_disc)
-        set_pub(g, K.PUB_RESHUFFLES, pub(g, K.PUB_RESHUFFLES) + 1)
-    n = pub(g, K.PUB_STOCK_N) - 1
-    set_pub(g, K.PUB_STOCK_N, n)
-    if n == 0 and (rt[K.R_END_TRIGGERS] & K.END_STOCK_EXHAUSTED) != 0:
-        g[ix(G_PRIV + PRIV_OVER)] = 1
-    return g[ix(G_STOCK + n)]
+    card, n_stock, n_disc, sum_disc, reshuffles = _draw_card(
+        g, rt, rng, pub(g, K.PUB_STOCK_N), pub(g, K.PUB_DISCARD_N), pub(g, K.PUB_DISCARD_SUM),
+        pub(g, K.PUB_RESHUFFLES))
+    set_pub(g, K.PUB_STOCK_N, n_stock)
+    set_pub(g, K.PUB_DISCARD_N, n_disc)
+    set_pub(g, K.PUB_DISCARD_SUM, sum_disc)
+    set_pub(g, K.PUB_RESHUFFLES, reshuffles)
+    return card
 
 
 @hot
@@ -331,8 +363,6 @@ def discard(g, rt, seat, card):
                         pub(g, K.PUB_DISCARD_SUM))
     set_pub(g, K.PUB_DISCARD_N, n)
     set_pub(g, K.PUB_DISCARD_SUM, total)
-    set_pub(g, K.PUB_TOP_POWER_UNUSED, 1)
-    g[ix(G_PRIV + PRIV_TOP_NEW)] = 1
 
 
 @hot

@@ -10,7 +10,7 @@ from simulator.game import codes as K
 from simulator.game.codes import G_PRIV, G_PUB, MAX_POS
 from simulator.kernel.jit import hot, ix
 
-from .ask import _pask, _pw_pos, _pw_seat
+from .ask import _pask, _place, _pw_pos, _pw_seat
 from .base import (BIT_PASS, PRIV_END_TURN, card_at, effect_of, everyone, is_up, key_of,
                    popcount, pub, set_pub)
 from .moves import (_replaceable, add_penalty_cards, can_draw, cards_mask, discard,
@@ -112,21 +112,15 @@ def cancel_end(g):
 
 
 @hot
-def _pw_place(g, rt, rng, par, ctx, seat, p, card, public):
-    """The held card goes to p (Hole.place), the card there to the discard pile."""
-    face = rt[K.R_PLACEMENT_FACE]
-    up = face == K.FACE_UP or (face == K.FACE_CHOICE and is_up(g, seat, p))
-    if face == K.FACE_CHOICE and not up:
-        f = _pask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, 0, -1,
-                  (1 << K.A_FACE_UP) | (1 << K.A_FACE_DOWN))
-        if f < 0:
-            return -1
-        up = f == K.A_FACE_UP
-    g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
-    old = card_at(g, seat, p)
-    put(g, rt, seat, p, card, up, everyone(rt) if public else 1 << seat)
-    discard(g, rt, seat, old)
-    return 0
+def _place_kept(g, rt, rng, par, ctx, seat, p, card, public):
+    """The turn's placement (_place) of the card an effect kept (the Dutch 8's), the
+    counters in the public slots. 0, or -1 on a policy error."""
+    ok, n_disc, sum_disc, up_n, up_sum = _place(
+        g, rt, rng, par, ctx, seat, p, card, public, pub(g, K.PUB_DISCARD_N),
+        pub(g, K.PUB_DISCARD_SUM), pub(g, K.PUB_FACEUP_N), pub(g, K.PUB_FACEUP_SUM))
+    set_pub(g, K.PUB_DISCARD_N, n_disc)
+    set_pub(g, K.PUB_DISCARD_SUM, sum_disc)
+    return 0 if ok else -1
 
 
 @hot
@@ -344,7 +338,7 @@ def _pw_draw_two(g, rt, rng, par, ctx, seat):
         return 0
     if c == K.A_MATCH:
         return _pw_turn_match(g, rt, rng, par, ctx, seat, card, False)
-    return _pw_place(g, rt, rng, par, ctx, seat, c, card, rt[K.R_PRIVATE_STOCK] == 0)
+    return _place_kept(g, rt, rng, par, ctx, seat, c, card, rt[K.R_PRIVATE_STOCK] == 0)
 
 
 @hot

@@ -16,13 +16,13 @@ from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_s
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
-from .ask import _mask_actions, _mask_positions, _publish
-from .base import ERR_CONSERVATION, STEP, VIEWS, known_at
+from .ask import _counters, _mask_actions, _mask_positions, _publish
+from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
+                   known_at)
 from .build import GENERAL, POWERS
 from .moves import _replaceable, learn_nb, start_layouts
-from .power_turn import power_play_nb
 from .reveal import _before_play, _groups_revealed, _initial_reveal
-from .turn import _end_triggered, _turn, turn_options
+from .turn import _after_turn, _end_triggered, _turn, turn_options
 
 
 @hot(inline="always")
@@ -87,6 +87,25 @@ def _deal(g, rt, rng, seed, round_index):
     return n
 
 
+@hot(inline="always")
+def _lap(g, rt, seat, turn, ender_before, ender, final_left, up_n, up_sum):
+    """After ``seat``'s turn (``turn`` turns played): a final turn was played, or the end may
+    be triggered now. In a power round the turn the end came in is kept (a cancelled final
+    lap, the Dutch black king, may start again). Returns (ender, final_left, up_n, up_sum)."""
+    if POWERS:
+        fresh = g[ix(G_PRIV + PRIV_END_TURN)] >= turn - 1
+    else:
+        fresh = ender_before < 0
+    if ender >= 0 and not fresh:
+        final_left -= 1          # a final turn was played
+    elif ender < 0:              # (a knock or flip-all set it itself)
+        ender, final_left, up_n, up_sum = _end_triggered(g, rt, seat, up_n, up_sum, ender,
+                                                         final_left)
+        if POWERS and ender >= 0:
+            g[ix(G_PRIV + PRIV_END_TURN)] = turn - 1
+    return ender, final_left, up_n, up_sum
+
+
 @hot
 def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked, reshuffles, forced, forced_pos, cap):
@@ -94,10 +113,11 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     in ``g`` and the counters given. ``forced`` >= 0 makes the first turn's move instead of
     the seat's policy (the lookahead player's candidates, lean build): A_KNOCK; A_TAKE_DISCARD
     placed at ``forced_pos``; A_DRAW_STOCK with the drawn card placed at ``forced_pos``,
-    discarded when it is A_DISCARD, or as the policy decides when it is -1. ``ctx``: (move
-    log, user policy, policies' table, policy scratch, int64 scratch, check) in the general
-    build, anything in the others. Returns (turns, ender, knocked, capped, reshuffles);
-    capped is -1 after a policy's illegal action or a failed check."""
+    discarded when it is A_DISCARD, or as the policy decides when it is -1; in a power round
+    FROM_CALL starts at the call that ends the seat's turn, its action made (resume_nb).
+    ``ctx``: (move log, user policy, policies' table, policy scratch, int64 scratch, check)
+    in the general build, anything in the others. Returns (turns, ender, knocked, capped,
+    reshuffles); capped is -1 after a policy's illegal action or a failed check."""
     players = rt[K.R_PLAYERS]
     capped = 0
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
@@ -106,29 +126,36 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
         LP.seat_policies(g, par, players, rt[K.R_END_TRIGGERS])
     while True:
         ender_before = ender
-        if GENERAL and g[ix(G_SKIP + seat)] != 0:  # a jack was discarded onto it: no turn
+        r = 1
+        if POWERS and forced == FROM_CALL:
+            ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
+                g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
+                final_left, knocked)
+            r = 1 if ok else -1
+        elif GENERAL and g[ix(G_SKIP + seat)] != 0:  # a jack was discarded onto it: no turn
             g[ix(G_SKIP + seat)] = 0
+            if POWERS:
+                g[ix(G_PUB + K.PUB_SHIELDED)] &= ~(1 << seat)
         else:
             r, n_stock, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked, \
                 reshuffles = _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc,
                                    up_n, up_sum, turn, ender, final_left, knocked, reshuffles,
                                    forced, forced_pos, vector)
-            if r <= 0:
-                capped = min(r, 0)
-                break
+        if r <= 0:
+            capped = min(r, 0)
+            break
         turn += 1
-        if GENERAL and ctx[5]:
+        if POWERS or (GENERAL and ctx[5]):
             _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                      knocked, reshuffles)
-            if not conservation_ok_nb(g, rt, -1, ctx[4]):
+            if GENERAL and ctx[5] and not conservation_ok_nb(g, rt, -1, ctx[4]):
                 g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_CONSERVATION
                 capped = -1
                 break
-        if ender_before >= 0:
-            final_left -= 1          # a final turn was played
-        elif ender < 0:              # (a knock or flip-all set it itself)
-            ender, final_left, up_n, up_sum = _end_triggered(g, rt, seat, up_n, up_sum, ender,
-                                                             final_left)
+        if POWERS and g[ix(G_PRIV + PRIV_OVER)] != 0:
+            break    # an emptied layout or stock ended the hole with the turn
+        ender, final_left, up_n, up_sum = _lap(g, rt, seat, turn, ender_before, ender,
+                                               final_left, up_n, up_sum)
         if GENERAL and ender_before < 0 and ender >= 0 and rt[K.R_REVEAL_ON_TRIGGER] != 0:
             _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                      knocked, reshuffles)
@@ -152,6 +179,18 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
     return turn, ender, knocked, capped, reshuffles
+
+
+@hot
+def resume_nb(g, rt, par, rng, ctx, seat, at_call, cap):
+    """play_nb in a power round from the state of a decision in ``seat``'s turn, its counters
+    in the public slots: from that turn's start, or (``at_call``) from the call that ends it
+    (the lookahead player's rollouts, strategies/lookahead_powers.py)."""
+    n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
+        reshuffles = _counters(g)
+    return play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn,
+                   ender, final_left, knocked, reshuffles, FROM_CALL if at_call else -1, -1,
+                   cap)
 
 
 @hot(inline=STEP)
@@ -190,14 +229,7 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
                                                                round_index, log_on)
     turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
-    # a build constant alone in the test, so that Numba drops the other build's turns
-    if POWERS:
-        if ok:
-            turn, ender, knocked, capped, reshuffles = power_play_nb(
-                g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum,
-                rt[K.R_TURN_CAP])
-            ok = capped >= 0
-    elif ok:
+    if ok:
         turn, ender, knocked, capped, reshuffles = play_nb(
             g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0,
             -1, -1, rt[K.R_TURN_CAP])
@@ -313,10 +345,6 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
         return -1
     if turns == 0:
         return 0
-    if POWERS:
-        turn, ender, knocked, capped, reshuffles = power_play_nb(
-            g, rt, par, rng, ctx, n_stock, n_disc, sum_disc, up_n, up_sum, turns)
-        return turn % rt[K.R_PLAYERS] if capped == 1 else -1
     turn, ender, knocked, capped, reshuffles = play_nb(
         g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1,
         -1, turns)

@@ -1,39 +1,60 @@
-"""One turn of a plain round: the options, the draw or take and where the card goes, the
-flips, the knock, and the end it may trigger."""
+"""One turn, of every round: the options, the draw or take and where the card goes, the
+flips, the knock, and the end it may trigger; in a power round (``POWERS``) also the power
+steps (power_turn.py): the held card's power or match, the top discard's power, the snap
+window and the call. A power round's counters live in the public slots, where its steps read
+and write them: the turn publishes its counters before them and reads them back after."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from simulator.game import codes as K
 from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LEGAL, G_PENALTY,
-                                  G_POLICY, G_PUB, G_STOCK, G_UPMASK, MAX_POS,
-                                  POLICY_KNOCK_THRESHOLD, RT_VALUE)
+                                  G_POLICY, G_PRIV, G_PUB, MAX_POS, POLICY_KNOCK_THRESHOLD,
+                                  RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 
-from .ask import (_ask, _ask_place, _clear, _mask_actions, _mask_positions, _peek, _publish,
-                  _show_piles)
-from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL, STEP,
-                   VIEWS, _lowest)
-from .build import GENERAL
-from .moves import (_discard, _off_pile, _put, _replaceable, _reshuffle, _turn_up,
+from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_positions, _peek,
+                  _place, _publish, _show_piles)
+from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
+                   PRIV_END_TURN, PRIV_TOP_NEW, STEP, VIEWS, _lowest, effect_of, pub)
+from .build import GENERAL, POWERS
+from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
                     _unknown_mask)
+from .power_turn import (held_options, may_call, power_window, top_power_usable, use_held,
+                         use_top_power)
 from .reveal import _first_turn, _remove_groups
 
 
 @hot(inline="always")
+def _may_knock(g, rt, ender, turn):
+    """Nobody ended the hole and enough laps were played for a knock (a power round's call:
+    power_turn.may_call, from the public slots)."""
+    if POWERS:
+        return may_call(g, rt)
+    return (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and ender < 0 and \
+        turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
+
+
+@hot(inline="always")
+def _takeable(rt, top):
+    """A power round's top discard with a power may be taken only when power_placeable."""
+    if POWERS:
+        return rt[K.R_POWER_PLACEABLE] != 0 or effect_of(rt, top) == K.POW_NONE
+    return True
+
+
+@hot(inline="always")
 def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
-    """The actions legal at the start of ``seat``'s turn, as bits (B_DRAW, ...)."""
+    """The actions legal at the start of ``seat``'s turn, as bits 1 << action (B_DRAW, ...)."""
     final_lap = ender >= 0
     bits = 0
     if n_stock > 0 or (rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE and n_disc > 1):
         bits |= B_DRAW
     if rt[K.R_DRAW_FROM_DISCARD] != 0 and n_disc > 0 and \
-            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and _replaceable(g, rt, seat):
+            not (final_lap and rt[K.R_FINAL_STOCK_ONLY] != 0) and _replaceable(g, rt, seat) \
+            and _takeable(rt, g[ix(G_DISCARD + n_disc - 1)]):
         bits |= B_TAKE
-    if (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and not final_lap and \
-            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS] and \
+    if _may_knock(g, rt, ender, turn) and \
             not (GENERAL and rt[K.R_KNOCK_TIMING] == K.KNOCK_END_OF_TURN):
         bits |= B_KNOCK
     if GENERAL:
@@ -45,6 +66,8 @@ def turn_options(g, rt, seat, n_stock, n_disc, ender, turn):
                 bits |= B_FLIP_ALL
         if rt[K.R_PAY_TO_PEEK] != K.NONE_VALUE and _unknown_mask(g, rt, seat, 0) != 0:
             bits |= B_PEEK
+    if POWERS and top_power_usable(g, rt, seat, n_disc):
+        bits |= 1 << K.A_DISCARD_POWER
     return bits
 
 
@@ -66,30 +89,6 @@ def _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn):
             return NOTHING_LEGAL
 
 
-@hot(inline="always")
-def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, up_sum):
-    """Put the held ``card`` at p with the face the rules (or the player) choose; the old
-    card goes face up onto the discard pile. Returns (ok, n_disc, sum_disc, up_n, up_sum)."""
-    face_rule = rt[K.R_PLACEMENT_FACE]
-    face_up = face_rule != K.FACE_DOWN  # player_choice: the lean build's policies choose up
-    was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
-    if VIEWS and face_rule == K.FACE_CHOICE and was_up == 0:
-        _clear(g)
-        g[ix(G_LEGAL + K.A_FACE_UP)] = 1
-        g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1
-        f = _ask(g, rt, rng, par, ctx, K.DP_FACE, seat, card, False)
-        if f < 0:
-            return False, n_disc, sum_disc, up_n, up_sum
-        face_up = f == K.A_FACE_UP
-    old = _put(g, rt, seat, p, card, face_up, public)
-    if VIEWS:
-        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
-    up_n += np.int64(face_up) - was_up
-    up_sum += np.int64(face_up) * rt[ix(RT_VALUE + card)] - was_up * rt[ix(RT_VALUE + old)]
-    n_disc, sum_disc = _discard(g, rt, seat, old, n_disc, sum_disc)
-    return True, n_disc, sum_disc, up_n, up_sum
-
-
 @hot(inline=STEP)
 def _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum):
     """flip_after_discard: having discarded the drawn card, the seat turns one of its cards up
@@ -106,7 +105,7 @@ def _flip_after_discard(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_s
                 endgame = True
         if not endgame:
             return True, up_n, up_sum
-    _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+    _mask_positions(g, rt, _down_mask(g, rt, seat))
     if (fad == K.FAD_UNLESS_ONE and fd == 1) or fad == K.FAD_ENDGAME:
         g[ix(G_LEGAL + K.A_PASS)] = 1
     _show_piles(g, n_disc, sum_disc, up_n, up_sum)
@@ -125,22 +124,23 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     """A_DRAW_STOCK: draw (reshuffling the pile when the stock is empty) and choose where the
     card goes, or discard it. ``n``, ``S``: the lean build's unseen cards and their sum.
     Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, the card to place or
-    -1, its position, whether everyone saw it)."""
-    if n_stock == 0:
-        n_stock, sum_disc = _reshuffle(g, rt, rng, n_disc)
-        n_disc = 1
-        reshuffles += 1
-        if not VIEWS:
-            n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
-    n_stock -= 1
-    card = g[ix(G_STOCK + n_stock)]
+    -1, its position (in a power round A_POWER or A_MATCH too), whether everyone saw it)."""
+    before = reshuffles
+    card, n_stock, n_disc, sum_disc, reshuffles = _draw_card(g, rt, rng, n_stock, n_disc,
+                                                             sum_disc, reshuffles)
+    if not VIEWS and reshuffles != before:
+        n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
     if VIEWS:
-        if public:
-            g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
+        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card if public else -1
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                  knocked, reshuffles)
-        b = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN)
+        effect = K.POW_NONE
+        powers = 0
+        if POWERS:
+            effect = effect_of(rt, card)
+            powers = held_options(g, rt, seat, effect)
+        b = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_DRAWN, effect, powers)
         if b < 0:
             return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
         p = -1 if b == K.A_DISCARD else b
@@ -178,8 +178,12 @@ def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                  knocked, reshuffles)
-        p = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN)
-        g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1   # as ever: before the face is chosen
+        powers = 0
+        if POWERS:
+            powers = held_options(g, rt, seat, K.POW_NONE)
+        p = _ask_place(g, rt, rng, par, ctx, seat, card, K.DP_PLACE_TAKEN, K.POW_NONE, powers)
+        if not POWERS:   # a plain round hides it before the face is chosen, a power round after
+            g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
         return p >= 0, n_disc, sum_disc, card, p
     p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
     rep = _replaceable(g, rt, seat)
@@ -206,8 +210,9 @@ def _reveal_on_trigger(g, rt, seat, up_n, up_sum):
     for s in range(rt[K.R_PLAYERS]):
         if s == seat:
             continue
-        for p in range(rt[K.R_NPOS]):
-            if (g[ix(G_UPMASK + s)] >> p) & 1 == 0:
+        down = _down_mask(g, rt, s)
+        for p in range(MAX_POS if POWERS else rt[K.R_NPOS]):
+            if (down >> p) & 1:
                 up_sum += _turn_up(g, rt, s, p)
                 up_n += 1
     return up_n, up_sum
@@ -217,6 +222,8 @@ def _reveal_on_trigger(g, rt, seat, up_n, up_sum):
 def _start_end(g, rt, seat, up_n, up_sum):
     """``seat`` triggers the end: (ender, final turns left, up_n, up_sum)."""
     up_n, up_sum = _reveal_on_trigger(g, rt, seat, up_n, up_sum)
+    if POWERS:   # the turn it ended in, for the final lap's count (play_nb)
+        g[ix(G_PRIV + PRIV_END_TURN)] = pub(g, K.PUB_TURN)
     return seat, _final_turns(rt, seat, rt[K.R_PLAYERS]), up_n, up_sum
 
 
@@ -229,9 +236,7 @@ def _after_turn(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn
     Returns (ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked)."""
     ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, seat, n_disc,
                                                         sum_disc, up_n, up_sum)
-    if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and \
-            (rt[K.R_END_TRIGGERS] & K.END_KNOCK) != 0 and ender < 0 and \
-            turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]:
+    if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock(g, rt, ender, turn):
         _clear(g)
         g[ix(G_LEGAL + K.A_KNOCK)] = 1
         g[ix(G_LEGAL + K.A_PASS)] = 1
@@ -248,13 +253,14 @@ def _flips(g, rt, rng, par, ctx, seat, action, up_n, up_sum, ender, final_left):
     """A_FLIP (one chosen card, DP_FLIP) or A_FLIP_ALL (every face-down card, and the end
     when nobody has triggered it). Returns (ok, up_n, up_sum, ender, final_left)."""
     if action == K.A_FLIP:
-        _mask_positions(g, rt, ((1 << rt[K.R_NPOS]) - 1) & ~g[ix(G_UPMASK + seat)])
+        _mask_positions(g, rt, _down_mask(g, rt, seat))
         c = _ask(g, rt, rng, par, ctx, K.DP_FLIP, seat, -1, False)
         if c < 0:
             return False, up_n, up_sum, ender, final_left
         return True, up_n + 1, up_sum + _turn_up(g, rt, seat, c), ender, final_left
-    for p in range(rt[K.R_NPOS]):
-        if (g[ix(G_UPMASK + seat)] >> p) & 1 == 0:
+    down = _down_mask(g, rt, seat)
+    for p in range(MAX_POS if POWERS else rt[K.R_NPOS]):
+        if (down >> p) & 1:
             up_sum += _turn_up(g, rt, seat, p)
             up_n += 1
     if ender < 0:
@@ -263,39 +269,56 @@ def _flips(g, rt, rng, par, ctx, seat, action, up_n, up_sum, ender, final_left):
 
 
 @hot(inline="always")
-def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
-          final_left, knocked, reshuffles, forced, forced_pos, vector):
-    """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
-    final_left, knocked, reshuffles): r is 1 when played, 0 when the hole must end (nothing
-    is legal), -1 after a policy's illegal action."""
+def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+            final_left, knocked, reshuffles, forced, vector):
+    """The turn's start: (general build) the first turn's reveals, then the action of the
+    seat's policy, or the lean build's (``forced`` when >= 0). Returns (r, action, n_disc,
+    sum_disc, up_n, up_sum, n, S): r is 1 to play the action, 0 when nothing is legal, -1
+    after a policy's illegal action; n, S: the lean build's unseen cards and their sum."""
     ok = True
+    if POWERS:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        g[ix(G_PUB + K.PUB_SHIELDED)] &= ~(1 << seat)   # a shield lasts to its owner's turn
+        g[ix(G_PRIV + PRIV_TOP_NEW)] = 0
     if GENERAL and g[ix(G_CHOSEN + seat * MAX_POS + MAX_POS - 1)] < 0:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
         ok, n_disc, sum_disc, up_n, up_sum = _first_turn(g, rt, rng, par, ctx, seat, n_disc,
                                                          sum_disc, up_n, up_sum)
     bits = turn_options(g, rt, seat, n_stock, n_disc, ender, turn) if ok else 0
+    action = -1
+    n = 0
+    S = 0
     if VIEWS and ok and bits != 0:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
         action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
         ok = action >= 0 or action == NOTHING_LEGAL
         bits = 0 if action == NOTHING_LEGAL else bits
-        n = 0
-        S = 0
     elif not VIEWS:
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
         top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
         action = forced if forced >= 0 else LP.turn_action(
             g, rt, par, seat, n, S, top, (bits & B_DRAW) != 0, (bits & B_TAKE) != 0,
             (bits & B_KNOCK) != 0, vector)
-    else:
-        action = -1
-        n = 0
-        S = 0
-    if not ok or bits == 0:
-        return (-1 if not ok else 0), n_stock, n_disc, sum_disc, up_n, up_sum, ender, \
-            final_left, knocked, reshuffles
+    r = -1 if not ok else (0 if bits == 0 else 1)
+    return r, action, n_disc, sum_disc, up_n, up_sum, n, S
+
+
+@hot(inline="always")
+def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+          final_left, knocked, reshuffles, forced, forced_pos, vector):
+    """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
+    final_left, knocked, reshuffles): r is 1 when played, 0 when the hole must end (nothing
+    is legal), -1 after a policy's illegal action."""
+    r, action, n_disc, sum_disc, up_n, up_sum, n, S = _action(
+        g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
+        final_left, knocked, reshuffles, forced, vector)
+    if r <= 0:
+        return r, n_stock, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked, \
+            reshuffles
+    ok = True
     card = -1
     p = -1
     public = True
@@ -307,18 +330,33 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         ok, n_disc, sum_disc, card, p = _take(
             g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked, reshuffles, forced, forced_pos)
+    elif POWERS and action == K.A_DISCARD_POWER:   # the counters are published (_action)
+        ok = use_top_power(g, rt, rng, par, ctx, seat) >= 0
+        n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
+            reshuffles = _counters(g)
     elif GENERAL and (action == K.A_FLIP or action == K.A_FLIP_ALL):
         ok, up_n, up_sum, ender, final_left = _flips(g, rt, rng, par, ctx, seat, action, up_n,
                                                      up_sum, ender, final_left)
     else:  # knock
         ender, final_left, up_n, up_sum = _start_end(g, rt, seat, up_n, up_sum)
         knocked = 1
-    if ok and card >= 0:  # the one place a held card goes to the layout
+    if ok and card >= 0 and POWERS and p >= MAX_POS:   # published before the card's ask
+        ok = use_held(g, rt, rng, par, ctx, seat, card, p, action == K.A_TAKE_DISCARD) >= 0
+        n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
+            reshuffles = _counters(g)
+    elif ok and card >= 0:  # the one place a held card goes to the layout
         ok, n_disc, sum_disc, up_n, up_sum = _place(g, rt, rng, par, ctx, seat, p, card, public,
                                                     n_disc, sum_disc, up_n, up_sum)
+    over = 0
     if GENERAL and ok:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
+        if POWERS:
+            over = power_window(g, rt, rng, par, ctx, seat)
+            ok = over >= 0
+            n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
+                reshuffles = _counters(g)
+    if GENERAL and ok and over == 0:
         ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
             g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked)
