@@ -25,9 +25,9 @@ MEM_FORGOTTEN = 2       # forgetful: bit p set when it has forgotten its face-do
 MEM_LOOK = 7            # blind_replacement = false: the unknown card it will look at first
 MEM_DREW = 1            # lookahead in power games: PUB_TURN + 1 of the turn it chose to draw in
 # power-card games (strategies/powers.py): the greedy-family "plan" carried from one decision of
-# a power, turn match or snap to the next (simulator/game/powers.py decide()'s power_plan), kept
-# as the reference keeps its dict: set and read by the same decisions, cleared only when it
-# chooses to use a power. A (seat, pos) is stored as 1 + seat*16 + pos, 0 meaning none.
+# a power, turn match or snap to the next (strategies/reference/powers.py decide()'s
+# power_plan), kept as the reference keeps its dict: set and read by the same decisions,
+# cleared only when it chooses to use a power. A (seat, pos) is stored as 1 + seat*16 + pos, 0 meaning none.
 MEM_PLAN_SNAP = 8       # plan["snap"]: the card it snaps
 MEM_PLAN_OWN = 9        # plan["own"]: 1 + its own card peeked by a Cumbia J (position only)
 MEM_PLAN_THEIRS = 10    # plan["theirs"]: the opponent card a swap takes

@@ -1,8 +1,9 @@
 """The built-ins' decisions in power-card games (docs/policies.md#power-cards): the compiled
-form of simulator/game/powers.py's ``decide()`` and its helpers, which the reference greedy and
-knock-threshold play. greedy, knock-threshold and forgetful answer with their own pools; every
-other built-in goes through ``others_power_nb`` (the same rule with greedy's pool, its own
-placement choice standing in for greedy's). Random answers uniformly and never comes here.
+form of strategies/reference/powers.py's ``decide()`` and its helpers, which the reference
+greedy and knock-threshold play. greedy, knock-threshold and forgetful answer with their own
+pools; every other built-in goes through ``others_power_nb`` (the same rule with greedy's pool,
+its own placement choice standing in for greedy's). Random answers uniformly and never comes
+here.
 
 Views (the conventions the power engine keeps): every position without a card holds the
 pseudo-card EMPTY0 + p, face up, known to all, worth 0; positions from rt[R_NPOS] on may hold

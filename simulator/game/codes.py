@@ -51,7 +51,7 @@ DP_KNOCK = 7         # knock_timing end_of_own_turn / any_time_in_turn: A_KNOCK 
 DP_ARRANGE = 8       # rearrange_after_reveal: where a face-up card (held) goes: a position
 DP_REMOVE = 9        # remove_cancelled = optional_to_discard_bottom: a completed group (held =
                      # its lowest position) goes to the discard pile's bottom? A_REMOVE or A_PASS
-# power-card games (simulator/game/powers.py; none of these arise in other games)
+# power-card games (simulator/game/powers/; none of these arise in other games)
 DP_TARGET_SEAT = 10  # name a seat (actions 0..players-1) for the effect in PUB_POWER
 DP_TARGET_POS = 11   # name a position of the seat in PUB_TARGET_SEAT (for the Dutch 7: a
                      # line, rows 0..R-1 then columns R..R+C-1)
@@ -152,7 +152,7 @@ END_TRIGGERS = ("knock", "all_face_up", "all_players_face_up", "stock_exhausted"
 END_KNOCK, END_ALL_FACE_UP, END_ALL_PLAYERS_FACE_UP, END_STOCK_EXHAUSTED = 1, 2, 4, 8
 END_CALL, END_EMPTY_LAYOUT = 16, 32
 
-# ---- power-card games (docs/rules.md#power-card-games, simulator/game/powers.py) -----------
+# ---- power-card games (docs/rules.md#power-card-games, simulator/game/powers/) -----------
 POWER_SETS = ("none", "malaysia", "pablo", "cumbia", "cabo", "cactus", "dutch")
 POWER_SOURCES = ("stock_only", "stock_or_unused_discard")
 SNAP_MODES, SNAP_NONE, SNAP_CUMBIA, SNAP_CACTUS = _option("none", "cumbia", "cactus")

@@ -13,7 +13,7 @@ padded to MAX_PLAYERS x MAX_POS, with -1 for "no card":
 Rules and card tables live in one int64 array ``rt`` (codes.RT_*). Knowledge is updated where
 cards move, so a policy reads its own row of ``known`` and never a hidden card.
 ``play_round_nb`` is the move-by-move truth that the plain-Python reference engine
-(simulator/game/reference.py) mirrors; ``play_chunk_nb`` plays a range of round indices and returns
+(simulator/game/reference/) mirrors; ``play_chunk_nb`` plays a range of round indices and returns
 integer sums that add up across chunks. Both are the general build's; the build is written
 into the cache folder on first import (builds.flow_build) and compiled on first call.
 """

@@ -45,7 +45,7 @@ FEATURES = (
     "knock_in_turn",         # a knock after one's own turn, or at any time in it
     "wild_jacks",            # one-eyed jacks pair with related cards
     "remove_cancelled",      # completed groups leave the layout
-    # the powers build only (simulator/game/powers.py is its specification)
+    # the powers build only (simulator/game/powers/ is its specification)
     "powers",                # power cards, snaps, turn matches, and the end triggers call,
                              # empty_layout and stock_exhausted
     # whole matches
@@ -100,7 +100,7 @@ OPTION_FEATURES: dict[str, tuple] = {
     "rearrange_after_reveal": _flag("rearrange", K.R_REARRANGE),
     "placement_face": (Need("face_choice", K.R_PLACEMENT_FACE, lambda v: v == K.FACE_CHOICE),),
     "draw_from_discard": DATA_ONLY,
-    "discard_draw_must_be_placed": DATA_ONLY,   # rules.py accepts only true
+    "discard_draw_must_be_placed": DATA_ONLY,   # the rules accept only true
     "stock_draw_may_be_discarded": DATA_ONLY,
     "replace_face_up_allowed": DATA_ONLY,
     "lock_face_up_columns": DATA_ONLY,
@@ -117,7 +117,7 @@ OPTION_FEATURES: dict[str, tuple] = {
                      Need("powers", K.R_END_TRIGGERS,
                           lambda v: v & (K.END_CALL | K.END_EMPTY_LAYOUT |
                                          K.END_STOCK_EXHAUSTED))),
-    "knock_exclusive": DATA_ONLY,   # rules.py accepts only true
+    "knock_exclusive": DATA_ONLY,   # the rules accept only true
     "knock_min_laps": DATA_ONLY,
     "pay_to_peek": (Need("pay_to_peek", K.R_PAY_TO_PEEK, lambda v: v != K.NONE_VALUE),),
     "jack_discard_skips_next": _flag("jack_skips", K.R_JACK_SKIPS),
@@ -148,7 +148,7 @@ OPTION_FEATURES: dict[str, tuple] = {
     "match_key": DATA_ONLY,
     "pair_scope": DATA_ONLY,
     "line_sets": DATA_ONLY,
-    # remove_immediately is remove_cancelled = immediate (rules.py insists), classified there
+    # remove_immediately is remove_cancelled = immediate (the rules insist), classified there
     "overlap_rule": DATA_ONLY,
     "negative_pairs_keep_value": DATA_ONLY,
     "quad_two_columns_value": DATA_ONLY,
@@ -186,7 +186,7 @@ OPTION_FEATURES: dict[str, tuple] = {
     "pot_cap": DATA_ONLY,
     "power_set": (Need("powers", K.R_POWER_SET, bool),),
     # the following only mean something with a power set, a snap or turn-match mode, or the
-    # call trigger (rules.py insists), each of which needs "powers"
+    # call trigger (the rules insist), each of which needs "powers"
     "dutch_powers": DATA_ONLY,
     "powers_off": DATA_ONLY,
     "power_source": (Need("powers", K.R_POWER_SOURCE, bool),),

@@ -1,4 +1,4 @@
-"""The power-card games' effects (the powers build; simulator/game/powers.py is the
+"""The power-card games' effects (the powers build; simulator/game/powers/ is the
 specification): which power has a target now, each effect with the decisions it asks, and
 the turn match (Pablo's multi-replace, Cabo's match). A power round keeps its counters in
 the public slots (moves.py); each step is called, not inlined, to keep the first compile
