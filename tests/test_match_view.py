@@ -17,6 +17,7 @@ from simulator.game.rules import Rules
 from simulator.kernel.engine import State
 from simulator.kernel.tally import MACC_TOTAL_SUM
 from strategies import resolve_seats, seat_arrays, user_policy
+from strategies.reference.referee import make_hole
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICY = str(ROOT / "tests" / "policies" / "match_policy.py") + ":decide"
@@ -90,7 +91,7 @@ def test_the_reference_engine_shows_the_match(how):
     seen, hole_scores = [], []
 
     def play_hole(order, round_index, view):
-        hole = R.Hole(SIX, PLAYERS, ["random"], 3, round_index)
+        hole = make_hole(SIX, PLAYERS, ["random"], 3, round_index)
         hole.match = view
         hole.policies = [_Watching(p, seen) for p in hole.policies]
         seen.clear()
@@ -104,5 +105,5 @@ def test_the_reference_engine_shows_the_match(how):
 
     match = R.play_match(SIX, PLAYERS, 3, 0, holes, target, play_hole, views=True)
     assert match.holes == len(hole_scores) > 1
-    alone = R.Hole(SIX, PLAYERS, ["random"], 3, 0)
+    alone = make_hole(SIX, PLAYERS, ["random"], 3, 0)
     assert alone.match == R.MatchView() and alone.match.holes == 1

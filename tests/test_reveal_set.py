@@ -15,6 +15,7 @@ from simulator.game import codes as K
 from simulator.game import reference as R
 from simulator.game.rules import Rules, flatten
 from strategies import resolve_seats, seat_arrays, user_policy
+from strategies.reference.referee import make_hole
 
 ROOT = Path(__file__).resolve().parents[1]
 POLICY = str(ROOT / "tests" / "policies" / "pair_reveal_policy.py") + ":decide"
@@ -94,7 +95,7 @@ class _PairFirst:
 def test_the_reference_engine_plays_a_set_as_its_picks(seed):
     records = []
     for as_set in (False, True):
-        hole = R.Hole(SIX, 3, ["greedy"], seed, 0)
+        hole = make_hole(SIX, 3, ["greedy"], seed, 0)
         hole.policies = [_PairFirst(p, s % SIX.grid_cols, as_set)
                          for s, p in enumerate(hole.policies)]
         record = hole.play()
