@@ -319,3 +319,30 @@ def test_the_game_layer_the_guide_report_and_the_reference_policies_are_split_by
     long = [f"{rel}: {n} lines" for rel in _files() if rel.startswith(SPLIT_BY_CONCERN)
             for n in [len((ROOT / rel).read_text().splitlines())] if n > MAX_MODULE_LINES]
     assert not long, f"modules over {MAX_MODULE_LINES} lines:\n" + "\n".join(long)
+
+
+# a function longer than a screen does several things; each gets a name of its own
+MAX_FUNCTION_LINES = 80
+
+
+def long_functions(rel: str, source: str) -> list[str]:
+    """``rel:line name (n lines)`` for every function of ``source`` over MAX_FUNCTION_LINES
+    lines, its decorators and docstring included."""
+    return [f"{rel}:{node.lineno} {node.name} ({n} lines)"
+            for node in ast.walk(ast.parse(source))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for n in [node.end_lineno - min([node.lineno] + [d.lineno for d in
+                                                            node.decorator_list]) + 1]
+            if n > MAX_FUNCTION_LINES]
+
+
+def test_no_function_is_over_80_lines():
+    long = [row for rel in _files() for row in long_functions(rel, (ROOT / rel).read_text())]
+    assert not long, "functions over 80 lines:\n" + "\n".join(long)
+
+
+def test_the_length_check_finds_a_long_function():
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES - 1))
+    assert long_functions("m.py", f"def short():\n{body}") == []
+    assert long_functions("m.py", f"@hot\ndef long():\n{body}    return 0\n") == \
+        [f"m.py:2 long ({MAX_FUNCTION_LINES + 2} lines)"]
