@@ -15,14 +15,11 @@ from strategies import resolve_seats, seat_arrays, user_policy
 
 SIX = Rules.preset("six_card")
 LOWEST = """
-    from simulator.game.codes import N_ACTIONS
+    from simulator.kernel.policy_tools import lowest_legal
 
     def decide(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
                params):
-        for a in range(N_ACTIONS):
-            if legal[a]:
-                return a
-        return -1
+        return lowest_legal(legal)
     # a version of its own: {tag}
 """
 

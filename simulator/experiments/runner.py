@@ -310,7 +310,8 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
             f"{int(arrays.ri[K.R_MAX_ABS_VALUE])} overflow simulator.kernel.policy_tools' 32-bit "
             f"search (5 x cards x largest |value| must stay below {GAIN_LIMIT:,}); "
             f"user policies cannot play them")
-    build = build_of(arrays, policy_ids, kernel, user, check, behind_notify=notify)
+    build = build_of(arrays, policy_ids, kernel, user, check, start_behind=True,
+                     notify=notify)
     user_chunk = user_kernel(user, notify) if build == "user" else None
     policies = () if build in ("lean", "user") else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
@@ -320,15 +321,15 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 
 
 def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
-             check: bool = False, behind_notify=False) -> str:
+             check: bool = False, start_behind: bool = False, notify=None) -> str:
     """The build a job of these seats plays on (pick.build). A user policy's own build not
     compiled yet: the general build, so that a first run does not wait minutes for it (with
-    ``behind_notify`` not False, its compile starts in the background, told to it)."""
+    ``start_behind``, that build's compile starts in the background and ``notify`` is told)."""
     build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
                        check)
     if build == "user" and not (behind.waits() or user_build_ready(user)):
-        if behind_notify is not False:
-            behind.compile_behind(*user_build(user), behind_notify)
+        if start_behind:
+            behind.compile_behind(*user_build(user), notify)
         build = pick.build(arrays.ri, policy_ids, "general", False, check)
     return build
 

@@ -3,7 +3,8 @@ it turns its face-down positions up from the left, or from the right while its m
 is above another seat's (with ``aware`` = 0 it never looks at the match)."""
 
 from simulator.game.codes import (DP_FLIP, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REVEAL, MAX_POS,
-                                  N_ACTIONS, PUB_TOTAL0, R_NPOS, R_PLAYERS)
+                                  PUB_TOTAL0, R_NPOS, R_PLAYERS)
+from simulator.kernel.policy_tools import lowest_legal
 
 PARAMS = (("aware", 1.0, "read the match totals (0: play as if never behind)"),)
 
@@ -26,7 +27,4 @@ def decide(point, seat, held, public, legal, known, faceup, discard, memory, rul
             p = npos - 1 - i if back else i
             if legal[p] and faceup[seat * MAX_POS + p] == 0:
                 return p
-    for a in range(N_ACTIONS):
-        if legal[a]:
-            return a
-    return -1
+    return lowest_legal(legal)

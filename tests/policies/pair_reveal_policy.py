@@ -3,8 +3,8 @@ named as one set (``as_set`` = 1, codes.REVEAL_SET) or one position at a time, t
 memory; it then turns its face-down positions up from the left. Both ways play the same holes."""
 
 from simulator.game.codes import (DP_FLIP, DP_PLACE_DRAWN, DP_PLACE_TAKEN, DP_REVEAL, MAX_POS,
-                                  N_ACTIONS, PUB_DISCARD_N, PUB_REVEAL_PICKS, R_COLS, R_NPOS,
-                                  REVEAL_SET)
+                                  PUB_DISCARD_N, PUB_REVEAL_PICKS, R_COLS, R_NPOS, REVEAL_SET)
+from simulator.kernel.policy_tools import lowest_legal
 
 PARAMS = (("as_set", 1.0, "name the pair as one set (0: one position at a time)"),)
 COLUMN = 0   # memory slot: the column chosen, plus 1 (0: none yet)
@@ -37,7 +37,4 @@ def decide(point, seat, held, public, legal, known, faceup, discard, memory, rul
         for p in range(rules[R_NPOS]):
             if legal[p] and faceup[seat * MAX_POS + p] == 0:
                 return p
-    for a in range(N_ACTIONS):
-        if legal[a]:
-            return a
-    return -1
+    return lowest_legal(legal)
