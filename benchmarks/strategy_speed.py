@@ -1,56 +1,107 @@
-"""Rounds per second of every built-in strategy, each played by all four seats of a rule set
-(default: six_card) on one thread, after warm-up, through the path of `golfsim run`. Prints
-ONE JSON line, ``rounds_per_s`` by strategy:
+"""Rounds per second of every built-in strategy, each played by all four seats, beside W1 on the
+lean build and the shared yardstick's W1 in C, in one run, one thread. Prints ONE JSON line:
 
-    python benchmarks/strategy_speed.py --rounds 20000
+    python benchmarks/strategy_speed.py --rounds 20000 [--presets six_card,power_cabo]
 
-Tournaments, `compare`, `tune` and `guide` spend their time in these policies, and all but
-``greedy`` and ``knock-threshold`` play on the general engine (``--kernel general`` puts those
-two there as well, for a like-for-like table). ``lookahead`` plays a tenth of the rounds: each
-of its decisions plays out rollouts.
+For each preset and strategy it times the strategy's rounds between two timings of W1 on the
+lean build (``greedy``, six_card, four seats) and of the C program, so every ratio compares
+programs timed within seconds of each other on a machine whose speed drifts:
+``vs_lean_w1`` is the strategy's rounds/s over the lean build's, ``vs_c_w1`` over the C
+program's. The run goes through the path of `golfsim run` after a warm-up (compile excluded),
+on the build ``auto`` picks (``--kernel`` forces one: ``table``, ``general``). ``lookahead``
+plays a tenth of the rounds: each of its decisions plays out rollouts. Without the yardstick
+(shared/yardstick beside the project, or $GOLFSIM_YARDSTICK) the C columns are null and the
+output says why.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import c_yardstick  # noqa: E402  (puts the project on sys.path as well)
+
+
+def _timed(rules, ids, params, rounds, seed, kernel="auto"):
+    from simulator.experiments.runner import run
+    t0 = time.perf_counter()
+    res = run(rules, 4, ids, params, rounds=rounds, seed=seed, kernel=kernel)
+    return rounds / (time.perf_counter() - t0), res
 
 
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--preset", default="six_card")
-    ap.add_argument("--kernel", choices=("auto", "general"), default="auto")
+    ap.add_argument("--presets", default="six_card,power_cabo")
+    ap.add_argument("--kernel", choices=("auto", "general", "table", "powers"), default="auto")
     ap.add_argument("--only", default=None, help="comma-separated strategies (default: all)")
+    ap.add_argument("--yardstick", metavar="DIR", default=None,
+                    help="the folder of w1.c (default: $GOLFSIM_YARDSTICK, else "
+                         "shared/yardstick beside the project's folder)")
     args = ap.parse_args(argv)
 
-    from simulator.game.rules import Rules
     from simulator.experiments.runner import run
+    from simulator.game.rules import Rules
     from strategies import STRATEGIES, resolve_seats, seat_arrays
+    from workload import workload
 
-    rules = Rules.preset(args.preset)
+    folder = c_yardstick.yardstick_dir(args.yardstick).resolve()
+    cc = c_yardstick.default_cc()
+    why = c_yardstick.missing(folder, ("w1",)) or \
+        (None if shutil.which(cc) else f"no C compiler ({cc}) on PATH")
+    w1_rules, w1_strategy = workload("w1")
+    w1 = seat_arrays(resolve_seats([w1_strategy], 4))
+    w1_rounds = max(args.rounds * 5, 50_000)
     names = args.only.split(",") if args.only else list(STRATEGIES)
-    rates = {}
-    for name in names:
-        ids, params = seat_arrays(resolve_seats([name], 4))
-        rounds = max(args.rounds // 10, 1) if name == "lookahead" else args.rounds
-        try:
-            run(rules, 4, ids, params, rounds=min(rounds, 200), seed=args.seed + 1,
-                kernel=args.kernel)   # compile or load, and warm up
-        except ValueError as e:   # a strategy these rules cannot field
-            rates[name] = str(e)
-            continue
-        t0 = time.perf_counter()
-        run(rules, 4, ids, params, rounds=rounds, seed=args.seed, kernel=args.kernel)
-        rates[name] = round(rounds / (time.perf_counter() - t0))
-    out = {"preset": args.preset, "players": 4, "threads": 1, "kernel": args.kernel,
-           "rounds": args.rounds, "rounds_per_s": rates}
+    out = {"threads": 1, "players": 4, "kernel": args.kernel, "rounds": args.rounds,
+           "yardstick": str(folder) if why is None else None,
+           "yardstick_missing": why, "presets": {}}
+    with tempfile.TemporaryDirectory(prefix="golfsim-c-") as tmp:
+        exe = c_yardstick.build(cc, Path(tmp), "w1", folder) if why is None else None
+        run(w1_rules, 4, *w1, rounds=1000, seed=args.seed)   # compile or load, warm up
+
+        def references():
+            lean, _ = _timed(w1_rules, *w1, w1_rounds, args.seed)
+            c = None
+            if exe is not None:
+                c = w1_rounds / c_yardstick.run_c(exe, w1_rounds, args.seed)["seconds"]
+            return lean, c
+
+        for preset in args.presets.split(","):
+            rules = Rules.preset(preset)
+            table = {}
+            for name in names:
+                ids, params = seat_arrays(resolve_seats([name], 4))
+                rounds = max(args.rounds // 10, 1) if name == "lookahead" else args.rounds
+                try:
+                    warm = run(rules, 4, ids, params, rounds=min(rounds, 200),
+                               seed=args.seed + 1, kernel=args.kernel)
+                except ValueError as e:   # a strategy or build these rules cannot field
+                    table[name] = {"refused": str(e)}
+                    continue
+                before = references()
+                rate, res = _timed(rules, ids, params, rounds, args.seed, args.kernel)
+                after = references()
+                lean = statistics.mean([before[0], after[0]])
+                row = {"build": warm.build, "rounds_per_s": round(rate),
+                       "mean_turns": round(res.totals.mean_turns(), 2),
+                       "lean_w1_rounds_per_s": round(lean),
+                       "vs_lean_w1": round(rate / lean, 3)}
+                if exe is not None:
+                    c = statistics.mean([before[1], after[1]])
+                    row.update(c_w1_rounds_per_s=round(c), vs_c_w1=round(rate / c, 3))
+                table[name] = row
+                print(f"{preset} {name}: {row}", file=sys.stderr, flush=True)
+            out["presets"][preset] = table
     print(json.dumps(out))
     return out
 

@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
     ap.add_argument("--preset", default=None,
                     help="play this preset (e.g. power_cabo) instead of the workload's rules")
-    ap.add_argument("--kernel", choices=("general", "lean"), default="general")
+    ap.add_argument("--kernel", choices=("general", "lean", "table"), default="general")
     ap.add_argument("--strategy", default=None,
                     help="every seat plays this strategy instead of the workload's")
     args = ap.parse_args()
@@ -41,7 +41,6 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     from workload import workload
 
-    from simulator.kernel import engine, flow
     from simulator.experiments.runner import make_job, new_state, play_chunk
     from strategies import resolve_seats, seat_arrays
 
@@ -54,10 +53,12 @@ def main() -> None:
     job = make_job(rules, 4, ids, params, 1, kernel=args.kernel)
     state = new_state(job, 4)
     play_chunk(job, 0, 10, state)
-    compiled = flow.chunk_nb if job.lean else engine.build_for(job.arrays.ri, job.powers).chunk_nb
+    from simulator.kernel import pick
+    from strategies import compiled as policies
+    libraries = [c.library for c in pick.module(job.build).chunk_nb.overloads.values()]
+    libraries += [fn._library for fn in policies._COMPILED.values()]   # the seats' policies
     symbols = {}
-    for cres in compiled.overloads.values():
-        library = cres.library
+    for library in libraries:
         for m in re.finditer(r'define [^@]*@"?([^"(\s]+)"?\(', library.get_llvm_str()):
             address = library.get_pointer_to_function(m.group(1))
             if address:
@@ -68,7 +69,7 @@ def main() -> None:
             size = starts[i + 1] - a if i + 1 < len(starts) else 4096
             f.write(f"{a:x} {min(size, 1 << 20):x} {symbols[a]}\n")
     print(f"{len(starts)} functions mapped; playing {args.preset or args.workload.upper()} on the "
-          f"{'lean' if job.lean else 'general'} kernel for {args.seconds:g} s", flush=True)
+          f"{job.build} build for {args.seconds:g} s", flush=True)
     end = time.time() + args.seconds
     # short chunks for another strategy: lookahead plays a few hundred rounds a second
     chunk = 50_000 if args.strategy is None else 200

@@ -311,9 +311,10 @@ def cli():
 @click.option("--kernel", type=click.Choice(list(api.KERNELS)), default="auto",
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
-                   "kernel, and with every seat playing one user policy on that policy's own "
-                   "kernel (identical results, faster; a user policy's is compiled once per "
-                   "version of its file); general forces the general engine.")
+                   "kernel, with every seat playing one user policy on that policy's own "
+                   "kernel (a user policy's is compiled once per version of its file), and "
+                   "other seats on the table build of the common rule sets (identical "
+                   "results, faster); general forces the general engine.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Also say which compiled build played (the results' metadata keeps it).")
 @click.pass_context

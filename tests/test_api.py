@@ -166,12 +166,12 @@ def test_every_command_records_the_build_that_played(tmp_path):
     golf.tournament(strategy=["greedy", "random"], rounds=200, out=tmp_path / "r", **quiet)
     golf.guide(deals=100, check_rounds=0, compare_rounds=0, out=tmp_path / "g", **quiet)
     assert _builds(tmp_path / "c1") == {"compare.parquet": "lean"}
-    assert _builds(tmp_path / "c2") == {"compare.parquet": "general"}
+    assert _builds(tmp_path / "c2") == {"compare.parquet": "table"}
     assert _builds(tmp_path / "t") == {"tune.parquet": "lean"}
     assert _builds(tmp_path / "s") == {"symmetric.parquet": "lean"}
-    assert _builds(tmp_path / "r") == {"head_to_head.parquet": "general",
-                                       "ranking.parquet": "general"}
-    assert _builds(tmp_path / "g") == {"guide.parquet": "general,lean"}
+    assert _builds(tmp_path / "r") == {"head_to_head.parquet": "table",
+                                       "ranking.parquet": "table"}
+    assert _builds(tmp_path / "g") == {"guide.parquet": "lean,table"}
 
 
 def test_the_builds_of_several_jobs_are_named_once_each():

@@ -87,7 +87,7 @@ def test_an_edit_to_any_module_of_the_flow_changes_the_cache_key(tmp_path, monke
 
 # ---- one table, one name per build, one choice ---------------------------------------------
 def test_each_build_has_one_name_in_one_table():
-    assert set(features.BUILDS) == {"lean", "general", "powers", "user", "rollout"}
+    assert set(features.BUILDS) == {"lean", "general", "powers", "user", "rollout", "table"}
     assert set(features.BUILD_FEATURES) == set(features.BUILDS)
     for name, build in features.BUILDS.items():
         assert build.name == name and build.estimate_s > 0 and build.description
@@ -107,7 +107,10 @@ def _ids(strategy: str, players: int = 4):
     ("six_card", "greedy", "auto", False, "lean"),
     ("six_card", "greedy", "auto", True, "general"),     # invariant checks: the general build
     ("six_card", "greedy", "general", False, "general"),
-    ("six_card", "random", "auto", False, "general"),
+    ("six_card", "random", "auto", False, "table"),     # any seats on the common rules
+    ("six_card", "random", "general", False, "general"),
+    ("six_card", "greedy", "table", False, "table"),
+    ("nine_card_fuchs", "random", "auto", False, "general"),   # groups leave the layout
     ("six_card", "greedy", "powers", False, "powers"),
     ("power_cabo", "greedy", "auto", False, "powers"),
     ("power_cabo", "random", "general", False, "powers"),

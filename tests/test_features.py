@@ -33,7 +33,9 @@ def test_every_option_is_classified():
 
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
-                                                      "rollout"}
+                                                      "rollout", "table"}
+    # the table build plays what the lean and user builds play, with any seats
+    assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
     # the general build has every feature but "powers", which only the powers build has

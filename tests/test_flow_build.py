@@ -14,7 +14,7 @@ import pytest
 from simulator.kernel import builds
 from simulator.kernel import flow
 
-LINES = "GENERAL = True\nUSER = False\nPOWERS = True\n" \
+LINES = "GENERAL = True\nUSER = False\nTABLE = False\nPOWERS = True\n" \
         "from simulator.kernel.flow import user_decide, user_decide_call\n"
 
 
@@ -43,6 +43,7 @@ def test_a_build_has_every_name_the_package_exports_and_its_own_lines(cache_dir)
     missing = [name for name in flow.__all__ if not hasattr(module, name)]
     assert missing == []
     assert module.POWERS and module.GENERAL and not module.USER and not module.ROLLOUT
+    assert not module.TABLE
     assert not flow.POWERS and not flow.GENERAL   # the package itself is the lean build
     assert module.user_decide is flow.user_decide
 

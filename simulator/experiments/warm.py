@@ -30,7 +30,7 @@ GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponen
                  "guide")
 POLICIES = GREEDY_FAMILY + ("lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
-PLAN = ("lean",) + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+PLAN = ("lean", "table") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process: match play extends its engine, and
 # the family shares greedy's power rule (compiled apart, each process would compile it again)
 TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY))

@@ -35,9 +35,9 @@ from .matches import outside_match_nb, publish_match_nb
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
 
-# the general build and its powers build (the power-card games, compiled on first use), by
-# name (features.BUILDS; pick.module)
-BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines()) for name in ("general", "powers")}
+# the general build, its powers build (the power-card games) and the table build (the common
+# rule sets with any seats), each compiled on first use, by name (features.BUILDS; pick.module)
+BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines()) for name in ("general", "powers", "table")}
 _GENERAL = BUILDS["general"]
 play_round_nb = _GENERAL.round_nb
 play_chunk_nb = _GENERAL.chunk_nb

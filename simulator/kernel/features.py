@@ -206,7 +206,7 @@ _EVERY = frozenset(FEATURES)
 
 
 # the constants of the build block (simulator/kernel/flow/build.py) that every build's lines set
-FLOW_CONSTANTS = ("USER", "GENERAL", "POWERS")
+FLOW_CONSTANTS = ("USER", "TABLE", "GENERAL", "POWERS")
 # the flow's own stand-ins for the user policy, which only a user build replaces
 _FLOW_STAND_INS = "from simulator.kernel.flow import user_decide, user_decide_call"
 
@@ -243,6 +243,9 @@ BUILDS = {b.name: b for b in (
     Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 63, "the general engine"),
     Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 57,
           "the power-card games' engine"),
+    # any seats on the common rule sets: the general engine's policies' table and user
+    # pointer in the flow of the user build (its steps inlined)
+    Build("table", (("TABLE", True),), _COMMON, 60, "the engine of the common rule sets"),
     # every seat plays one user policy, compiled in (policy_api.user_kernel)
     Build("user", (("USER", True),), _COMMON, 180, "a user policy's own build"),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)

@@ -16,7 +16,7 @@ from .features import BIT, lacking, needed_from_ri
 
 # what ``kernel`` may ask for: "auto" (the fastest build that plays the run exactly as the
 # general build does), or a build by name
-KERNELS = ("auto", "general", "lean", "powers")
+KERNELS = ("auto", "general", "lean", "powers", "table")
 
 
 def needed(rules, players: int, matches: bool = False) -> int:
@@ -42,8 +42,10 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
     ``kernel`` "auto": the lean build whenever it can (every seat greedy or knock-threshold,
     rules it plays, no invariant checks), a user policy's own build when every seat plays
     the user policy and ``user`` says it compiles into one (policy_api.inlinable), else the
-    general build, or its powers build for a power-card game. "lean" insists on the lean
-    build (ValueError when it cannot); "general" never takes the lean or a user build;
+    table build for the rule sets it plays (any seats, no invariant checks), else the
+    general build, or its powers build for a power-card game. "lean" and "table" insist on
+    that build (ValueError when it cannot); "general" never takes the lean, a user or the
+    table build;
     "powers" plays on the powers build whatever the rules (it plays every rule set: for
     benchmarks)."""
     if kernel not in KERNELS:
@@ -59,6 +61,13 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
         return "user"
     if lean and kernel in ("auto", "lean"):
         return "lean"
+    if kernel in ("auto", "table") and not check and flow.rules_eligible(ri, "table"):
+        return "table"
+    if kernel == "table":
+        raise ValueError("kernel = 'table': these rules need the general engine (the table "
+                         f"build lacks {', '.join(lacking('table', needed_from_ri(ri)))})"
+                         if lacking("table", needed_from_ri(ri)) else
+                         "kernel = 'table': invariant checks need the general engine")
     return "powers" if kernel == "powers" or powers(ri) else "general"
 
 

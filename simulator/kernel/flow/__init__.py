@@ -9,6 +9,10 @@ folder, build.py's lines replaced, and imports it from there):
   (simulator/kernel/lean_policy.py). W1 and W2 run here, and lookahead's rollouts;
 - a user build (``USER``; ``policy_api.user_kernel`` writes the copy): common rule sets with
   every seat playing one user policy, compiled into the loop;
+- the table build (``TABLE``; simulator/kernel/engine.py writes the copy): the rule sets of
+  the user build with any seats, asked as the general build asks them (the built-ins'
+  table, a user policy's pointer) from a flow whose steps are inlined: every built-in that
+  the lean build does not play, on the common rule sets (no move log, no invariant checks);
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
@@ -17,7 +21,7 @@ folder, build.py's lines replaced, and imports it from there):
   build with every decision going to the seat's model in the lookahead player's rollouts,
   compiled in (strategies/rollout_models.py), from any seat's turn (``resume_nb``).
 
-``USER``, ``GENERAL``, ``POWERS`` and ``ROLLOUT`` are module constants, so Numba drops the
+``USER``, ``TABLE``, ``GENERAL``, ``POWERS`` and ``ROLLOUT`` are module constants, so Numba drops the
 branches of the other builds before it compiles anything, and each build pays only for what
 it has. The state is the array ``g`` (codes.G_*); the counters of a plain round (stock,
 discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
@@ -49,7 +53,7 @@ from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
 
 from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOG_FIELDS, PRIV_OVER,
                    eligible, known_at, own, policy_slot_nb, rules_eligible)
-from .build import GENERAL, POWERS, ROLLOUT, USER, user_decide, user_decide_call
+from .build import GENERAL, POWERS, ROLLOUT, TABLE, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
 from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb,
                     resume_nb, round_nb, score_nb, turn_mask_nb)
@@ -57,7 +61,7 @@ from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefi
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
            "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
-           "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "ROLLOUT", "USER",
+           "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "ROLLOUT", "TABLE", "USER",
            "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
            "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "resume_nb",
            "round_nb", "score_nb", "turn_mask_nb"]

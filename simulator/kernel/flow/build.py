@@ -20,6 +20,7 @@ def _no_rollout(point, seat, held, g, rt, rng, par, aux):
 rollout_decide = hot(_no_rollout, cache=False)
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
+TABLE = False     # common rule sets, any seats: the policies' table and the user's pointer
 GENERAL = False   # every feature, any seats (the policies' table and the user's pointer)
 POWERS = False    # (with GENERAL) the power-card games too
 
