@@ -1,15 +1,16 @@
 """Rounds per second of every built-in strategy, each played by all four seats, beside W1 on the
 lean build and the shared yardstick's W1 in C, in one run, one thread. Prints ONE JSON line:
 
-    python benchmarks/strategy_speed.py --rounds 20000 [--presets six_card,power_cabo]
+    python benchmarks/strategy_speed.py [--seconds 1] [--presets six_card,power_cabo]
 
 For each preset and strategy it times the strategy's rounds between two timings of W1 on the
 lean build (``greedy``, six_card, four seats) and of the C program, so every ratio compares
 programs timed within seconds of each other on a machine whose speed drifts:
 ``vs_lean_w1`` is the strategy's rounds/s over the lean build's, ``vs_c_w1`` over the C
 program's. The run goes through the path of `golfsim run` after a warm-up (compile excluded),
-on the build ``auto`` picks (``--kernel`` forces one: ``table``, ``general``). ``lookahead``
-plays a tenth of the rounds: each of its decisions plays out rollouts. Without the yardstick
+on the build ``auto`` picks (``--kernel`` forces one: ``table``, ``general``). Each timing
+plays about ``--seconds`` of rounds (sized from a first, shorter one), so that a run's fixed
+costs weigh alike on fast and slow strategies. Without the yardstick
 (shared/yardstick beside the project, or $GOLFSIM_YARDSTICK) the C columns are null and the
 output says why.
 """
@@ -37,9 +38,14 @@ def _timed(rules, ids, params, rounds, seed, kernel="auto"):
     return rounds / (time.perf_counter() - t0), res
 
 
+def sized(rate: float, seconds: float) -> int:
+    """Rounds that take about ``seconds`` at ``rate`` rounds/s."""
+    return max(50, int(rate * seconds))
+
+
 def main(argv=None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--rounds", type=int, default=20_000)
+    ap.add_argument("--seconds", type=float, default=1.0, help="length of each timing")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--presets", default="six_card,power_cabo")
     ap.add_argument("--kernel", choices=("auto", "general", "table", "powers"), default="auto")
@@ -60,14 +66,14 @@ def main(argv=None) -> dict:
         (None if shutil.which(cc) else f"no C compiler ({cc}) on PATH")
     w1_rules, w1_strategy = workload("w1")
     w1 = seat_arrays(resolve_seats([w1_strategy], 4))
-    w1_rounds = max(args.rounds * 5, 50_000)
     names = args.only.split(",") if args.only else list(STRATEGIES)
-    out = {"threads": 1, "players": 4, "kernel": args.kernel, "rounds": args.rounds,
+    out = {"threads": 1, "players": 4, "kernel": args.kernel, "seconds": args.seconds,
            "yardstick": str(folder) if why is None else None,
            "yardstick_missing": why, "presets": {}}
     with tempfile.TemporaryDirectory(prefix="golfsim-c-") as tmp:
         exe = c_yardstick.build(cc, Path(tmp), "w1", folder) if why is None else None
         run(w1_rules, 4, *w1, rounds=1000, seed=args.seed)   # compile or load, warm up
+        w1_rounds = sized(_timed(w1_rules, *w1, 20_000, args.seed)[0], args.seconds)
 
         def references():
             lean, _ = _timed(w1_rules, *w1, w1_rounds, args.seed)
@@ -81,18 +87,21 @@ def main(argv=None) -> dict:
             table = {}
             for name in names:
                 ids, params = seat_arrays(resolve_seats([name], 4))
-                rounds = max(args.rounds // 10, 1) if name == "lookahead" else args.rounds
                 try:
-                    warm = run(rules, 4, ids, params, rounds=min(rounds, 200),
-                               seed=args.seed + 1, kernel=args.kernel)
+                    warm = run(rules, 4, ids, params, rounds=20, seed=args.seed + 1,
+                               kernel=args.kernel)   # compile or load
                 except ValueError as e:   # a strategy or build these rules cannot field
                     table[name] = {"refused": str(e)}
                     continue
+                first = 0.1 * args.seconds * _timed(rules, ids, params, 50, args.seed + 2,
+                                                    args.kernel)[0]
+                rounds = sized(_timed(rules, ids, params, max(int(first), 50), args.seed + 3,
+                                      args.kernel)[0], args.seconds)
                 before = references()
                 rate, res = _timed(rules, ids, params, rounds, args.seed, args.kernel)
                 after = references()
                 lean = statistics.mean([before[0], after[0]])
-                row = {"build": warm.build, "rounds_per_s": round(rate),
+                row = {"build": warm.build, "rounds": rounds, "rounds_per_s": round(rate),
                        "mean_turns": round(res.totals.mean_turns(), 2),
                        "lean_w1_rounds_per_s": round(lean),
                        "vs_lean_w1": round(rate / lean, 3)}

@@ -15,7 +15,7 @@ from simulator.game import codes as K
 from simulator.cli import cli
 from simulator.experiments.runner import play_logged_round
 from simulator.game.rules import Rules, flatten
-from simulator.experiments.runner import run
+from simulator.experiments.runner import make_job, run
 from strategies import StrategyError, resolve, resolve_seats, seat_arrays, user_policy
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -152,6 +152,22 @@ def test_a_policy_that_allocates_arrays_still_compiles(tmp_path):
         assert log["ok"]
         logs.append(log["log"])
     assert len(logs[0]) > 8 and np.array_equal(logs[0], logs[1])
+
+
+def test_a_policy_that_allocates_is_never_taken_as_inlinable(tmp_path):
+    """Numba's cache does not tell a function compiled with reference counting from one
+    compiled without: once the allocating policy is cached, a later process's attempt without
+    it loaded that code and called the policy inlinable, and its own build then never cached
+    (the ``net:`` policy's was compiled again in every process). A marker keeps the verdict."""
+    from simulator.kernel import policy_api
+    spec = f"{_write(tmp_path, 'allocating.py', ALLOCATING)}:decide"
+    first = user_policy([resolve(spec)])
+    assert not policy_api.inlinable(first)
+    policy_api._COMPILED.clear()   # as a new process: only the disk cache remembers
+    again = user_policy([resolve(spec)])
+    assert again is not first and not policy_api.inlinable(again)
+    ids, params = seat_arrays([resolve(spec)] * 4)
+    assert make_job(SIX, 4, ids, params, 1, user=again).build == "table"
 
 
 def _cli_error(args):

@@ -38,7 +38,7 @@ from ..game.codes import MAX_POS
 from ..game.codes import POLICY_USER  # noqa: F401  (re-exported)
 from . import builds
 from .features import BUILDS
-from .jit import CACHE_DIR  # noqa: F401  (sets Numba's cache folder before anything compiles)
+from .jit import CACHE_DIR  # (sets Numba's cache folder before anything compiles)
 
 
 ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "discard", "memory",
@@ -150,6 +150,18 @@ def _check_returns_integer(path: str, name: str, guard) -> None:
                               f"A_* action), e.g. return int(x)")
 
 
+def _needs_nrt(path: str, name: str) -> Path:
+    """The marker that the policy (this text of its file) needs reference counting. Numba's
+    cache does not tell the two ways of compiling a function apart, so once the policy has
+    been compiled with reference counting, a later attempt without it would load that code
+    from the cache, succeed, and call the policy inlinable: its own build then compiled
+    code that needs the runtime into a flow without it (and never cached its chunk). The
+    marker, written when the attempt without fails, skips that attempt in later runs."""
+    h = hashlib.sha256(Path(path).read_bytes())
+    h.update(f"{Path(path).resolve()}:{name}".encode())
+    return Path(CACHE_DIR) / "policy_guards" / f"needs_nrt_{h.hexdigest()[:16]}"
+
+
 def compile_policy(path: str, name: str):
     """The user's function compiled to ``SIGNATURE`` (cached on disk and in this process).
 
@@ -160,7 +172,10 @@ def compile_policy(path: str, name: str):
     key = (str(Path(path).resolve()), name)
     if key not in _COMPILED:
         error = None
+        marker = _needs_nrt(path, name)
         for nrt in (False, True):
+            if not nrt and marker.exists():
+                continue
             fn, _ = load_function(path, name, nrt)
             try:
                 guard = _guard_module(path, name, fn.__module__, nrt)
@@ -174,6 +189,9 @@ def compile_policy(path: str, name: str):
                 raise
             except Exception as e:  # noqa: BLE001 - Numba's typing errors, shortened
                 error = e
+                if not nrt:
+                    marker.parent.mkdir(parents=True, exist_ok=True)
+                    marker.touch()
         else:
             lines = [ln.strip() for ln in str(error).splitlines() if ln.strip() and
                      not ln.startswith(("Failed in", "During:", "File ", "^"))]
