@@ -129,6 +129,27 @@ def save(path, layers, players: int, preset: str) -> None:
              preset=np.str_(preset), **arrays)
 
 
+def path_at(address: float) -> str | None:
+    """The file of the network loaded in this process whose packed floats are at
+    ``address`` (a parameter row's first value), or None."""
+    for loaded in _LOADED.values():
+        if float(loaded.packed.ctypes.data) == address:
+            return loaded.path
+    return None
+
+
+def rebind(params: np.ndarray, paths) -> np.ndarray:
+    """``params`` (a row per seat) with each network seat's row naming the network as this
+    process loaded it (``paths``: a file per seat, None for the others): an address is only
+    good in the process that loaded the weights, so a cluster's worker loads them again."""
+    params = np.array(params, dtype=np.float64)
+    for seat, path in enumerate(paths):
+        if path is not None:
+            row = load(path).param_row()
+            params[seat, :len(row)] = row
+    return params
+
+
 def path_of(spec: str) -> str | None:
     """The network file of a ``net:PATH`` spec, or None for any other spec."""
     spec = spec.strip()

@@ -291,3 +291,23 @@ def test_an_unreachable_cluster_leaves_the_folder_as_it_was(address, tmp_path):
                           [f"--cluster {address}: "])
     assert not (out / "golfsim-in-progress.json").exists()
     _same(before, _frames(out, ["summary.parquet"]))
+
+
+@pytest.mark.slow   # (about 20 s)
+@needs_dask
+def test_networks_play_on_the_cluster(client, tmp_path):
+    """A ``net:`` seat's parameters hold the address of its weights in the process that
+    loaded them; each worker loads the network again (net.rebind): the cluster's totals are
+    the in-process run's."""
+    from strategies import net
+    from test_env_net import random_layers
+    paths = []
+    for seed in (1, 2):
+        paths.append(tmp_path / f"n{seed}.npz")
+        net.save(paths[-1], random_layers(2, seed), 2, "six_card")
+    common = dict(preset="six_card", players=2, rounds=400, threads=1, progress=False,
+                  strategy=[f"net:{p}" for p in paths])
+    api.run(**common, out=tmp_path / "here")
+    api.run(**common, cluster=client.scheduler.address, out=tmp_path / "there")
+    _same(_frames(tmp_path / "here", ["summary.parquet"]),
+          _frames(tmp_path / "there", ["summary.parquet"]))

@@ -22,9 +22,13 @@ import pickle
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
+from strategies import net
+
+from ..game.codes import POLICY_USER
 from ..kernel import policy_api
 from . import runner
 
@@ -225,6 +229,7 @@ class JobSpec:
     check: bool = False
     kernel: str = "auto"
     user: tuple | None = None   # (policy file path, function name): must exist on workers
+    nets: tuple = ()            # per seat, a net: seat's network file (net.rebind), or None
 
     def key(self) -> str:
         return digest(self.rules.to_toml(), self.players, tuple(int(p) for p in self.policy_ids),
@@ -266,8 +271,9 @@ def compiled_user(user):
 
 def _worker_job(spec: JobSpec):
     def make():
+        params = net.rebind(spec.params, spec.nets) if spec.nets else spec.params
         return runner.make_job(spec.rules, spec.players, np.asarray(spec.policy_ids),
-                               spec.params, spec.seed, spec.check, spec.kernel,
+                               params, spec.seed, spec.check, spec.kernel,
                                compiled_user(spec.user))
     return cached(("job", spec.key()), make)
 
@@ -357,6 +363,12 @@ def user_source(user) -> tuple | None:
 
 def job_spec(rules, players: int, policy_ids, params, seed: int, check: bool, kernel: str,
              user) -> JobSpec:
-    return JobSpec(rules, int(players), tuple(int(p) for p in policy_ids),
-                   np.asarray(params, dtype=np.float64), int(seed), bool(check), kernel,
-                   user_source(user))
+    source = user_source(user)
+    params = np.asarray(params, dtype=np.float64)
+    nets = ()
+    if source is not None and source == (str(Path(net.POLICY_FILE).resolve()),
+                                         net.POLICY_FUNCTION):
+        nets = tuple(net.path_at(params[s, 0]) if int(p) == POLICY_USER else None
+                     for s, p in enumerate(policy_ids))
+    return JobSpec(rules, int(players), tuple(int(p) for p in policy_ids), params, int(seed),
+                   bool(check), kernel, source, nets)
