@@ -273,9 +273,9 @@ def test_an_illegal_action():
     ("aec", {"holes": 0}, r"^Invalid value for 'holes': 0 is not allowed"),
     ("aec", {"render_mode": "human"}, r"^render_mode: 'human' is not one of 'ansi'"),
     ("aec", {"pair_scope": "sideways"}, "pair_scope"),
-    ("gym", {"opponents": "heuristic"}, r"^opponents: 'heuristic' is played by the compiled "
-     r"engine only; the env's seats play the reference engine's strategies \(random, "
-     r"greedy, knock-threshold\) and networks \(net:path.npz\)$"),
+    ("gym", {"opponents": "lookahead"}, r"^opponents: 'lookahead' is played by the compiled "
+     r"engine only: its rollouts replay the engine's whole state \(every hidden card\), "
+     r"which the reference table does not keep$"),
     ("gym", {"opponents": "my_policy.py:decide"}, r"^opponents: 'my_policy.py:decide' is "
      "played by the compiled engine only"),
     ("gym", {"opponents": "greedyy"}, r"^opponents: unknown strategy 'greedyy'"),

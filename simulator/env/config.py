@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import api
-from simulator.game.rules import RuleError, Rules
+from simulator.game.rules import RuleError, Rules, uses_power_engine
 from strategies import StrategyError, net, resolve
 from strategies.reference import POLICIES
 
@@ -55,10 +55,10 @@ def make_config(preset, players, rules, reward, holes, target, options: dict) ->
     return EnvConfig(rs, players, reward, holes, target)
 
 
-def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
+def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -> list[str]:
     """golf_gym's opponents: one strategy for every other seat, or one per other seat, each a
-    strategy the reference engine plays or a network (its default: golfsim's default
-    strategy)."""
+    strategy the reference engine plays, a network, or (in the plain rule sets) a compiled
+    built-in but lookahead (its default: golfsim's default strategy)."""
     if opponents is None:
         opponents = [api.default_strategy(rules)]
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -80,11 +80,30 @@ def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
             except StrategyError as e:
                 raise api.GolfsimError(f"opponents: {e}") from None
         if name not in PLAYABLE:
-            raise api.GolfsimError(
-                f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
-                f"play the reference engine's strategies ({', '.join(PLAYABLE)}) and "
-                f"networks (net:path.npz)")
+            check_compiled(spec, rules, rule_set)
     return [s.strip() for s in specs]
+
+
+def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
+    """A compiled built-in opponent (heuristic, guide, ...): the env's seats play it from
+    the reference engine's state (compiled_seat.py) in the plain rule sets."""
+    from .compiled_seat import NOT_PLAYABLE, builtin_id
+    spec = spec.strip()
+    policy_id = builtin_id(spec)
+    if policy_id is None:
+        raise api.GolfsimError(
+            f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
+            f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
+            f"built-ins and networks (net:path.npz)")
+    if uses_power_engine(rules):
+        raise api.GolfsimError(
+            f"opponents: {spec!r} is played by the compiled engine only in "
+            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
+            f"peeks) are not filled for a built-in; its env seats play the reference engine's "
+            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
+    if policy_id in NOT_PLAYABLE:
+        raise api.GolfsimError(f"opponents: {spec!r} is played by the compiled engine only: "
+                               f"{NOT_PLAYABLE[policy_id]}")
 
 
 def check_net(spec: str, players: int) -> None:

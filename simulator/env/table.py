@@ -8,10 +8,12 @@ and the caller's ``act(action)`` switches back in with the answer. A switch ther
 costs about a microsecond; a thread per table with two semaphores costs tens of them
 (docs/env.md#speed).
 
-The seats the env does not play are the reference engine's own strategies (golf_gym's
-opponents), played inside the hole without leaving it. The holes are golfsim's: hole
-``index`` of seed ``seed`` deals the cards golfsim's round ``index`` of that seed deals, and a
-match is reference.play_match's match ``index`` (its holes rounds ``index * 1000 + h``).
+The seats the env does not play (golf_gym's opponents) are the reference engine's own
+strategies, networks (NetSeat) or, in the plain rule sets, golfsim's compiled built-ins
+(compiled_seat.CompiledSeat), played inside the hole without leaving it. The holes are
+golfsim's: hole ``index`` of seed ``seed`` deals the cards golfsim's round ``index`` of that
+seed deals, and a match is reference.play_match's match ``index`` (its holes rounds
+``index * 1000 + h``).
 """
 
 from __future__ import annotations
@@ -25,11 +27,12 @@ from simulator.api import GolfsimError
 from simulator.game import codes as K
 from simulator.game.reference import RoundRecord, play_match
 from simulator.game.streams import STREAM_SEAT0, PyStream
-from strategies.reference import policy_maker
+from strategies.reference import POLICIES, policy_maker
 from strategies.reference.referee import make_hole
 
 from strategies import net
 
+from .compiled_seat import CompiledSeat
 from .config import EnvConfig
 from .observation import Views
 
@@ -99,15 +102,20 @@ class Game:
         specs = [self.strategies[s] for s in order]
         nets = {i: net.load(net.path_of(spec)) for i, spec in enumerate(specs)
                 if net.path_of(spec) is not None}
+        compiled = {i for i, spec in enumerate(specs) if i not in nets and
+                    order[i] not in self.env_seats and spec.partition(":")[0] not in POLICIES}
         hole = make_hole(self.config.rules, self.players,
-                         ["random" if i in nets else spec for i, spec in enumerate(specs)],
-                         self.seed, round_index)
+                         ["random" if i in nets or i in compiled else spec
+                          for i, spec in enumerate(specs)], self.seed, round_index)
+        self.hole = hole
         for i, seat in enumerate(order):
             if seat in self.env_seats:
                 hole.policies[i] = EnvSeat(seat)
             elif i in nets:
                 hole.policies[i] = NetSeat(nets[i], self, i)
-        self.hole = hole
+            elif i in compiled:
+                stream = PyStream(self.seed, round_index, STREAM_SEAT0 + i)
+                hole.policies[i] = CompiledSeat(specs[i], self, i, stream)
         self.hole_round = round_index
         record = hole.play()
         self.holes.append((self.order, record))

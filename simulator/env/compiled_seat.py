@@ -1,0 +1,126 @@
+"""A compiled built-in (heuristic, guide, forgetful, opponent-aware, ev, ...) as a golf_gym
+opponent at a reference table.
+
+The reference engine asks ``policy.choose(obs)``; a built-in is a compiled function of the
+engine's whole state array ``g`` (strategies/builtin.py). :class:`CompiledSeat` fills, before
+each of its decisions, every slot of ``g`` a built-in reads from the reference hole's state
+(the public slots with their counts and sums, the seat's knowledge row, the face-up flags, the
+discard pile, the face-down counts, the legal mask, the match), keeps the seat's memory and
+scratch across its decisions within the hole (zero at the hole's start, as the engine clears
+them), and draws from golfsim's random stream of its turn position (the same state the kernel
+keeps), so that it makes the decisions it makes in ``golfsim run`` with the same seed.
+
+Only the plain rule sets: the power-card games' engine (simulator/game/powers/) publishes
+more (targets, shields, peeks) than this fills. ``lookahead`` is not played here: its
+rollouts copy and replay the engine's whole flow state (the true cards of every layout and of
+the stock, and the flow's own caches), which a seat's views cannot give it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.game import codes as K
+from simulator.game.reference.card_table import is_empty
+from simulator.game.streams import STREAM_SEAT0
+from simulator.kernel.engine import policy_table
+from simulator.kernel.rng import N_STREAMS
+from strategies import resolve, resolve_seats, seat_arrays
+from strategies.compiled import ENTRIES, call_nb, entry
+
+from .observation import Views
+
+# the built-ins a reference table cannot play, and why (config.check_opponents says it)
+NOT_PLAYABLE = {
+    K.POLICY_LOOKAHEAD: "its rollouts replay the engine's whole state (every hidden card), "
+                        "which the reference table does not keep",
+}
+ONCE = {"left": K.ONCE_LEFT, "spent": K.ONCE_SPENT, "seen": K.ONCE_SEEN}
+N_SEAT = K.MAX_PLAYERS * K.MAX_POS
+
+
+def builtin_id(spec: str) -> int | None:
+    """The policy id of ``spec`` when it is a compiled built-in (not a network or a policy
+    file), else None."""
+    if ".py" in spec or spec.strip().startswith("net:"):
+        return None
+    policy_id = int(resolve(spec).policy_id)
+    return policy_id if policy_id in ENTRIES else None
+
+
+class CompiledSeat:
+    """Turn position ``position`` of the current hole played by built-in ``spec``, drawing
+    from ``stream`` (golfsim's stream of that position in this round)."""
+
+    def __init__(self, spec: str, game, position: int, stream):
+        rules, players = game.config.rules, game.players
+        self.game = game
+        self.position = position
+        self.stream = stream
+        self.views = Views(rules, players)
+        self.rt = self.views.rules
+        ids, params = seat_arrays(resolve_seats([spec], players))
+        self.par = policy_table(ids, params)
+        self.fn = entry(int(self.par[position, 0]))
+        self.value = self.rt[K.RT_VALUE:K.RT_VALUE + K.N_CARD_TABLE]
+        self.g = np.zeros(K.G_SIZE, dtype=np.int32)   # memory and scratch: zero, kept
+        self.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * N_SEAT] = -1
+        self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
+        self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
+
+    def choose(self, obs) -> int:
+        me = self.position
+        point, held = self.fill(obs)
+        s = STREAM_SEAT0 + me
+        self.rng[s] = self.stream.state
+        action = int(call_nb(self.fn, point, me, held, self.g, self.rt, self.rng, self.par,
+                             self.aux))
+        self.stream.state = int(self.rng[s])
+        return action
+
+    def fill(self, obs) -> tuple[int, int]:
+        """Every slot of ``g`` the built-ins read, from the reference hole's state."""
+        st, me, v, g = self.game.hole.state, self.position, self.views, self.g
+        point, held = v.fill(st, me, me, obs)
+        pub = v.public
+        pub[K.PUB_TARGET_SEAT] = 0          # a plain round never sets it
+        pub[K.PUB_FINAL_LEFT] = -1 if st.final_turns_left is None else st.final_turns_left
+        pub[K.PUB_DISCARD_SUM] = sum(int(self.value[c]) for c in st.discard)
+        up_n = up_sum = 0
+        for row in st.layouts:
+            for cell in row:
+                if cell.face_up and not is_empty(cell.card):
+                    up_n += 1
+                    up_sum += int(self.value[cell.card])
+        pub[K.PUB_FACEUP_N], pub[K.PUB_FACEUP_SUM] = up_n, up_sum
+        pub[K.PUB_HELD_PUBLIC] = held if held >= 0 and self.held_public(obs) else -1
+        g[K.G_PUB:K.G_PUB + pub.size] = pub
+        m = obs.match
+        g[K.G_PUB + K.PUB_HOLE], g[K.G_PUB + K.PUB_HOLES] = m.hole, m.holes
+        g[K.G_PUB + K.PUB_TARGET] = m.target
+        g[K.G_PUB + K.PUB_REVEAL_PICKS] = obs.reveal_picks
+        totals = g[K.G_PUB + K.PUB_TOTAL0:K.G_PUB + K.PUB_TOTAL0 + K.MAX_PLAYERS]
+        totals[:] = 0
+        totals[:len(m.totals)] = m.totals
+        g[K.G_LEGAL:K.G_LEGAL + K.N_ACTIONS] = v.legal
+        g[K.G_UP:K.G_UP + N_SEAT] = v.faceup
+        row = K.G_KNOWN + me * N_SEAT
+        g[row:row + N_SEAT] = v.known
+        g[K.G_DISCARD:K.G_DISCARD + K.MAX_IDS] = v.discard
+        # G_LAY tells an empty position from a card only: no hidden card is copied there
+        g[K.G_LAY:K.G_LAY + N_SEAT] = -1
+        for i, cells in enumerate(st.layouts):
+            for p, cell in enumerate(cells):
+                at = i * K.MAX_POS + p
+                if is_empty(cell.card):
+                    g[K.G_LAY + at] = cell.card
+                g[K.G_ONCE + at] = ONCE[cell.once]
+        return point, held
+
+    def held_public(self, obs) -> bool:
+        """Has everyone seen the held card (taken from the pile, or drawn with
+        private_stock_draw = false)? As the engine publishes it at each question."""
+        d = int(obs.decision)
+        if d == K.DP_PLACE_TAKEN:
+            return True
+        return d == K.DP_PLACE_DRAWN and not self.game.config.rules.private_stock_draw

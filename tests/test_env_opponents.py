@@ -1,0 +1,110 @@
+"""golf_gym's opponents played by golfsim's compiled built-ins (simulator/env/compiled_seat.py):
+in the plain rule sets each makes the decisions it makes in ``golfsim run`` with the same
+seed, so an episode's hole is golfsim's round; lookahead, and every compiled built-in in a
+power-card game, is refused in one line. Skipped where the rl extra is not installed."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from simulator import api
+
+RL = ("pettingzoo", "gymnasium", "greenlet")
+HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
+pytestmark = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
+                                "(pip install 'golfsim[rl]')")
+if HAVE_RL:
+    from simulator.env import golf_gym
+
+SEED = 21
+ROUNDS = 10
+OPPONENTS = [["heuristic"], ["guide"], ["forgetful", "opponent-aware"], ["ev"]]
+# the default tier: one case of every built-in, both table sizes and the three rule sets (a
+# forgetful that forgets often, so that its random stream is drawn from); the rest is slow
+QUICK = {("six_card", 2, ("heuristic",)), ("four_card", 3, ("forgetful:decay=0.5", "ev")),
+         ("nine_card", 2, ("guide",)), ("six_card", 3, ("forgetful", "opponent-aware")),
+         ("nine_card", 3, ("ev",))}
+
+
+def cases():
+    seen = set()
+    for preset in ("six_card", "four_card", "nine_card"):
+        for players in (2, 3):
+            for opponents in OPPONENTS + [list(q[2]) for q in QUICK]:
+                if len(opponents) > 1 and players == 2:
+                    # one other seat: each of the pair on its own
+                    groups = [[o] for o in opponents]
+                else:
+                    groups = [opponents]
+                for group in groups:
+                    key = (preset, players, tuple(group))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    marks = () if key in QUICK else (pytest.mark.slow,)
+                    yield pytest.param(preset, players, group, marks=marks,
+                                       id=f"{preset}-{players}-{'+'.join(group)}")
+
+
+def golfsim_scores(preset, players, learner, opponents) -> list[list[int]]:
+    """golfsim run --per-round: greedy at seat ``learner``, ``opponents[k]`` at the k-th seat
+    after it; [round][seat] scores."""
+    others = opponents * (players - 1) if len(opponents) == 1 else opponents
+    specs = [None] * players
+    specs[learner] = "greedy"
+    for k, spec in enumerate(others):
+        specs[(learner + 1 + k) % players] = spec
+    run = api.run(preset, players=players, strategy=specs, rounds=ROUNDS, seed=SEED,
+                  per_round=True, progress=False, threads=1)
+    return [list(r) for r in run.tables["rounds"].sort("round").select(
+        [f"score_{s}" for s in range(players)]).rows()]
+
+
+@pytest.mark.filterwarnings("ignore:.*rounds hit the turn cap")
+@pytest.mark.parametrize("preset, players, opponents", list(cases()))
+def test_a_compiled_opponent_plays_golfsims_rounds(preset, players, opponents):
+    """golf_gym(opponents=[built-ins]) with greedy deciding for the learning seat: hole k of
+    the seed scores, seat by seat, what golfsim's round k scores with the same seats (every
+    decision of the built-ins the same, their random draws included)."""
+    env = golf_gym(preset, players=players, opponents=opponents)
+    want = {}
+    for k in range(ROUNDS):
+        _, info = env.reset(seed=SEED if k == 0 else None)
+        seat = info["seat"]
+        if seat not in want:
+            want[seat] = golfsim_scores(preset, players, seat, opponents)
+        policy = env.strategy_policy("greedy")
+        terminated = False
+        while not terminated:
+            _, reward, terminated, _, _ = env.step(policy.choose(env.decision))
+        order, record = env.table.game.holes[-1]
+        got = [0] * players
+        for i, s in enumerate(order):
+            got[s] = record.scores[i]
+        assert got == want[seat][k], f"hole {k}, learning seat {seat}"
+        assert reward == -want[seat][k][seat]
+
+
+@pytest.mark.parametrize("opponents", ["heuristic", "ev", ["greedy", "guide"]])
+def test_a_compiled_opponent_in_a_power_card_game_is_refused_in_one_line(opponents):
+    with pytest.raises(api.GolfsimError) as e:
+        golf_gym("power_cabo", players=3, opponents=opponents)
+    message = str(e.value)
+    assert message.startswith("opponents: ") and "\n" not in message
+    assert "power_cabo" in message and "power-card game" in message
+    assert "is played by the compiled engine only" in message
+
+
+def test_lookahead_is_refused_in_one_line():
+    with pytest.raises(api.GolfsimError) as e:
+        golf_gym("six_card", players=2, opponents="lookahead")
+    message = str(e.value)
+    assert message.startswith("opponents: 'lookahead'") and "\n" not in message
+    assert "whole state" in message
+
+
+def test_compiled_opponents_are_allowed_with_parameters():
+    env = golf_gym("six_card", players=3, opponents=["heuristic", "forgetful:decay=0.3"])
+    assert env.opponents == ["heuristic", "forgetful:decay=0.3"]
