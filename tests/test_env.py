@@ -7,7 +7,6 @@ the rl extra (golfsim[rl]) is not installed, except the import checks."""
 from __future__ import annotations
 
 import gc
-import importlib.util
 import os
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rl_extra import HAVE_RL, RL, needs_rl
 
 from simulator import api
 from simulator.game import cards as C
@@ -25,10 +25,6 @@ from simulator.game import reference as R
 from strategies.reference import referee
 from simulator.game.rules import Rules
 
-RL = ("pettingzoo", "gymnasium", "greenlet")
-HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
-needs_rl = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
-                              "(pip install 'golfsim[rl]')")
 if HAVE_RL:
     import greenlet
     from gymnasium.utils.env_checker import check_env

@@ -4,10 +4,10 @@ network compiles nothing. Skipped where the rl extra is not installed."""
 
 from __future__ import annotations
 
-import importlib.util
 
 import numpy as np
 import pytest
+from rl_extra import HAVE_RL, needs_rl
 from click.testing import CliRunner
 
 from cli_errors import assert_one_line_error
@@ -15,10 +15,6 @@ from simulator import api
 from simulator.cli import cli
 from simulator.game import codes as K
 
-RL = ("pettingzoo", "gymnasium", "greenlet")
-HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
-needs_rl = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
-                              "(pip install 'golfsim[rl]')")
 import strategies
 from strategies import StrategyError, net
 from strategies.net_encode import VERSION, obs_size

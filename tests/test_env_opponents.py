@@ -5,16 +5,13 @@ power-card game, is refused in one line. Skipped where the rl extra is not insta
 
 from __future__ import annotations
 
-import importlib.util
 
 import pytest
+from rl_extra import HAVE_RL, needs_rl
 
 from simulator import api
 
-RL = ("pettingzoo", "gymnasium", "greenlet")
-HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
-pytestmark = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
-                                "(pip install 'golfsim[rl]')")
+pytestmark = needs_rl
 if HAVE_RL:
     from simulator.env import golf_gym
 

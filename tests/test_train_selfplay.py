@@ -10,14 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from rl_extra import needs_rl
 
 from simulator import api
 
 ROOT = Path(__file__).resolve().parents[1]
-RL = ("pettingzoo", "gymnasium", "greenlet")
-HAVE_RL = all(importlib.util.find_spec(m) is not None for m in RL)
-pytestmark = pytest.mark.skipif(not HAVE_RL, reason="the rl extra is not installed "
-                                "(pip install 'golfsim[rl]')")
+pytestmark = needs_rl
 
 
 @pytest.fixture(scope="module")
