@@ -627,13 +627,17 @@ def compare(ctx, preset, rules_file, assignments, varies, design, players, strat
 @click.option("--vary", "varies", multiple=True, metavar="OPTION=V1,V2,...",
               help="House rules whose effects the guide shows, the baseline value first "
                    "[default: ender_penalty, final_turn_stock_only, negative_pairs_keep_value].")
+@click.option("--field", default=None, metavar="STRATEGY",
+              help="The opponents every decision is measured and checked against, e.g. "
+                   "heuristic or net:path.npz [default: greedy; knock-threshold where only a "
+                   "knock ends a round].")
 @_play_options("Seed of the measured deals.", "results/guide",
                "Folder for guide.html, guide.md, guide.parquet, the figures and shards/ (an "
                "interrupted guide resumes when rerun).", "Discard the measurements kept in --out.")
 @_quiet_option
 @click.pass_context
 def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, compare_rounds,
-          varies, seed, threads, cluster, out, fresh, quiet):
+          varies, field, seed, threads, cluster, out, fresh, quiet):
     """Write a strategy guide for a rule set: when to take the discard, which drawn cards to
     keep, when to go out or knock, how to reveal, each backed by measured win-share
     differences with paired 95% intervals; the house-rule effects; and a tournament showing
@@ -649,7 +653,7 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
         result = api.guide(**args, players=players, deals=deals, check_rounds=check_rounds,
                            compare_rounds=compare_rounds, vary=list(varies), seed=seed,
                            threads=threads, out=out, fresh=fresh, cluster=cluster,
-                           command=_command_line(ctx), ui=_ui(quiet))
+                           command=_command_line(ctx), ui=_ui(quiet), field=field)
     _report(result)
 
 

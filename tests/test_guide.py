@@ -649,3 +649,31 @@ def test_the_six_card_guide_says_what_players_say_and_measures_it(guide_folder):
     df = pl.read_parquet(out / "guide.parquet").filter(pl.col("table") == gr.ADVICE_TABLE)
     assert df["row"].to_list() == list(ADVICE)
     assert not re.search("greedy|opponent-aware", md, re.I)
+
+
+@pytest.mark.slow   # (two guides, about 20 s)
+def test_a_guide_against_another_field(tmp_path):
+    """``--field``: the decisions are measured and the guide checked against the strategy
+    asked for (here a network, played through its user policy), recorded in the files and
+    the command; the measurements differ from the default field's; a bad field is refused
+    in one line naming --field."""
+    from simulator import api
+    from strategies import net
+    from test_env_net import random_layers
+    path = tmp_path / "field.npz"
+    net.save(path, random_layers(2, 3), 2, "six_card")
+    kw = dict(players=2, deals=100, check_rounds=200, compare_rounds=0, progress=False)
+    g = api.guide("six_card", field=f"net:{path}", out=tmp_path / "net", **kw)
+    assert g.raw.field == f"net:{path}" and g.raw.check is not None
+    assert f"--field net:{path}" in g.command
+    text = (tmp_path / "net" / "guide.md").read_text()
+    assert f"The baseline players play `net:{path}`" in text
+    default = api.guide("six_card", out=tmp_path / "greedy", **kw)
+    assert default.raw.field == "greedy"
+    pairs = [(a.win.mean, b.win.mean) for a, b in zip(g.raw.entries, default.raw.entries)]
+    assert pairs and any(abs(a - b) > 1e-9 for a, b in pairs)
+    for bad, says in (("nonsense", "field nonsense: unknown strategy"), ("greedy,random", "one strategy"),
+                      (f"net:{tmp_path / 'none.npz'}", "does not exist")):
+        with pytest.raises(api.GolfsimError, match=re.escape(says)) as e:
+            api.guide("six_card", field=bad, out=tmp_path / "bad", **kw)
+        assert "\n" not in str(e.value)

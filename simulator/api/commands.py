@@ -462,13 +462,17 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
           check_rounds=DEFAULT_CHECK_ROUNDS, compare_rounds=DEFAULT_GUIDE_COMPARE_ROUNDS,
           vary=None, seed=DEFAULT_SEED, threads: int | None = None, out=None,
           fresh: bool = False, progress: bool = True, command: str | None = None,
-          ui: UI | None = None, cluster: str | None = None) -> GuideResult:
+          ui: UI | None = None, cluster: str | None = None,
+          field: str | None = None) -> GuideResult:
     """Write a strategy guide for a rule set: every decision measured on ``deals`` deals
     against the field, checked by a tournament of ``check_rounds`` rounds (0: none), with the
     effects of the house rules ``vary`` (as in compare; default ender_penalty,
     final_turn_stock_only, negative_pairs_keep_value) on ``compare_rounds`` deals (0: none);
     ``golfsim guide``. With ``out`` the measurements are kept there (a rerun resumes) and the
-    files are written there; without, they go to a temporary folder that is removed."""
+    files are written there; without, they go to a temporary folder that is removed.
+    ``field``: the opponents every decision is measured and checked against (a strategy
+    spec, e.g. ``net:path.npz``; default greedy, or knock-threshold where only a knock ends
+    a round)."""
     from ..experiments import compare as cmp
     from ..experiments import guide as gd
     from ..experiments.folder import key_of
@@ -486,11 +490,13 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
             cmp.parse_vary(v, rs.rules)
     except (RuleError, ValueError) as e:
         raise GolfsimError(str(e)) from None
+    if field is not None:
+        field = _field_of(field, players)
     command = command or command_line(
         "guide", rs, ["--players", players, "--deals", deals, "--check-rounds", check_rounds,
                       "--compare-rounds", compare_rounds], repeat("--vary", asked),
-        ["--seed", seed])
-    manifest = gd.manifest(rs.rules, players, seed, deals)
+        ["--field", field] if field else [], ["--seed", seed])
+    manifest = gd.manifest(rs.rules, players, seed, deals, field)
     return Command(
         "guide", ui, out, command,
         lambda: gd.rounds_planned(rs.rules, players, deals, check_rounds, compare_rounds,
@@ -498,9 +504,24 @@ def guide(preset: str | None = None, *, set=None, rules_file: str | None = None,
         lambda c: gd.build(rs.rules, rs.preset, players, seed, deals, c.work_dir,
                            threads=threads, check_rounds=check_rounds,
                            compare_rounds=compare_rounds, varies=varies, fresh=fresh,
-                           progress=c.progress),
+                           progress=c.progress, field=field),
         lambda raw: GuideResult(raw, rs, command, threads),
         key=lambda: key_of({**manifest, "check_rounds": check_rounds,
                             "compare_rounds": compare_rounds, "vary": varies}),
         resume=shards_fit(manifest, fresh, lambda e: str(e).replace("comparison", "guide")),
         scratch=True, errors=((gd.GuideError, str),)).perform()
+
+
+def _field_of(field: str, players: int) -> str:
+    """guide's ``field``, checked: one strategy (a network's table size and a policy file
+    compiled here), or GolfsimError naming ``--field``."""
+    from strategies import StrategyError, resolve_seats, user_policy
+    text = str(field).strip()
+    if not text or "," in text:
+        raise GolfsimError(f"--field {field!r}: one strategy (e.g. greedy, heuristic, "
+                           "net:path.npz or file.py:function)")
+    try:
+        user_policy(resolve_seats([text], players))
+    except StrategyError as e:
+        raise GolfsimError(f"--field {text}: {e}") from None
+    return text

@@ -56,7 +56,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies import STRATEGIES, resolve
+from strategies import STRATEGIES, resolve, user_policy
 from strategies.common import ALL_RANKS
 
 from . import compare as cmp
@@ -453,12 +453,14 @@ class _Measurer:
     """Plays candidate specs on deals 0 .. deals-1 (every seating against the field) and keeps
     each answer on disk, keyed by the spec."""
 
-    def __init__(self, rules, players, seed, deals, threads, store: ShardStore, progress):
+    def __init__(self, rules, players, seed, deals, threads, store: ShardStore, progress,
+                 field: str):
         self.rules, self.players, self.deals = rules, players, deals
         self.store = store
-        self.opponents = [resolve(field_strategy(rules))] * (players - 1)
+        self.opponents = [resolve(field)] * (players - 1)
+        # a field of networks or of a policy file plays through its compiled user policy
         self.objective = TableObjective(rules, players, [], self.opponents, seed, threads,
-                                        progress=progress)
+                                        user=user_policy(self.opponents), progress=progress)
         self.loaded = 0
         self.progress = progress
         self.capped = [0, 0]   # rounds at the turn cap, rounds: of those whose count is known
@@ -652,9 +654,9 @@ def rounds_planned(rules: Rules, players: int, deals: int, check_rounds: int,
     return n
 
 
-def manifest(rules: Rules, players: int, seed: int, deals: int) -> dict:
+def manifest(rules: Rules, players: int, seed: int, deals: int, field: str | None = None) -> dict:
     return {"command": "guide", "rules": rules.to_toml(), "players": players,
-            "seed": int(seed), "deals": int(deals), "field": field_strategy(rules),
+            "seed": int(seed), "deals": int(deals), "field": field or field_strategy(rules),
             "adopt_z": ADOPT_Z, "out_grid": list(OUT_GRID), "knock_grid": list(KNOCK_GRID),
             "threshold_field": "the guide", "sweeps": SWEEPS}
 
@@ -677,8 +679,10 @@ def _open_store(out_dir: Path, kept: dict, fresh: bool) -> ShardStore:
 
 def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_dir,
           threads: int = 1, check_rounds: int = 100_000, compare_rounds: int = 20_000,
-          varies=DEFAULT_VARIES, fresh: bool = False, progress=None) -> GuideResult:
-    """Measure every entry, check the finished guide against greedy and measure the house-rule
+          varies=DEFAULT_VARIES, fresh: bool = False, progress=None,
+          field: str | None = None) -> GuideResult:
+    """Measure every entry against ``field`` (default field_strategy: greedy, or
+    knock-threshold), check the finished guide against it and measure the house-rule
     effects. Raises GuideError, ShardError (another guide in ``out_dir``), RuleError,
     runner.PolicyError, KeyboardInterrupt (what was measured stays on disk)."""
     rules.check_players(players)
@@ -688,12 +692,12 @@ def build(rules: Rules, preset: str, players: int, seed: int, deals: int, out_di
         raise GuideError(f"--deals {deals}: at least 100 deals per decision are needed")
     t0 = time.perf_counter()
     out_dir = Path(out_dir)
-    store = _open_store(out_dir, manifest(rules, players, seed, deals), fresh)
+    field = field or field_strategy(rules)
+    store = _open_store(out_dir, manifest(rules, players, seed, deals, field), fresh)
     params = default_params(rules)
-    field = field_strategy(rules)
     entries: list[Entry] = []
     thresholds: list[Threshold] = []
-    with _Measurer(rules, players, seed, deals, threads, store, progress) as m:
+    with _Measurer(rules, players, seed, deals, threads, store, progress, field) as m:
         for st in steps(rules, players):
             table = st[0]
             if table == "reveal":

@@ -121,6 +121,9 @@ def _end_words(r: Rules) -> str:
 
 def baseline_text(result: GuideResult) -> str:
     """Who the baseline players are, in words (the field the entries are measured against)."""
+    if result.field not in ("greedy", "knock-threshold"):   # a field asked for (--field)
+        return (f"The baseline players play `{result.field}` (the guide's --field); the check "
+                "plays the guide against them.")
     text = ("The baseline player counts cards: it takes the discard, or keeps a card drawn "
             "from the stock, when that lowers its estimated score (the cards it knows at "
             "their values, each card it does not know at the average of the cards it has not "
