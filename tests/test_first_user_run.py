@@ -1,6 +1,7 @@
 """The first run of a user policy in every seat does not wait for the policy's own build of
 the game flow (minutes of compiling): it plays on the general engine through the policy's
-pointer, the same rounds, while a background process compiles the build for later runs."""
+pointer (the table build of the common rule sets), the same rounds, while a background
+process compiles the build for later runs."""
 
 from __future__ import annotations
 
@@ -36,12 +37,12 @@ def test_the_first_run_plays_while_the_build_compiles_behind(tmp_path, monkeypat
     spec = f"{path.resolve()}:decide"
     process = behind.started(spec)
     try:
-        assert job.build == "general" and job.user_chunk is None
+        assert job.build == "table" and job.user_chunk is None
         assert process is not None and any("background" in m for m in told), told
         first = run(SIX, 4, ids, params, rounds=400, seed=2, user=user, per_round=True)
         engine = run(SIX, 4, ids, params, rounds=400, seed=2, user=user, per_round=True,
                      kernel="general")
-        assert first.complete and first.build == "general"
+        assert first.complete and first.build == "table" and engine.build == "general"
         assert np.array_equal(first.per_round.scores, engine.per_round.scores)
         # one background compile per policy version, however many runs start meanwhile
         assert behind.started(spec) is process

@@ -323,14 +323,15 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
              check: bool = False, start_behind: bool = False, notify=None) -> str:
     """The build a job of these seats plays on (pick.build). A user policy's own build not
-    compiled yet: the general build, so that a first run does not wait minutes for it (with
-    ``start_behind``, that build's compile starts in the background and ``notify`` is told)."""
+    compiled yet: the build that plays it through its pointer (the table build, or the
+    general one), so that a first run does not wait minutes for it (with ``start_behind``,
+    that build's compile starts in the background and ``notify`` is told)."""
     build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
                        check)
     if build == "user" and not (behind.waits() or user_build_ready(user)):
         if start_behind:
             behind.compile_behind(*user_build(user), notify)
-        build = pick.build(arrays.ri, policy_ids, "general", False, check)
+        build = pick.build(arrays.ri, policy_ids, kernel, False, check)
     return build
 
 
