@@ -98,6 +98,22 @@ def test_a_user_policy_in_a_power_card_game_is_refused_in_one_line(monkeypatch):
     assert "power_cabo" in message and "power-card game" in message
 
 
+def test_an_illegal_answer_of_a_user_policy_opponent_is_reported_in_one_line():
+    """As golfsim run reports it: the policy, its seat, the round and the decision."""
+    env = golf_gym("six_card", players=2, opponents=CYCLING + ":illegal_at=3")
+    with pytest.raises(api.GolfsimError) as e:
+        for k in range(60):
+            env.reset(seed=1 if k == 0 else None)
+            policy = env.strategy_policy("greedy")
+            terminated = False
+            while not terminated:
+                _, _, terminated, _, _ = env.step(policy.choose(env.decision))
+    message = str(e.value)
+    assert message.startswith(f"opponents: {CYCLING}:illegal_at=3 at player_") and \
+        "\n" not in message
+    assert "decision point '" in message and "which is not legal" in message
+
+
 def test_two_user_functions_at_one_table_are_refused_in_one_line(monkeypatch):
     monkeypatch.chdir(ROOT)
     with pytest.raises(api.GolfsimError) as e:

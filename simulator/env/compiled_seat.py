@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.api import GolfsimError
 from simulator.game import codes as K
 from simulator.game.reference.card_table import is_empty
 from simulator.game.streams import STREAM_SEAT0
@@ -154,6 +155,7 @@ class UserSeat(CompiledSeat):
 
     def __init__(self, spec: str, game, position: int, stream):
         super().__init__(spec, game, position, stream)
+        self.spec = spec
         me, g = position, self.g
         known = K.G_KNOWN + me * N_SEAT
         memory = K.G_MEMORY + me * K.MEMORY_SLOTS
@@ -169,7 +171,29 @@ class UserSeat(CompiledSeat):
         return user_policy(strategies)
 
     def decide(self, point: int, held: int) -> int:
-        return int(call_user(self.fn, point, self.position, held, *self.args))
+        a = int(call_user(self.fn, point, self.position, held, *self.args))
+        if not self.allowed(point, a):
+            raise GolfsimError(self.fault(point, a))
+        return a
+
+    def allowed(self, point: int, a: int) -> bool:
+        """Would the engine take answer ``a`` (ask.py ``_checked``)?"""
+        g = self.g
+        if 0 <= a < K.N_ACTIONS and g[K.G_LEGAL + a]:
+            return True
+        return point == K.DP_REVEAL and K.REVEAL_SET < a < 2 * K.REVEAL_SET and \
+            g[K.G_PUB + K.PUB_REVEAL_PICKS] > 0
+
+    def fault(self, point: int, a: int) -> str:
+        """The one line an answer the engine refuses is reported in (runner.describe_error)."""
+        seat = self.game.order[self.position]
+        where = (f"opponents: {self.spec} at player_{seat}, round {self.game.hole_round}, "
+                 f"decision point '{K.DECISION_NAMES[point]}'")
+        if a == K.ACTION_RAISED:
+            return (f"{where}: the policy raised an exception (an error in its code, such as "
+                    "an index out of range; run its function in plain Python on that decision "
+                    "to see it)")
+        return f"{where}: the policy chose {K.action_name(a)}, which is not legal"
 
 
 @hot
