@@ -272,8 +272,8 @@ def test_an_illegal_action():
     ("gym", {"opponents": "lookahead"}, r"^opponents: 'lookahead' is played by the compiled "
      r"engine only: its rollouts replay the engine's whole state \(every hidden card\), "
      r"which the reference table does not keep$"),
-    ("gym", {"opponents": "my_policy.py:decide"}, r"^opponents: 'my_policy.py:decide' is "
-     "played by the compiled engine only"),
+    ("gym", {"opponents": "my_policy.py:decide"}, r"^opponents: policy file 'my_policy.py' "
+     "does not exist"),
     ("gym", {"opponents": "greedyy"}, r"^opponents: unknown strategy 'greedyy'"),
     ("gym", {"opponents": ["greedy", "random"]}, r"^opponents: 2 strategies for 3 other seats"),
     ("gym", {"illegal_reward": "lots"}, r"^illegal_reward: 'lots' is not a finite number$"),

@@ -14,20 +14,28 @@ Only the plain rule sets: the power-card games' engine (simulator/game/powers/) 
 more (targets, shields, peeks) than this fills. ``lookahead`` is not played here: its
 rollouts copy and replay the engine's whole flow state (the true cards of every layout and of
 the stock, and the flow's own caches), which a seat's views cannot give it.
+
+:class:`UserSeat` plays a user policy (``path/to/file.py:function[:k=v,...]``,
+docs/user_policies.md) the same way: the same state array filled, the same random stream, and
+the policy called with the views the engine passes it (slices of that array: simulator/kernel/
+flow/ask.py ``_ask``) and its seat's row of the policy table.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from simulator.api import GolfsimError
 from simulator.game import codes as K
 from simulator.game.reference.card_table import is_empty
 from simulator.game.streams import STREAM_SEAT0
 from simulator.kernel.engine import policy_table
 from simulator.kernel.rng import N_STREAMS
-from strategies import resolve, resolve_seats, seat_arrays
+from simulator.kernel.jit import hot
+from strategies import resolve, resolve_seats, seat_arrays, user_policy
 from strategies.compiled import ENTRIES, call_nb, entry
 
+from .config import is_user
 from .observation import Views
 
 # the built-ins a reference table cannot play, and why (config.check_opponents says it)
@@ -59,24 +67,37 @@ class CompiledSeat:
         self.stream = stream
         self.views = Views(rules, players)
         self.rt = self.views.rules
-        ids, params = seat_arrays(resolve_seats([spec], players))
+        strategies = resolve_seats([spec], players)
+        ids, params = seat_arrays(strategies)
         self.par = policy_table(ids, params)
-        self.fn = entry(int(self.par[position, 0]))
+        self.fn = self.compiled(strategies)
         self.value = self.rt[K.RT_VALUE:K.RT_VALUE + K.N_CARD_TABLE]
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)   # memory and scratch: zero, kept
         self.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * N_SEAT] = -1
         self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
         self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
+        # the knowledge row's slots beyond the table (seats not playing, positions past the
+        # layout), which the engine leaves as its state array starts them
+        at = np.arange(N_SEAT)
+        self.beyond = (at // K.MAX_POS >= players) | (at % K.MAX_POS >= self.rt[K.R_NPOS])
+
+    def compiled(self, strategies):
+        """The compiled function the seat calls (its built-in's entry point)."""
+        return entry(int(self.par[self.position, 0]))
 
     def choose(self, obs) -> int:
         me = self.position
         point, held = self.fill(obs)
         s = STREAM_SEAT0 + me
         self.rng[s] = self.stream.state
-        action = int(call_nb(self.fn, point, me, held, self.g, self.rt, self.rng, self.par,
-                             self.aux))
+        action = self.decide(point, held)
         self.stream.state = int(self.rng[s])
         return action
+
+    def decide(self, point: int, held: int) -> int:
+        """The compiled decision on the filled state (the stream in ``rng``)."""
+        return int(call_nb(self.fn, point, self.position, held, self.g, self.rt, self.rng,
+                           self.par, self.aux))
 
     def fill(self, obs) -> tuple[int, int]:
         """Every slot of ``g`` the built-ins read, from the reference hole's state."""
@@ -106,6 +127,7 @@ class CompiledSeat:
         g[K.G_UP:K.G_UP + N_SEAT] = v.faceup
         row = K.G_KNOWN + me * N_SEAT
         g[row:row + N_SEAT] = v.known
+        g[row:row + N_SEAT][self.beyond] = 0   # never written by the engine: zero
         g[K.G_DISCARD:K.G_DISCARD + K.MAX_IDS] = v.discard
         # G_LAY tells an empty position from a card only: no hidden card is copied there
         g[K.G_LAY:K.G_LAY + N_SEAT] = -1
@@ -124,3 +146,64 @@ class CompiledSeat:
         if d == K.DP_PLACE_TAKEN:
             return True
         return d == K.DP_PLACE_DRAWN and not self.game.config.rules.private_stock_draw
+
+
+class UserSeat(CompiledSeat):
+    """Turn position ``position`` played by user policy ``spec`` (``file.py:function``, with
+    its parameters): the state array filled as for a built-in, and the policy called with the
+    engine's views of it, as the engine calls it (ask.py ``_ask``)."""
+
+    def __init__(self, spec: str, game, position: int, stream):
+        super().__init__(spec, game, position, stream)
+        self.spec = spec
+        me, g = position, self.g
+        known = K.G_KNOWN + me * N_SEAT
+        memory = K.G_MEMORY + me * K.MEMORY_SLOTS
+        s = STREAM_SEAT0 + me
+        # views of g (slices share its memory): the fill writes them, the policy reads them
+        self.args = (g[K.G_PUB:K.G_PUB + K.N_PUBLIC], g[K.G_LEGAL:K.G_LEGAL + K.N_ACTIONS],
+                     g[known:known + N_SEAT], g[K.G_UP:K.G_UP + N_SEAT],
+                     g[K.G_DISCARD:K.G_DISCARD + K.MAX_IDS],
+                     g[memory:memory + K.MEMORY_SLOTS], self.rt, self.rng[s:s + 1],
+                     self.par[me])
+
+    def compiled(self, strategies):
+        return user_policy(strategies)
+
+    def decide(self, point: int, held: int) -> int:
+        a = int(call_user(self.fn, point, self.position, held, *self.args))
+        if not self.allowed(point, a):
+            raise GolfsimError(self.fault(point, a))
+        return a
+
+    def allowed(self, point: int, a: int) -> bool:
+        """Would the engine take answer ``a`` (ask.py ``_checked``)?"""
+        g = self.g
+        if 0 <= a < K.N_ACTIONS and g[K.G_LEGAL + a]:
+            return True
+        return point == K.DP_REVEAL and K.REVEAL_SET < a < 2 * K.REVEAL_SET and \
+            g[K.G_PUB + K.PUB_REVEAL_PICKS] > 0
+
+    def fault(self, point: int, a: int) -> str:
+        """The one line an answer the engine refuses is reported in (runner.describe_error)."""
+        seat = self.game.order[self.position]
+        where = (f"opponents: {self.spec} at player_{seat}, round {self.game.hole_round}, "
+                 f"decision point '{K.DECISION_NAMES[point]}'")
+        if a == K.ACTION_RAISED:
+            return (f"{where}: the policy raised an exception (an error in its code, such as "
+                    "an index out of range; run its function in plain Python on that decision "
+                    "to see it)")
+        return f"{where}: the policy chose {K.action_name(a)}, which is not legal"
+
+
+@hot
+def call_user(fn, point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+              params):
+    """A user policy (policy_api.SIGNATURE) called from Python."""
+    return fn(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+              params)
+
+
+def seat_for(spec: str, game, position: int, stream) -> CompiledSeat:
+    """The compiled seat that plays ``spec``: a user policy's or a built-in's."""
+    return (UserSeat if is_user(spec) else CompiledSeat)(spec, game, position, stream)

@@ -10,7 +10,7 @@ import numpy as np
 
 from simulator import api
 from simulator.game.rules import RuleError, Rules, uses_power_engine
-from strategies import StrategyError, net, resolve
+from strategies import StrategyError, net, resolve, resolve_seats, user_policy
 from strategies.reference import POLICIES
 
 REWARDS = ("score", "win")
@@ -58,7 +58,7 @@ def make_config(preset, players, rules, reward, holes, target, options: dict) ->
 def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -> list[str]:
     """golf_gym's opponents: one strategy for every other seat, or one per other seat, each a
     strategy the reference engine plays, a network, or (in the plain rule sets) a compiled
-    built-in but lookahead (its default: golfsim's default strategy)."""
+    built-in but lookahead, or a user policy (its default: golfsim's default strategy)."""
     if opponents is None:
         opponents = [api.default_strategy(rules)]
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -67,21 +67,52 @@ def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -
     if len(specs) != players - 1:
         raise api.GolfsimError(f"opponents: {len(specs)} strategies for {players - 1} other "
                                "seats; give one (every other seat) or one per other seat")
+    users = []
     for spec in specs:
         if not isinstance(spec, str):
             raise api.GolfsimError(f"opponents: {spec!r} is not a strategy name")
         if net.path_of(spec) is not None:
             check_net(spec, players)
             continue
+        if is_user(spec):
+            users.append(spec.strip())
+            continue
         name = spec.strip().partition(":")[0]
-        if ".py" not in spec:
-            try:
-                resolve(spec)
-            except StrategyError as e:
-                raise api.GolfsimError(f"opponents: {e}") from None
+        try:
+            resolve(spec)
+        except StrategyError as e:
+            raise api.GolfsimError(f"opponents: {e}") from None
         if name not in PLAYABLE:
             check_compiled(spec, rules, rule_set)
+    if users:
+        check_users(users, rules, rule_set)
     return [s.strip() for s in specs]
+
+
+def is_user(spec: str) -> bool:
+    """Is ``spec`` a user policy (``file.py:function``, maybe with parameters or an alias)?"""
+    return ".py" in spec and net.path_of(spec) is None
+
+
+def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
+    """User policy opponents (``file.py:function[:k=v,...]``): in the plain rule sets, one
+    function for the table (as golfsim plays one a run), compiled here (compiled_seat.py
+    UserSeat plays it)."""
+    if uses_power_engine(rules):
+        raise api.GolfsimError(
+            f"opponents: {specs[0]!r} is a user policy, played by the compiled engine only in "
+            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
+            f"peeks) are not filled for it; its env seats play the reference engine's "
+            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
+    try:
+        seats = resolve_seats(specs, len(specs))
+        functions = sorted({s.user for s in seats})
+        if len(functions) > 1:
+            raise StrategyError("a table plays one user policy function, as one golfsim run "
+                                "does; got " + ", ".join(f"{p}:{f}" for p, f in functions))
+        user_policy(seats)
+    except StrategyError as e:
+        raise api.GolfsimError(f"opponents: {e}") from None
 
 
 def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
@@ -94,7 +125,7 @@ def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
         raise api.GolfsimError(
             f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
             f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
-            f"built-ins and networks (net:path.npz)")
+            f"built-ins, user policies (file.py:function) and networks (net:path.npz)")
     if uses_power_engine(rules):
         raise api.GolfsimError(
             f"opponents: {spec!r} is played by the compiled engine only in "

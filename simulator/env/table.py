@@ -9,11 +9,11 @@ costs about a microsecond; a thread per table with two semaphores costs tens of 
 (docs/env.md#speed).
 
 The seats the env does not play (golf_gym's opponents) are the reference engine's own
-strategies, networks (NetSeat) or, in the plain rule sets, golfsim's compiled built-ins
-(compiled_seat.CompiledSeat), played inside the hole without leaving it. The holes are
-golfsim's: hole ``index`` of seed ``seed`` deals the cards golfsim's round ``index`` of that
-seed deals, and a match is reference.play_match's match ``index`` (its holes rounds
-``index * 1000 + h``).
+strategies, networks (NetSeat) or, in the plain rule sets, golfsim's compiled built-ins and
+user policies (compiled_seat.CompiledSeat, UserSeat), played inside the hole without leaving
+it. The holes are golfsim's: hole ``index`` of seed ``seed`` deals the cards golfsim's round
+``index`` of that seed deals, and a match is reference.play_match's match ``index`` (its holes
+rounds ``index * 1000 + h``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from strategies.reference.referee import make_hole
 
 from strategies import net
 
-from .compiled_seat import CompiledSeat
+from .compiled_seat import seat_for
 from .config import EnvConfig
 from .observation import Views
 
@@ -115,7 +115,7 @@ class Game:
                 hole.policies[i] = NetSeat(nets[i], self, i)
             elif i in compiled:
                 stream = PyStream(self.seed, round_index, STREAM_SEAT0 + i)
-                hole.policies[i] = CompiledSeat(specs[i], self, i, stream)
+                hole.policies[i] = seat_for(specs[i], self, i, stream)
         self.hole_round = round_index
         record = hole.play()
         self.holes.append((self.order, record))
