@@ -31,7 +31,7 @@ from simulator.game.reference.card_table import is_empty
 from simulator.game.streams import STREAM_SEAT0
 from simulator.kernel.engine import policy_table
 from simulator.kernel.rng import N_STREAMS
-from simulator.kernel.jit import hot
+from simulator.kernel.policy_api import call_user
 from strategies import resolve, resolve_seats, seat_arrays, user_policy
 from strategies.compiled import ENTRIES, call_nb, entry
 
@@ -194,14 +194,6 @@ class UserSeat(CompiledSeat):
                     "an index out of range; run its function in plain Python on that decision "
                     "to see it)")
         return f"{where}: the policy chose {K.action_name(a)}, which is not legal"
-
-
-@hot
-def call_user(fn, point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
-              params):
-    """A user policy (policy_api.SIGNATURE) called from Python."""
-    return fn(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
-              params)
 
 
 def seat_for(spec: str, game, position: int, stream) -> CompiledSeat:

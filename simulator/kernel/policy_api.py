@@ -38,7 +38,7 @@ from ..game.codes import MAX_POS
 from ..game.codes import POLICY_USER  # noqa: F401  (re-exported)
 from . import builds
 from .features import BUILDS
-from .jit import CACHE_DIR  # (sets Numba's cache folder before anything compiles)
+from .jit import CACHE_DIR, hot  # (sets Numba's cache folder before anything compiles)
 
 
 ARG_NAMES = ("point", "seat", "held", "public", "legal", "known", "faceup", "discard", "memory",
@@ -267,3 +267,12 @@ def user_kernel(user, notify=None):
                    f"version of the file; a few minutes)")
         _KERNELS[(path, name)] = builds.flow_build(*args).chunk_nb
     return _KERNELS[(path, name)]
+
+
+@hot
+def call_user(fn, point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+              params):
+    """A compiled user policy (``SIGNATURE``) called from Python with its views, as the
+    engine calls it (the environments' opponents)."""
+    return fn(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+              params)
