@@ -32,10 +32,9 @@ from simulator.game.streams import STREAM_SEAT0
 from simulator.kernel.engine import policy_table
 from simulator.kernel.rng import N_STREAMS
 from simulator.kernel.policy_api import call_user
-from strategies import resolve, resolve_seats, seat_arrays, user_policy
+from strategies import net, resolve, resolve_seats, seat_arrays, user_policy
 from strategies.compiled import ENTRIES, call_nb, entry
 
-from .config import is_user
 from .observation import Views
 
 # the built-ins a reference table cannot play, and why (config.check_opponents says it)
@@ -45,6 +44,11 @@ NOT_PLAYABLE = {
 }
 ONCE = {"left": K.ONCE_LEFT, "spent": K.ONCE_SPENT, "seen": K.ONCE_SEEN}
 N_SEAT = K.MAX_PLAYERS * K.MAX_POS
+
+
+def is_user(spec: str) -> bool:
+    """Is ``spec`` a user policy (``file.py:function``, maybe with parameters or an alias)?"""
+    return ".py" in spec and net.path_of(spec) is None
 
 
 def builtin_id(spec: str) -> int | None:

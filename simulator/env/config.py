@@ -13,6 +13,8 @@ from simulator.game.rules import RuleError, Rules, uses_power_engine
 from strategies import StrategyError, net, resolve, resolve_seats, user_policy
 from strategies.reference import POLICIES
 
+from .compiled_seat import NOT_PLAYABLE, builtin_id, is_user
+
 REWARDS = ("score", "win")
 # what golf_gym's opponents may play: the strategies the reference engine has in Python
 PLAYABLE = tuple(POLICIES)
@@ -89,11 +91,6 @@ def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -
     return [s.strip() for s in specs]
 
 
-def is_user(spec: str) -> bool:
-    """Is ``spec`` a user policy (``file.py:function``, maybe with parameters or an alias)?"""
-    return ".py" in spec and net.path_of(spec) is None
-
-
 def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
     """User policy opponents (``file.py:function[:k=v,...]``): in the plain rule sets, one
     function for the table (as golfsim plays one a run), compiled here (compiled_seat.py
@@ -118,7 +115,6 @@ def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
 def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
     """A compiled built-in opponent (heuristic, guide, ...): the env's seats play it from
     the reference engine's state (compiled_seat.py) in the plain rule sets."""
-    from .compiled_seat import NOT_PLAYABLE, builtin_id
     spec = spec.strip()
     policy_id = builtin_id(spec)
     if policy_id is None:
