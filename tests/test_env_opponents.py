@@ -7,6 +7,7 @@ from __future__ import annotations
 
 
 import pytest
+from env_episodes import assert_episodes_are_golfsims_rounds
 from rl_extra import HAVE_RL, needs_rl
 
 from simulator import api
@@ -15,8 +16,6 @@ pytestmark = needs_rl
 if HAVE_RL:
     from simulator.env import golf_gym
 
-SEED = 21
-ROUNDS = 10
 OPPONENTS = [["heuristic"], ["guide"], ["forgetful", "opponent-aware"], ["ev"]]
 # the default tier: one case of every built-in, both table sizes and the three rule sets (a
 # forgetful that forgets often, so that its random stream is drawn from); the rest is slow
@@ -45,20 +44,6 @@ def cases():
                                        id=f"{preset}-{players}-{'+'.join(group)}")
 
 
-def golfsim_scores(preset, players, learner, opponents) -> list[list[int]]:
-    """golfsim run --per-round: greedy at seat ``learner``, ``opponents[k]`` at the k-th seat
-    after it; [round][seat] scores."""
-    others = opponents * (players - 1) if len(opponents) == 1 else opponents
-    specs = [None] * players
-    specs[learner] = "greedy"
-    for k, spec in enumerate(others):
-        specs[(learner + 1 + k) % players] = spec
-    run = api.run(preset, players=players, strategy=specs, rounds=ROUNDS, seed=SEED,
-                  per_round=True, progress=False, threads=1)
-    return [list(r) for r in run.tables["rounds"].sort("round").select(
-        [f"score_{s}" for s in range(players)]).rows()]
-
-
 @pytest.mark.filterwarnings("ignore:.*rounds hit the turn cap")
 @pytest.mark.parametrize("preset, players, opponents", list(cases()))
 def test_a_compiled_opponent_plays_golfsims_rounds(preset, players, opponents):
@@ -66,22 +51,7 @@ def test_a_compiled_opponent_plays_golfsims_rounds(preset, players, opponents):
     the seed scores, seat by seat, what golfsim's round k scores with the same seats (every
     decision of the built-ins the same, their random draws included)."""
     env = golf_gym(preset, players=players, opponents=opponents)
-    want = {}
-    for k in range(ROUNDS):
-        _, info = env.reset(seed=SEED if k == 0 else None)
-        seat = info["seat"]
-        if seat not in want:
-            want[seat] = golfsim_scores(preset, players, seat, opponents)
-        policy = env.strategy_policy("greedy")
-        terminated = False
-        while not terminated:
-            _, reward, terminated, _, _ = env.step(policy.choose(env.decision))
-        order, record = env.table.game.holes[-1]
-        got = [0] * players
-        for i, s in enumerate(order):
-            got[s] = record.scores[i]
-        assert got == want[seat][k], f"hole {k}, learning seat {seat}"
-        assert reward == -want[seat][k][seat]
+    assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
 
 
 @pytest.mark.parametrize("opponents", ["heuristic", "ev", ["greedy", "guide"]])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from env_episodes import assert_episodes_are_golfsims_rounds
 from rl_extra import HAVE_RL, needs_rl
 
 from simulator import api
@@ -24,8 +25,6 @@ GREEDY_POLICY = "strategies/examples/greedy_policy.py:decide"
 CYCLING = str(ROOT / "tests" / "policies" / "cycling_policy.py") + ":decide"
 # draws from its random stream at every decision
 DICE = str(ROOT / "tests" / "policies" / "dice_policy.py") + ":decide"
-SEED = 21
-ROUNDS = 10
 OPPONENTS = [[RULE_BOT], [GREEDY_POLICY], [RULE_BOT + ":low=4", RULE_BOT],
              [CYCLING], [DICE]]
 # the default tier: each example on both table sizes and rule sets once, and the view and
@@ -48,20 +47,6 @@ def cases():
                                    id=f"{preset}-{players}-{name}")
 
 
-def golfsim_scores(preset, players, learner, opponents) -> list[list[int]]:
-    """golfsim run --per-round: greedy at seat ``learner``, ``opponents[k]`` at the k-th seat
-    after it; [round][seat] scores."""
-    others = opponents * (players - 1) if len(opponents) == 1 else opponents
-    specs = [None] * players
-    specs[learner] = "greedy"
-    for k, spec in enumerate(others):
-        specs[(learner + 1 + k) % players] = spec
-    run = api.run(preset, players=players, strategy=specs, rounds=ROUNDS, seed=SEED,
-                  per_round=True, progress=False, threads=1)
-    return [list(r) for r in run.tables["rounds"].sort("round").select(
-        [f"score_{s}" for s in range(players)]).rows()]
-
-
 @pytest.mark.filterwarnings("ignore:.*rounds hit the turn cap")
 @pytest.mark.parametrize("preset, players, opponents", list(cases()))
 def test_a_user_policy_opponent_plays_golfsims_rounds(preset, players, opponents,
@@ -70,22 +55,7 @@ def test_a_user_policy_opponent_plays_golfsims_rounds(preset, players, opponents
     of the seed scores, seat by seat, what golfsim's round k scores with the same seats."""
     monkeypatch.chdir(ROOT)
     env = golf_gym(preset, players=players, opponents=opponents)
-    want = {}
-    for k in range(ROUNDS):
-        _, info = env.reset(seed=SEED if k == 0 else None)
-        seat = info["seat"]
-        if seat not in want:
-            want[seat] = golfsim_scores(preset, players, seat, opponents)
-        policy = env.strategy_policy("greedy")
-        terminated = False
-        while not terminated:
-            _, reward, terminated, _, _ = env.step(policy.choose(env.decision))
-        order, record = env.table.game.holes[-1]
-        got = [0] * players
-        for i, s in enumerate(order):
-            got[s] = record.scores[i]
-        assert got == want[seat][k], f"hole {k}, learning seat {seat}"
-        assert reward == -want[seat][k][seat]
+    assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
 
 
 def test_a_user_policy_in_a_power_card_game_is_refused_in_one_line(monkeypatch):
