@@ -95,12 +95,7 @@ def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
     """User policy opponents (``file.py:function[:k=v,...]``): in the plain rule sets, one
     function for the table (as golfsim plays one a run), compiled here (compiled_seat.py
     UserSeat plays it)."""
-    if uses_power_engine(rules):
-        raise api.GolfsimError(
-            f"opponents: {specs[0]!r} is a user policy, played by the compiled engine only in "
-            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
-            f"peeks) are not filled for it; its env seats play the reference engine's "
-            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
+    refuse_in_power_games(f"{specs[0]!r} is a user policy, played", rules, rule_set)
     try:
         seats = resolve_seats(specs, len(specs))
         functions = sorted({s.user for s in seats})
@@ -122,15 +117,21 @@ def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
             f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
             f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
             f"built-ins, user policies (file.py:function) and networks (net:path.npz)")
-    if uses_power_engine(rules):
-        raise api.GolfsimError(
-            f"opponents: {spec!r} is played by the compiled engine only in "
-            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
-            f"peeks) are not filled for a built-in; its env seats play the reference engine's "
-            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
+    refuse_in_power_games(f"{spec!r} is played", rules, rule_set)
     if policy_id in NOT_PLAYABLE:
         raise api.GolfsimError(f"opponents: {spec!r} is played by the compiled engine only: "
                                f"{NOT_PLAYABLE[policy_id]}")
+
+
+def refuse_in_power_games(what: str, rules: Rules, rule_set: str) -> None:
+    """A compiled opponent (``what``: e.g. "'heuristic' is played") in a power-card game: the
+    env does not fill the power views it would read, so it is refused in one line."""
+    if uses_power_engine(rules):
+        raise api.GolfsimError(
+            f"opponents: {what} by the compiled engine only in "
+            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
+            f"peeks) are not filled for it; its env seats play the reference engine's "
+            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
 
 
 def check_net(spec: str, players: int) -> None:
