@@ -55,8 +55,7 @@ def golf_gym(preset: str | None = None, players: int = 4, rules=None, *,
     ends the episode with ``illegal_reward``. The other arguments are golf_aec's."""
     config = make_config(preset, players, rules, reward, holes, target, options)
     single = _module("single")
-    specs = check_opponents(opponents, config.rules, config.players,
-                            config.rule_set.preset)
+    specs = check_opponents(opponents, config.rules, config.players)
     _check_render_mode(render_mode, single.RENDER_MODES)
     return single.GolfGym(config, specs, _number(illegal_reward, "illegal_reward"), render_mode)
 

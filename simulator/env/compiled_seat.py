@@ -10,8 +10,10 @@ scratch across its decisions within the hole (zero at the hole's start, as the e
 them), and draws from golfsim's random stream of its turn position (the same state the kernel
 keeps), so that it makes the decisions it makes in ``golfsim run`` with the same seed.
 
-Only the plain rule sets: the power-card games' engine (simulator/game/powers/) publishes
-more (targets, shields, peeks) than this fills. ``lookahead`` is not played here: its
+In the power-card games (simulator/game/powers/) it fills what the powers build publishes
+besides (power_views.py: the effect asked about, its target seat, shields, the top discard's
+unused power, the Dutch 8's two cards, the peek records, layouts of up to MAX_POS positions).
+``lookahead`` is not played here: its
 rollouts copy and replay the engine's whole flow state (the true cards of every layout and of
 the stock, and the flow's own caches), which a seat's views cannot give it.
 
@@ -28,6 +30,7 @@ import numpy as np
 from simulator.api import GolfsimError
 from simulator.game import codes as K
 from simulator.game.reference.card_table import is_empty
+from simulator.game.rules import uses_power_engine
 from simulator.game.streams import STREAM_SEAT0
 from simulator.kernel.engine import policy_table
 from simulator.kernel.rng import N_STREAMS
@@ -35,6 +38,7 @@ from simulator.kernel.policy_api import call_user
 from strategies import net, resolve, resolve_seats, seat_arrays, user_policy
 from strategies.compiled import ENTRIES, call_nb, entry
 
+from . import power_views
 from .observation import Views
 
 # the built-ins a reference table cannot play, and why (config.check_opponents says it)
@@ -80,10 +84,13 @@ class CompiledSeat:
         self.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * N_SEAT] = -1
         self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
         self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
-        # the knowledge row's slots beyond the table (seats not playing, positions past the
-        # layout), which the engine leaves as its state array starts them
+        self.powers = uses_power_engine(rules)
+        # the knowledge row's slots beyond the table (seats not playing; in a plain round the
+        # positions past the layout), which the engine leaves as its state array starts them
         at = np.arange(N_SEAT)
-        self.beyond = (at // K.MAX_POS >= players) | (at % K.MAX_POS >= self.rt[K.R_NPOS])
+        self.beyond = at // K.MAX_POS >= players
+        if not self.powers:
+            self.beyond |= at % K.MAX_POS >= self.rt[K.R_NPOS]
 
     def compiled(self, strategies):
         """The compiled function the seat calls (its built-in's entry point)."""
@@ -108,7 +115,10 @@ class CompiledSeat:
         st, me, v, g = self.game.hole.state, self.position, self.views, self.g
         point, held = v.fill(st, me, me, obs)
         pub = v.public
-        pub[K.PUB_TARGET_SEAT] = 0          # a plain round never sets it
+        if self.powers:
+            power_views.fill_public(pub, st, obs)
+        else:
+            pub[K.PUB_TARGET_SEAT] = 0      # a plain round never sets it
         pub[K.PUB_FINAL_LEFT] = -1 if st.final_turns_left is None else st.final_turns_left
         pub[K.PUB_DISCARD_SUM] = sum(int(self.value[c]) for c in st.discard)
         up_n = up_sum = 0
@@ -118,7 +128,8 @@ class CompiledSeat:
                     up_n += 1
                     up_sum += int(self.value[cell.card])
         pub[K.PUB_FACEUP_N], pub[K.PUB_FACEUP_SUM] = up_n, up_sum
-        pub[K.PUB_HELD_PUBLIC] = held if held >= 0 and self.held_public(obs) else -1
+        pub[K.PUB_HELD_PUBLIC] = held if held >= 0 and power_views.held_public(
+            st, obs, self.game.config.rules.private_stock_draw) else -1
         g[K.G_PUB:K.G_PUB + pub.size] = pub
         m = obs.match
         g[K.G_PUB + K.PUB_HOLE], g[K.G_PUB + K.PUB_HOLES] = m.hole, m.holes
@@ -141,15 +152,9 @@ class CompiledSeat:
                 if is_empty(cell.card):
                     g[K.G_LAY + at] = cell.card
                 g[K.G_ONCE + at] = ONCE[cell.once]
+        if self.powers:
+            power_views.fill_cells(g, st, me, self.game.players)
         return point, held
-
-    def held_public(self, obs) -> bool:
-        """Has everyone seen the held card (taken from the pile, or drawn with
-        private_stock_draw = false)? As the engine publishes it at each question."""
-        d = int(obs.decision)
-        if d == K.DP_PLACE_TAKEN:
-            return True
-        return d == K.DP_PLACE_DRAWN and not self.game.config.rules.private_stock_draw
 
 
 class UserSeat(CompiledSeat):

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import api
-from simulator.game.rules import RuleError, Rules, uses_power_engine
+from simulator.game.rules import RuleError, Rules
 from strategies import StrategyError, net, resolve, resolve_seats, user_policy
 from strategies.reference import POLICIES
 
@@ -57,10 +57,10 @@ def make_config(preset, players, rules, reward, holes, target, options: dict) ->
     return EnvConfig(rs, players, reward, holes, target)
 
 
-def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -> list[str]:
+def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
     """golf_gym's opponents: one strategy for every other seat, or one per other seat, each a
-    strategy the reference engine plays, a network, or (in the plain rule sets) a compiled
-    built-in but lookahead, or a user policy (its default: golfsim's default strategy)."""
+    strategy the reference engine plays, a network, a compiled built-in but lookahead, or a
+    user policy (its default: golfsim's default strategy)."""
     if opponents is None:
         opponents = [api.default_strategy(rules)]
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -85,17 +85,15 @@ def check_opponents(opponents, rules: Rules, players: int, rule_set: str = "") -
         except StrategyError as e:
             raise api.GolfsimError(f"opponents: {e}") from None
         if name not in PLAYABLE:
-            check_compiled(spec, rules, rule_set)
+            check_compiled(spec)
     if users:
-        check_users(users, rules, rule_set)
+        check_users(users)
     return [s.strip() for s in specs]
 
 
-def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
-    """User policy opponents (``file.py:function[:k=v,...]``): in the plain rule sets, one
-    function for the table (as golfsim plays one a run), compiled here (compiled_seat.py
-    UserSeat plays it)."""
-    refuse_in_power_games(f"{specs[0]!r} is a user policy, played", rules, rule_set)
+def check_users(specs: list[str]) -> None:
+    """User policy opponents (``file.py:function[:k=v,...]``): one function for the table (as
+    golfsim plays one a run), compiled here (compiled_seat.py UserSeat plays it)."""
     try:
         seats = resolve_seats(specs, len(specs))
         functions = sorted({s.user for s in seats})
@@ -107,9 +105,9 @@ def check_users(specs: list[str], rules: Rules, rule_set: str = "") -> None:
         raise api.GolfsimError(f"opponents: {e}") from None
 
 
-def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
+def check_compiled(spec: str) -> None:
     """A compiled built-in opponent (heuristic, guide, ...): the env's seats play it from
-    the reference engine's state (compiled_seat.py) in the plain rule sets."""
+    the reference engine's state (compiled_seat.py), in every rule set."""
     spec = spec.strip()
     policy_id = builtin_id(spec)
     if policy_id is None:
@@ -117,21 +115,9 @@ def check_compiled(spec: str, rules: Rules, rule_set: str = "") -> None:
             f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
             f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
             f"built-ins, user policies (file.py:function) and networks (net:path.npz)")
-    refuse_in_power_games(f"{spec!r} is played", rules, rule_set)
     if policy_id in NOT_PLAYABLE:
         raise api.GolfsimError(f"opponents: {spec!r} is played by the compiled engine only: "
                                f"{NOT_PLAYABLE[policy_id]}")
-
-
-def refuse_in_power_games(what: str, rules: Rules, rule_set: str) -> None:
-    """A compiled opponent (``what``: e.g. "'heuristic' is played") in a power-card game: the
-    env does not fill the power views it would read, so it is refused in one line."""
-    if uses_power_engine(rules):
-        raise api.GolfsimError(
-            f"opponents: {what} by the compiled engine only in "
-            f"{rule_set or 'a power-card game'}: a power-card game's views (targets, shields, "
-            f"peeks) are not filled for it; its env seats play the reference engine's "
-            f"strategies ({', '.join(PLAYABLE)}) and networks (net:path.npz)")
 
 
 def check_net(spec: str, players: int) -> None:

@@ -1,0 +1,60 @@
+"""The slots of the engine's state array that the compiled powers build keeps in a power-card
+round beyond the plain game's, filled from the reference engine's PowerState for a compiled
+seat (compiled_seat.CompiledSeat).
+
+There a layout has all MAX_POS positions: one without a card (emptied, or not grown into)
+holds the pseudo-card EMPTY0 + p, face up, known to all (simulator/kernel/flow/moves.py), and
+every card carries the record of the seats seen peeking at it (G_PEEKED). The public slots
+add the unused power of the top discard and the Dutch 8's two cards (PUB_CHOICE0/1: -1 but
+at its DP_KEEP); PUB_POWER, PUB_TARGET_SEAT and PUB_SHIELDED are the observation's
+(observation.Views).
+"""
+
+from __future__ import annotations
+
+from simulator.game import codes as K
+from simulator.game.reference import Decision
+
+NO_CHOICE = -1
+
+
+def fill_public(pub, st, obs) -> None:
+    """The public slots the views leave as the plain game has them."""
+    # the build keeps the flag as it was when the pile's top is taken (it reads it with the
+    # pile's size); the observation's is false then
+    pub[K.PUB_TOP_POWER_UNUSED] = int(st.top_power_unused)
+    choices = tuple(obs.choices) if obs is not None else ()
+    pub[K.PUB_CHOICE0] = choices[0] if choices else NO_CHOICE
+    pub[K.PUB_CHOICE1] = choices[1] if len(choices) > 1 else NO_CHOICE
+
+
+def held_public(st, obs, private_stock_draw: bool) -> bool:
+    """Has everyone seen the card the seat holds at ``obs``'s decision (PUB_HELD_PUBLIC), as
+    the build publishes it? A card taken from the pile, and a stock card drawn in the open
+    (private_stock_draw = false); not the card a Dutch 9 brings in (the effect hid the held
+    card before), nor the Dutch 8's kept card (asked after the 8 went onto the pile this
+    turn)."""
+    d, power = obs.decision, obs.power
+    if d == Decision.PLACE_TAKEN:
+        return power != K.POW_EXCHANGE_THIS
+    if d == Decision.PLACE_DRAWN:
+        kept = power == K.POW_DRAW_TWO and getattr(st, "top_new", False)
+        return not private_stock_draw and not kept
+    return False
+
+
+def fill_cells(g, st, me: int, players: int) -> None:
+    """Seat ``me``'s knowledge row, the face-up flags and the empty positions of every layout
+    at the positions it has not grown into, and who was seen peeking at each card."""
+    row = K.G_KNOWN + me * K.MAX_PLAYERS * K.MAX_POS
+    for s in range(players):
+        cells = st.layouts[s]
+        base = s * K.MAX_POS
+        for p, cell in enumerate(cells):
+            g[K.G_PEEKED + base + p] = sum(1 << o for o in cell.peeked_by)
+        for p in range(len(cells), K.MAX_POS):
+            empty = K.EMPTY0 + p
+            g[row + base + p] = empty
+            g[K.G_LAY + base + p] = empty
+            g[K.G_UP + base + p] = 1
+            g[K.G_PEEKED + base + p] = 0
