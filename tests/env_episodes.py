@@ -9,30 +9,34 @@ SEED = 21
 ROUNDS = 10
 
 
-def golfsim_scores(preset, players, learner, opponents) -> list[list[int]]:
-    """golfsim run --per-round: greedy at seat ``learner``, ``opponents[k]`` at the k-th seat
-    after it; [round][seat] scores."""
+def golfsim_scores(preset, players, learner, opponents, options=None) -> list[list[int]]:
+    """golfsim run --per-round (``options``: rule options on top of the preset, as --set
+    gives them): greedy at seat ``learner``, ``opponents[k]`` at the k-th seat after it;
+    [round][seat] scores."""
     others = opponents * (players - 1) if len(opponents) == 1 else opponents
     specs = [None] * players
     specs[learner] = "greedy"
     for k, spec in enumerate(others):
         specs[(learner + 1 + k) % players] = spec
-    run = api.run(preset, players=players, strategy=specs, rounds=ROUNDS, seed=SEED,
+    given = [f"{k}={v}" for k, v in (options or {}).items()] or None
+    run = api.run(preset, set=given, players=players, strategy=specs, rounds=ROUNDS, seed=SEED,
                   per_round=True, progress=False, threads=1)
     return [list(r) for r in run.tables["rounds"].sort("round").select(
         [f"score_{s}" for s in range(players)]).rows()]
 
 
-def assert_episodes_are_golfsims_rounds(env, preset, players, opponents) -> None:
+def assert_episodes_are_golfsims_rounds(env, preset, players, opponents,
+                                        options=None) -> None:
     """With greedy deciding for the learning seat, hole k of the seed scores, seat by seat,
-    what golfsim's round k scores with the same seats, and the reward is minus the learning
+    what golfsim's round k scores with the same seats (the env made with rule ``options``
+    on top of the preset, golfsim run given them), and the reward is minus the learning
     seat's score."""
     want = {}
     for k in range(ROUNDS):
         _, info = env.reset(seed=SEED if k == 0 else None)
         seat = info["seat"]
         if seat not in want:
-            want[seat] = golfsim_scores(preset, players, seat, opponents)
+            want[seat] = golfsim_scores(preset, players, seat, opponents, options)
         policy = env.strategy_policy("greedy")
         terminated = False
         while not terminated:

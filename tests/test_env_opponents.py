@@ -1,7 +1,8 @@
 """golf_gym's opponents played by golfsim's compiled built-ins (simulator/env/compiled_seat.py):
 in the plain rule sets each makes the decisions it makes in ``golfsim run`` with the same
-seed, so an episode's hole is golfsim's round; lookahead, and every compiled built-in in a
-power-card game, is refused in one line. Skipped where the rl extra is not installed."""
+seed, so an episode's hole is golfsim's round (the power-card games:
+tests/test_env_power_opponents.py); lookahead is refused in one line. Skipped where the rl
+extra is not installed."""
 
 from __future__ import annotations
 
@@ -52,16 +53,6 @@ def test_a_compiled_opponent_plays_golfsims_rounds(preset, players, opponents):
     decision of the built-ins the same, their random draws included)."""
     env = golf_gym(preset, players=players, opponents=opponents)
     assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
-
-
-@pytest.mark.parametrize("opponents", ["heuristic", "ev", ["greedy", "guide"]])
-def test_a_compiled_opponent_in_a_power_card_game_is_refused_in_one_line(opponents):
-    with pytest.raises(api.GolfsimError) as e:
-        golf_gym("power_cabo", players=3, opponents=opponents)
-    message = str(e.value)
-    assert message.startswith("opponents: ") and "\n" not in message
-    assert "power_cabo" in message and "power-card game" in message
-    assert "is played by the compiled engine only" in message
 
 
 def test_lookahead_is_refused_in_one_line():

@@ -1,8 +1,8 @@
 """golf_gym's opponents played by user policies (``file.py:function[:k=v,...]``,
 simulator/env/compiled_seat.py UserSeat): in the plain rule sets each makes the decisions it
-makes in ``golfsim run`` with the same seed, so an episode's hole is golfsim's round; in a
-power-card game, and two user functions at one table, refused in one line. Skipped where the
-rl extra is not installed."""
+makes in ``golfsim run`` with the same seed, so an episode's hole is golfsim's round (the
+power-card games: tests/test_env_power_opponents.py); two user functions at one table are
+refused in one line. Skipped where the rl extra is not installed."""
 
 from __future__ import annotations
 
@@ -56,16 +56,6 @@ def test_a_user_policy_opponent_plays_golfsims_rounds(preset, players, opponents
     monkeypatch.chdir(ROOT)
     env = golf_gym(preset, players=players, opponents=opponents)
     assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
-
-
-def test_a_user_policy_in_a_power_card_game_is_refused_in_one_line(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    with pytest.raises(api.GolfsimError) as e:
-        golf_gym("power_cabo", players=3, opponents=["greedy", RULE_BOT])
-    message = str(e.value)
-    assert message.startswith(f"opponents: '{RULE_BOT}' is a user policy") and \
-        "\n" not in message
-    assert "power_cabo" in message and "power-card game" in message
 
 
 def test_an_illegal_answer_of_a_user_policy_opponent_is_reported_in_one_line():

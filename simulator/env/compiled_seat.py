@@ -13,9 +13,9 @@ keeps), so that it makes the decisions it makes in ``golfsim run`` with the same
 In the power-card games (simulator/game/powers/) it fills what the powers build publishes
 besides (power_views.py: the effect asked about, its target seat, shields, the top discard's
 unused power, the Dutch 8's two cards, the peek records, layouts of up to MAX_POS positions).
-``lookahead`` is not played here: its
-rollouts copy and replay the engine's whole flow state (the true cards of every layout and of
-the stock, and the flow's own caches), which a seat's views cannot give it.
+``lookahead`` is not played here: its rollouts copy and replay the engine's whole flow state
+(the true cards of every layout and of the stock, and the flow's own caches), which a seat's
+views cannot give it.
 
 :class:`UserSeat` plays a user policy (``path/to/file.py:function[:k=v,...]``,
 docs/user_policies.md) the same way: the same state array filled, the same random stream, and

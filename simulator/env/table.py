@@ -9,11 +9,11 @@ costs about a microsecond; a thread per table with two semaphores costs tens of 
 (docs/env.md#speed).
 
 The seats the env does not play (golf_gym's opponents) are the reference engine's own
-strategies, networks (NetSeat) or, in the plain rule sets, golfsim's compiled built-ins and
-user policies (compiled_seat.CompiledSeat, UserSeat), played inside the hole without leaving
-it. The holes are golfsim's: hole ``index`` of seed ``seed`` deals the cards golfsim's round
-``index`` of that seed deals, and a match is reference.play_match's match ``index`` (its holes
-rounds ``index * 1000 + h``).
+strategies, networks (NetSeat), golfsim's compiled built-ins and user policies
+(compiled_seat.CompiledSeat, UserSeat), played inside the hole without leaving it. The holes
+are golfsim's: hole ``index`` of seed ``seed`` deals the cards golfsim's round ``index`` of
+that seed deals, and a match is reference.play_match's match ``index`` (its holes rounds
+``index * 1000 + h``).
 """
 
 from __future__ import annotations
