@@ -146,12 +146,11 @@ class CompiledSeat:
         g[K.G_DISCARD:K.G_DISCARD + K.MAX_IDS] = v.discard
         # G_LAY tells an empty position from a card only: no hidden card is copied there
         g[K.G_LAY:K.G_LAY + N_SEAT] = -1
-        for i, cells in enumerate(st.layouts):
-            for p, cell in enumerate(cells):
-                at = i * K.MAX_POS + p
-                if is_empty(cell.card):
-                    g[K.G_LAY + at] = cell.card
-                g[K.G_ONCE + at] = ONCE[cell.once]
+        for i, cells in enumerate(st.layouts):   # (a slice per layout: numpy's slot writes cost)
+            at = i * K.MAX_POS
+            g[K.G_LAY + at:K.G_LAY + at + len(cells)] = [
+                cell.card if is_empty(cell.card) else -1 for cell in cells]
+            g[K.G_ONCE + at:K.G_ONCE + at + len(cells)] = [ONCE[cell.once] for cell in cells]
         if self.powers:
             power_views.fill_cells(g, st, me, self.game.players)
         return point, held

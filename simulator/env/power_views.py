@@ -12,10 +12,13 @@ at its DP_KEEP); PUB_POWER, PUB_TARGET_SEAT and PUB_SHIELDED are the observation
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.game import codes as K
 from simulator.game.reference import Decision
 
 NO_CHOICE = -1
+EMPTY = np.arange(K.EMPTY0, K.EMPTY0 + K.MAX_POS, dtype=np.int32)   # [p]: p's pseudo-card
 
 
 def fill_public(pub, st, obs) -> None:
@@ -49,12 +52,13 @@ def fill_cells(g, st, me: int, players: int) -> None:
     row = K.G_KNOWN + me * K.MAX_PLAYERS * K.MAX_POS
     for s in range(players):
         cells = st.layouts[s]
-        base = s * K.MAX_POS
-        for p, cell in enumerate(cells):
-            g[K.G_PEEKED + base + p] = sum(1 << o for o in cell.peeked_by)
-        for p in range(len(cells), K.MAX_POS):
-            empty = K.EMPTY0 + p
-            g[row + base + p] = empty
-            g[K.G_LAY + base + p] = empty
-            g[K.G_UP + base + p] = 1
-            g[K.G_PEEKED + base + p] = 0
+        base, n = s * K.MAX_POS, len(cells)
+        # slices, not one slot at a time: this runs at every decision of every compiled seat
+        g[K.G_PEEKED + base:K.G_PEEKED + base + n] = [
+            sum(1 << o for o in cell.peeked_by) if cell.peeked_by else 0 for cell in cells]
+        if n == K.MAX_POS:
+            continue
+        g[row + base + n:row + base + K.MAX_POS] = EMPTY[n:]
+        g[K.G_LAY + base + n:K.G_LAY + base + K.MAX_POS] = EMPTY[n:]
+        g[K.G_UP + base + n:K.G_UP + base + K.MAX_POS] = 1
+        g[K.G_PEEKED + base + n:K.G_PEEKED + base + K.MAX_POS] = 0
