@@ -17,13 +17,13 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.rules import flatten
 from simulator.kernel.engine import pack_rules
-from strategies.net_encode import CARD, CELL, VERSION, encode, field_sizes, obs_size
+from strategies.net_encode import CARD, CELL, VERSION, field_sizes, obs_size
 
-from .view_fill import NO_POSITION, fill_views_nb
+from .view_fill import (CARDS, DISCARD, FACEUP, KNOWN, NO_POSITION, PUBLIC, SEEN, UP,
+                        fill_views_nb, new_views, observe_nb, part)
 
 __all__ = ["CARD", "CELL", "CELL_FLAGS", "VERSION", "Encoder", "Views", "action_mask",
            "fields"]
-NO_CARD = -1
 # a position's flags (the last is the card's own presence flag); the card follows them
 CELL_FLAGS = ("present", "face_up", "known")
 assert CELL == len(CELL_FLAGS) + CARD
@@ -43,16 +43,12 @@ class Views:
     def __init__(self, rules, players: int):
         self.players = players
         self.rules = packed_rules(rules, players)
-        self.public = np.zeros(K.N_PUB_SLOTS + K.MAX_PLAYERS, dtype=np.int32)
-        self.known = np.full(K.MAX_PLAYERS * K.MAX_POS, NO_CARD, dtype=np.int32)
-        self.faceup = np.zeros(K.MAX_PLAYERS * K.MAX_POS, dtype=np.int32)
-        self.discard = np.zeros(K.MAX_IDS, dtype=np.int32)
+        self.size = obs_size(players)
+        # the views and the layouts' mirror, parts of one array (view_fill.py)
+        self.buf = new_views()
+        self.public, self.known, self.faceup, self.discard, self.cards, self.up, self.seen = (
+            part(self.buf, where) for where in (PUBLIC, KNOWN, FACEUP, DISCARD, CARDS, UP, SEEN))
         self.legal = legal_row(())
-        # the mirror of the layouts: card (NO_POSITION where a layout has no position),
-        # face-up flag, a bit per seat that knows the card
-        self.cards = np.full(K.MAX_PLAYERS * K.MAX_POS, NO_POSITION, dtype=np.int32)
-        self.up = np.zeros(K.MAX_PLAYERS * K.MAX_POS, dtype=np.int32)
-        self.seen = np.zeros(K.MAX_PLAYERS * K.MAX_POS, dtype=np.int32)
         self.state = None     # the state the mirror follows, and how much of its record
         self.synced = 0
 
@@ -60,28 +56,32 @@ class Views:
         """The views of turn position ``me`` in reference state ``st``; ``actor``: the
         position asked now (-1: none); ``asked``: the Observation of ``me``'s pending
         decision, or None. Returns (decision point, held) as the engine passes them."""
-        self.sync(st)
-        pub = self.public
-        fill_views_nb(pub, self.known, self.faceup, self.cards, self.up, self.seen, me,
-                      self.players, st.turn, actor, len(st.stock), len(st.discard),
-                      -1 if st.ender is None else st.ender, st.final_turns_left or 0,
-                      st.reshuffles, int(st.knocked), *power_slots(st))
-        self.discard[:len(st.discard)] = st.discard
-        if asked is None:
-            self.legal = legal_row(())
-            return -1, -1
-        self.legal = legal_row(asked.legal)
-        for k, c in enumerate(asked.choices):
-            pub[K.PUB_CHOICE0 + k] = c
-        return int(asked.decision), -1 if asked.held is None else int(asked.held)
+        point, held, counters = self.prepare(st, actor, asked)
+        fill_views_nb(self.buf, me, self.players, counters)
+        return point, held
 
     def observation(self, st, me: int, actor: int, asked) -> np.ndarray:
         """Turn position ``me``'s observation vector (``fill``'s arguments)."""
-        out = np.empty(obs_size(self.players), dtype=np.float32)   # encode zeroes it
-        point, held = self.fill(st, me, actor, asked)
-        encode(out, point, me, held, self.public, self.known, self.faceup, self.discard,
-               self.rules, self.players)
+        out = np.empty(self.size, dtype=np.float32)   # observe_nb zeroes it
+        point, held, counters = self.prepare(st, actor, asked)
+        observe_nb(out, self.buf, self.rules, me, self.players, point, held, counters)
         return out
+
+    def prepare(self, st, actor: int, asked) -> tuple[int, int, tuple]:
+        """The mirror, the discard pile and the legal mask brought up to ``st`` and
+        ``asked``: (decision point, held, the counters fill_views_nb takes)."""
+        self.sync(st)
+        self.discard[:len(st.discard)] = st.discard
+        counters = (st.turn, actor, len(st.stock), len(st.discard),
+                    -1 if st.ender is None else st.ender, st.final_turns_left or 0,
+                    st.reshuffles, int(st.knocked)) + power_slots(st)
+        if asked is None:
+            self.legal = legal_row(())
+            return -1, -1, counters + (0, 0)
+        self.legal = legal_row(asked.legal)
+        choices = tuple(asked.choices) + (0, 0)
+        return (int(asked.decision), -1 if asked.held is None else int(asked.held),
+                counters + choices[:2])
 
     def sync(self, st) -> None:
         """The mirror brought up to ``st``: the cells touched since the last call, or every
@@ -135,7 +135,8 @@ def power_slots(st) -> tuple[int, int, int, int]:
     if not hasattr(st, "pub_power"):
         return K.POW_NONE, -1, 0, 0
     shielded = sum(1 << s for s, on in enumerate(st.shielded) if on) if any(st.shielded) else 0
-    return st.pub_power, st.pub_target, shielded, int(st.top_power_unused and bool(st.discard))
+    return (int(st.pub_power), int(st.pub_target), shielded,
+            int(st.top_power_unused and bool(st.discard)))
 
 
 @lru_cache(maxsize=4096)
