@@ -14,7 +14,10 @@ For each preset, in alternating timed slices of ``--seconds`` each, one thread:
 - ``aec_random``: pettingzoo.test.performance_benchmark's loop (``last()``, then a random
   legal action), steps per second;
 - ``gym_random``: golf_gym with greedy opponents, the learning seat's random legal actions,
-  learner steps per second (the opponents' moves are played inside them).
+  learner steps per second (the opponents' moves are played inside them);
+- ``observe_call_us``: one ``env.observe(agent)`` (the observation vector and the mask) of
+  the agent about to act, timed call by call along the same holes as ``aec_step`` (less
+  noisy than ``observe_us``, a difference of two rates; a clock read included).
 
 Also the round trip of one switch into a greenlet and back, against a thread with two
 semaphores (why simulator/env/table.py runs a hole in a greenlet). Prints ONE JSON line:
@@ -71,6 +74,28 @@ def aec(preset: str, seconds: float, strategy: str, last: bool) -> float:
             n += 1
         env.reset()
     return n / (time.perf_counter() - start)
+
+
+def observe_call(preset: str, seconds: float, strategy: str) -> float:
+    """Microseconds of one ``env.observe(agent)`` call for the agent about to act, timed
+    call by call (a clock read included) along the same holes as ``aec``."""
+    env = golf_aec(preset)
+    env.reset(seed=1)
+    n, spent, start = 0, 0.0, time.perf_counter()
+    clock = time.perf_counter
+    while clock() - start < seconds:
+        policies = {a: env.strategy_policy(a, strategy) for a in env.agents}
+        for agent in env.agent_iter():
+            if env.terminations[agent]:
+                env.step(None)
+                continue
+            t0 = clock()
+            env.observe(agent)
+            spent += clock() - t0
+            env.step(policies[agent].choose(env.decision))
+            n += 1
+        env.reset()
+    return spent / n * 1e6
 
 
 def aec_random(preset: str, seconds: float) -> float:
@@ -140,14 +165,17 @@ def measure(preset: str, seconds: float, repeats: int, strategy: str) -> dict:
              "aec_random": lambda: aec_random(preset, seconds),
              "gym_random": lambda: gym_random(preset, seconds)}
     rates = {k: [] for k in kinds}
+    calls = []
     for _ in range(repeats):
         for k, fn in kinds.items():
             rates[k].append(fn())
+        calls.append(observe_call(preset, seconds, strategy))
     out = {}
-    for stat, fn in (("median", statistics.median), ("best", max)):
+    for stat, fn, low in (("median", statistics.median, statistics.median), ("best", max, min)):
         got = {k: round(fn(v)) for k, v in rates.items()}
         got["step_overhead_us"] = round(1e6 / got["aec_step"] - 1e6 / got["engine"], 1)
         got["observe_us"] = round(1e6 / got["aec_last"] - 1e6 / got["aec_step"], 1)
+        got["observe_call_us"] = round(low(calls), 2)
         out[stat] = got
     return out
 

@@ -214,17 +214,24 @@ def test_observation_hides_what_the_seat_does_not_know(preset):
     env.reset(seed=9)
     random_steps(env, 25, 1)
     game = env.unwrapped.table.game
+    st = game.hole.state
     agent = env.agent_selection
     me = game.position[seat_of(agent)]
-    cells = [c for row in game.hole.state.layouts for c in row if c.card < K.EMPTY0]
-    hidden = [c for c in cells if me not in c.known_to]
+    cells = [(i * K.MAX_POS + p, c) for i, row in enumerate(st.layouts)
+             for p, c in enumerate(row) if c.card < K.EMPTY0]
+    hidden = [(at, c) for at, c in cells if me not in c.known_to]
+
+    def swap(x, y):   # as the state's own moves do: the cells changed are recorded
+        x[1].card, y[1].card = y[1].card, x[1].card
+        st.touched += (x[0], y[0])
     a, b = next((x, y) for x in hidden for y in hidden
-                if C.rank_of(x.card) != C.rank_of(y.card))
+                if C.rank_of(x[1].card) != C.rank_of(y[1].card))
     before = env.observe(agent)["observation"]
-    a.card, b.card = b.card, a.card
+    swap(a, b)
     assert np.array_equal(env.observe(agent)["observation"], before)
-    seen = next(c for c in cells if me in c.known_to and C.rank_of(c.card) != C.rank_of(a.card))
-    seen.card, a.card = a.card, seen.card
+    seen = next(c for c in cells
+                if me in c[1].known_to and C.rank_of(c[1].card) != C.rank_of(a[1].card))
+    swap(seen, a)
     assert not np.array_equal(env.observe(agent)["observation"], before)
 
 

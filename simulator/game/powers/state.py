@@ -102,6 +102,7 @@ class PowerState(GameState):
         cell.face_up = face_up
         cell.known_to = set(range(self.players)) if face_up else set(seen_by)
         cell.peeked_by = set()
+        self.touched.append(seat * K.MAX_POS + p)
         self.events.append(("put", seat, p, card, face_up, frozenset(cell.known_to)))
 
     def take(self, seat: int, p: int) -> int:
@@ -112,6 +113,7 @@ class PowerState(GameState):
         cell.face_up = True
         cell.known_to = set(range(self.players))
         cell.peeked_by = set()
+        self.touched.append(seat * K.MAX_POS + p)
         self.events.append(("empty", seat, p))
         return card
 
@@ -121,11 +123,13 @@ class PowerState(GameState):
         cell = self.layouts[seat][p]
         cell.known_to.add(observer)
         cell.peeked_by.add(observer)
+        self.touched.append(seat * K.MAX_POS + p)
         self.events.append(("see", observer, seat, p))
 
     def show(self, seat: int, p: int) -> None:
         """The card is shown to everyone and goes back as it was."""
         self.layouts[seat][p].known_to = set(range(self.players))
+        self.touched.append(seat * K.MAX_POS + p)
         self.events.append(("show", seat, p))
 
     def turn_up(self, seat: int, p: int) -> None:
@@ -139,6 +143,7 @@ class PowerState(GameState):
             x, y = getattr(a, name), getattr(b, name)
             setattr(a, name, y)
             setattr(b, name, x)
+        self.touched += (s1 * K.MAX_POS + p1, s2 * K.MAX_POS + p2)
         self.events.append(("swap", s1, p1, s2, p2))
 
     def move(self, s1: int, p1: int, s2: int, p2: int) -> None:
@@ -149,6 +154,7 @@ class PowerState(GameState):
         b.card, b.face_up, b.known_to, b.peeked_by = a.card, a.face_up, a.known_to, a.peeked_by
         a.card, a.face_up, a.known_to, a.peeked_by = \
             K.EMPTY0 + p1, True, set(range(self.players)), set()
+        self.touched += (s1 * K.MAX_POS + p1, s2 * K.MAX_POS + p2)
         self.events.append(("move", s1, p1, s2, p2))
 
     def shuffle_layout(self, seat: int) -> None:
@@ -162,6 +168,7 @@ class PowerState(GameState):
             row[p].card = card
             row[p].known_to = set()
             row[p].peeked_by = set()
+            self.touched.append(seat * K.MAX_POS + p)
         self.events.append(("shuffle", seat, tuple(positions), tuple(cards)))
 
     def replace(self, seat: int, p: int, card: int, face_up: bool, public: bool) -> None:

@@ -97,6 +97,9 @@ class GameState:
         self.penalty = [0] * players         # points incurred during the hole (peeks)
         self.bank = [0] * players            # value of the groups removed (remove_cancelled)
         self.skip_next_turn = [False] * players   # jack_discard_skips_next marks
+        # every position whose cell changed, in order (seat * MAX_POS + p), so that a reader
+        # of the layouts at every step (the environments' views) reads only what changed
+        self.touched: list[int] = []
 
     # ---- setup ----------------------------------------------------------------------------
     def deal(self) -> None:
@@ -110,6 +113,8 @@ class GameState:
             for seat in range(self.players):
                 dealt[seat][p] = self.stock.pop()
         self.layouts = [[Cell(card) for card in row] for row in dealt]
+        self.touched.extend(seat * K.MAX_POS + p for seat in range(self.players)
+                            for p in range(self.npos))
         # the turn-up never skips anyone (AMB-19); with initial_discard = none the pile starts
         # empty and the first player must draw from the stock
         self.discard = [self.stock.pop()] if self.rules.initial_discard == "turn_up" else []
@@ -165,9 +170,11 @@ class GameState:
         cell = self.layouts[seat][p]
         cell.face_up = True
         cell.known_to = set(range(self.players))
+        self.touched.append(seat * K.MAX_POS + p)
 
     def peek(self, seat: int, p: int) -> None:
         self.layouts[seat][p].known_to.add(seat)
+        self.touched.append(seat * K.MAX_POS + p)
 
     def replace(self, seat: int, p: int, card: int, face_up: bool, public: bool) -> None:
         """Put ``card`` at (seat, p); the old card goes face up onto the discard pile. A card
@@ -183,6 +190,7 @@ class GameState:
             cell.known_to = set(range(self.players))
         else:
             cell.known_to = {seat}
+        self.touched.append(seat * K.MAX_POS + p)
         self.put_on_discard(seat, old)
 
     def put_on_discard(self, seat: int, card: int) -> None:
@@ -212,6 +220,7 @@ class GameState:
             row[p].card = K.EMPTY0 + p
             row[p].face_up = True
             row[p].known_to = set(range(self.players))
+            self.touched.append(seat * K.MAX_POS + p)
         self.bank[seat] += value
 
     def can_draw(self) -> bool:
