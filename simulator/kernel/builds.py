@@ -248,9 +248,8 @@ def flow_build(name: str, lines: str, key: bytes = b""):
 
 def own_lines(module: str, function: str) -> str:
     """The flow's build lines for the own build of the built-in whose entry point is
-    ``module``'s ``function`` (strategies/compiled.py ENTRIES): copied into the loop where a
-    seat is asked at every turn, one copy called at the rare decisions, as a user build."""
+    ``module``'s ``function`` (strategies/compiled.py ENTRIES), compiled with the flow and
+    called directly where a seat is asked."""
     own = BUILDS["own"]
     return own.lines(*own.imports, f"from {module} import {function} as _own",
-                     "own_decide = hot(_own, inline='always', cache=False)",
-                     "own_decide_call = hot(_own, cache=False)")
+                     "own_decide = hot(_own, cache=False)")

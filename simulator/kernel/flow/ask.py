@@ -14,8 +14,8 @@ from simulator.kernel.rng import STREAM_SEAT0
 
 from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS, VIEWS,
                    effect_of, policy_slot_nb, set_pub)
-from .build import (GENERAL, OWN, POWERS, ROLLOUT, TABLE, own_decide, own_decide_call,
-                    rollout_decide, user_decide, user_decide_call)
+from .build import (GENERAL, OWN, POWERS, ROLLOUT, TABLE, own_decide, rollout_decide,
+                    user_decide, user_decide_call)
 from .moves import _discard, _put, _replaceable, _unknown_mask, learn
 
 
@@ -97,15 +97,14 @@ def _logged(g, log, point, seat, held, a):
 @hot(inline=STEP)
 def _ask(g, rt, rng, par, ctx, point, seat, held, often):
     """The seat's policy's answer at a decision (the views published), or -1 when it is not
-    legal. ``often``: a decision of every turn; a user build and a built-in's own build copy
-    the policy there, and call one copy at the rare ones (each copy adds to the compile)."""
+    legal. ``often``: a decision of every turn; a user build copies the policy there, and
+    calls one copy at the rare ones (each copy adds to the compile)."""
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
     if ROLLOUT:   # a seat's model in a rollout, called directly (its scratch in ctx[3])
         a = rollout_decide(point, seat, held, g, rt, rng, par, ctx[3])
-    elif OWN and often:   # every seat's one built-in, compiled in, not through the table
+    elif OWN:   # every seat's one built-in, called directly (not through the table), so
+        # that LLVM inlines it where it is small; a copy at each ask would compile for minutes
         a = own_decide(point, seat, held, g, rt, rng, par, ctx[3])
-    elif OWN:
-        a = own_decide_call(point, seat, held, g, rt, rng, par, ctx[3])
     elif (GENERAL or TABLE) and par[seat, 0] != POLICY_USER:  # a built-in, through the table
         policies = ctx[2]
         a = policies[policy_slot_nb(par[seat, 0])](point, seat, held, g, rt, rng, par,

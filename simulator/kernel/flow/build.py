@@ -21,8 +21,7 @@ def _no_policy(point, seat, held, g, rt, rng, par, aux):
 
 
 rollout_decide = hot(_no_policy, cache=False)
-own_decide = hot(_no_policy, inline="always", cache=False)   # copied where it is asked often
-own_decide_call = hot(_no_policy, cache=False)                # called (rare decisions)
+own_decide = hot(_no_policy, cache=False)
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
 TABLE = False     # common rule sets, any seats: the policies' table and the user's pointer
