@@ -338,7 +338,7 @@ def _own_args(build: str) -> tuple[str, str]:
     """(name, build lines) of the built-in's own build ``build`` ("own:NAME"), as
     builds.flow_build takes them."""
     policy_id = next(p for p, n in OWN_BUILDS.items() if f"own:{n}" == build)
-    return build, builds.own_lines(*compiled.ENTRIES[policy_id])
+    return build, builds.own_lines(OWN_BUILDS[policy_id], *compiled.ENTRIES[policy_id])
 
 
 def own_kernel(build: str):

@@ -246,10 +246,17 @@ def flow_build(name: str, lines: str, key: bytes = b""):
     return _load(flow_build_file(name, lines, key), source)
 
 
-def own_lines(module: str, function: str) -> str:
-    """The flow's build lines for the own build of the built-in whose entry point is
-    ``module``'s ``function`` (strategies/compiled.py ENTRIES), compiled with the flow and
-    called directly where a seat is asked."""
+# a built-in that compiles alone in at most this many seconds (features.PARTS) is copied into
+# every ask of its own build: random then plays 1.27x as fast as called; a larger one (forgetful:
+# 1.04x) is called, as copies of it would add minutes to the compile
+INLINE_POLICY_S = 5
+
+
+def own_lines(name: str, module: str, function: str) -> str:
+    """The flow's build lines for the own build of built-in ``name``, whose entry point is
+    ``module``'s ``function`` (strategies/compiled.py ENTRIES): compiled with the flow, and
+    copied where a seat is asked or called from there (INLINE_POLICY_S)."""
+    inline = "always" if estimate(f"policy:{name}") <= INLINE_POLICY_S else "never"
     own = BUILDS["own"]
     return own.lines(*own.imports, f"from {module} import {function} as _own",
-                     "own_decide = hot(_own, cache=False)")
+                     f"own_decide = hot(_own, inline={inline!r}, cache=False)")

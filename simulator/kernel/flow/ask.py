@@ -102,8 +102,8 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
     if ROLLOUT:   # a seat's model in a rollout, called directly (its scratch in ctx[3])
         a = rollout_decide(point, seat, held, g, rt, rng, par, ctx[3])
-    elif OWN:   # every seat's one built-in, called directly (not through the table), so
-        # that LLVM inlines it where it is small; a copy at each ask would compile for minutes
+    elif OWN:   # every seat's one built-in, not through the table: called, or copied here
+        # when it is small (builds.own_lines)
         a = own_decide(point, seat, held, g, rt, rng, par, ctx[3])
     elif (GENERAL or TABLE) and par[seat, 0] != POLICY_USER:  # a built-in, through the table
         policies = ctx[2]
