@@ -22,6 +22,9 @@ EXAMPLE_POLICY = Path(__file__).resolve().parents[1] / "strategies" / "examples"
 # a run with a user policy in every seat waits for the policy's own build (policy_api.waits),
 # so that the tests of that build play on it; tests/test_first_user_run.py plays without
 os.environ.setdefault("GOLFSIM_USER_BUILD", "wait")
+# a run of one built-in in every seat plays on the table build, as before the built-ins' own
+# builds (each would compile a minute or more); tests/test_own_build.py asks for them
+os.environ.setdefault("GOLFSIM_OWN_BUILD", "no")
 
 # compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
 SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead", "policy:lookahead-powers")

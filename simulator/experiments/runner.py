@@ -260,6 +260,7 @@ class Job:
     build: str = "general"   # the build that plays it (simulator/kernel/pick.py)
     user: object = None  # the compiled user policy (policy_api), or its no-op stand-in
     user_chunk: object = None  # the user build's chunk function (policy_api.user_kernel)
+    own_chunk: object = None   # a built-in's own build's chunk function (own_kernel)
     policies: tuple = ()  # the general engine's table of compiled built-ins (strategies.compiled)
     explain: bool = True  # a user policy's fault is told by playing its round again (policy_error)
 
@@ -270,6 +271,13 @@ class Job:
     @property
     def powers(self) -> bool:
         return self.build == "powers"
+
+    @property
+    def chunk(self):
+        """The chunk function of the build that plays this job's single holes."""
+        if self.user_chunk is not None:
+            return self.user_chunk
+        return self.own_chunk if self.own_chunk is not None else pick.module(self.build).chunk_nb
 
     @property
     def compiles(self) -> str | None:
@@ -286,7 +294,7 @@ class Job:
         user policy runs under its guard."""
         ids = [int(p) for p in self.par[:, 0]]
         build = pick.build(self.arrays.ri, ids, "powers" if self.powers else "general")
-        return replace(self, build=build, user_chunk=None,
+        return replace(self, build=build, user_chunk=None, own_chunk=None,
                        policies=self.policies or compiled.table(ids, None, build == "powers"))
 
 
@@ -313,25 +321,56 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
     build = build_of(arrays, policy_ids, kernel, user, check, start_behind=True,
                      notify=notify)
     user_chunk = user_kernel(user, notify) if build == "user" else None
-    policies = () if build in ("lean", "user") else \
+    own_chunk = own_kernel(build) if build.startswith("own:") else None
+    policies = () if build in ("lean", "user") or own_chunk is not None else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                build=build, user=NO_USER_POLICY if user is None else user,
-               user_chunk=user_chunk, policies=policies)
+               user_chunk=user_chunk, own_chunk=own_chunk, policies=policies)
+
+
+# the built-ins with a build of their own (policy id -> NAME of "own:NAME"): all but lookahead,
+# whose rollouts would compile the lean build into it
+OWN_BUILDS = {p: compiled.build_name(p) for p in compiled.ENTRIES if p != K.POLICY_LOOKAHEAD}
+
+
+def _own_args(build: str) -> tuple[str, str]:
+    """(name, build lines) of the built-in's own build ``build`` ("own:NAME"), as
+    builds.flow_build takes them."""
+    policy_id = next(p for p, n in OWN_BUILDS.items() if f"own:{n}" == build)
+    return build, builds.own_lines(OWN_BUILDS[policy_id], *compiled.ENTRIES[policy_id])
+
+
+def own_kernel(build: str):
+    """The chunk function of the built-in's own build ``build`` ("own:NAME"), written into
+    the cache folder when new (builds.flow_build), compiled on its first call."""
+    return builds.flow_build(*_own_args(build)).chunk_nb
+
+
+def own_file(build: str):
+    """Where the built-in's own build ``build`` ("own:NAME") is written."""
+    return builds.flow_build_file(*_own_args(build))
 
 
 def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
              check: bool = False, start_behind: bool = False, notify=None) -> str:
-    """The build a job of these seats plays on (pick.build). A user policy's own build not
-    compiled yet: the build that plays it through its pointer (the table build, or the
+    """The build a job of these seats plays on (pick.build). A policy's own build not
+    compiled yet (a user policy's, or a built-in's unless ``kernel`` is "own"): the build
+    that plays it through its pointer or the built-ins' table (the table build, or the
     general one), so that a first run does not wait minutes for it (with ``start_behind``,
     that build's compile starts in the background and ``notify`` is told)."""
-    build = pick.build(arrays.ri, policy_ids, kernel, user is not None and inlinable(user),
-                       check)
+    own = OWN_BUILDS if kernel == "own" or behind.own_taken() else None
+    user_inline = user is not None and inlinable(user)
+    build = pick.build(arrays.ri, policy_ids, kernel, user_inline, check, own)
     if build == "user" and not (behind.waits() or user_build_ready(user)):
         if start_behind:
             behind.compile_behind(*user_build(user), notify)
-        build = pick.build(arrays.ri, policy_ids, kernel, False, check)
+        build = pick.build(arrays.ri, policy_ids, kernel, False, check, own)
+    if build.startswith("own:") and kernel != "own" and not (
+            behind.own_waits() or builds.flow_build_compiled(own_file(build))):
+        if start_behind:
+            behind.compile_own_behind(build, own_file(build), notify)
+        build = pick.build(arrays.ri, policy_ids, kernel, user_inline, check)
     return build
 
 
@@ -385,11 +424,9 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_scores = np.zeros((count if per_round else 0, players), dtype=np.int64)
     pr_turns = np.zeros(count if per_round else 0, dtype=np.int64)
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
-    # every build of the game flow takes the same arguments (simulator/kernel/flow)
-    chunk = job.user_chunk if job.user_chunk is not None else pick.module(job.build).chunk_nb
     try:
-        with located():
-            played = chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
+        with located():   # every build of the game flow takes the same arguments
+            played = job.chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
                            t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
                            job.policies, st.aux)
     except Exception:   # noqa: BLE001 - an exception of the user's policy, re-found below

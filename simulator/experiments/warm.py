@@ -18,7 +18,7 @@ import time
 from strategies import compiled, resolve_seats, seat_arrays, user_policy
 
 from ..game.rules import Rules
-from ..kernel import builds, pick
+from ..kernel import builds
 from . import runner
 
 ENGINE_PLAN = ("general", "general:matches")
@@ -39,8 +39,8 @@ TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY
 def warm_one(name: str, notify=None) -> float:
     """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), its
     match play (``general:matches``, ``powers:matches``), a built-in's ``policy:NAME`` such
-    as ``policy:lookahead-powers``, or ``user:FILE:FUNCTION`` for a user policy's own build;
-    returns the seconds it took."""
+    as ``policy:lookahead-powers``, ``own:NAME`` for a built-in's own build, or
+    ``user:FILE:FUNCTION`` for a user policy's own build; returns the seconds it took."""
     t0 = time.perf_counter()
     if name.startswith("user:"):   # user:FILE:FUNCTION, a user policy's own kernel
         path, function = name[len("user:"):].rsplit(":", 1)
@@ -49,6 +49,9 @@ def warm_one(name: str, notify=None) -> float:
         with builds.compiling(name):   # (user_kernel itself says when it compiles one)
             warm_up(Rules.preset("six_card"), 4, ids, params, user=user_policy(seats),
                     notify=notify)
+    elif name.startswith("own:"):   # own:NAME, every seat playing built-in NAME
+        ids, params = seat_arrays(resolve_seats([name[len("own:"):]], 4))
+        warm_up(Rules.preset("six_card"), 4, ids, params, kernel="own", notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
     else:   # a build, played on the kernel of its name (pick.build)
@@ -59,14 +62,14 @@ def warm_one(name: str, notify=None) -> float:
     return time.perf_counter() - t0
 
 
-def compile_apart(ri, policy_ids, kernel: str, match_mode: bool, notify) -> None:
+def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> None:
     """When a run on the general engine needs more than one build that is not compiled yet
     (the engine, its policies, match play), compile them on one process per CPU at once, as
     ``golfsim warm`` does: a first run of ``heuristic`` or ``lookahead`` then waits for the
-    longest build, not for their sum. ``ri``: the flat rules."""
+    longest build, not for their sum. ``arrays``: the rules flattened (check_policies)."""
     cpus = os.cpu_count() or 1
-    build = pick.build(ri, policy_ids, kernel)
-    if cpus < 2 or build == "lean":
+    build = runner.build_of(arrays, policy_ids, kernel)
+    if cpus < 2 or build == "lean" or build.startswith("own:"):
         return
     needed = [build] + ([f"{build}:matches"] if match_mode else []) + sorted(
         {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
@@ -98,7 +101,7 @@ def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
     if arrays is None:
         arrays = runner.check_policies(rules, players, policy_ids)
     if user is None:
-        compile_apart(arrays.ri, policy_ids, kernel, match_mode, notify)
+        compile_apart(arrays, policy_ids, kernel, match_mode, notify)
     job = runner.make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
                           notify=notify, arrays=arrays)
     # no round is played: a call compiles (or loads) the build whatever it plays, and a user

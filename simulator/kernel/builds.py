@@ -59,8 +59,9 @@ def is_compiled(name: str) -> bool:
 
 def _entry(name: str):
     """(compile estimate, description) of build or part ``name`` (features.BUILDS, PARTS), a
-    user policy's build ``user:FILE:FUNCTION`` as the user build; None when unknown."""
-    base = "user" if name.startswith("user:") else name
+    user policy's build ``user:FILE:FUNCTION`` as the user build, a built-in's own build
+    ``own:NAME`` as the own build; None when unknown."""
+    base = name.split(":", 1)[0] if name.startswith(("user:", "own:")) else name
     if base in BUILDS:
         return BUILDS[base].estimate_s, BUILDS[base].description
     return PARTS.get(base)
@@ -74,6 +75,8 @@ def estimate(name: str) -> float:
 def describe(name: str) -> str:
     if name.startswith("user:"):
         return f"the build of {name[len('user:'):]}"
+    if name.startswith("own:"):
+        return f"the {name[len('own:'):]} policy's own build"
     entry = _entry(name)
     if entry is not None:
         return entry[1]
@@ -241,3 +244,19 @@ def flow_build(name: str, lines: str, key: bytes = b""):
         height = text[start:end].count("\n") - 1
         return text[:start] + BUILD_START + "\n" + same_height(lines, height) + text[end:]
     return _load(flow_build_file(name, lines, key), source)
+
+
+# a built-in that compiles alone in at most this many seconds (features.PARTS) is copied into
+# every ask of its own build: random then plays 1.27x as fast as called; a larger one (forgetful:
+# 1.04x) is called, as copies of it would add minutes to the compile
+INLINE_POLICY_S = 5
+
+
+def own_lines(name: str, module: str, function: str) -> str:
+    """The flow's build lines for the own build of built-in ``name``, whose entry point is
+    ``module``'s ``function`` (strategies/compiled.py ENTRIES): compiled with the flow, and
+    copied where a seat is asked or called from there (INLINE_POLICY_S)."""
+    inline = "always" if estimate(f"policy:{name}") <= INLINE_POLICY_S else "never"
+    own = BUILDS["own"]
+    return own.lines(*own.imports, f"from {module} import {function} as _own",
+                     f"own_decide = hot(_own, inline={inline!r}, cache=False)")

@@ -248,6 +248,9 @@ BUILDS = {b.name: b for b in (
     Build("table", (("TABLE", True),), _COMMON, 60, "the engine of the common rule sets"),
     # every seat plays one user policy, compiled in (policy_api.user_kernel)
     Build("user", (("USER", True),), _COMMON, 180, "a user policy's own build"),
+    # every seat plays one built-in (not lookahead), compiled in: the table build without the
+    # table (builds.own_lines); one build per built-in, "own:NAME"
+    Build("own", (("TABLE", True), ("OWN", True)), _COMMON, 70, "a built-in's own build"),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
     Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
           "the lookahead policy of the power-card games (with its rollouts' build of the "

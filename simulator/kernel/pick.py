@@ -15,8 +15,8 @@ from . import engine, flow
 from .features import BIT, lacking, needed_from_ri
 
 # what ``kernel`` may ask for: "auto" (the fastest build that plays the run exactly as the
-# general build does), or a build by name
-KERNELS = ("auto", "general", "lean", "powers", "table")
+# general build does), or a build by name ("own": the seats' built-in's own build)
+KERNELS = ("auto", "general", "lean", "own", "powers", "table")
 
 
 def needed(rules, players: int, matches: bool = False) -> int:
@@ -35,21 +35,40 @@ def powers(ri) -> bool:
     return bool(needed_from_ri(ri) & BIT["powers"])
 
 
+def own_build(ri, policy_ids, own, check: bool = False) -> str | None:
+    """"own:NAME" when every seat plays the one built-in that ``own`` (policy id -> NAME of
+    every built-in with a build of its own) names, on rules the table build plays without
+    invariant checks; else None."""
+    first = int(policy_ids[0])
+    if not own or first not in own or check or not flow.rules_eligible(ri, "table") or \
+            any(int(p) != first for p in policy_ids):
+        return None
+    return f"own:{own[first]}"
+
+
 def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
-          check: bool = False) -> str:
+          check: bool = False, own=None) -> str:
     """The name of the build that plays the flat rules ``ri`` with these seats.
 
     ``kernel`` "auto": the lean build whenever it can (every seat greedy or knock-threshold,
     rules it plays, no invariant checks), a user policy's own build when every seat plays
-    the user policy and ``user`` says it compiles into one (policy_api.inlinable), else the
-    table build for the rule sets it plays (any seats, no invariant checks), else the
-    general build, or its powers build for a power-card game. "lean" and "table" insist on
-    that build (ValueError when it cannot); "general" never takes the lean, a user or the
-    table build;
-    "powers" plays on the powers build whatever the rules (it plays every rule set: for
+    the user policy and ``user`` says it compiles into one (policy_api.inlinable), a
+    built-in's own build when every seat plays a built-in of ``own`` (own_build; the runner
+    passes it when that build may be taken), else the table build for the rule sets it
+    plays (any seats, no invariant checks), else the general build, or its powers build for
+    a power-card game. "lean", "own" and "table" insist on that build (ValueError when it
+    cannot); "general" never takes the lean, a user, an own or the table build; "powers"
+    plays on the powers build whatever the rules (it plays every rule set: for
     benchmarks)."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
+    own_name = own_build(ri, policy_ids, own, check)
+    if kernel == "own":
+        if own_name is None:
+            raise ValueError("kernel = 'own': every seat must play the same built-in (not "
+                             "lookahead) on rules the table build plays, without invariant "
+                             "checks")
+        return own_name
     lean = flow.eligible(ri, policy_ids) and not check
     if kernel == "lean" and not lean:
         lacks = lacking("lean", needed_from_ri(ri))
@@ -61,6 +80,8 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
         return "user"
     if lean and kernel in ("auto", "lean"):
         return "lean"
+    if kernel == "auto" and own_name is not None:
+        return own_name
     if kernel in ("auto", "table") and not check and flow.rules_eligible(ri, "table"):
         return "table"
     if kernel == "table":
@@ -73,5 +94,5 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
 
 def module(name: str):
     """The compiled module of build ``name`` (a user build has one per policy:
-    policy_api.user_kernel)."""
+    policy_api.user_kernel; a built-in's own build one per built-in: runner.own_kernel)."""
     return flow if name == "lean" else engine.BUILDS[name]

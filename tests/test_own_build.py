@@ -1,0 +1,134 @@
+"""A built-in's own build (simulator/kernel/flow with ``OWN``): the table build with every seat
+playing one built-in, its entry point compiled into the loop instead of called through the
+built-ins' table. It plays the very same rounds as the table build; a run takes it when it is
+compiled, and when it is not, plays on the table build while a background process compiles it
+(runner.build_of, simulator/experiments/behind.py).
+
+Each own build compiles for a minute or more: the default tier compiles only random's (in one
+test, so that two workers do not compile it at once); the others are in the slow tier."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.experiments import behind, runner, warm
+from simulator.experiments.runner import OWN_BUILDS, make_job, run
+from simulator.game.rules import Rules, flatten
+from simulator.kernel import builds, pick
+from strategies import resolve_seats, seat_arrays
+
+SIX = Rules.preset("six_card")
+PRESETS = ("six_card", "four_card", "nine_card")
+# the built-in whose own build the default tier compiles (the cheapest to compile)
+CHEAPEST = "random"
+MIXED = ["random", "heuristic", "random", "random"]
+
+
+def _ids(specs, players=4):
+    return seat_arrays(resolve_seats(specs, players))
+
+
+def _assert_same_rounds(name: str, preset: str, rounds: int = 300, seed: int = 7) -> None:
+    """The own build of ``name`` and the table build play the very same rounds."""
+    rules = Rules.preset(preset)
+    players = min(4, rules.players_max)
+    ids, params = _ids([name], players)
+    kw = dict(rounds=rounds, seed=seed, per_round=True)
+    own = run(rules, players, ids, params, kernel="own", **kw)
+    table = run(rules, players, ids, params, kernel="table", **kw)
+    assert (own.build, table.build) == (f"own:{name}", "table")
+    assert own.complete and table.complete, (own.error, table.error)
+    for part in ("acc", "tot", "hist"):
+        assert np.array_equal(getattr(own.totals, part), getattr(table.totals, part)), part
+    assert np.array_equal(own.per_round.scores, table.per_round.scores)
+    assert np.array_equal(own.per_round.turns, table.per_round.turns)
+
+
+@pytest.fixture
+def unset(monkeypatch):
+    """A user's environment: neither variable set (no waiting, own builds taken)."""
+    monkeypatch.delenv(behind.WAIT_VARIABLE, raising=False)
+    monkeypatch.delenv(behind.OWN_VARIABLE, raising=False)
+
+
+@pytest.fixture
+def starts(monkeypatch):
+    """The background processes behind.py would start, recorded instead of started."""
+    started = []
+
+    class Process:
+        def __init__(self, args, **kw):
+            started.append((args, kw))
+
+    monkeypatch.setattr(behind.subprocess, "Popen", Process)
+    monkeypatch.setattr(behind, "_STARTED", {})
+    return started
+
+
+def test_pick_takes_a_builtins_own_build_only_when_every_seat_plays_it():
+    ri = flatten(SIX, 4).ri
+    heuristic, greedy = _ids(["heuristic"])[0], _ids(["greedy"])[0]
+    assert pick.build(ri, heuristic, own=OWN_BUILDS) == "own:heuristic"
+    assert pick.build(ri, heuristic, "own", own=OWN_BUILDS) == "own:heuristic"
+    assert pick.build(ri, heuristic) == "table"   # own builds not offered
+    assert pick.build(ri, greedy, own=OWN_BUILDS) == "lean"
+    assert pick.build(ri, greedy, "own", own=OWN_BUILDS) == "own:greedy"
+    assert pick.build(ri, _ids(MIXED)[0], own=OWN_BUILDS) == "table"
+    assert pick.build(ri, _ids(["lookahead"])[0], own=OWN_BUILDS) == "table"
+    assert pick.build(ri, heuristic, "table", own=OWN_BUILDS) == "table"
+    assert pick.build(ri, heuristic, "general", own=OWN_BUILDS) == "general"
+    assert pick.build(ri, heuristic, check=True, own=OWN_BUILDS) == "general"
+    power = flatten(Rules.preset("power_cabo"), 4).ri
+    assert pick.build(power, heuristic, own=OWN_BUILDS) == "powers"
+    for ri_, ids in ((ri, _ids(MIXED)[0]), (power, heuristic), (ri, _ids(["lookahead"])[0])):
+        with pytest.raises(ValueError, match="kernel = 'own'"):
+            pick.build(ri_, ids, "own", own=OWN_BUILDS)
+
+
+def test_a_first_run_plays_on_the_table_build_while_the_own_build_compiles_behind(
+        unset, starts, monkeypatch, tmp_path):
+    # heuristic's own build not compiled: written where nothing was ever compiled
+    monkeypatch.setattr(runner, "own_file", lambda build: tmp_path / f"{build[4:]}.py")
+    told = []
+    job = make_job(SIX, 4, *_ids(["heuristic"]), 1, notify=told.append)
+    assert job.build == "table" and job.own_chunk is None and job.policies
+    assert len(starts) == 1 and starts[0][0][-1] == "own:heuristic"
+    assert starts[0][0][-3:-1] == ["-m", "simulator.experiments.warm"]
+    assert starts[0][1]["env"][behind.OWN_VARIABLE] == "wait"
+    assert any("background" in m and "heuristic" in m for m in told), told
+    assert make_job(SIX, 4, *_ids(["heuristic"]), 2).build == "table"
+    assert len(starts) == 1   # one background compile per build, however many runs start
+
+
+def test_a_mixed_table_plays_on_the_table_build_and_compiles_nothing_behind(unset, starts):
+    assert make_job(SIX, 4, *_ids(MIXED), 1).build == "table"
+    assert not starts
+
+
+def test_the_own_build_plays_the_table_builds_rounds_and_is_taken_once_compiled(
+        monkeypatch, starts):
+    for preset in PRESETS:
+        _assert_same_rounds(CHEAPEST, preset)
+    ids, params = _ids([CHEAPEST])
+    # compiled now: a user's run takes it, and golfsim warm loads it
+    monkeypatch.delenv(behind.WAIT_VARIABLE, raising=False)
+    monkeypatch.delenv(behind.OWN_VARIABLE, raising=False)
+    job = make_job(SIX, 4, ids, params, 1)
+    assert job.build == f"own:{CHEAPEST}" and job.own_chunk is not None and not job.policies
+    assert run(SIX, 4, ids, params, rounds=50, seed=3).build == f"own:{CHEAPEST}"
+    assert warm.warm_one(f"own:{CHEAPEST}") >= 0 and builds.is_compiled(f"own:{CHEAPEST}")
+    assert not starts
+    # the forced builds and GOLFSIM_OWN_BUILD=no keep the others
+    assert make_job(SIX, 4, ids, params, 1, kernel="table").build == "table"
+    assert make_job(SIX, 4, ids, params, 1, kernel="general").build == "general"
+    assert make_job(SIX, 4, ids, params, 1, check=True).build == "general"
+    monkeypatch.setenv(behind.OWN_VARIABLE, "no")
+    assert make_job(SIX, 4, ids, params, 1).build == "table"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(set(OWN_BUILDS.values()) - {CHEAPEST}))
+def test_every_builtins_own_build_plays_the_table_builds_rounds(name):
+    for preset in PRESETS[:2]:
+        _assert_same_rounds(name, preset, rounds=200, seed=11)
