@@ -4,8 +4,8 @@ built-ins' table. It plays the very same rounds as the table build; a run takes 
 compiled, and when it is not, plays on the table build while a background process compiles it
 (runner.build_of, simulator/experiments/behind.py).
 
-Each own build compiles for a minute or more: the default tier compiles only random's (in one
-test, so that two workers do not compile it at once); the others are in the slow tier."""
+Each own build compiles for a minute or more: the default tier compiles none (it checks the
+pick and what a first run starts behind); the slow tier compiles every one."""
 
 from __future__ import annotations
 
@@ -88,17 +88,26 @@ def test_pick_takes_a_builtins_own_build_only_when_every_seat_plays_it():
 
 def test_a_first_run_plays_on_the_table_build_while_the_own_build_compiles_behind(
         unset, starts, monkeypatch, tmp_path):
-    # heuristic's own build not compiled: written where nothing was ever compiled
+    # forgetful's own build not compiled: written where nothing was ever compiled
     monkeypatch.setattr(runner, "own_file", lambda build: tmp_path / f"{build[4:]}.py")
     told = []
-    job = make_job(SIX, 4, *_ids(["heuristic"]), 1, notify=told.append)
+    job = make_job(SIX, 4, *_ids(["forgetful"]), 1, notify=told.append)
     assert job.build == "table" and job.own_chunk is None and job.policies
-    assert len(starts) == 1 and starts[0][0][-1] == "own:heuristic"
+    assert len(starts) == 1 and starts[0][0][-1] == "own:forgetful"
     assert starts[0][0][-3:-1] == ["-m", "simulator.experiments.warm"]
     assert starts[0][1]["env"][behind.OWN_VARIABLE] == "wait"
-    assert any("background" in m and "heuristic" in m for m in told), told
-    assert make_job(SIX, 4, *_ids(["heuristic"]), 2).build == "table"
+    assert any("background" in m and "forgetful" in m for m in told), told
+    assert make_job(SIX, 4, *_ids(["forgetful"]), 2).build == "table"
     assert len(starts) == 1   # one background compile per build, however many runs start
+
+
+@pytest.mark.parametrize("name", ["heuristic", "guide"])
+def test_auto_leaves_the_builtins_an_own_build_does_not_speed_up_on_the_table_build(
+        unset, starts, name):
+    assert name not in runner.OWN_WORTH
+    assert make_job(SIX, 4, *_ids([name]), 1).build == "table"
+    assert not starts
+    assert runner.build_of(flatten(SIX, 4), _ids([name])[0], "own") == f"own:{name}"
 
 
 def test_a_mixed_table_plays_on_the_table_build_and_compiles_nothing_behind(unset, starts):
@@ -106,6 +115,7 @@ def test_a_mixed_table_plays_on_the_table_build_and_compiles_nothing_behind(unse
     assert not starts
 
 
+@pytest.mark.slow   # compiles random's own build (40 s): the default tier's 5 minutes are spent
 def test_the_own_build_plays_the_table_builds_rounds_and_is_taken_once_compiled(
         monkeypatch, starts):
     for preset in PRESETS:

@@ -332,6 +332,11 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 # the built-ins with a build of their own (policy id -> NAME of "own:NAME"): all but lookahead,
 # whose rollouts would compile the lean build into it
 OWN_BUILDS = {p: compiled.build_name(p) for p in compiled.ENTRIES if p != K.POLICY_LOOKAHEAD}
+# the ones ``auto`` takes (and compiles behind a first run): those their own build makes at
+# least 1.15x as fast as the table build (docs/performance.md). heuristic's and guide's time
+# is their own search (1.03-1.04x): a minute of background compile would buy them nothing.
+OWN_WORTH = ("random", "forgetful", "opponent-aware", "ev")
+OWN_AUTO = {p: n for p, n in OWN_BUILDS.items() if n in OWN_WORTH}
 
 
 def _own_args(build: str) -> tuple[str, str]:
@@ -359,7 +364,7 @@ def build_of(arrays: RuleArrays, policy_ids, kernel: str = "auto", user=None,
     that plays it through its pointer or the built-ins' table (the table build, or the
     general one), so that a first run does not wait minutes for it (with ``start_behind``,
     that build's compile starts in the background and ``notify`` is told)."""
-    own = OWN_BUILDS if kernel == "own" or behind.own_taken() else None
+    own = OWN_BUILDS if kernel == "own" else OWN_AUTO if behind.own_taken() else None
     user_inline = user is not None and inlinable(user)
     build = pick.build(arrays.ri, policy_ids, kernel, user_inline, check, own)
     if build == "user" and not (behind.waits() or user_build_ready(user)):
