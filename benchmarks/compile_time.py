@@ -59,7 +59,9 @@ def golfsim_command() -> list[str]:
 def measure(args: list[str]) -> dict:
     """Wall time and peak RSS of one golfsim command in an empty cache folder."""
     with tempfile.TemporaryDirectory(prefix="golfsim-compile-") as tmp:
-        env = dict(os.environ, GOLFSIM_CACHE_DIR=str(Path(tmp) / "cache"))
+        # no own build compiled behind the command (it would share the cores being timed)
+        env = dict(os.environ, GOLFSIM_CACHE_DIR=str(Path(tmp) / "cache"),
+                   GOLFSIM_OWN_BUILD="no")
         env.pop("NUMBA_CACHE_DIR", None)
         if args[0] == "run":
             args = args + ["--out", str(Path(tmp) / "out")]
