@@ -164,7 +164,7 @@ def test_lookahead_is_refused_in_a_power_card_game_in_one_line(preset):
         golf_gym(preset, players=3, opponents=["heuristic", "lookahead"])
     message = str(e.value)
     assert message.startswith("opponents: 'lookahead'") and "\n" not in message
-    assert "whole state" in message
+    assert "in the power-card games its rollouts copy the powers build's whole state" in message
 
 
 def test_compiled_and_user_opponents_are_taken_in_a_power_card_game(monkeypatch):

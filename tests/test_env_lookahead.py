@@ -1,0 +1,58 @@
+"""golf_gym's opponents played by ``lookahead`` (simulator/env/compiled_seat.py LookaheadSeat):
+in the rule sets its rollouts' lean build plays, it makes the decisions it makes in ``golfsim
+run`` with the same seed, rollouts included, so an episode's hole is golfsim's round. Where
+golfsim refuses it, it is refused in one line (the power-card games:
+tests/test_env_power_opponents.py). Skipped where the
+rl extra is not installed; the cases that compile lookahead are slow (tests/conftest.py
+SLOW_BUILDS)."""
+
+from __future__ import annotations
+
+import pytest
+from env_episodes import assert_episodes_are_golfsims_rounds
+from rl_extra import HAVE_RL, needs_rl
+
+from simulator import api
+
+pytestmark = needs_rl
+if HAVE_RL:
+    from simulator.env import golf_gym
+
+# six_card ends by a revealed layout; four_card by a knock, where lookahead models itself as
+# knock-threshold with its own T and a knock-threshold seat as itself (the table's policy
+# table), and where a small width and budget try other candidates
+CASES = [
+    ("six_card", 2, ["lookahead"]),
+    ("six_card", 3, ["lookahead", "greedy"]),
+    ("four_card", 2, ["lookahead:T=4,budget=3,width=2"]),
+    ("four_card", 3, ["knock-threshold:T=5", "lookahead"]),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:.*rounds hit the turn cap")
+@pytest.mark.parametrize("preset, players, opponents", CASES,
+                         ids=[f"{p}-{n}-{'+'.join(o)}" for p, n, o in CASES])
+def test_lookahead_plays_golfsims_rounds(preset, players, opponents):
+    """golf_gym(opponents=[lookahead, ...]) with greedy deciding for the learning seat: hole k
+    of the seed scores, seat by seat, what golfsim's round k scores with the same seats."""
+    env = golf_gym(preset, players=players, opponents=opponents)
+    assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
+
+
+def test_lookahead_is_taken_where_golfsim_plays_it():
+    env = golf_gym("four_card", players=3, opponents=["lookahead:budget=2", "greedy"])
+    assert env.opponents == ["lookahead:budget=2", "greedy"]
+
+
+def test_lookahead_is_refused_where_golfsim_refuses_it_in_one_line():
+    """eight_card_whitnack needs a rule feature the lean build lacks: golfsim run refuses
+    lookahead there, and so does golf_gym, with golfsim's reason."""
+    with pytest.raises(api.GolfsimError) as ran:
+        api.run("eight_card_whitnack", players=2, strategy="lookahead", rounds=1, seed=1,
+                progress=False)
+    with pytest.raises(api.GolfsimError) as e:
+        golf_gym("eight_card_whitnack", players=2, opponents="lookahead")
+    message = str(e.value)
+    assert message.startswith("opponents: 'lookahead': ") and "\n" not in message
+    assert "lean kernel" in message and "lean kernel" in str(ran.value)
