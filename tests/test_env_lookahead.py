@@ -1,10 +1,9 @@
-"""golf_gym's opponents played by ``lookahead`` (simulator/env/compiled_seat.py LookaheadSeat):
-in the rule sets its rollouts' lean build plays, it makes the decisions it makes in ``golfsim
-run`` with the same seed, rollouts included, so an episode's hole is golfsim's round. Where
-golfsim refuses it, it is refused in one line (the power-card games:
-tests/test_env_power_opponents.py). Skipped where the
-rl extra is not installed; the cases that compile lookahead are slow (tests/conftest.py
-SLOW_BUILDS)."""
+"""golf_gym's opponents played by ``lookahead`` (simulator/env/compiled_seat.py LookaheadSeat,
+PowerLookaheadSeat): in every rule set golfsim plays it in, the power-card games included, it
+makes the decisions it makes in ``golfsim run`` with the same seed, rollouts included, so an
+episode's hole is golfsim's round. Where golfsim refuses it, it is refused in one line.
+Skipped where the rl extra is not installed; the cases that compile lookahead (or the powers
+build) are slow (tests/conftest.py SLOW_BUILDS)."""
 
 from __future__ import annotations
 
@@ -26,6 +25,11 @@ CASES = [
     ("six_card", 3, ["lookahead", "greedy"]),
     ("four_card", 2, ["lookahead:T=4,budget=3,width=2"]),
     ("four_card", 3, ["knock-threshold:T=5", "lookahead"]),
+    # the rollouts copy the powers build's whole state: every seat's knowledge of every layout
+    # (peeks, swaps), penalties, skips, banks and the round's private counters
+    ("power_cabo", 2, ["lookahead"]),
+    ("power_cactus", 3, ["lookahead", "heuristic"]),
+    ("power_pablo", 4, ["lookahead:budget=4", "greedy", "lookahead"]),
 ]
 
 
@@ -56,3 +60,9 @@ def test_lookahead_is_refused_where_golfsim_refuses_it_in_one_line():
     message = str(e.value)
     assert message.startswith("opponents: 'lookahead': ") and "\n" not in message
     assert "lean kernel" in message and "lean kernel" in str(ran.value)
+
+
+@pytest.mark.parametrize("preset", ["power_cabo", "power_cactus"])
+def test_lookahead_is_taken_in_a_power_card_game(preset):
+    env = golf_gym(preset, players=3, opponents=["heuristic", "lookahead"])
+    assert env.opponents == ["heuristic", "lookahead"]

@@ -14,16 +14,16 @@ In the power-card games (simulator/game/powers/) it fills what the powers build 
 besides (power_views.py: the effect asked about, its target seat, shields, the top discard's
 unused power, the Dutch 8's two cards, the peek records, layouts of up to MAX_POS positions).
 
-:class:`LookaheadSeat` plays ``lookahead`` in the rule sets its rollouts' lean build plays:
-besides a built-in's slots it fills what its deals and rollouts read of the engine's state
+:class:`LookaheadSeat` plays ``lookahead`` in the rule sets golfsim plays it in: besides a
+built-in's slots it fills what its deals and rollouts read of the engine's state
 (strategies/lookahead.py ``_load_nb``): the true cards of every layout (it keeps those the
 seat knows, and deals the others anew), what each seat knows of its own layout (a seat goes
 on knowing, in a rollout, the card dealt where it knew one) and the policy table of the whole
 table (its rollouts model each seat from its row). The rollouts' own state (g's spare flow
 states) is rebuilt from those at every decision, and their stream is reseeded from the seat's.
-In the power-card games its rollouts copy the powers build's whole state instead
-(strategies/lookahead_powers.py ``_load_nb``: every observer's knowledge, the private
-counters, peeks, skips, penalties, banks), which this seat does not fill: refused there.
+In the power-card games (:class:`PowerLookaheadSeat`) its rollouts copy the powers build's
+whole state (strategies/lookahead_powers.py ``_load_nb``), filled besides from the reference
+state (power_views.fill_rollout_state).
 
 :class:`UserSeat` plays a user policy (``path/to/file.py:function[:k=v,...]``,
 docs/user_policies.md) the same way: the same state array filled, the same random stream, and
@@ -49,13 +49,6 @@ from strategies.compiled import ENTRIES, call_nb, entry
 from . import power_views
 from .observation import Views
 
-# the built-ins a reference table cannot play in the power-card games, and why
-# (config.check_opponents says it)
-NOT_PLAYABLE_POWERS = {
-    K.POLICY_LOOKAHEAD: "in the power-card games its rollouts copy the powers build's whole "
-                        "state (every seat's knowledge of every layout, the private counters, "
-                        "peeks, skips, penalties), which the env's seats do not fill",
-}
 ONCE = {"left": K.ONCE_LEFT, "spent": K.ONCE_SPENT, "seen": K.ONCE_SEEN}
 N_SEAT = K.MAX_PLAYERS * K.MAX_POS
 
@@ -235,6 +228,19 @@ class LookaheadSeat(CompiledSeat):
         return point, held
 
 
+class PowerLookaheadSeat(LookaheadSeat):
+    """``lookahead`` in a power-card game: its powers entry, and the powers build's state its
+    rollouts copy (power_views.fill_rollout_state)."""
+
+    def compiled(self, strategies):
+        return entry(int(self.par[self.position, 0]), powers=True)
+
+    def fill(self, obs) -> tuple[int, int]:
+        point, held = super().fill(obs)
+        power_views.fill_rollout_state(self.g, self.game.hole.state, self.game.players)
+        return point, held
+
+
 def table_par(game) -> np.ndarray:
     """The policy table of the hole's turn positions as golfsim run has it: each opponent's
     strategy, and ``greedy`` for a seat the env plays (what the tests' golfsim run seats
@@ -249,5 +255,6 @@ def seat_for(spec: str, game, position: int, stream) -> CompiledSeat:
     if is_user(spec):
         return UserSeat(spec, game, position, stream)
     if builtin_id(spec) == K.POLICY_LOOKAHEAD:
-        return LookaheadSeat(spec, game, position, stream)
+        powers = uses_power_engine(game.config.rules)
+        return (PowerLookaheadSeat if powers else LookaheadSeat)(spec, game, position, stream)
     return CompiledSeat(spec, game, position, stream)
