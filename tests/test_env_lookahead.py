@@ -21,27 +21,32 @@ if HAVE_RL:
 # knock-threshold with its own T and a knock-threshold seat as itself (the table's policy
 # table), and where a small width and budget try other candidates
 CASES = [
-    ("six_card", 2, ["lookahead"]),
-    ("six_card", 3, ["lookahead", "greedy"]),
-    ("four_card", 2, ["lookahead:T=4,budget=3,width=2"]),
-    ("four_card", 3, ["knock-threshold:T=5", "lookahead"]),
+    ("six_card", 2, ["lookahead"], None),
+    ("six_card", 3, ["lookahead", "greedy"], None),
+    ("four_card", 2, ["lookahead:T=4,budget=3,width=2"], None),
+    ("four_card", 3, ["knock-threshold:T=5", "lookahead"], None),
     # the rollouts copy the powers build's whole state: every seat's knowledge of every layout
-    # (peeks, swaps), penalties, skips, banks and the round's private counters
-    ("power_cabo", 2, ["lookahead"]),
-    ("power_cactus", 3, ["lookahead", "heuristic"]),
-    ("power_pablo", 4, ["lookahead:budget=4", "greedy", "lookahead"]),
+    # (peeks, swaps), the face-up masks (power_malaysia's decisions read them), the turns a
+    # discarded jack skips, penalties, banks and the round's private counters
+    ("power_cabo", 2, ["lookahead"], None),
+    ("power_cactus", 3, ["lookahead", "heuristic"], None),
+    ("power_pablo", 4, ["lookahead:budget=4", "greedy", "lookahead"], None),
+    ("power_malaysia", 2, ["lookahead"], None),
+    ("power_cactus", 4, ["lookahead:budget=8"], {"jack_discard_skips_next": True}),
 ]
 
 
 @pytest.mark.slow
 @pytest.mark.filterwarnings("ignore:.*rounds hit the turn cap")
-@pytest.mark.parametrize("preset, players, opponents", CASES,
-                         ids=[f"{p}-{n}-{'+'.join(o)}" for p, n, o in CASES])
-def test_lookahead_plays_golfsims_rounds(preset, players, opponents):
+@pytest.mark.parametrize("preset, players, opponents, options", CASES,
+                         ids=[f"{p}-{n}-{'+'.join(o)}{'-' + '+'.join(x) if x else ''}"
+                              for p, n, o, x in CASES])
+def test_lookahead_plays_golfsims_rounds(preset, players, opponents, options):
     """golf_gym(opponents=[lookahead, ...]) with greedy deciding for the learning seat: hole k
-    of the seed scores, seat by seat, what golfsim's round k scores with the same seats."""
-    env = golf_gym(preset, players=players, opponents=opponents)
-    assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
+    of the seed scores, seat by seat, what golfsim's round k scores with the same seats (and
+    rule ``options``)."""
+    env = golf_gym(preset, players=players, opponents=opponents, **(options or {}))
+    assert_episodes_are_golfsims_rounds(env, preset, players, opponents, options)
 
 
 def test_lookahead_is_taken_where_golfsim_plays_it():
