@@ -276,9 +276,9 @@ def test_an_illegal_action():
     ("aec", {"holes": 0}, r"^Invalid value for 'holes': 0 is not allowed"),
     ("aec", {"render_mode": "human"}, r"^render_mode: 'human' is not one of 'ansi'"),
     ("aec", {"pair_scope": "sideways"}, "pair_scope"),
-    ("gym", {"opponents": "lookahead"}, r"^opponents: 'lookahead' is played by the compiled "
-     r"engine only: its rollouts replay the engine's whole state \(every hidden card\), "
-     r"which the reference table does not keep$"),
+    ("gym", {"preset": "eight_card_whitnack", "opponents": "lookahead"},
+     r"^opponents: 'lookahead': strategy lookahead: its rollouts run on the lean kernel, "
+     r"which does not play these rules \(it lacks "),
     ("gym", {"opponents": "my_policy.py:decide"}, r"^opponents: policy file 'my_policy.py' "
      "does not exist"),
     ("gym", {"opponents": "greedyy"}, r"^opponents: unknown strategy 'greedyy'"),

@@ -1,7 +1,7 @@
 """golf_gym's opponents played by golfsim's compiled built-ins (simulator/env/compiled_seat.py):
 in the plain rule sets each makes the decisions it makes in ``golfsim run`` with the same
 seed, so an episode's hole is golfsim's round (the power-card games:
-tests/test_env_power_opponents.py); lookahead is refused in one line. Skipped where the rl
+tests/test_env_power_opponents.py; lookahead: tests/test_env_lookahead.py). Skipped where the rl
 extra is not installed."""
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import pytest
 from env_episodes import assert_episodes_are_golfsims_rounds
 from rl_extra import HAVE_RL, needs_rl
 
-from simulator import api
 
 pytestmark = needs_rl
 if HAVE_RL:
@@ -53,14 +52,6 @@ def test_a_compiled_opponent_plays_golfsims_rounds(preset, players, opponents):
     decision of the built-ins the same, their random draws included)."""
     env = golf_gym(preset, players=players, opponents=opponents)
     assert_episodes_are_golfsims_rounds(env, preset, players, opponents)
-
-
-def test_lookahead_is_refused_in_one_line():
-    with pytest.raises(api.GolfsimError) as e:
-        golf_gym("six_card", players=2, opponents="lookahead")
-    message = str(e.value)
-    assert message.startswith("opponents: 'lookahead'") and "\n" not in message
-    assert "whole state" in message
 
 
 def test_compiled_opponents_are_allowed_with_parameters():

@@ -2,8 +2,8 @@
 power-card games (simulator/env/compiled_seat.py, power_views.py): each makes the decisions
 it makes in ``golfsim run`` with the same seed, so an episode's hole is golfsim's round (slow:
 golfsim run compiles the powers build); the views a compiled seat is given agree with the
-reference engine's observation at every decision (default tier: no golfsim run); lookahead
-is refused in one line. Skipped where the rl extra is not installed."""
+reference engine's observation at every decision (default tier: no golfsim run); lookahead:
+tests/test_env_lookahead.py. Skipped where the rl extra is not installed."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import pytest
 from env_episodes import assert_episodes_are_golfsims_rounds
 from rl_extra import HAVE_RL, needs_rl
 
-from simulator import api
 from simulator.game import codes as K
 
 pytestmark = needs_rl
@@ -156,15 +155,6 @@ def test_a_compiled_opponent_sees_the_power_views_of_the_reference_engine(
             _, _, terminated, _, _ = env.step(policy.choose(env.decision))
     # the check met the situations it is about
     assert all(seen.values()), seen
-
-
-@pytest.mark.parametrize("preset", ["power_cabo", "power_cactus"])
-def test_lookahead_is_refused_in_a_power_card_game_in_one_line(preset):
-    with pytest.raises(api.GolfsimError) as e:
-        golf_gym(preset, players=3, opponents=["heuristic", "lookahead"])
-    message = str(e.value)
-    assert message.startswith("opponents: 'lookahead'") and "\n" not in message
-    assert "whole state" in message
 
 
 def test_compiled_and_user_opponents_are_taken_in_a_power_card_game(monkeypatch):

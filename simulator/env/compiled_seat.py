@@ -13,9 +13,17 @@ keeps), so that it makes the decisions it makes in ``golfsim run`` with the same
 In the power-card games (simulator/game/powers/) it fills what the powers build publishes
 besides (power_views.py: the effect asked about, its target seat, shields, the top discard's
 unused power, the Dutch 8's two cards, the peek records, layouts of up to MAX_POS positions).
-``lookahead`` is not played here: its rollouts copy and replay the engine's whole flow state
-(the true cards of every layout and of the stock, and the flow's own caches), which a seat's
-views cannot give it.
+
+:class:`LookaheadSeat` plays ``lookahead`` in the rule sets golfsim plays it in: besides a
+built-in's slots it fills what its deals and rollouts read of the engine's state
+(strategies/lookahead.py ``_load_nb``): the true cards of every layout (it keeps those the
+seat knows, and deals the others anew), what each seat knows of its own layout (a seat goes
+on knowing, in a rollout, the card dealt where it knew one) and the policy table of the whole
+table (its rollouts model each seat from its row). The rollouts' own state (g's spare flow
+states) is rebuilt from those at every decision, and their stream is reseeded from the seat's.
+In the power-card games (:class:`PowerLookaheadSeat`) its rollouts copy the powers build's
+whole state (strategies/lookahead_powers.py ``_load_nb``), filled besides from the reference
+state (power_views.fill_rollout_state).
 
 :class:`UserSeat` plays a user policy (``path/to/file.py:function[:k=v,...]``,
 docs/user_policies.md) the same way: the same state array filled, the same random stream, and
@@ -41,11 +49,6 @@ from strategies.compiled import ENTRIES, call_nb, entry
 from . import power_views
 from .observation import Views
 
-# the built-ins a reference table cannot play, and why (config.check_opponents says it)
-NOT_PLAYABLE = {
-    K.POLICY_LOOKAHEAD: "its rollouts replay the engine's whole state (every hidden card), "
-                        "which the reference table does not keep",
-}
 ONCE = {"left": K.ONCE_LEFT, "spent": K.ONCE_SPENT, "seen": K.ONCE_SEEN}
 N_SEAT = K.MAX_PLAYERS * K.MAX_POS
 
@@ -204,6 +207,54 @@ class UserSeat(CompiledSeat):
         return f"{where}: the policy chose {K.action_name(a)}, which is not legal"
 
 
+class LookaheadSeat(CompiledSeat):
+    """Turn position ``position`` played by ``lookahead`` (with its parameters) in a plain
+    rule set: the state array filled as for a built-in, and what its rollouts read besides."""
+
+    def __init__(self, spec: str, game, position: int, stream):
+        super().__init__(spec, game, position, stream)
+        self.par = table_par(game)
+
+    def fill(self, obs) -> tuple[int, int]:
+        point, held = super().fill(obs)
+        st, g, me = self.game.hole.state, self.g, self.position
+        for i, cells in enumerate(st.layouts):
+            at = i * K.MAX_POS
+            g[K.G_LAY + at:K.G_LAY + at + len(cells)] = [cell.card for cell in cells]
+            if i != me:   # (its own row is the seat's views, filled above)
+                own = K.G_KNOWN + (i * K.MAX_PLAYERS + i) * K.MAX_POS
+                g[own:own + len(cells)] = [cell.card if i in cell.known_to else -1
+                                           for cell in cells]
+        return point, held
+
+
+class PowerLookaheadSeat(LookaheadSeat):
+    """``lookahead`` in a power-card game: its powers entry, and the powers build's state its
+    rollouts copy (power_views.fill_rollout_state)."""
+
+    def compiled(self, strategies):
+        return entry(int(self.par[self.position, 0]), powers=True)
+
+    def fill(self, obs) -> tuple[int, int]:
+        point, held = super().fill(obs)
+        power_views.fill_rollout_state(self.g, self.game.hole.state, self.game.players)
+        return point, held
+
+
+def table_par(game) -> np.ndarray:
+    """The policy table of the hole's turn positions as golfsim run has it: each opponent's
+    strategy, and ``greedy`` for a seat the env plays (what the tests' golfsim run seats
+    there; lookahead models every seat but knock-threshold and lookahead as greedy)."""
+    specs = ["greedy" if seat in game.env_seats else game.strategies[seat]
+             for seat in game.order]
+    return policy_table(*seat_arrays([resolve(s) for s in specs]))
+
+
 def seat_for(spec: str, game, position: int, stream) -> CompiledSeat:
-    """The compiled seat that plays ``spec``: a user policy's or a built-in's."""
-    return (UserSeat if is_user(spec) else CompiledSeat)(spec, game, position, stream)
+    """The compiled seat that plays ``spec``: a user policy's, lookahead's or a built-in's."""
+    if is_user(spec):
+        return UserSeat(spec, game, position, stream)
+    if builtin_id(spec) == K.POLICY_LOOKAHEAD:
+        powers = uses_power_engine(game.config.rules)
+        return (PowerLookaheadSeat if powers else LookaheadSeat)(spec, game, position, stream)
+    return CompiledSeat(spec, game, position, stream)

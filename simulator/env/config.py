@@ -9,11 +9,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import api
+from simulator.experiments.runner import check_policies
 from simulator.game.rules import RuleError, Rules
 from strategies import StrategyError, net, resolve, resolve_seats, user_policy
 from strategies.reference import POLICIES
 
-from .compiled_seat import NOT_PLAYABLE, builtin_id, is_user
+from .compiled_seat import builtin_id, is_user
 
 REWARDS = ("score", "win")
 # what golf_gym's opponents may play: the strategies the reference engine has in Python
@@ -59,8 +60,8 @@ def make_config(preset, players, rules, reward, holes, target, options: dict) ->
 
 def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
     """golf_gym's opponents: one strategy for every other seat, or one per other seat, each a
-    strategy the reference engine plays, a network, a compiled built-in but lookahead, or a
-    user policy (its default: golfsim's default strategy)."""
+    strategy the reference engine plays, a network, a compiled built-in (lookahead where
+    golfsim plays it), or a user policy (its default: golfsim's default strategy)."""
     if opponents is None:
         opponents = [api.default_strategy(rules)]
     specs = [opponents] if isinstance(opponents, str) else list(opponents)
@@ -85,7 +86,7 @@ def check_opponents(opponents, rules: Rules, players: int) -> list[str]:
         except StrategyError as e:
             raise api.GolfsimError(f"opponents: {e}") from None
         if name not in PLAYABLE:
-            check_compiled(spec)
+            check_compiled(spec, rules, players)
     if users:
         check_users(users)
     return [s.strip() for s in specs]
@@ -105,9 +106,10 @@ def check_users(specs: list[str]) -> None:
         raise api.GolfsimError(f"opponents: {e}") from None
 
 
-def check_compiled(spec: str) -> None:
+def check_compiled(spec: str, rules: Rules, players: int) -> None:
     """A compiled built-in opponent (heuristic, guide, ...): the env's seats play it from
-    the reference engine's state (compiled_seat.py), in every rule set."""
+    the reference engine's state (compiled_seat.py), in every rule set golfsim plays it in
+    (lookahead: not those its rollouts' lean build lacks a feature of)."""
     spec = spec.strip()
     policy_id = builtin_id(spec)
     if policy_id is None:
@@ -115,9 +117,10 @@ def check_compiled(spec: str) -> None:
             f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
             f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
             f"built-ins, user policies (file.py:function) and networks (net:path.npz)")
-    if policy_id in NOT_PLAYABLE:
-        raise api.GolfsimError(f"opponents: {spec!r} is played by the compiled engine only: "
-                               f"{NOT_PLAYABLE[policy_id]}")
+    try:
+        check_policies(rules, players, [policy_id])
+    except ValueError as e:
+        raise api.GolfsimError(f"opponents: {spec!r}: {e}") from None
 
 
 def check_net(spec: str, players: int) -> None:

@@ -1,6 +1,7 @@
 """The slots of the engine's state array that the compiled powers build keeps in a power-card
 round beyond the plain game's, filled from the reference engine's PowerState for a compiled
-seat (compiled_seat.CompiledSeat).
+seat (compiled_seat.CompiledSeat), and for lookahead's rollouts what the build keeps besides
+(fill_rollout_state).
 
 There a layout has all MAX_POS positions: one without a card (emptied, or not grown into)
 holds the pseudo-card EMPTY0 + p, face up, known to all (simulator/kernel/flow/moves.py), and
@@ -16,6 +17,8 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.game.reference import Decision
+from simulator.game.reference.card_table import is_empty
+from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW
 
 NO_CHOICE = -1
 EMPTY = np.arange(K.EMPTY0, K.EMPTY0 + K.MAX_POS, dtype=np.int32)   # [p]: p's pseudo-card
@@ -62,3 +65,28 @@ def fill_cells(g, st, me: int, players: int) -> None:
         g[K.G_LAY + base + n:K.G_LAY + base + K.MAX_POS] = EMPTY[n:]
         g[K.G_UP + base + n:K.G_UP + base + K.MAX_POS] = 1
         g[K.G_PEEKED + base + n:K.G_PEEKED + base + K.MAX_POS] = 0
+
+
+def fill_rollout_state(g, st, players: int) -> None:
+    """What lookahead's rollouts copy of a power round beyond a seat's views
+    (strategies/lookahead_powers.py ``_load_nb``): what every seat knows of every layout, the
+    face-up masks, each seat's penalty points, banked groups and skipped turn, and the
+    round's private counters (its end, the turn it was triggered in, a new top discard).
+    Needs the true cards in G_LAY and fill_cells' face-up flags."""
+    for s in range(players):
+        cells = st.layouts[s]
+        base, n = s * K.MAX_POS, len(cells)
+        for o in range(players):
+            row = K.G_KNOWN + (o * K.MAX_PLAYERS + s) * K.MAX_POS
+            g[row:row + n] = [K.EMPTY0 + p if is_empty(cell.card) else
+                              cell.card if o in cell.known_to else -1
+                              for p, cell in enumerate(cells)]
+            g[row + n:row + K.MAX_POS] = EMPTY[n:]
+        up = g[K.G_UP + base:K.G_UP + base + K.MAX_POS]
+        g[K.G_UPMASK + s] = int((up.astype(np.int64) << np.arange(K.MAX_POS)).sum())
+        g[K.G_PENALTY + s] = st.penalty[s]
+        g[K.G_BANK + s] = st.bank[s]
+        g[K.G_SKIP + s] = int(st.skip_next_turn[s])
+    g[K.G_PRIV + PRIV_OVER] = int(st.over)
+    g[K.G_PRIV + PRIV_END_TURN] = st.end_turn
+    g[K.G_PRIV + PRIV_TOP_NEW] = int(st.top_new)
