@@ -150,7 +150,6 @@ def test_a_network_opponent_in_golf_gym_plays_as_on_the_compiled_engine(net_file
 
 @needs_rl
 @pytest.mark.parametrize("opponents, message", [
-    ("lookahead", "opponents: 'lookahead' is played by the compiled engine only"),
     ("net:/nonexistent/x.npz", "opponents: net:/nonexistent/x.npz: network file "
                                "'/nonexistent/x.npz' does not exist"),
 ])
