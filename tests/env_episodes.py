@@ -9,6 +9,16 @@ SEED = 21
 ROUNDS = 10
 
 
+def greedy_episode(env) -> float:
+    """The episode just reset played to its end with greedy deciding for the learning seat;
+    its last reward."""
+    policy = env.strategy_policy("greedy")
+    terminated = False
+    while not terminated:
+        _, reward, terminated, _, _ = env.step(policy.choose(env.decision))
+    return reward
+
+
 def golfsim_scores(preset, players, learner, opponents, options=None) -> list[list[int]]:
     """golfsim run --per-round (``options``: rule options on top of the preset, as --set
     gives them): greedy at seat ``learner``, ``opponents[k]`` at the k-th seat after it;
@@ -37,10 +47,7 @@ def assert_episodes_are_golfsims_rounds(env, preset, players, opponents,
         seat = info["seat"]
         if seat not in want:
             want[seat] = golfsim_scores(preset, players, seat, opponents, options)
-        policy = env.strategy_policy("greedy")
-        terminated = False
-        while not terminated:
-            _, reward, terminated, _, _ = env.step(policy.choose(env.decision))
+        reward = greedy_episode(env)
         order, record = env.table.game.holes[-1]
         got = [0] * players
         for i, s in enumerate(order):

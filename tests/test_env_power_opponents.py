@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from env_episodes import assert_episodes_are_golfsims_rounds
+from env_episodes import assert_episodes_are_golfsims_rounds, greedy_episode
 from rl_extra import HAVE_RL, needs_rl
 
 from simulator.game import codes as K
@@ -149,10 +149,7 @@ def test_a_compiled_opponent_sees_the_power_views_of_the_reference_engine(
     env = golf_gym(preset, players=players, opponents=opponents, **(options or {}))
     for k in range(12):
         env.reset(seed=3 if k == 0 else None)
-        policy = env.strategy_policy("greedy")
-        terminated = False
-        while not terminated:
-            _, _, terminated, _, _ = env.step(policy.choose(env.decision))
+        greedy_episode(env)
     # the check met the situations it is about
     assert all(seen.values()), seen
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from env_episodes import assert_episodes_are_golfsims_rounds
+from env_episodes import assert_episodes_are_golfsims_rounds, greedy_episode
 from rl_extra import HAVE_RL, needs_rl
 
 from simulator import api
@@ -64,10 +64,7 @@ def test_an_illegal_answer_of_a_user_policy_opponent_is_reported_in_one_line():
     with pytest.raises(api.GolfsimError) as e:
         for k in range(60):
             env.reset(seed=1 if k == 0 else None)
-            policy = env.strategy_policy("greedy")
-            terminated = False
-            while not terminated:
-                _, _, terminated, _, _ = env.step(policy.choose(env.decision))
+            greedy_episode(env)
     message = str(e.value)
     assert message.startswith(f"opponents: {CYCLING}:illegal_at=3 at player_") and \
         "\n" not in message
