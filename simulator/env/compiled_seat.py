@@ -37,7 +37,6 @@ import numpy as np
 
 from simulator.api import GolfsimError
 from simulator.game import codes as K
-from simulator.game.reference.card_table import is_empty
 from simulator.game.rules import uses_power_engine
 from simulator.game.streams import STREAM_SEAT0
 from simulator.kernel.engine import policy_table
@@ -123,14 +122,11 @@ class CompiledSeat:
         else:
             pub[K.PUB_TARGET_SEAT] = 0      # a plain round never sets it
         pub[K.PUB_FINAL_LEFT] = -1 if st.final_turns_left is None else st.final_turns_left
-        pub[K.PUB_DISCARD_SUM] = sum(int(self.value[c]) for c in st.discard)
-        up_n = up_sum = 0
-        for row in st.layouts:
-            for cell in row:
-                if cell.face_up and not is_empty(cell.card):
-                    up_n += 1
-                    up_sum += int(self.value[cell.card])
-        pub[K.PUB_FACEUP_N], pub[K.PUB_FACEUP_SUM] = up_n, up_sum
+        pub[K.PUB_DISCARD_SUM] = self.value[v.discard[:len(st.discard)]].sum()
+        # the layouts as the views' mirror holds them (brought up to st by v.fill)
+        cards = v.cards
+        up = cards[(v.up != 0) & (cards >= 0) & (cards < K.EMPTY0)]
+        pub[K.PUB_FACEUP_N], pub[K.PUB_FACEUP_SUM] = up.size, self.value[up].sum()
         pub[K.PUB_HELD_PUBLIC] = held if held >= 0 and power_views.held_public(
             st, obs, self.game.config.rules.private_stock_draw) else -1
         g[K.G_PUB:K.G_PUB + pub.size] = pub
@@ -148,11 +144,9 @@ class CompiledSeat:
         g[row:row + N_SEAT][self.beyond] = 0   # never written by the engine: zero
         g[K.G_DISCARD:K.G_DISCARD + K.MAX_IDS] = v.discard
         # G_LAY tells an empty position from a card only: no hidden card is copied there
-        g[K.G_LAY:K.G_LAY + N_SEAT] = -1
+        g[K.G_LAY:K.G_LAY + N_SEAT] = np.where(cards >= K.EMPTY0, cards, -1)
         for i, cells in enumerate(st.layouts):   # (a slice per layout: numpy's slot writes cost)
             at = i * K.MAX_POS
-            g[K.G_LAY + at:K.G_LAY + at + len(cells)] = [
-                cell.card if is_empty(cell.card) else -1 for cell in cells]
             g[K.G_ONCE + at:K.G_ONCE + at + len(cells)] = [ONCE[cell.once] for cell in cells]
         if self.powers:
             power_views.fill_cells(g, st, me, self.game.players)

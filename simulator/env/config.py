@@ -111,14 +111,8 @@ def check_compiled(spec: str, rules: Rules, players: int) -> None:
     the reference engine's state (compiled_seat.py), in every rule set golfsim plays it in
     (lookahead: not those its rollouts' lean build lacks a feature of)."""
     spec = spec.strip()
-    policy_id = builtin_id(spec)
-    if policy_id is None:
-        raise api.GolfsimError(
-            f"opponents: {spec!r} is played by the compiled engine only; the env's seats "
-            f"play the reference engine's strategies ({', '.join(PLAYABLE)}), golfsim's "
-            f"built-ins, user policies (file.py:function) and networks (net:path.npz)")
     try:
-        check_policies(rules, players, [policy_id])
+        check_policies(rules, players, [builtin_id(spec)])
     except ValueError as e:
         raise api.GolfsimError(f"opponents: {spec!r}: {e}") from None
 
