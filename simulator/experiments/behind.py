@@ -1,7 +1,7 @@
 """A policy's own build of the game flow compiled in the background, so that the first run
 that could take it does not wait minutes for it (runner.make_job): a user policy's (the run
-plays on the general engine through the policy's pointer), or a built-in's (the run plays on
-the table build, through the built-ins' table); the runs after the compile load the build.
+plays through the policy's pointer, on the table build or, for the rules it lacks, the general
+engine), or a built-in's (the run plays on the table build, through the built-ins' table); the runs after the compile load the build.
 ``GOLFSIM_USER_BUILD=wait`` makes a run wait for either instead (tests, benchmarks, and the
 background process itself). ``GOLFSIM_OWN_BUILD`` decides for the built-ins' own builds alone:
 ``wait`` waits for them, ``no`` never takes one (the test suite's default, so that its runs
@@ -64,9 +64,10 @@ def compile_behind(spec: str, build_file: Path, notify=None) -> None:
     unless one is still at work; ``notify`` is told that the run plays without it."""
     _start(f"user:{spec}", build_file)
     if notify is not None:
-        notify(f"{spec} plays on the general engine this time (through its pointer); its own "
-               f"build of the game flow, 2 to 3 times as fast, is compiling in the background "
-               f"for the next runs (once per version of the file; a few minutes)")
+        notify(f"{spec} plays through its pointer this time (on the table build or the "
+               f"general engine); its own build of the game flow, faster still, is compiling "
+               f"in the background for the next runs (once per version of the file; a few "
+               f"minutes)")
 
 
 def compile_own_behind(name: str, build_file: Path, notify=None) -> None:
