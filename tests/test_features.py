@@ -33,11 +33,11 @@ def test_every_option_is_classified():
 
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
-                                                      "rollout", "table", "own"}
+                                                      "rollout", "table", "own", "random"}
     # the table build plays what the lean and user builds play, with any seats; a built-in's
-    # own build what the table build plays
+    # own build (random's too) what the table build plays
     assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]
-    assert F.BUILD_FEATURES["own"] == F.BUILD_FEATURES["table"]
+    assert F.BUILD_FEATURES["own"] == F.BUILD_FEATURES["random"] == F.BUILD_FEATURES["table"]
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
     # the general build has every feature but "powers", which only the powers build has

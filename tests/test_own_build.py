@@ -14,12 +14,17 @@ import pytest
 
 from simulator.experiments import behind, runner, warm
 from simulator.experiments.runner import OWN_BUILDS, make_job, run
-from simulator.game.rules import Rules, flatten
-from simulator.kernel import builds, pick
+from simulator.game import codes as K
+from simulator.game.rules import PRESETS, Rules, flatten
+from simulator.kernel import builds, flow, pick
 from strategies import resolve_seats, seat_arrays
+from test_random_rules import draw_rule_sets
 
 SIX = Rules.preset("six_card")
-PRESETS = ("six_card", "four_card", "nine_card")
+PRESETS_TRIED = ("six_card", "four_card", "nine_card")
+# every preset the table build (and so an own build) plays
+TABLE_PRESETS = [p for p in PRESETS if flow.rules_eligible(
+    flatten(Rules.preset(p), min(4, Rules.preset(p).players_max)).ri, "table")]
 # the built-in whose own build the default tier compiles (the cheapest to compile)
 CHEAPEST = "random"
 MIXED = ["random", "heuristic", "random", "random"]
@@ -29,10 +34,12 @@ def _ids(specs, players=4):
     return seat_arrays(resolve_seats(specs, players))
 
 
-def _assert_same_rounds(name: str, preset: str, rounds: int = 300, seed: int = 7) -> None:
-    """The own build of ``name`` and the table build play the very same rounds."""
-    rules = Rules.preset(preset)
-    players = min(4, rules.players_max)
+def _assert_same_rounds(name: str, preset, rounds: int = 300, seed: int = 7,
+                        players: int = 0) -> None:
+    """The own build of ``name`` and the table build play the very same rounds of ``preset``
+    (a name, or Rules)."""
+    rules = Rules.preset(preset) if isinstance(preset, str) else preset
+    players = players or min(4, rules.players_max)
     ids, params = _ids([name], players)
     kw = dict(rounds=rounds, seed=seed, per_round=True)
     own = run(rules, players, ids, params, kernel="own", **kw)
@@ -118,7 +125,7 @@ def test_a_mixed_table_plays_on_the_table_build_and_compiles_nothing_behind(unse
 @pytest.mark.slow   # compiles random's own build (40 s): the default tier's 5 minutes are spent
 def test_the_own_build_plays_the_table_builds_rounds_and_is_taken_once_compiled(
         monkeypatch, starts):
-    for preset in PRESETS:
+    for preset in PRESETS_TRIED:
         _assert_same_rounds(CHEAPEST, preset)
     ids, params = _ids([CHEAPEST])
     # compiled now: a user's run takes it, and golfsim warm loads it
@@ -137,8 +144,51 @@ def test_the_own_build_plays_the_table_builds_rounds_and_is_taken_once_compiled(
     assert make_job(SIX, 4, ids, params, 1).build == "table"
 
 
+def _table_rule_sets(n: int, seed: int):
+    """``n`` random rule sets (tests/test_random_rules.py) that the table build plays."""
+    out = []
+    for _, _, rules, players in draw_rule_sets(800, seed=seed):
+        if flow.rules_eligible(flatten(rules, players).ri, "table"):
+            out.append((rules, players))
+        if len(out) == n:
+            return out
+    raise AssertionError(f"only {len(out)} of {n} rule sets for the table build")
+
+
+# random's own build is the lean flow, with no views: each of its decisions (the reveal, the
+# turn, where a card goes or whether it is discarded, the face of a placed card) draws from the
+# seat's stream over a bit mask the lean flow computes itself
+RANDOM_RULES = _table_rule_sets(30, 47) + [
+    (Rules.preset("six_card").with_options(placement_face="player_choice",
+                                      initial_reveal_mode="peek"), 3),
+    (Rules.preset("four_card").with_options(placement_face="player_choice",
+                                       stock_draw_may_be_discarded=False), 2)]
+
+
+def test_the_random_rule_sets_reach_every_decision_of_randoms_own_build():
+    ri = [flatten(rules, players).ri for rules, players in RANDOM_RULES]
+    assert any(r[K.R_PLACEMENT_FACE] == K.FACE_CHOICE for r in ri)
+    assert any(r[K.R_REVEAL_MODE] == K.REVEAL_PEEK for r in ri)
+    assert any(r[K.R_REVEAL_MODE] == K.REVEAL_FLIP for r in ri)
+    assert any(r[K.R_STOCK_MAY_DISCARD] == 0 for r in ri)
+    assert any(r[K.R_END_TRIGGERS] & K.END_KNOCK for r in ri)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", TABLE_PRESETS)
+def test_randoms_own_build_plays_the_table_builds_rounds_on_every_preset(preset):
+    _assert_same_rounds(CHEAPEST, preset, rounds=1000, seed=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("i", range(len(RANDOM_RULES)))
+def test_randoms_own_build_plays_the_table_builds_rounds_on_random_rule_sets(i):
+    rules, players = RANDOM_RULES[i]
+    _assert_same_rounds(CHEAPEST, rules, rounds=300, seed=100 + i, players=players)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(set(OWN_BUILDS.values()) - {CHEAPEST}))
 def test_every_builtins_own_build_plays_the_table_builds_rounds(name):
-    for preset in PRESETS[:2]:
+    for preset in PRESETS_TRIED[:2]:
         _assert_same_rounds(name, preset, rounds=200, seed=11)

@@ -62,6 +62,8 @@ def _entry(name: str):
     user policy's build ``user:FILE:FUNCTION`` as the user build, a built-in's own build
     ``own:NAME`` as the own build; None when unknown."""
     base = name.split(":", 1)[0] if name.startswith(("user:", "own:")) else name
+    if name.startswith("own:") and name[len("own:"):] in BUILDS:
+        base = name[len("own:"):]   # a built-in with a flow build of its own (random)
     if base in BUILDS:
         return BUILDS[base].estimate_s, BUILDS[base].description
     return PARTS.get(base)
@@ -255,7 +257,11 @@ INLINE_POLICY_S = 5
 def own_lines(name: str, module: str, function: str) -> str:
     """The flow's build lines for the own build of built-in ``name``, whose entry point is
     ``module``'s ``function`` (strategies/compiled.py ENTRIES): compiled with the flow, and
-    copied where a seat is asked or called from there (INLINE_POLICY_S)."""
+    copied where a seat is asked or called from there (INLINE_POLICY_S). A built-in with a
+    build of the flow of its own (features.BUILDS: random, which reads no views) has its
+    lines."""
+    if name in BUILDS:
+        return BUILDS[name].lines()
     inline = "always" if estimate(f"policy:{name}") <= INLINE_POLICY_S else "never"
     own = BUILDS["own"]
     return own.lines(*own.imports, f"from {module} import {function} as _own",

@@ -251,6 +251,11 @@ BUILDS = {b.name: b for b in (
     # every seat plays one built-in (not lookahead), compiled in: the table build without the
     # table (builds.own_lines); one build per built-in, "own:NAME"
     Build("own", (("TABLE", True), ("OWN", True)), _COMMON, 70, "a built-in's own build"),
+    # random's own build: the lean flow with every seat drawing over its legal actions
+    # (random reads no views); "own:random" is built from it (builds.own_lines)
+    Build("random", (("RANDOM", True),), _COMMON, 45, "the random policy's own build",
+          (_FLOW_STAND_INS, "from strategies.random_policy import random_pick_nb as "
+                            "random_pick")),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
     Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
           "the lookahead policy of the power-card games (with its rollouts' build of the "

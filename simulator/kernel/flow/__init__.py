@@ -16,6 +16,8 @@ folder, build.py's lines replaced, and imports it from there):
 - a built-in's own build (``OWN`` with ``TABLE``; simulator/experiments/runner.py ``own_kernel``
   writes the copy, builds.own_lines its lines): the table build with every seat playing one
   built-in, its entry point compiled into the loop instead of called through the table;
+  random's own build (``RANDOM``, features.BUILDS "random") is the lean build instead, each
+  seat drawing over a bit mask of its legal actions (random reads no views, so none are kept);
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
@@ -24,9 +26,9 @@ folder, build.py's lines replaced, and imports it from there):
   build with every decision going to the seat's model in the lookahead player's rollouts,
   compiled in (strategies/rollout_models.py), from any seat's turn (``resume_nb``).
 
-``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT`` and ``OWN`` are module constants, so
-Numba drops the branches of the other builds before it compiles anything, and each build pays
-only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
+``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT``, ``OWN`` and ``RANDOM`` are module
+constants, so Numba drops the branches of the other builds before it compiles anything, and
+each build pays only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
 (stock, discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
 policies read the views (``VIEWS``) copy them into the public slots before each decision,
 keep every seat's knowledge (codes.G_KNOWN) and the face-up flags; in a power round the

@@ -14,8 +14,8 @@ from simulator.kernel.rng import STREAM_SEAT0
 
 from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS, VIEWS,
                    effect_of, policy_slot_nb, set_pub)
-from .build import (GENERAL, OWN, POWERS, ROLLOUT, TABLE, own_decide, rollout_decide,
-                    user_decide, user_decide_call)
+from .build import (GENERAL, OWN, POWERS, RANDOM, ROLLOUT, TABLE, own_decide, random_pick,
+                    rollout_decide, user_decide, user_decide_call)
 from .moves import _discard, _put, _replaceable, _unknown_mask, learn
 
 
@@ -227,6 +227,9 @@ def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, 
         if f < 0:
             return False, n_disc, sum_disc, up_n, up_sum
         face_up = f == K.A_FACE_UP
+    elif RANDOM and face_rule == K.FACE_CHOICE and was_up == 0:
+        face_up = random_pick(rng, seat, (1 << K.A_FACE_UP) | (1 << K.A_FACE_DOWN)) == \
+            K.A_FACE_UP
     old = _put(g, rt, seat, p, card, face_up, public)
     if VIEWS:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1

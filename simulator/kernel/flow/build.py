@@ -10,18 +10,27 @@ from simulator.kernel.jit import hot
 # The lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py) play
 # a powers build whose decisions go straight to the seats' models compiled in
 # (strategies/rollout_models.py). A built-in's own build (OWN, with TABLE) plays every seat
-# with that one built-in's entry point compiled in (strategies/compiled.py ENTRIES). Only
-# those builds' lines set these: the others keep them.
+# with that one built-in's entry point compiled in (strategies/compiled.py ENTRIES). Random's
+# own build (RANDOM) is the lean flow with every seat playing ``random``, which reads nothing
+# but the legal actions: no views are kept, and each decision draws from ``random_pick``
+# (strategies/random_policy.py) over the legal actions as a bit mask. Only those builds'
+# lines set these: the others keep them.
 ROLLOUT = False
 OWN = False
+RANDOM = False
 
 
 def _no_policy(point, seat, held, g, rt, rng, par, aux):
     return -1
 
 
+def _no_pick(rng, seat, legal):
+    return -1
+
+
 rollout_decide = hot(_no_policy, cache=False)
 own_decide = hot(_no_policy, cache=False)
+random_pick = hot(_no_pick, inline="always", cache=False)
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
 TABLE = False     # common rule sets, any seats: the policies' table and the user's pointer

@@ -13,7 +13,7 @@ from simulator.kernel.reveals import constraint_mask_nb
 
 from .ask import _ask, _clear, _logged, _mask_positions, _publish, _refused, _show_piles
 from .base import LOGS, STEP, VIEWS, own, popcount
-from .build import GENERAL, POWERS
+from .build import GENERAL, POWERS, RANDOM, random_pick
 from .moves import _swap_positions, _turn_up, _unknown_mask, learn_nb
 
 
@@ -139,8 +139,8 @@ def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
         return 0, 0, True
     if VIEWS:
         return _chosen_reveals(g, rt, rng, par, ctx, count)
-    # greedy and knock-threshold reveal their lowest unknown positions: one mask a seat, and
-    # the order of choosing and revealing changes nothing they know
+    # greedy and knock-threshold reveal their lowest unknown positions, random any: one mask
+    # a seat, and the order of choosing and revealing changes nothing they know
     up_n = 0
     up_sum = 0
     for seat in range(rt[K.R_PLAYERS]):
@@ -148,10 +148,11 @@ def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
         for i in range(count):
             if mask == 0:
                 break
-            k, v = _reveal(g, rt, seat, trailing_zeros(mask))
+            p = random_pick(rng, seat, mask) if RANDOM else trailing_zeros(mask)
+            k, v = _reveal(g, rt, seat, p)
             up_n += k
             up_sum += v
-            mask &= mask - 1
+            mask &= ~(1 << p)
     return up_n, up_sum, True
 
 

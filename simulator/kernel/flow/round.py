@@ -19,10 +19,17 @@ from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 from .ask import _counters, _mask_actions, _mask_positions, _publish
 from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
                    known_at)
-from .build import GENERAL, POWERS
+from .build import GENERAL, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
 from .turn import _after_turn, _end_triggered, _turn, turn_options
+
+
+@hot(inline="always")
+def _seat_streams(rng, rt, seed, round_index):
+    """Each seat's own stream for the round (the policies that draw from it)."""
+    for s in range(rt[K.R_PLAYERS]):
+        rng[STREAM_SEAT0 + s] = stream_state_nb(seed, round_index, STREAM_SEAT0 + s)
 
 
 @hot(inline="always")
@@ -30,8 +37,7 @@ def _clear_views(g, rt, rng, seed, round_index):
     """What the policies that read the views start a round with."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
-    for s in range(players):
-        rng[STREAM_SEAT0 + s] = stream_state_nb(seed, round_index, STREAM_SEAT0 + s)
+    _seat_streams(rng, rt, seed, round_index)
     for i in range(K.N_PUB_SLOTS + MAX_PLAYERS):
         g[ix(G_PUB + i)] = 0
     for i in range(players * K.MEMORY_SLOTS):
@@ -66,6 +72,8 @@ def _deal(g, rt, rng, seed, round_index):
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
     if VIEWS:
         _clear_views(g, rt, rng, seed, round_index)
+    elif RANDOM:
+        _seat_streams(rng, rt, seed, round_index)
     for i in range(ncards):
         g[ix(G_STOCK + i)] = rt[ix(K.RT_DECK + i)]
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)

@@ -6,6 +6,8 @@ and write them: the turn publishes its counters before them and reads them back 
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.game import codes as K
 from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LEGAL, G_PENALTY,
                                   G_POLICY, G_PRIV, G_PUB, MAX_POS, POLICY_KNOCK_THRESHOLD,
@@ -17,7 +19,7 @@ from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_posi
                   _place, _publish, _show_piles)
 from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
                    PRIV_END_TURN, PRIV_TOP_NEW, STEP, VIEWS, _lowest, effect_of, pub)
-from .build import GENERAL, POWERS
+from .build import GENERAL, POWERS, RANDOM, random_pick
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
                     _unknown_mask)
 from .power_turn import (held_options, may_call, power_window, top_power_usable, use_held,
@@ -145,7 +147,11 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             return False, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, -1, -1, public
         p = -1 if b == K.A_DISCARD else b
     else:
-        if forced >= 0 and forced_pos >= 0:
+        if RANDOM:
+            b = random_pick(rng, seat, _replaceable(g, rt, seat) |
+                            (np.int64(rt[K.R_STOCK_MAY_DISCARD] != 0) << K.A_DISCARD))
+            p = -1 if b == K.A_DISCARD else b
+        elif forced >= 0 and forced_pos >= 0:
             p = -1 if forced_pos == K.A_DISCARD else forced_pos
         else:
             p = LP.best_placement(g, rt, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
@@ -185,8 +191,10 @@ def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         if not POWERS:   # a plain round hides it before the face is chosen, a power round after
             g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
         return p >= 0, n_disc, sum_disc, card, p
-    p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
     rep = _replaceable(g, rt, seat)
+    if RANDOM:
+        return True, n_disc, sum_disc, card, random_pick(rng, seat, rep)
+    p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
     if not (p >= 0 and p < rt[K.R_NPOS] and (rep >> p) & 1):
         p = _lowest(rep)
     return True, n_disc, sum_disc, card, p
@@ -304,6 +312,8 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
         action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
         ok = action >= 0 or action == NOTHING_LEGAL
         bits = 0 if action == NOTHING_LEGAL else bits
+    elif RANDOM:
+        action = random_pick(rng, seat, bits) if ok and bits != 0 else -1
     elif not VIEWS:
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
         top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
