@@ -152,7 +152,7 @@ def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
             k, v = _reveal(g, rt, seat, p)
             up_n += k
             up_sum += v
-            mask &= ~(1 << p)
+            mask &= ~(1 << p) if RANDOM else mask - 1
     return up_n, up_sum, True
 
 
