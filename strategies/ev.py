@@ -121,18 +121,59 @@ def _ev_best_from_nb(g, rt, seat, card, n, S, par, ending, free, befores):
 
 
 @hot
+def _ev_blank_best_nb(g, rt, seat, free, befores):
+    """(position, n times its gain less the card's value) shared by every card whose key the
+    seat knows no card of in its layout: each such card gains, at every p, the share before
+    less BASE_AT's less n times its value (``_ev_after_nb``), so its best position is the
+    same. (-1, 0) when no card can share it: no free position, or a pseudo-card away from its
+    position (BASE_AT's would pair with it)."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    for q in range(rt[K.R_NPOS]):
+        y = g[ix(own + q)]
+        if y >= K.EMPTY0 and y != K.EMPTY0 + q:
+            return -1, 0
+    best = -1
+    best_gain = 0
+    left = free
+    while left != 0:   # lowest position first
+        p = trailing_zeros(left)
+        left &= left - 1
+        gain = g[ix(befores + p)] - g[ix(befores + BASE_AT + p)]
+        if best < 0 or gain > best_gain:
+            best = p
+            best_gain = gain
+    return best, best_gain
+
+
+@hot(inline="always")
+def _ev_key_known_nb(g, rt, seat, key):
+    """Does the seat know a card of ``key`` in its own layout?"""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    for q in range(rt[K.R_NPOS]):
+        y = g[ix(own + q)]
+        if y >= 0 and rt[ix(K.RT_KEY + y)] == key:
+            return True
+    return False
+
+
+@hot
 def _ev_draw_value_nb(g, rt, seat, n, S, par, ending, free, befores, may_discard):
     """n * n times the expected gain of drawing: over every card it has not seen (grouped by
     key and value: the rule set's card types), the best placement's gain, or 0 when
-    discarding it is better and allowed (``_ev_best_from_nb``'s arguments)."""
+    discarding it is better and allowed (``_ev_best_from_nb``'s arguments). Without an
+    ending in sight, a card of a key it knows no card of takes ``_ev_blank_best_nb``'s."""
     unseen_types_nb(g, rt, seat)
+    blank, blank_gain = _ev_blank_best_nb(g, rt, seat, free, befores)
     total = 0
     for t in range(rt[K.RT_TYPE_N]):
         count = g[ix(K.G_SCRATCH + t)]
         if count <= 0:
             continue
-        p, gain = _ev_best_from_nb(g, rt, seat, rt[ix(K.RT_TYPE_CARD + t)], n, S, par, ending,
-                                   free, befores)
+        card = rt[ix(K.RT_TYPE_CARD + t)]
+        if blank >= 0 and not ending and not _ev_key_known_nb(g, rt, seat, rt[ix(K.RT_KEY + card)]):
+            p, gain = blank, blank_gain - n * rt[ix(K.RT_VALUE + card)]
+        else:
+            p, gain = _ev_best_from_nb(g, rt, seat, card, n, S, par, ending, free, befores)
         if p >= 0 and not (may_discard and gain < 0):
             total += count * gain
     return total
