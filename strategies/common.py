@@ -11,7 +11,7 @@ from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
                                   MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import partner_nb
+from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import rel_nb
 
@@ -139,23 +139,35 @@ def unseen_pool_nb(g, rt, seat, held):
 
 
 @hot
-def unseen_of_key_nb(g, rt, seat, key):
-    """How many cards pairing by ``key`` the seat has not seen (deck copies less the discard
-    pile and every card it knows)."""
-    count = 0
-    for t in range(rt[K.RT_TYPE_N]):  # the deck's copies, by card type
-        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
-            count += rt[ix(K.RT_TYPE_COPIES + t)]
-    for i in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
-        if rt[ix(RT_KEY + g[G_DISCARD + i])] == key:
-            count -= 1
+def unseen_types_nb(g, rt, seat):
+    """g[G_SCRATCH + t]: how many cards of each card type t (codes.RT_TYPE) the seat has not
+    seen -- the deck's copies less the discard pile's and every card it knows."""
+    for t in range(rt[K.RT_TYPE_N]):
+        g[ix(K.G_SCRATCH + t)] = rt[ix(K.RT_TYPE_COPIES + t)]
+    for j in range(g[ix(G_PUB + K.PUB_DISCARD_N)]):
+        t = rt[ix(K.RT_TYPE + g[ix(G_DISCARD + j)])]
+        if t >= 0:
+            g[ix(K.G_SCRATCH + t)] -= 1
     npos = rt[K.R_NPOS]
     for s in range(rt[K.R_PLAYERS]):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
-            c = g[ix(row + p)]
-            if c >= 0 and rt[ix(RT_KEY + c)] == key:
-                count -= 1
+            d = g[ix(row + p)]
+            if d >= 0:
+                t = rt[ix(K.RT_TYPE + d)]
+                if t >= 0:
+                    g[ix(K.G_SCRATCH + t)] -= 1
+
+
+@hot
+def unseen_types_of_key_nb(g, rt, key):
+    """How many cards pairing by ``key`` (a card's) the seat has not seen, from the counts
+    ``unseen_types_nb`` left: every card of the deck has a type, and the empty-position
+    pseudo-cards, which have none, have keys no card has."""
+    count = 0
+    for t in range(rt[K.RT_TYPE_N]):
+        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
+            count += g[ix(K.G_SCRATCH + t)]
     return count
 
 
@@ -167,34 +179,99 @@ def estimate_nb(g, rt, seat, at, card, u):
     return estimate_of_nb(g, rt, seat, seat, at, card, u)
 
 
+# what one position adds to an estimate: a known card's value (or a kept negative pair's sum,
+# added at its first card), one unknown card, or nothing (a pair, or a card already paired)
+SHARE_VALUE, SHARE_UNKNOWN, SHARE_NONE = 0, 1, 2
+
+
+@hot(inline="always")
+def _partner_nb(g, rt, own, p, x, at, card, used):
+    """kernel/estimate.py ``partner_nb`` (the first free related position after p holding a
+    known card of x's key, or -1) over the set bits of the relation only."""
+    free = rt[ix(K.RT_REL + p)] & ~used & ~((2 << p) - 1)
+    kx = rt[ix(RT_KEY + x)]
+    while free != 0:
+        q = trailing_zeros(free)
+        free &= free - 1
+        y = card if q == at else g[ix(own + q)]
+        if y >= 0 and rt[ix(RT_KEY + y)] == kx:
+            return q
+    return -1
+
+
+@hot(inline="always")
+def share_nb(g, rt, own, p, at, card, used):
+    """(kind, value, used): position p's share of the estimate of the layout read at ``own``
+    with ``card`` imagined at ``at``, given the positions ``used`` (paired with an earlier
+    one), and ``used`` after it."""
+    x = card if p == at else g[ix(own + p)]
+    if x < 0:
+        return SHARE_UNKNOWN, 0, used
+    if (used >> p) & 1:
+        return SHARE_NONE, 0, used
+    vx = rt[ix(RT_VALUE + x)]
+    partner = _partner_nb(g, rt, own, p, x, at, card, used)
+    if partner < 0:
+        return SHARE_VALUE, vx, used
+    used |= 1 << partner
+    y = card if partner == at else g[ix(own + partner)]
+    vy = rt[ix(RT_VALUE + y)]
+    if rt[K.R_NEG_PAIRS_KEEP] != 0 and vx < 0 and vy < 0:
+        return SHARE_VALUE, vx + vy, used
+    return SHARE_NONE, 0, used
+
+
 @hot
 def estimate_of_nb(g, rt, seat, owner, at, card, u):
     """``estimate_nb`` of ``owner``'s layout as ``seat`` knows it."""
-    npos = rt[K.R_NPOS]
-    scope = rt[K.R_PAIR_SCOPE]
-    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
     own = G_KNOWN + (seat * MAX_PLAYERS + owner) * MAX_POS
     total = 0.0
     used = 0
-    for p in range(npos):
-        x = card if p == at else g[ix(own + p)]
-        if x < 0:
+    for p in range(rt[K.R_NPOS]):
+        kind, v, used = share_nb(g, rt, own, p, at, card, used)
+        if kind == SHARE_UNKNOWN:
             total += u
-            continue
-        if (used >> p) & 1:
-            continue
-        vx = rt[ix(RT_VALUE + x)]
-        partner = -1
-        if scope != K.PAIR_NONE:
-            partner = partner_nb(g, own, g, 0, 0, rt, p, x, at, card, used)
-        if partner >= 0:
-            used |= 1 << partner
-            y = card if partner == at else g[ix(own + partner)]
-            vy = rt[ix(RT_VALUE + y)]
-            if keep and vx < 0 and vy < 0:
-                total += vx + vy
-        else:
-            total += vx
+        elif kind == SHARE_VALUE:
+            total += v
+    return total
+
+
+@hot
+def component_nb(rt, p):
+    """The positions connected to p by the pair scope's relation (codes.RT_REL), p's own
+    included. A placement at p changes the shares of these positions only: a card pairs
+    only with related positions, so the pairing never crosses from one component to another
+    (under a column scope, a component is a column; under none, one position)."""
+    comp = 1 << p
+    while True:
+        grown = comp
+        left = comp
+        while left != 0:
+            q = trailing_zeros(left)
+            left &= left - 1
+            grown |= rt[ix(K.RT_REL + q)]
+        if grown == comp:
+            return comp
+        comp = grown
+
+
+@hot
+def component_share_nb(g, rt, seat, comp, at, card, n, S):
+    """n times the share of the positions ``comp`` (a union of components) in the seat's
+    estimate with ``card`` at ``at`` and unknown cards worth S/n: an integer, so the shares
+    of two layouts subtract exactly."""
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    total = 0
+    used = 0
+    left = comp
+    while left != 0:
+        p = trailing_zeros(left)
+        left &= left - 1
+        kind, v, used = share_nb(g, rt, own, p, at, card, used)
+        if kind == SHARE_UNKNOWN:
+            total += S
+        elif kind == SHARE_VALUE:
+            total += v * n
     return total
 
 

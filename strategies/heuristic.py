@@ -13,8 +13,8 @@ from simulator.kernel.layout import can_replace_nb, rel_nb
 from strategies.common import (draw_or_flip_nb, AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
                                flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
                                pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
-                               PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_of_key_nb,
-                               unseen_pool_nb, would_end_nb)
+                               PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_pool_nb,
+                               unseen_types_nb, unseen_types_of_key_nb, would_end_nb)
 from strategies.powers import decide_others_using_nb, NO_SAY
 
 
@@ -29,19 +29,20 @@ def _grow_ages_nb(g, rt, seat):
 
 
 @hot
-def _waiting_for_pair_nb(g, rt, seat, p, hold):
-    """Is the known card at p one the heuristic keeps, waiting for its pair? Its value is
-    positive, it has been there fewer than ``hold`` own turns, nothing pairs it yet, a related
-    position could still take a partner, and the seat has not seen every copy of its key."""
+def _may_wait_nb(g, rt, seat, p, hold):
+    """The key of the known card at p if the heuristic may keep it waiting for its pair,
+    else -1: its value is positive, it has been there fewer than ``hold`` own turns,
+    nothing pairs it yet and a related position could still take a partner. It keeps it
+    when, besides, the seat has not seen every copy of that key (``_waiting_nb``)."""
     if hold <= 0 or age_nb(g, seat, p) >= hold:
-        return False
+        return -1
     scope = rt[K.R_PAIR_SCOPE]
     if scope == K.PAIR_NONE:
-        return False
+        return -1
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     x = g[ix(own + p)]
     if x < 0 or rt[ix(RT_VALUE + x)] <= 0:
-        return False
+        return -1
     key = rt[ix(RT_KEY + x)]
     open_slot = False
     for q in range(rt[K.R_NPOS]):
@@ -49,10 +50,23 @@ def _waiting_for_pair_nb(g, rt, seat, p, hold):
             continue
         y = g[ix(own + q)]
         if y >= 0 and rt[ix(RT_KEY + y)] == key:
-            return False  # already paired
+            return -1  # already paired
         if can_replace_nb(g, rt, seat, q):
             open_slot = True
-    return open_slot and unseen_of_key_nb(g, rt, seat, key) > 0
+    return key if open_slot else -1
+
+
+@hot(inline="always")
+def _waiting_nb(g, rt, seat, key, counted):
+    """(waiting, counted): is a card of ``key`` (>= 0, from ``_may_wait_nb``) kept waiting,
+    and whether the unseen counts by type (common.unseen_types_nb) are in the scratch rows,
+    counted at the first card that needs them: they are the same for every position of one
+    decision."""
+    if key < 0:
+        return False, counted
+    if not counted:
+        unseen_types_nb(g, rt, seat)
+    return unseen_types_of_key_nb(g, rt, key) > 0, True
 
 
 @hot(inline="always")
@@ -80,6 +94,7 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
     knock_at = _knock_at_nb(g, par, seat)
     ending = would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
     before = estimate_nb(g, rt, seat, -1, -1, u)
+    counted = False
     for attempt in range(2):
         best = -1
         best_gain = 0.0
@@ -87,8 +102,11 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
             if not can_replace_nb(g, rt, seat, p):
                 continue
             known = g[ix(own + p)] >= 0
-            if not must and known and _waiting_for_pair_nb(g, rt, seat, p, hold):
-                continue
+            if not must and known:
+                waiting, counted = _waiting_nb(g, rt, seat, _may_wait_nb(g, rt, seat, p, hold),
+                                               counted)
+                if waiting:
+                    continue
             gain = before - estimate_nb(g, rt, seat, p, card, u)
             if not must and gain < (replace_min if known else 0.0) - EPS:
                 continue
