@@ -74,7 +74,7 @@ def _feeds_nb(g, rt, seat, card):
     return collecting_nb(g, rt, seat, (seat + 1) % rt[K.R_PLAYERS], rt[ix(RT_KEY + card)])
 
 
-@hot
+@hot(inline="always")
 def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     """Greedy put ``card`` at ``choice`` (a position, or A_DISCARD), leaving the old card (or
     ``card``) on top of the discard pile. If that card feeds the next seat, the best choice
@@ -91,10 +91,13 @@ def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     if may_discard and choice != K.A_DISCARD and 0 >= floor and not _feeds_nb(g, rt, seat, card):
         best = K.A_DISCARD
     for p in range(rt[K.R_NPOS]):
-        if p == choice or not can_replace_nb(g, rt, seat, p) or _feeds_nb(g, rt, seat, g[ix(own + p)]):
+        if p == choice or not can_replace_nb(g, rt, seat, p):
             continue
         gain = placement_gain_nb(g, rt, seat, p, card, n, S)
-        if gain >= floor and (best < 0 or gain > best_gain):
+        # (the costlier test last: only a position that would be taken is asked whether
+        # its card feeds the next seat)
+        if gain >= floor and (best < 0 or gain > best_gain) and \
+                not _feeds_nb(g, rt, seat, g[ix(own + p)]):
             best = p
             best_gain = gain
     return best if best >= 0 else choice
