@@ -59,19 +59,6 @@ def seen_again_nb(g, rt, seat, s, p):
         g[ix(mem + MEM_FORGOTTEN_OPP + k - 1)] &= ~(1 << p)
 
 
-@hot(inline="always")
-def _pool_nb(g, rt, seat, hide):
-    """(n, S): the cards it has not seen, knock-threshold's pool less what it remembers."""
-    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
-    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
-    for p in range(rt[K.R_NPOS]):
-        c = own_card_nb(g, seat, p, hide)
-        if 0 <= c < K.EMPTY0:
-            n -= 1
-            S -= rt[ix(RT_VALUE + c)]
-    return n, S
-
-
 @hot
 def forgetful_nb(point, seat, held, g, rt, rng, par):
     """``forgetful`` (parameters T, decay): knock-threshold whose memory of its own face-down
@@ -94,10 +81,13 @@ def forgetful_nb(point, seat, held, g, rt, rng, par):
         elif point == K.DP_TARGET_POS and 0 <= a < MAX_POS:
             seen_again_nb(g, rt, seat, g[ix(G_PUB + K.PUB_TARGET_SEAT)], a)
         return a
-    n = 0
-    S = 0
-    if point == K.DP_TURN or point == K.DP_PLACE_DRAWN:   # the only decisions that read it
-        n, S = _pool_nb(g, rt, seat, hide)
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
+    for p in range(rt[K.R_NPOS]):
+        c = own_card_nb(g, seat, p, hide)
+        if 0 <= c < K.EMPTY0:
+            n -= 1
+            S -= rt[ix(RT_VALUE + c)]
     if point == K.DP_TURN and g[ix(G_LEGAL + K.A_KNOCK)] and n > 0:
         nE = layout_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
         if nE <= par[seat, PAR_T] * n:

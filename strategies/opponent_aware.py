@@ -12,38 +12,26 @@ from strategies.greedy import column_estimate_nb, layout_estimate_nb, place_or_d
 from strategies.powers import decide_others_nb
 
 
-@hot(inline="always")
-def _column_gains_nb(g, rt, seat, c, card, n, S):
-    """(n*G of ``card`` at the top of column c, n*G at its bottom) under columns of two rows:
-    best_placement_nb's arithmetic, the column's share before less its share after."""
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    cols = rt[K.R_COLS]
-    keep = rt[K.R_NEG_PAIRS_KEEP] != 0
-    a = g[ix(own + c)]
-    b = g[ix(own + c + cols)]
-    ka = rt[ix(RT_KEY + a)] if a >= 0 else -1
-    va = rt[ix(RT_VALUE + a)] if a >= 0 else 0
-    kb = rt[ix(RT_KEY + b)] if b >= 0 else -1
-    vb = rt[ix(RT_VALUE + b)] if b >= 0 else 0
-    kc = rt[ix(RT_KEY + card)]
-    vc = rt[ix(RT_VALUE + card)]
-    before = column_estimate_nb(ka, va, kb, vb, a >= 0, b >= 0, n, S, keep)
-    return (before - column_estimate_nb(kc, vc, kb, vb, True, b >= 0, n, S, keep),
-            before - column_estimate_nb(ka, va, kc, vc, a >= 0, True, n, S, keep))
-
-
-@hot(inline="always")
-def two_rows_nb(rt):
-    return rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2
-
-
 @hot
 def placement_gain_nb(g, rt, seat, p, card, n, S):
     """n*G(p): greedy's gain (best_placement_nb's arithmetic) of putting ``card`` at p."""
-    if two_rows_nb(rt):
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
+        own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
         cols = rt[K.R_COLS]
-        top, bottom = _column_gains_nb(g, rt, seat, p % cols, card, n, S)
-        return top if p < cols else bottom
+        keep = rt[K.R_NEG_PAIRS_KEEP] != 0
+        c = p % cols
+        a = g[ix(own + c)]
+        b = g[ix(own + c + cols)]
+        ka = rt[ix(RT_KEY + a)] if a >= 0 else -1
+        va = rt[ix(RT_VALUE + a)] if a >= 0 else 0
+        kb = rt[ix(RT_KEY + b)] if b >= 0 else -1
+        vb = rt[ix(RT_VALUE + b)] if b >= 0 else 0
+        kc = rt[ix(RT_KEY + card)]
+        vc = rt[ix(RT_VALUE + card)]
+        before = column_estimate_nb(ka, va, kb, vb, a >= 0, b >= 0, n, S, keep)
+        if p < cols:
+            return before - column_estimate_nb(kc, vc, kb, vb, True, b >= 0, n, S, keep)
+        return before - column_estimate_nb(ka, va, kc, vc, a >= 0, True, n, S, keep)
     return layout_estimate_nb(g, rt, seat, -1, -1, n, S, 0) - \
         layout_estimate_nb(g, rt, seat, p, card, n, S, 0)
 
@@ -86,21 +74,6 @@ def _feeds_nb(g, rt, seat, card):
     return collecting_nb(g, rt, seat, (seat + 1) % rt[K.R_PLAYERS], rt[ix(RT_KEY + card)])
 
 
-@hot(inline="always")
-def _better_nb(g, rt, seat, p, gain, floor, best, best_gain):
-    """(best, best_gain) once the replaceable position p, of gain n*G(p), is considered: it
-    is the better choice when its gain is at least ``floor`` and more than the best's (as
-    much: when the best is a higher position, as ascending order would have it) and its
-    card does not feed the next seat (the costlier test, asked last)."""
-    if gain < floor or (best >= 0 and gain < best_gain):
-        return best, best_gain
-    if best >= 0 and gain == best_gain and not (best < MAX_POS and p < best):
-        return best, best_gain
-    if _feeds_nb(g, rt, seat, g[ix(G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS + p)]):
-        return best, best_gain
-    return p, gain
-
-
 @hot
 def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     """Greedy put ``card`` at ``choice`` (a position, or A_DISCARD), leaving the old card (or
@@ -117,21 +90,13 @@ def _withhold_nb(g, rt, seat, card, n, S, choice, care, may_discard):
     best_gain = 0
     if may_discard and choice != K.A_DISCARD and 0 >= floor and not _feeds_nb(g, rt, seat, card):
         best = K.A_DISCARD
-    if two_rows_nb(rt):   # both positions of a column from one share before
-        cols = rt[K.R_COLS]
-        for c in range(cols):
-            top, bottom = _column_gains_nb(g, rt, seat, c, card, n, S)
-            if c != choice and can_replace_nb(g, rt, seat, c):
-                best, best_gain = _better_nb(g, rt, seat, c, top, floor, best, best_gain)
-            if c + cols != choice and can_replace_nb(g, rt, seat, c + cols):
-                best, best_gain = _better_nb(g, rt, seat, c + cols, bottom, floor, best,
-                                             best_gain)
-    else:
-        for p in range(rt[K.R_NPOS]):
-            if p != choice and can_replace_nb(g, rt, seat, p):
-                best, best_gain = _better_nb(g, rt, seat, p,
-                                             placement_gain_nb(g, rt, seat, p, card, n, S),
-                                             floor, best, best_gain)
+    for p in range(rt[K.R_NPOS]):
+        if p == choice or not can_replace_nb(g, rt, seat, p) or _feeds_nb(g, rt, seat, g[ix(own + p)]):
+            continue
+        gain = placement_gain_nb(g, rt, seat, p, card, n, S)
+        if gain >= floor and (best < 0 or gain > best_gain):
+            best = p
+            best_gain = gain
     return best if best >= 0 else choice
 
 
