@@ -11,7 +11,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, LINE_CELLS_3X3, lines_counted_nb, LINES_3X3
 from strategies.common import (EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
-                               pairs_at_nb, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
+                               PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
                                PAR_OUT, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3, PAR_TAKE_PAIR,
                                rank_nb, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
@@ -22,14 +22,27 @@ from strategies.powers import decide_others_using_nb, SAY_LEN
 @hot
 def pairs_somewhere_nb(g, rt, seat, card):
     """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
-    the table: "it matches one of mine")?"""
-    for p in range(rt[K.R_NPOS]):
-        if can_replace_nb(g, rt, seat, p) and pairs_at_nb(g, rt, seat, p, card):
+    the table: "it matches one of mine")? (common.pairs_at_nb at each replaceable position,
+    with the known cards of the card's key gathered once as a mask)"""
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    key = rt[ix(RT_KEY + card)]
+    group = 0
+    for q in range(npos):
+        y = g[ix(own + q)]
+        if y >= 0 and rt[ix(RT_KEY + y)] == key:
+            group |= 1 << q
+    if group == 0:
+        return False
+    for p in range(npos):
+        if rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0 and can_replace_nb(g, rt, seat, p):
             return True
     return False
 
 
-@hot
+@hot(inline="always")
 def _in_table_nb(g, rt, par, seat, first, card, pairs):
     """Is ``card`` in the guide's table for its situation (``pairs``: it pairs a card the
     seat knows)? ``first`` is the table's pair column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the
@@ -47,7 +60,7 @@ def _in_table_nb(g, rt, par, seat, first, card, pairs):
     return has_rank_nb(par[seat, col], card)
 
 
-@hot
+@hot(inline="always")
 def _unknown_own_nb(g, rt, seat):
     """How many of its own cards the seat does not know."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
@@ -178,10 +191,12 @@ def _placement_nb(g, rt, par, seat, card, n, S):
     return best
 
 
-@hot
+@hot(inline="always")
 def _line_place_nb(g, rt, par, seat, card, n, S, col3, out):
     """Where the guide puts ``card`` to build a line (its rank in the table column ``col3``
     when it completes one, ``col3 + 1`` when it joins one), or -1."""
+    if rt[K.R_LINE_SETS] == K.LINES_NONE:
+        return -1   # (line_target_nb finds no line)
     k, q = line_target_nb(g, rt, seat, card, n, S)
     if k == 0 or not has_rank_nb(par[seat, col3 + (2 - k)], card) or \
             _goes_out_too_high_nb(g, rt, seat, q, card, n, S, out):
@@ -189,7 +204,7 @@ def _line_place_nb(g, rt, par, seat, card, n, S, col3, out):
     return q
 
 
-@hot
+@hot(inline="always")
 def _guide_position_nb(g, rt, par, seat, card, p, n, S, pairs):
     """Where the guide puts a card it keeps, given greedy's choice p: with the card's rank in
     the ``down`` table and no pair for it (``pairs`` false), over its lowest unknown face-down
@@ -205,7 +220,7 @@ def _guide_position_nb(g, rt, par, seat, card, p, n, S, pairs):
     return p
 
 
-@hot
+@hot(inline="always")
 def _goes_out_too_high_nb(g, rt, seat, p, card, n, S, out):
     """Would placing ``card`` at p turn the seat's last face-down card up, ending the round,
     with an estimated score above ``out``?"""
