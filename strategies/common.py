@@ -11,7 +11,7 @@ from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
                                   MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
-from simulator.kernel.estimate import trailing_zeros
+from simulator.kernel.estimate import partner_nb, trailing_zeros
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import rel_nb
 
@@ -185,21 +185,6 @@ SHARE_VALUE, SHARE_UNKNOWN, SHARE_NONE = 0, 1, 2
 
 
 @hot(inline="always")
-def _partner_nb(g, rt, own, p, x, at, card, used):
-    """kernel/estimate.py ``partner_nb`` (the first free related position after p holding a
-    known card of x's key, or -1) over the set bits of the relation only."""
-    free = rt[ix(K.RT_REL + p)] & ~used & ~((2 << p) - 1)
-    kx = rt[ix(RT_KEY + x)]
-    while free != 0:
-        q = trailing_zeros(free)
-        free &= free - 1
-        y = card if q == at else g[ix(own + q)]
-        if y >= 0 and rt[ix(RT_KEY + y)] == kx:
-            return q
-    return -1
-
-
-@hot(inline="always")
 def share_nb(g, rt, own, p, at, card, used):
     """(kind, value, used): position p's share of the estimate of the layout read at ``own``
     with ``card`` imagined at ``at``, given the positions ``used`` (paired with an earlier
@@ -210,7 +195,7 @@ def share_nb(g, rt, own, p, at, card, used):
     if (used >> p) & 1:
         return SHARE_NONE, 0, used
     vx = rt[ix(RT_VALUE + x)]
-    partner = _partner_nb(g, rt, own, p, x, at, card, used)
+    partner = partner_nb(g, own, g, 0, 0, rt, p, x, at, card, used)
     if partner < 0:
         return SHARE_VALUE, vx, used
     used |= 1 << partner

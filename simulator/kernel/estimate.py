@@ -37,13 +37,15 @@ def partner_nb(cards, base, up, up_base, hide, rt, p, x, at, card, used):
     """The known card that ``x`` at p pairs with: the first position after p related to p
     (codes.RT_REL), not in ``used``, holding a known card of the same key; -1 if none.
     ``card`` is imagined at ``at``."""
-    free = rt[ix(K.RT_REL + p)] & ~used
+    # over the set bits of the relation after p, lowest first
+    free = rt[ix(K.RT_REL + p)] & ~used & ~((2 << p) - 1) & ((1 << rt[K.R_NPOS]) - 1)
     kx = rt[ix(RT_KEY + x)]
-    for q in range(p + 1, rt[K.R_NPOS]):
-        if (free >> q) & 1:
-            y = card if q == at else own_card_at_nb(cards, base, up, up_base, hide, q)
-            if y >= 0 and rt[ix(RT_KEY + y)] == kx:
-                return q
+    while free != 0:
+        q = trailing_zeros(free)
+        free &= free - 1
+        y = card if q == at else own_card_at_nb(cards, base, up, up_base, hide, q)
+        if y >= 0 and rt[ix(RT_KEY + y)] == kx:
+            return q
     return -1
 
 
