@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS, MAX_POS,
-                                  RT_VALUE)
+from simulator.game.codes import (G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, G_UPMASK, MAX_PLAYERS,
+                                  MAX_POS, RT_VALUE)
+from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import below_nb, STREAM_SEAT0
 from strategies.common import (DECAY_ONE, decide_with_nb, FORGET_OPPONENTS, MEM_FORGOTTEN,
@@ -45,6 +46,22 @@ def _forget_nb(g, rt, rng, seat, decay):
                 if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
                     lost |= 1 << p
         g[ix(mem + MEM_FORGOTTEN_OPP + k - 1)] = lost
+
+
+@hot
+def forget_lean_nb(g, rt, rng, par, seat):
+    """_forget_nb in forgetful's own build (the lean flow, simulator/kernel/flow/build.py
+    FORGETFUL): what it forgets it unlearns from the flow's cache of what it knows, so its
+    decisions are knock-threshold's from there; the same draws, in the same order."""
+    decay = par[seat, PAR_DECAY]
+    if decay <= 0:
+        return
+    limit = np.int64(decay * DECAY_ONE)
+    up = g[ix(G_UPMASK + seat)]
+    for p in range(rt[K.R_NPOS]):
+        if (up >> p) & 1 == 0 and g[ix(LP.own(seat) + p)] >= 0:
+            if below_nb(rng, STREAM_SEAT0 + seat, DECAY_ONE) < limit:
+                LP.unlearn(g, rt, seat, p)
 
 
 @hot

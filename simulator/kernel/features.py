@@ -256,6 +256,14 @@ BUILDS = {b.name: b for b in (
     Build("random", (("RANDOM", True),), _COMMON, 45, "the random policy's own build",
           (_FLOW_STAND_INS, "from strategies.random_policy import random_pick_nb as "
                             "random_pick")),
+    # forgetful's and opponent-aware's own builds: the lean flow with knock-threshold's and
+    # greedy's cache of what each seat knows, and the rule each adds to them (flow/build.py)
+    Build("forgetful", (("FORGETFUL", True),), _COMMON, 50, "the forgetful policy's own build",
+          (_FLOW_STAND_INS, "from strategies.forgetful import forget_lean_nb as forget")),
+    Build("opponent-aware", (("AWARE", True),), _COMMON, 55,
+          "the opponent-aware policy's own build",
+          (_FLOW_STAND_INS, "from strategies.opponent_aware import withhold_lean_nb as "
+                            "withhold")),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
     Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
           "the lookahead policy of the power-card games (with its rollouts' build of the "

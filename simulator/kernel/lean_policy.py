@@ -139,6 +139,18 @@ def learn(g, rt, seat, p, card):
     _refresh(g, rt, seat, p)
 
 
+@hot
+def unlearn(g, rt, seat, p):
+    """The owner of (seat, p) no longer knows the card there (forgetful forgets it): its
+    knowledge and the cache as for a card it never saw."""
+    i = seat * MAX_POS + p
+    g[ix(G_KNOWN_N + seat)] -= 1
+    g[ix(G_KNOWN_SUM + seat)] -= g[ix(G_KV + i)]
+    g[ix(own(seat) + p)] = -1
+    g[ix(G_KV + i)] = 0
+    g[ix(G_KK + i)] = NO_KEY
+    _refresh(g, rt, seat, p)
+
 
 @hot
 def unknown_layout(g, rt, s):

@@ -13,11 +13,18 @@ from simulator.kernel.jit import hot
 # with that one built-in's entry point compiled in (strategies/compiled.py ENTRIES). Random's
 # own build (RANDOM) is the lean flow with every seat playing ``random``, which reads nothing
 # but the legal actions: no views are kept, and each decision draws from ``random_pick``
-# (strategies/random_policy.py) over the legal actions as a bit mask. Only those builds'
-# lines set these: the others keep them.
+# (strategies/random_policy.py) over the legal actions as a bit mask. The own builds of
+# ``forgetful`` (FORGETFUL) and ``opponent-aware`` (AWARE) are the lean flow too, its cache of
+# what each seat knows kept as for knock-threshold and greedy, whose rules they play: forgetful
+# unlearns the cards it forgets at the start of its turn (``forget``, strategies/forgetful.py),
+# opponent-aware moves the card it would leave on the discard pile when the next seat collects
+# it (``withhold``, strategies/opponent_aware.py), from G_SEEN_ALL, which only its build keeps.
+# Only those builds' lines set these: the others keep them.
 ROLLOUT = False
 OWN = False
 RANDOM = False
+FORGETFUL = False
+AWARE = False
 
 
 def _no_policy(point, seat, held, g, rt, rng, par, aux):
@@ -28,9 +35,19 @@ def _no_pick(rng, seat, legal):
     return -1
 
 
+def _no_forget(g, rt, rng, par, seat):
+    return
+
+
+def _no_withhold(g, rt, par, seat, card, n, S, choice, may_discard):
+    return choice
+
+
 rollout_decide = hot(_no_policy, cache=False)
 own_decide = hot(_no_policy, cache=False)
 random_pick = hot(_no_pick, inline="always", cache=False)
+forget = hot(_no_forget, cache=False)
+withhold = hot(_no_withhold, cache=False)
 # ---- the build: each build's copy replaces these lines (builds.flow_build) ----
 USER = False      # every seat plays the user policy compiled in below
 TABLE = False     # common rule sets, any seats: the policies' table and the user's pointer

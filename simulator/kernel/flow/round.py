@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LAY, G_MEMORY,
-                                  G_PENALTY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP, G_UPMASK,
-                                  MAX_PLAYERS, MAX_POS, RT_VALUE)
+                                  G_PENALTY, G_POLICY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP,
+                                  G_UPMASK, MAX_PLAYERS, MAX_POS, POLICY_KNOCK_THRESHOLD,
+                                  RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.invariants import conservation_ok_nb
 from simulator.kernel.jit import hot, ix
@@ -19,7 +20,7 @@ from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 from .ask import _counters, _mask_actions, _mask_positions, _publish
 from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
                    known_at)
-from .build import GENERAL, POWERS, RANDOM
+from .build import AWARE, FORGETFUL, GENERAL, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
 from .turn import _after_turn, _end_triggered, _turn, turn_options
@@ -72,7 +73,7 @@ def _deal(g, rt, rng, seed, round_index):
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
     if VIEWS:
         _clear_views(g, rt, rng, seed, round_index)
-    elif RANDOM:
+    elif RANDOM or FORGETFUL:
         _seat_streams(rng, rt, seed, round_index)
     for i in range(ncards):
         g[ix(G_STOCK + i)] = rt[ix(K.RT_DECK + i)]
@@ -89,6 +90,8 @@ def _deal(g, rt, rng, seed, round_index):
         g[ix(G_UPMASK + s)] = 0
         g[ix(G_FACE_DOWN + s)] = npos
         g[ix(K.G_PLANNED + s)] = 0
+        if AWARE:
+            g[ix(K.G_SEEN_ALL + s)] = 0
         if view_all:   # the owner holds its cards in hand and sees them all
             for p in range(npos):
                 learn_nb(g, rt, s, p, g[ix(G_LAY + s * MAX_POS + p)])
@@ -132,6 +135,9 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     vector = LP.vector_scope(rt)
     if not VIEWS:
         LP.seat_policies(g, par, players, rt[K.R_END_TRIGGERS])
+    if FORGETFUL:   # knock-threshold, whose memory fades (turn._action)
+        for s in range(players):
+            g[ix(G_POLICY + s)] = POLICY_KNOCK_THRESHOLD
     while True:
         ender_before = ender
         r = 1

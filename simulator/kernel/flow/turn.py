@@ -19,7 +19,7 @@ from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_posi
                   _place, _publish, _show_piles)
 from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
                    PRIV_END_TURN, PRIV_TOP_NEW, STEP, VIEWS, _lowest, effect_of, pub)
-from .build import GENERAL, POWERS, RANDOM, random_pick
+from .build import AWARE, FORGETFUL, GENERAL, POWERS, RANDOM, forget, random_pick, withhold
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
                     _unknown_mask)
 from .power_turn import (held_options, may_call, power_window, top_power_usable, use_held,
@@ -158,10 +158,15 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
                                   vector) if n - 1 > 0 else -1
             if p < 0 and reshuffles >= K.GREEDY_STALL_RESHUFFLES and \
                     (rt[K.R_END_TRIGGERS] & K.END_ALL_FACE_UP) != 0 and \
-                    g[ix(G_POLICY + seat)] != POLICY_KNOCK_THRESHOLD:
+                    g[ix(G_POLICY + seat)] != POLICY_KNOCK_THRESHOLD and not AWARE:
                 p = _lowest(_unknown_mask(g, rt, seat, 0) & _replaceable(g, rt, seat))
         if p < 0 and rt[K.R_STOCK_MAY_DISCARD] == 0:
             p = _lowest(_replaceable(g, rt, seat))
+        if AWARE and n > 1 and forced < 0:
+            may_discard = rt[K.R_STOCK_MAY_DISCARD] != 0
+            b = withhold(g, rt, par, seat, card, n - 1, S - rt[ix(RT_VALUE + card)],
+                         K.A_DISCARD if p < 0 else p, may_discard)
+            p = -1 if b == K.A_DISCARD else b
     if p >= 0:
         return True, n_stock, n_disc, sum_disc, up_n, up_sum, reshuffles, card, p, public
     if VIEWS:
@@ -315,11 +320,17 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     elif RANDOM:
         action = random_pick(rng, seat, bits) if ok and bits != 0 else -1
     elif not VIEWS:
+        if FORGETFUL and bits != 0:   # its turn starts (the views' builds ask it now)
+            forget(g, rt, rng, par, seat)
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
         top = g[ix(G_DISCARD + n_disc - 1)] if n_disc > 0 else -1
         action = forced if forced >= 0 else LP.turn_action(
             g, rt, par, seat, n, S, top, (bits & B_DRAW) != 0, (bits & B_TAKE) != 0,
             (bits & B_KNOCK) != 0, vector)
+        if AWARE and action == K.A_TAKE_DISCARD and forced < 0:
+            # where greedy would put it (G_PLANNED), unless that feeds the next seat
+            g[ix(K.G_PLANNED + seat)] = withhold(g, rt, par, seat, top, n, S,
+                                                 g[ix(K.G_PLANNED + seat)], False)
     r = -1 if not ok else (0 if bits == 0 else 1)
     return r, action, n_disc, sum_disc, up_n, up_sum, n, S
 
