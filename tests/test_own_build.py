@@ -15,8 +15,11 @@ import pytest
 from simulator.experiments import behind, runner, warm
 from simulator.experiments.runner import OWN_BUILDS, make_job, run
 from simulator.game import codes as K
+from simulator.game.codes import G_KNOWN_N, G_OWN, G_SCRATCH, MAX_POS
 from simulator.game.rules import PRESETS, Rules, flatten
 from simulator.kernel import builds, flow, pick
+from simulator.kernel import lean_policy as LP
+from simulator.kernel.engine import pack_rules
 from strategies import resolve_seats, seat_arrays
 from test_random_rules import draw_rule_sets
 
@@ -35,12 +38,12 @@ def _ids(specs, players=4):
 
 
 def _assert_same_rounds(name: str, preset, rounds: int = 300, seed: int = 7,
-                        players: int = 0) -> None:
+                        players: int = 0, spec: str = "") -> None:
     """The own build of ``name`` and the table build play the very same rounds of ``preset``
-    (a name, or Rules)."""
+    (a name, or Rules), every seat playing ``spec`` (``name`` with parameters; ``name``)."""
     rules = Rules.preset(preset) if isinstance(preset, str) else preset
     players = players or min(4, rules.players_max)
-    ids, params = _ids([name], players)
+    ids, params = _ids([spec or name], players)
     kw = dict(rounds=rounds, seed=seed, per_round=True)
     own = run(rules, players, ids, params, kernel="own", **kw)
     table = run(rules, players, ids, params, kernel="table", **kw)
@@ -192,3 +195,79 @@ def test_randoms_own_build_plays_the_table_builds_rounds_on_random_rule_sets(i):
 def test_every_builtins_own_build_plays_the_table_builds_rounds(name):
     for preset in PRESETS_TRIED[:2]:
         _assert_same_rounds(name, preset, rounds=200, seed=11)
+
+
+# forgetful's and opponent-aware's own builds are the lean flow too, from its cache of what
+# each seat knows of its own cards: forgetful unlearns what it forgets (lean_policy.unlearn),
+# opponent-aware reads what every seat knows of the next seat's cards from G_SEEN_ALL (face
+# up, or put there in sight of all: the random rule sets place cards face down, some from a
+# private stock draw). Each with its defaults and with a stronger parameter.
+LEAN_OWN = [("forgetful", "forgetful"), ("forgetful", "forgetful:decay=0.4,T=6"),
+            ("opponent-aware", "opponent-aware"), ("opponent-aware", "opponent-aware:care=8")]
+
+
+def test_the_random_rule_sets_reach_what_the_lean_own_builds_keep():
+    ri = [flatten(rules, players).ri for rules, players in RANDOM_RULES]
+    scopes = {(int(r[K.R_PAIR_SCOPE]), int(r[K.R_ROWS])) for r in ri}
+    assert (K.PAIR_COLUMN, 2) in scopes and (K.PAIR_NONE, 3) in scopes   # the vector cache
+    assert len(scopes - {(K.PAIR_COLUMN, 2)} - {(K.PAIR_NONE, r) for r in (2, 3)}) >= 2
+    assert any(r[K.R_PLACEMENT_FACE] == K.FACE_DOWN and r[K.R_PRIVATE_STOCK] for r in ri)
+    assert any(r[K.R_END_TRIGGERS] & K.END_KNOCK for r in ri)
+
+
+def test_unlearning_a_card_leaves_the_cache_as_if_it_was_never_seen():
+    """lean_policy.unlearn undoes learn: knowledge, counts and every field of the cache (the
+    knock estimate's too) as unknown_layout wrote them, whatever else the seat knows."""
+    rng = np.random.default_rng(3)
+    for preset, change in (("six_card", {}), ("six_card", {"negative_pairs_keep_value": True}),
+                           ("nine_card", {}), ("four_card", {"pair_scope": "none"}),
+                           ("six_card", {"pair_scope": "anywhere"})):
+        rules = Rules.preset(preset).with_options(end_triggers=["knock"], **change)
+        ri = flatten(rules, 2).ri
+        rt = pack_rules(flatten(rules, 2))
+        npos = int(ri[K.R_NPOS])
+        for _ in range(20):
+            g = np.zeros(G_SCRATCH, dtype=np.int64)
+            LP.unknown_layout(g, rt, 1)
+            known = rng.permutation(npos)[:rng.integers(1, npos + 1)]
+            cards = rng.permutation(int(ri[K.R_NCARDS]))[:npos]
+            for p in known[1:]:
+                LP.learn(g, rt, 1, p, cards[p])
+            before = g.copy()
+            LP.learn(g, rt, 1, known[0], cards[known[0]])
+            assert g[G_KNOWN_N + 1] == len(known)
+            LP.unlearn(g, rt, 1, known[0])
+            assert g[G_OWN + MAX_POS + known[0]] == -1
+            assert np.array_equal(g, before), (preset, change)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,spec", LEAN_OWN)
+@pytest.mark.parametrize("preset", TABLE_PRESETS)
+def test_the_lean_own_builds_play_the_table_builds_rounds_on_every_preset(name, spec, preset):
+    _assert_same_rounds(name, preset, rounds=1000, seed=5, spec=spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,spec", LEAN_OWN)
+@pytest.mark.parametrize("i", range(len(RANDOM_RULES)))
+def test_the_lean_own_builds_play_the_table_builds_rounds_on_random_rule_sets(name, spec, i):
+    rules, players = RANDOM_RULES[i]
+    _assert_same_rounds(name, rules, rounds=300, seed=200 + i, players=players, spec=spec)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec,plain", [("forgetful", "knock-threshold:T=8"),
+                                        ("opponent-aware", "greedy")])
+def test_the_lean_own_builds_rules_act(spec, plain):
+    """Forgetting and withholding change rounds (so the parity above tests them): not the
+    rounds of the player each is built on, on the lean build. (Peeked cards stay face down:
+    something to forget; six_card's own turn every card it knows face up.)"""
+    rules = SIX.with_options(initial_reveal_mode="peek")
+    ids, params = _ids([spec])
+    kw = dict(rounds=300, seed=9, per_round=True)
+    own = run(rules, 4, ids, params, kernel="own", **kw)
+    base = run(rules, 4, *_ids([plain]), kernel="lean", **kw)
+    changed = (own.per_round.scores != base.per_round.scores).any(axis=1).sum()
+    assert own.build == f"own:{spec}" and base.build == "lean"
+    assert changed >= 30, changed

@@ -258,8 +258,8 @@ def own_lines(name: str, module: str, function: str) -> str:
     """The flow's build lines for the own build of built-in ``name``, whose entry point is
     ``module``'s ``function`` (strategies/compiled.py ENTRIES): compiled with the flow, and
     copied where a seat is asked or called from there (INLINE_POLICY_S). A built-in with a
-    build of the flow of its own (features.BUILDS: random, which reads no views) has its
-    lines."""
+    build of the flow of its own (features.BUILDS: random, forgetful, opponent-aware: the lean
+    flow, from its cache of what each seat knows) has its lines."""
     if name in BUILDS:
         return BUILDS[name].lines()
     inline = "always" if estimate(f"policy:{name}") <= INLINE_POLICY_S else "never"
