@@ -8,10 +8,11 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, LINE_CELLS_3X3, lines_counted_nb, LINES_3X3
-from strategies.common import (EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED, MEM_PLANNED_POS,
-                               PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
+from strategies.common import (decide_with_nb, EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED,
+                               MEM_PLANNED_POS, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
                                PAR_OUT, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3, PAR_TAKE_PAIR,
                                rank_nb, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
@@ -166,12 +167,15 @@ def _kept_lines_nb(g, rt, par, seat):
 
 
 @hot
-def _placement_nb(g, rt, par, seat, card, n, S):
-    """greedy's placement (``best_placement_nb``), except that it never breaks a complete line
-    the seat keeps (``_kept_lines_nb``): then the best of the other places by the same rule
-    (a gain of a point over a known card, any gain over an unknown one; ties to the lowest
-    place), or -1."""
-    p = best_placement_nb(g, rt, seat, card, n, S, 0)
+def _placement_nb(g, rt, par, seat, card, n, S, lean):
+    """greedy's placement (``best_placement_nb``; ``lean``: the lean flow's search of its cache,
+    the same choice), except that it never breaks a complete line the seat keeps
+    (``_kept_lines_nb``): then the best of the other places by the same rule (a gain of a point
+    over a known card, any gain over an unknown one; ties to the lowest place), or -1."""
+    if lean:
+        p = LP.best_placement(g, rt, seat, card, n, S, LP.vector_scope(rt))
+    else:
+        p = best_placement_nb(g, rt, seat, card, n, S, 0)
     if p < 0 or rt[K.R_LINE_SETS] == K.LINES_NONE:
         return p
     kept = _kept_lines_nb(g, rt, par, seat)
@@ -256,7 +260,7 @@ def reveal_together_nb(g, rt, seat):
 
 
 @hot
-def guide_nb(point, seat, held, g, rt, rng, par):
+def guide_nb(point, seat, held, g, rt, rng, par, lean=False):
     """``guide``: greedy's card counting and placement, with the decisions a strategy guide
     tabulates taken from tables (docs/policies.md): which discards to take and which drawn
     cards to keep, by rank and situation (the card pairs one it knows; else early, late or
@@ -266,7 +270,8 @@ def guide_nb(point, seat, held, g, rt, rng, par):
     counting a complete line as 0); how to make the initial reveal. With every rank in every
     table, no rank in the line tables nor in ``down``, no limit on going out, no knocking and
     reveal 0 it plays exactly as greedy. (In power-card games its tables of powers, snaps
-    and matches are read by ``guide_entry``, where those decisions are taken.)"""
+    and matches are read by ``guide_entry``, where those decisions are taken.) ``lean``: in
+    its own build, the lean flow, whose cache it places cards from (guide_lean_entry)."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     out = par[seat, PAR_OUT]
@@ -282,7 +287,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
             if p >= 0:
                 g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
                 return K.A_TAKE_DISCARD
-            p = _placement_nb(g, rt, par, seat, top, n, S)
+            p = _placement_nb(g, rt, par, seat, top, n, S, lean)
             if p >= 0:
                 pairs = pairs_somewhere_nb(g, rt, seat, top)
                 p = _guide_position_nb(g, rt, par, seat, top, p, n, S, pairs)
@@ -302,7 +307,7 @@ def guide_nb(point, seat, held, g, rt, rng, par):
         p = _line_place_nb(g, rt, par, seat, held, n, S, PAR_KEEP_LINE3, out)
         if p >= 0:
             return p
-        p = _placement_nb(g, rt, par, seat, held, n, S)
+        p = _placement_nb(g, rt, par, seat, held, n, S, lean)
         if p < 0:
             return K.A_DISCARD
         pairs = pairs_somewhere_nb(g, rt, seat, held)
@@ -338,3 +343,14 @@ def say_of_nb(par, seat):
 def guide_entry(point, seat, held, g, rt, rng, par, aux):
     return decide_others_using_nb(point, seat, held, g, rt, rng, par, guide_nb,
                                   say_of_nb(par, seat), 1.0)
+
+
+@hot
+def _guide_lean_nb(point, seat, held, g, rt, rng, par):
+    return guide_nb(point, seat, held, g, rt, rng, par, True)
+
+
+def guide_lean_entry(point, seat, held, g, rt, rng, par, aux):
+    """The guide in its own build (simulator/kernel/flow/build.py GUIDE: the lean flow, which
+    keeps what the guide reads and asks it the plain games' decisions)."""
+    return decide_with_nb(point, seat, held, g, rt, rng, par, _guide_lean_nb)

@@ -34,7 +34,7 @@ def test_every_option_is_classified():
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
                                                       "rollout", "table", "own", "random",
-                                                      "forgetful", "opponent-aware"}
+                                                      "forgetful", "opponent-aware", "guide"}
     # the table build plays what the lean and user builds play, with any seats; a built-in's
     # own build (random's too) what the table build plays
     assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]

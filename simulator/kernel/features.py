@@ -264,6 +264,10 @@ BUILDS = {b.name: b for b in (
           "the opponent-aware policy's own build",
           (_FLOW_STAND_INS, "from strategies.opponent_aware import withhold_lean_nb as "
                             "withhold")),
+    # guide's own build: the lean flow keeping what the guide reads besides its cache
+    Build("guide", (("GUIDE", True),), _COMMON, 60, "the guide policy's own build",
+          (_FLOW_STAND_INS, "from strategies.guide import guide_lean_entry as _own",
+           "own_decide = hot(_own, cache=False)")),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
     Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
           "the lookahead policy of the power-card games (with its rollouts' build of the "

@@ -19,12 +19,16 @@ from simulator.kernel.jit import hot
 # unlearns the cards it forgets at the start of its turn (``forget``, strategies/forgetful.py),
 # opponent-aware moves the card it would leave on the discard pile when the next seat collects
 # it (``withhold``, strategies/opponent_aware.py), from G_SEEN_ALL, which only its build keeps.
+# So is ``guide``'s (GUIDE): it keeps what the guide reads besides the cache (each seat's row of
+# G_KNOWN for its own cards, their face-up flags, the counters and the legal actions of each
+# decision) and asks its entry point, ``own_decide``, which places cards from the cache.
 # Only those builds' lines set these: the others keep them.
 ROLLOUT = False
 OWN = False
 RANDOM = False
 FORGETFUL = False
 AWARE = False
+GUIDE = False
 
 
 def _no_policy(point, seat, held, g, rt, rng, par, aux):

@@ -27,7 +27,7 @@ from simulator.kernel.rng import STREAM_DEAL, shuffle_nb
 
 from .base import (ALL_POS, PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW, VIEWS, card_at,
                    everyone, is_up, known_at, own, pub, set_pub)
-from .build import AWARE, GENERAL, POWERS
+from .build import AWARE, GENERAL, GUIDE, POWERS
 
 
 @hot(inline="always")
@@ -37,6 +37,8 @@ def learn(g, rt, seat, p, card):
         g[ix(own(seat) + p)] = card
     else:
         LP.learn(g, rt, seat, p, card)
+        if GUIDE:   # its row of the views too, which the guide reads
+            g[ix(known_at(seat, seat, p))] = card
 
 
 @hot
@@ -126,6 +128,8 @@ def _turn_up(g, rt, seat, p):
     learn(g, rt, seat, p, card)
     if AWARE:
         g[ix(K.G_SEEN_ALL + seat)] |= 1 << p
+    if GUIDE:
+        g[ix(G_UP + seat * MAX_POS + p)] = 1
     if VIEWS:
         g[ix(G_UP + seat * MAX_POS + p)] = 1
         for obs in range(rt[K.R_PLAYERS]):
@@ -156,6 +160,8 @@ def _put(g, rt, seat, p, card, face_up, public_card):
         g[ix(G_UPMASK + seat)] = up & ~bit
         g[ix(G_FACE_DOWN + seat)] += 1
     learn(g, rt, seat, p, card)
+    if GUIDE:
+        g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
     if AWARE:   # as the views' G_KNOWN of the other seats has it
         seen = g[ix(K.G_SEEN_ALL + seat)]
         g[ix(K.G_SEEN_ALL + seat)] = (seen | bit) if (face_up or public_card) else (seen & ~bit)

@@ -13,7 +13,7 @@ from simulator.kernel.reveals import constraint_mask_nb
 
 from .ask import _ask, _clear, _logged, _mask_positions, _publish, _refused, _show_piles
 from .base import LOGS, STEP, VIEWS, own, popcount
-from .build import GENERAL, POWERS, RANDOM, random_pick
+from .build import GENERAL, GUIDE, POWERS, RANDOM, own_decide, random_pick
 from .moves import _swap_positions, _turn_up, _unknown_mask, learn_nb
 
 
@@ -148,11 +148,15 @@ def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
         for i in range(count):
             if mask == 0:
                 break
-            p = random_pick(rng, seat, mask) if RANDOM else trailing_zeros(mask)
+            if GUIDE:   # (its picks so far are revealed: it counts them known or picked)
+                _mask_positions(g, rt, mask)
+                p = own_decide(K.DP_REVEAL, seat, -1, g, rt, rng, par, ctx[3])
+            else:
+                p = random_pick(rng, seat, mask) if RANDOM else trailing_zeros(mask)
             k, v = _reveal(g, rt, seat, p)
             up_n += k
             up_sum += v
-            mask &= ~(1 << p) if RANDOM else mask - 1
+            mask &= ~(1 << p) if RANDOM or GUIDE else mask - 1
     return up_n, up_sum, True
 
 

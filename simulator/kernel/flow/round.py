@@ -13,6 +13,7 @@ from simulator.kernel.invariants import conservation_ok_nb
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.matches import (after_hole_nb, end_match_nb, outside_match_nb,
                                       publish_match_nb, seat_hole_nb, start_match_nb)
+from simulator.kernel.policy_tools import CACHE_FIRST
 from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
@@ -20,7 +21,7 @@ from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 from .ask import _counters, _mask_actions, _mask_positions, _publish
 from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
                    known_at)
-from .build import AWARE, FORGETFUL, GENERAL, POWERS, RANDOM
+from .build import AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
 from .turn import _after_turn, _end_triggered, _turn, turn_options
@@ -85,6 +86,13 @@ def _deal(g, rt, rng, seed, round_index):
             g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
     if not VIEWS:
         LP.unknown_layouts(g, rt, 0, players)
+    if GUIDE:   # what the guide reads besides the cache (turn._ask_guide)
+        for s in range(players):
+            for i in range(CACHE_FIRST):   # (a built-in's slots)
+                g[ix(G_MEMORY + s * K.MEMORY_SLOTS + i)] = 0
+            for p in range(npos):
+                g[ix(known_at(s, s, p))] = -1
+                g[ix(G_UP + s * MAX_POS + p)] = 0
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
     for s in range(players):
         g[ix(G_UPMASK + s)] = 0

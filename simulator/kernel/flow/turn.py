@@ -16,10 +16,11 @@ from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 
 from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_positions, _peek,
-                  _place, _publish, _show_piles)
+                  _place, _placement_mask, _publish, _show_piles)
 from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
                    PRIV_END_TURN, PRIV_TOP_NEW, STEP, VIEWS, _lowest, effect_of, pub)
-from .build import AWARE, FORGETFUL, GENERAL, POWERS, RANDOM, forget, random_pick, withhold
+from .build import (AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM, forget, own_decide,
+                    random_pick, withhold)
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
                     _unknown_mask)
 from .power_turn import (held_options, may_call, power_window, top_power_usable, use_held,
@@ -151,6 +152,12 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             b = random_pick(rng, seat, _replaceable(g, rt, seat) |
                             (np.int64(rt[K.R_STOCK_MAY_DISCARD] != 0) << K.A_DISCARD))
             p = -1 if b == K.A_DISCARD else b
+        elif GUIDE:   # asked as the views' builds ask it, from what its build keeps
+            _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                     knocked, reshuffles)
+            _placement_mask(g, rt, seat, card, K.DP_PLACE_DRAWN, False, 0)
+            b = own_decide(K.DP_PLACE_DRAWN, seat, card, g, rt, rng, par, ctx[3])
+            p = -1 if b == K.A_DISCARD else b
         elif forced >= 0 and forced_pos >= 0:
             p = -1 if forced_pos == K.A_DISCARD else forced_pos
         else:
@@ -199,6 +206,12 @@ def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     rep = _replaceable(g, rt, seat)
     if RANDOM:
         return True, n_disc, sum_disc, card, random_pick(rng, seat, rep)
+    if GUIDE:
+        _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
+                 reshuffles)
+        _placement_mask(g, rt, seat, card, K.DP_PLACE_TAKEN, False, 0)
+        return True, n_disc, sum_disc, card, own_decide(K.DP_PLACE_TAKEN, seat, card, g, rt,
+                                                        rng, par, ctx[3])
     p = forced_pos if forced >= 0 else g[ix(K.G_PLANNED + seat)]
     if not (p >= 0 and p < rt[K.R_NPOS] and (rep >> p) & 1):
         p = _lowest(rep)
@@ -319,6 +332,12 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
         bits = 0 if action == NOTHING_LEGAL else bits
     elif RANDOM:
         action = random_pick(rng, seat, bits) if ok and bits != 0 else -1
+    elif GUIDE:
+        if bits != 0:
+            _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
+                     knocked, reshuffles)
+            _mask_actions(g, bits)
+            action = own_decide(K.DP_TURN, seat, -1, g, rt, rng, par, ctx[3])
     elif not VIEWS:
         if FORGETFUL and bits != 0:   # its turn starts (the views' builds ask it now)
             forget(g, rt, rng, par, seat)
