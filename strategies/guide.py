@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
-                                  MAX_POS, RT_KEY, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_KNOWN_N, G_LEGAL, G_MEMORY, G_PUB, G_UP,
+                                  G_UPMASK, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, LINE_CELLS_3X3, lines_counted_nb, LINES_3X3
@@ -21,10 +21,11 @@ from strategies.powers import decide_others_using_nb, SAY_LEN
 
 
 @hot
-def pairs_somewhere_nb(g, rt, seat, card):
+def pairs_somewhere_nb(g, rt, seat, card, lean=False):
     """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
     the table: "it matches one of mine")? (common.pairs_at_nb at each replaceable position,
-    with the known cards of the card's key gathered once as a mask)"""
+    with the known cards of the card's key gathered once as a mask; ``lean``: the replaceable
+    positions from the lean flow's face-up mask)"""
     if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
         return False
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
@@ -37,6 +38,11 @@ def pairs_somewhere_nb(g, rt, seat, card):
             group |= 1 << q
     if group == 0:
         return False
+    if lean:
+        near = 0
+        for p in range(npos):
+            near |= np.int64(rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0) << p
+        return near & LP.replaceable_mask(g[ix(G_UPMASK + seat)], rt) != 0
     for p in range(npos):
         if rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0 and can_replace_nb(g, rt, seat, p):
             return True
@@ -44,7 +50,7 @@ def pairs_somewhere_nb(g, rt, seat, card):
 
 
 @hot(inline="always")
-def _in_table_nb(g, rt, par, seat, first, card, pairs):
+def _in_table_nb(g, rt, par, seat, first, card, pairs, lean):
     """Is ``card`` in the guide's table for its situation (``pairs``: it pairs a card the
     seat knows)? ``first`` is the table's pair column (PAR_TAKE_PAIR or PAR_KEEP_PAIR); the
     early, late and last-turn columns follow. Early: more than a third of the seat's cards are
@@ -54,7 +60,7 @@ def _in_table_nb(g, rt, par, seat, first, card, pairs):
         col = first
     elif g[ix(G_PUB + K.PUB_ENDER)] >= 0:
         col = first + 3
-    elif _unknown_own_nb(g, rt, seat) * 3 > rt[K.R_NPOS]:
+    elif _unknown_own_nb(g, rt, seat, lean) * 3 > rt[K.R_NPOS]:
         col = first + 1
     else:
         col = first + 2
@@ -62,8 +68,11 @@ def _in_table_nb(g, rt, par, seat, first, card, pairs):
 
 
 @hot(inline="always")
-def _unknown_own_nb(g, rt, seat):
-    """How many of its own cards the seat does not know."""
+def _unknown_own_nb(g, rt, seat, lean):
+    """How many of its own cards the seat does not know (``lean``: the lean flow counts those
+    it knows)."""
+    if lean:
+        return rt[K.R_NPOS] - g[ix(G_KNOWN_N + seat)]
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     n = 0
     for q in range(rt[K.R_NPOS]):
@@ -289,9 +298,9 @@ def guide_nb(point, seat, held, g, rt, rng, par, lean=False):
                 return K.A_TAKE_DISCARD
             p = _placement_nb(g, rt, par, seat, top, n, S, lean)
             if p >= 0:
-                pairs = pairs_somewhere_nb(g, rt, seat, top)
+                pairs = pairs_somewhere_nb(g, rt, seat, top, lean)
                 p = _guide_position_nb(g, rt, par, seat, top, p, n, S, pairs)
-                if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top, pairs) and
+                if (_in_table_nb(g, rt, par, seat, PAR_TAKE_PAIR, top, pairs, lean) and
                         not _goes_out_too_high_nb(g, rt, seat, p, top, n, S, out)) or \
                         not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:   # (or it must take it)
                     g[ix(G_MEMORY + seat * K.MEMORY_SLOTS + MEM_PLANNED_POS)] = p
@@ -310,9 +319,9 @@ def guide_nb(point, seat, held, g, rt, rng, par, lean=False):
         p = _placement_nb(g, rt, par, seat, held, n, S, lean)
         if p < 0:
             return K.A_DISCARD
-        pairs = pairs_somewhere_nb(g, rt, seat, held)
+        pairs = pairs_somewhere_nb(g, rt, seat, held, lean)
         p = _guide_position_nb(g, rt, par, seat, held, p, n, S, pairs)
-        if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held, pairs) or \
+        if not _in_table_nb(g, rt, par, seat, PAR_KEEP_PAIR, held, pairs, lean) or \
                 _goes_out_too_high_nb(g, rt, seat, p, held, n, S, out):
             return K.A_DISCARD
         return p

@@ -111,7 +111,7 @@ def test_a_first_run_plays_on_the_table_build_while_the_own_build_compiles_behin
     assert len(starts) == 1   # one background compile per build, however many runs start
 
 
-@pytest.mark.parametrize("name", ["heuristic", "guide"])
+@pytest.mark.parametrize("name", ["heuristic"])
 def test_auto_leaves_the_builtins_an_own_build_does_not_speed_up_on_the_table_build(
         unset, starts, name):
     assert name not in runner.OWN_WORTH

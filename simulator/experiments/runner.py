@@ -333,9 +333,10 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
 # whose rollouts would compile the lean build into it
 OWN_BUILDS = {p: compiled.build_name(p) for p in compiled.ENTRIES if p != K.POLICY_LOOKAHEAD}
 # the ones ``auto`` takes (and compiles behind a first run): those their own build makes at
-# least 1.15x as fast as the table build (docs/performance.md). heuristic's and guide's time
-# is their own search (1.03-1.04x): a minute of background compile would buy them nothing.
-OWN_WORTH = ("random", "forgetful", "opponent-aware", "ev")
+# least 1.15x as fast as the table build (docs/performance.md): random, forgetful,
+# opponent-aware and guide play on the lean flow there (1.6-4x). heuristic's time is its own
+# search (1.04x): a minute of background compile would buy it nothing.
+OWN_WORTH = ("random", "forgetful", "opponent-aware", "guide", "ev")
 OWN_AUTO = {p: n for p, n in OWN_BUILDS.items() if n in OWN_WORTH}
 
 
