@@ -32,7 +32,7 @@ def main() -> None:
     ap.add_argument("--workload", choices=("w1", "w2"), default="w1")
     ap.add_argument("--preset", default=None,
                     help="play this preset (e.g. power_cabo) instead of the workload's rules")
-    ap.add_argument("--kernel", choices=("general", "lean", "table"), default="general")
+    ap.add_argument("--kernel", choices=("general", "lean", "table", "own"), default="general")
     ap.add_argument("--strategy", default=None,
                     help="every seat plays this strategy instead of the workload's")
     args = ap.parse_args()
@@ -55,7 +55,8 @@ def main() -> None:
     play_chunk(job, 0, 10, state)
     from simulator.kernel import pick
     from strategies import compiled as policies
-    libraries = [c.library for c in pick.module(job.build).chunk_nb.overloads.values()]
+    chunk_nb = job.own_chunk if job.build.startswith("own:") else pick.module(job.build).chunk_nb
+    libraries = [c.library for c in chunk_nb.overloads.values()]
     libraries += [fn._library for fn in policies._COMPILED.values()]   # the seats' policies
     symbols = {}
     for library in libraries:

@@ -175,7 +175,7 @@ def _kept_lines_nb(g, rt, par, seat):
     return kept
 
 
-@hot
+@hot(inline="always")
 def _placement_nb(g, rt, par, seat, card, n, S, lean):
     """greedy's placement (``best_placement_nb``; ``lean``: the lean flow's search of its cache,
     the same choice), except that it never breaks a complete line the seat keeps
@@ -354,7 +354,7 @@ def guide_entry(point, seat, held, g, rt, rng, par, aux):
                                   say_of_nb(par, seat), 1.0)
 
 
-@hot
+@hot(inline="always")
 def _guide_lean_nb(point, seat, held, g, rt, rng, par):
     return guide_nb(point, seat, held, g, rt, rng, par, True)
 
