@@ -118,7 +118,7 @@ def draw_or_flip_nb(g):
     return lowest_legal_nb(g, 0, K.N_ACTIONS)
 
 
-@hot
+@hot(inline="always")
 def unseen_pool_nb(g, rt, seat, held):
     """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it
     knows in any layout (face up or remembered) and the card it holds -- and their value sum."""
@@ -221,7 +221,7 @@ def estimate_of_nb(g, rt, seat, owner, at, card, u):
     return total
 
 
-@hot
+@hot(inline="always")
 def component_nb(rt, p):
     """The positions connected to p by the pair scope's relation (codes.RT_REL), p's own
     included. A placement at p changes the shares of these positions only: a card pairs
@@ -240,7 +240,7 @@ def component_nb(rt, p):
         comp = grown
 
 
-@hot
+@hot(inline="always")
 def component_share_nb(g, rt, seat, comp, at, card, n, S):
     """n times the share of the positions ``comp`` (a union of components) in the seat's
     estimate with ``card`` at ``at`` and unknown cards worth S/n: an integer, so the shares

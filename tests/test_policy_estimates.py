@@ -189,8 +189,12 @@ def test_ev_decides_from_integers_as_from_floats(preset, options):
         draw /= n
         befores = K.G_SCRATCH + rt[K.RT_TYPE_N]
         free = EV._ev_befores_nb(g, rt, 0, n, S, befores)
-        drawn = EV._ev_draw_value_nb(g, rt, 0, n, S, par, False, free, befores, True)
+        drawn = EV._ev_draw_value_nb(g, rt, 0, n, S, par, False, free, befores, True, 1 << 62)
         assert drawn == pytest.approx(draw * n * n, abs=1e-6)
+        for beat in (-1, 0, drawn // 2, drawn - 1, drawn):
+            # stopped once past ``beat``: the same answer to "does the draw beat it?"
+            early = EV._ev_draw_value_nb(g, rt, 0, n, S, par, False, free, befores, True, beat)
+            assert (early > beat) == (drawn > beat) and early <= drawn
         for card in cards:
             p, gain = EV._ev_best_nb(g, rt, 0, card, n, S, par, True)
             fp, fgain = float_best(g, rt, card, u, npos)
