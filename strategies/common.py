@@ -10,10 +10,11 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
-                                  MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
+                                  G_UPMASK, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
+from simulator.kernel import lean_policy as LP
 from simulator.kernel.estimate import partner_nb, trailing_zeros
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import rel_nb
+from simulator.kernel.layout import can_replace_nb, rel_nb
 
 
 # memory slots (g[G_MEMORY + seat*MEMORY_SLOTS + i], zero at the deal)
@@ -287,6 +288,35 @@ def pairs_at_nb(g, rt, seat, p, card):
         y = g[ix(own + q)]
         if q != p and y >= 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + card)] and \
                 rel_nb(rt, p, q):
+            return True
+    return False
+
+
+@hot
+def pairs_somewhere_nb(g, rt, seat, card, lean=False):
+    """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
+    the table: "it matches one of mine")? (common.pairs_at_nb at each replaceable position,
+    with the known cards of the card's key gathered once as a mask; ``lean``: the replaceable
+    positions from the lean flow's face-up mask)"""
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
+        return False
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    npos = rt[K.R_NPOS]
+    key = rt[ix(RT_KEY + card)]
+    group = 0
+    for q in range(npos):
+        y = g[ix(own + q)]
+        if y >= 0 and rt[ix(RT_KEY + y)] == key:
+            group |= 1 << q
+    if group == 0:
+        return False
+    if lean:
+        near = 0
+        for p in range(npos):
+            near |= np.int64(rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0) << p
+        return near & LP.replaceable_mask(g[ix(G_UPMASK + seat)], rt) != 0
+    for p in range(npos):
+        if rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0 and can_replace_nb(g, rt, seat, p):
             return True
     return False
 

@@ -7,46 +7,18 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_KNOWN_N, G_LEGAL, G_MEMORY, G_PUB, G_UP,
-                                  G_UPMASK, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
+                                  MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, LINE_CELLS_3X3, lines_counted_nb, LINES_3X3
 from strategies.common import (decide_with_nb, EPS, has_rank_nb, lowest_legal_nb, MEM_PICKED,
-                               MEM_PLANNED_POS, PAR_DOWN, PAR_KEEP_LINE3, PAR_KEEP_PAIR, PAR_KNOCK,
-                               PAR_OUT, PAR_POWER_USE, PAR_REVEAL, PAR_TAKE_LINE3, PAR_TAKE_PAIR,
+                               MEM_PLANNED_POS, pairs_somewhere_nb, PAR_DOWN, PAR_KEEP_LINE3,
+                               PAR_KEEP_PAIR, PAR_KNOCK, PAR_OUT, PAR_POWER_USE, PAR_REVEAL,
+                               PAR_TAKE_LINE3, PAR_TAKE_PAIR,
                                rank_nb, REVEAL_APART, reveal_apart_nb, REVEAL_TOGETHER,
                                would_end_nb)
 from strategies.greedy import best_placement_nb, layout_estimate_nb, place_or_draw_nb
 from strategies.powers import decide_others_using_nb, SAY_LEN
-
-
-@hot
-def pairs_somewhere_nb(g, rt, seat, card, lean=False):
-    """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
-    the table: "it matches one of mine")? (common.pairs_at_nb at each replaceable position,
-    with the known cards of the card's key gathered once as a mask; ``lean``: the replaceable
-    positions from the lean flow's face-up mask)"""
-    if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
-        return False
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    npos = rt[K.R_NPOS]
-    key = rt[ix(RT_KEY + card)]
-    group = 0
-    for q in range(npos):
-        y = g[ix(own + q)]
-        if y >= 0 and rt[ix(RT_KEY + y)] == key:
-            group |= 1 << q
-    if group == 0:
-        return False
-    if lean:
-        near = 0
-        for p in range(npos):
-            near |= np.int64(rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0) << p
-        return near & LP.replaceable_mask(g[ix(G_UPMASK + seat)], rt) != 0
-    for p in range(npos):
-        if rt[ix(K.RT_REL + p)] & group & ~(1 << p) != 0 and can_replace_nb(g, rt, seat, p):
-            return True
-    return False
 
 
 @hot(inline="always")

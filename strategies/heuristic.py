@@ -12,9 +12,10 @@ from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
 from strategies.common import (draw_or_flip_nb, AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
                                flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
-                               pairs_at_nb, PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
-                               PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_pool_nb,
-                               unseen_types_nb, unseen_types_of_key_nb, would_end_nb)
+                               pairs_at_nb, pairs_somewhere_nb, PAR_AGGRESSION, PAR_HOLD,
+                               PAR_KNOCK_AT, PAR_REPLACE_MIN, PAR_TAKE_MAX, reset_age_nb,
+                               reveal_apart_nb, unseen_pool_nb, unseen_types_nb,
+                               unseen_types_of_key_nb, would_end_nb)
 from strategies.powers import decide_others_using_nb, NO_SAY
 
 
@@ -151,11 +152,13 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
             return K.A_FLIP_ALL
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
             top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
-            p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
-            if p >= 0 and (final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS or
-                           pairs_at_nb(g, rt, seat, p, top)):
-                g[ix(mem + MEM_PLANNED_POS)] = p
-                return K.A_TAKE_DISCARD
+            cheap = final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS
+            # a dearer discard is taken only where it pairs: none to weigh when it pairs nothing
+            if cheap or pairs_somewhere_nb(g, rt, seat, top):
+                p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
+                if p >= 0 and (cheap or pairs_at_nb(g, rt, seat, p, top)):
+                    g[ix(mem + MEM_PLANNED_POS)] = p
+                    return K.A_TAKE_DISCARD
             if not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
                 p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, True)
                 if p >= 0:

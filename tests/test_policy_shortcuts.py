@@ -10,7 +10,7 @@ import pytest
 
 from simulator.game.rules import Rules
 from strategies.common import pairs_at_nb
-from strategies.guide import pairs_somewhere_nb
+from strategies.common import pairs_somewhere_nb
 from policy_states import card, Table
 
 RANKS = "A23456789TJQK"
