@@ -18,9 +18,10 @@ folder, build.py's lines replaced, and imports it from there):
   built-in, its entry point compiled into the loop instead of called through the table;
   random's own build (``RANDOM``, features.BUILDS "random") is the lean build instead, each
   seat drawing over a bit mask of its legal actions (random reads no views, so none are kept),
-  and so are forgetful's (``FORGETFUL``: knock-threshold unlearning what it forgets) and
+  and so are forgetful's (``FORGETFUL``: knock-threshold unlearning what it forgets),
   opponent-aware's (``AWARE``: greedy, with what every seat knows of the others' cards kept as
-  one mask a seat for its rule);
+  one mask a seat for its rule) and guide's (``GUIDE``: keeping what the guide reads besides
+  the cache, and asking its entry point);
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
@@ -29,8 +30,8 @@ folder, build.py's lines replaced, and imports it from there):
   build with every decision going to the seat's model in the lookahead player's rollouts,
   compiled in (strategies/rollout_models.py), from any seat's turn (``resume_nb``).
 
-``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT``, ``OWN``, ``RANDOM``, ``FORGETFUL``
-and ``AWARE`` are module
+``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT``, ``OWN``, ``RANDOM``, ``FORGETFUL``,
+``AWARE`` and ``GUIDE`` are module
 constants, so Numba drops the branches of the other builds before it compiles anything, and
 each build pays only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
 (stock, discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
