@@ -12,7 +12,8 @@ from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
 from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
                                   G_UPMASK, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel import lean_policy as LP
-from simulator.kernel.estimate import partner_nb, trailing_zeros
+from simulator.kernel.estimate import (column_estimate_nb, key_group_nb, partner_nb,
+                                       trailing_zeros)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
 
@@ -245,8 +246,21 @@ def component_nb(rt, p):
 def component_share_nb(g, rt, seat, comp, at, card, n, S):
     """n times the share of the positions ``comp`` (a union of components) in the seat's
     estimate with ``card`` at ``at`` and unknown cards worth S/n: an integer, so the shares
-    of two layouts subtract exactly."""
+    of two layouts subtract exactly. One column of a two-row column scope is summed in closed
+    form (estimate.column_estimate_nb: the same sum, a pair 0 or its values when negative
+    pairs keep them, an unknown card S, a known one n times its value)."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
+        top = trailing_zeros(comp)
+        bottom = top + rt[K.R_COLS]
+        if comp == (1 << top) | (1 << bottom):
+            a = card if top == at else g[ix(own + top)]
+            b = card if bottom == at else g[ix(own + bottom)]
+            return column_estimate_nb(rt[ix(RT_KEY + a)] if a >= 0 else -1,
+                                      rt[ix(RT_VALUE + a)] if a >= 0 else 0,
+                                      rt[ix(RT_KEY + b)] if b >= 0 else -1,
+                                      rt[ix(RT_VALUE + b)] if b >= 0 else 0, a >= 0, b >= 0,
+                                      n, S, rt[K.R_NEG_PAIRS_KEEP] != 0)
     total = 0
     used = 0
     left = comp
@@ -302,12 +316,7 @@ def pairs_somewhere_nb(g, rt, seat, card, lean=False):
         return False
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     npos = rt[K.R_NPOS]
-    key = rt[ix(RT_KEY + card)]
-    group = 0
-    for q in range(npos):
-        y = g[ix(own + q)]
-        if y >= 0 and rt[ix(RT_KEY + y)] == key:
-            group |= 1 << q
+    group = key_group_nb(g, own, g, 0, 0, rt, rt[ix(RT_KEY + card)])
     if group == 0:
         return False
     if lean:

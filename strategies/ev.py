@@ -7,7 +7,7 @@ from __future__ import annotations
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS)
-from simulator.kernel.estimate import column_estimate_nb, trailing_zeros
+from simulator.kernel.estimate import key_group_nb, trailing_zeros
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
 from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, EPS,
@@ -38,25 +38,6 @@ def _ev_may_end_nb(g, rt, seat, E, u, par):
 BASE_AT, COMP_AT = MAX_POS, 2 * MAX_POS
 
 
-@hot(inline="always")
-def _share_nb(g, rt, seat, comp, at, card, n, S):
-    """common.component_share_nb; under a column scope of two rows, where the component is a
-    column, from the column's two cards at once (the very same sum: a pair scores 0, or its
-    values when negative pairs keep them, an unknown card S, a known one n times its value)."""
-    if rt[K.R_PAIR_SCOPE] != K.PAIR_COLUMN or rt[K.R_ROWS] != 2:
-        return component_share_nb(g, rt, seat, comp, at, card, n, S)
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    top = trailing_zeros(comp)
-    bottom = top + rt[K.R_COLS]
-    a = card if top == at else g[ix(own + top)]
-    b = card if bottom == at else g[ix(own + bottom)]
-    return column_estimate_nb(rt[ix(K.RT_KEY + a)] if a >= 0 else -1,
-                              rt[ix(K.RT_VALUE + a)] if a >= 0 else 0,
-                              rt[ix(K.RT_KEY + b)] if b >= 0 else -1,
-                              rt[ix(K.RT_VALUE + b)] if b >= 0 else 0, a >= 0, b >= 0, n, S,
-                              rt[K.R_NEG_PAIRS_KEEP] != 0)
-
-
 @hot
 def _ev_befores_nb(g, rt, seat, n, S, befores):
     """The positions where the seat may place a card (a bitmask), and for each such p what
@@ -66,30 +47,27 @@ def _ev_befores_nb(g, rt, seat, n, S, befores):
     whose key no card has) (n, S: the unseen pool)."""
     free = 0
     if rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2:
-        # a column is a component: its share before is both positions' (one sum a column)
+        # a column is a component: one share before for both of its positions
         cols = rt[K.R_COLS]
         for c in range(cols):
             comp = (1 << c) | (1 << (c + cols))
-            before = 0
-            known = False
+            before = component_share_nb(g, rt, seat, comp, -1, -1, n, S)
             for p in (c, c + cols):
                 if can_replace_nb(g, rt, seat, p):
-                    if not known:
-                        before = _share_nb(g, rt, seat, comp, -1, -1, n, S)
-                        known = True
                     free |= 1 << p
                     g[ix(befores + COMP_AT + p)] = comp
                     g[ix(befores + p)] = before
-                    g[ix(befores + BASE_AT + p)] = _share_nb(g, rt, seat, comp, p,
-                                                             K.EMPTY0 + p, n, S)
+                    g[ix(befores + BASE_AT + p)] = component_share_nb(g, rt, seat, comp, p,
+                                                                      K.EMPTY0 + p, n, S)
         return free
     for p in range(rt[K.R_NPOS]):
         if can_replace_nb(g, rt, seat, p):
             free |= 1 << p
             comp = component_nb(rt, p)
             g[ix(befores + COMP_AT + p)] = comp
-            g[ix(befores + p)] = _share_nb(g, rt, seat, comp, -1, -1, n, S)
-            g[ix(befores + BASE_AT + p)] = _share_nb(g, rt, seat, comp, p, K.EMPTY0 + p, n, S)
+            g[ix(befores + p)] = component_share_nb(g, rt, seat, comp, -1, -1, n, S)
+            g[ix(befores + BASE_AT + p)] = component_share_nb(g, rt, seat, comp, p,
+                                                              K.EMPTY0 + p, n, S)
     return free
 
 
@@ -108,7 +86,7 @@ def _ev_after_nb(g, rt, seat, p, card, n, S, befores):
         others &= others - 1
         y = g[ix(own + q)]
         if y >= 0 and (rt[ix(K.RT_KEY + y)] == key or y == K.EMPTY0 + p):
-            return _share_nb(g, rt, seat, comp, p, card, n, S)
+            return component_share_nb(g, rt, seat, comp, p, card, n, S)
     return g[ix(befores + BASE_AT + p)] + n * rt[ix(K.RT_VALUE + card)]
 
 
@@ -181,17 +159,6 @@ def _ev_blank_best_nb(g, rt, seat, free, befores):
     return best, best_gain
 
 
-@hot(inline="always")
-def _ev_key_known_nb(g, rt, seat, key):
-    """Does the seat know a card of ``key`` in its own layout?"""
-    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
-    for q in range(rt[K.R_NPOS]):
-        y = g[ix(own + q)]
-        if y >= 0 and rt[ix(K.RT_KEY + y)] == key:
-            return True
-    return False
-
-
 @hot
 def _ev_draw_value_nb(g, rt, seat, n, S, par, ending, free, befores, may_discard, beat):
     """n * n times the expected gain of drawing: over every card it has not seen (grouped by
@@ -199,29 +166,25 @@ def _ev_draw_value_nb(g, rt, seat, n, S, par, ending, free, befores, may_discard
     discarding it is better and allowed (``_ev_best_from_nb``'s arguments). Without an
     ending in sight, a card of a key it knows no card of takes ``_ev_blank_best_nb``'s.
     Where a drawn card may be discarded no card adds less than 0, so once the sum passes
-    ``beat`` it is returned as it is (the caller only asks whether the draw beats that): the
-    cards of that shared placement first, then the others one by one."""
+    ``beat`` it is returned as it is (the caller only asks whether the draw beats that)."""
     unseen_types_nb(g, rt, seat)
     blank, blank_gain = _ev_blank_best_nb(g, rt, seat, free, befores)
     shared = blank >= 0 and not ending
+    own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     total = 0
-    for rest in range(2):   # the cards taking the shared placement, then the others
-        for t in range(rt[K.RT_TYPE_N]):
-            count = g[ix(K.G_SCRATCH + t)]
-            if count <= 0:
-                continue
-            card = rt[ix(K.RT_TYPE_CARD + t)]
-            blank_card = shared and not _ev_key_known_nb(g, rt, seat, rt[ix(K.RT_KEY + card)])
-            if blank_card == (rest == 1):
-                continue
-            if blank_card:
-                p, gain = blank, blank_gain - n * rt[ix(K.RT_VALUE + card)]
-            else:
-                p, gain = _ev_best_from_nb(g, rt, seat, card, n, S, par, ending, free, befores)
-            if p >= 0 and not (may_discard and gain < 0):
-                total += count * gain
-                if may_discard and total > beat:
-                    return total
+    for t in range(rt[K.RT_TYPE_N]):
+        count = g[ix(K.G_SCRATCH + t)]
+        if count <= 0:
+            continue
+        card = rt[ix(K.RT_TYPE_CARD + t)]
+        if shared and key_group_nb(g, own, g, 0, 0, rt, rt[ix(K.RT_KEY + card)]) == 0:
+            p, gain = blank, blank_gain - n * rt[ix(K.RT_VALUE + card)]
+        else:
+            p, gain = _ev_best_from_nb(g, rt, seat, card, n, S, par, ending, free, befores)
+        if p >= 0 and not (may_discard and gain < 0):
+            total += count * gain
+            if may_discard and total > beat:
+                return total
     return total
 
 

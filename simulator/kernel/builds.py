@@ -63,7 +63,7 @@ def _entry(name: str):
     ``own:NAME`` as the own build; None when unknown."""
     base = name.split(":", 1)[0] if name.startswith(("user:", "own:")) else name
     if name.startswith("own:") and name[len("own:"):] in BUILDS:
-        base = name[len("own:"):]   # a built-in with a flow build of its own (random)
+        base = name[len("own:"):]   # a built-in with a flow build of its own (lean flow)
     if base in BUILDS:
         return BUILDS[base].estimate_s, BUILDS[base].description
     return PARTS.get(base)

@@ -134,7 +134,7 @@ def _unmatched_nb(cards, base, up, up_base, hide, rt, group, at, card):
 
 
 @hot(inline="always")
-def _key_group_nb(cards, base, up, up_base, hide, rt, key):
+def key_group_nb(cards, base, up, up_base, hide, rt, key):
     """Bit q set for each position whose known card has match key ``key``."""
     group = 0
     for q in range(rt[K.R_NPOS]):
@@ -156,7 +156,7 @@ def best_scan_nb(cards, base, up, up_base, hide, rt, replaceable, card, n, S):
     replaces (which loses p). The gain is computed from those two instead of estimating the
     whole layout twice per position."""
     kc = rt[ix(RT_KEY + card)]
-    mine = _key_group_nb(cards, base, up, up_base, hide, rt, kc)
+    mine = key_group_nb(cards, base, up, up_base, hide, rt, kc)
     mine_now = _unmatched_nb(cards, base, up, up_base, hide, rt, mine, -1, -1)
     best = -1
     best_gain = 0
@@ -175,7 +175,7 @@ def best_scan_nb(cards, base, up, up_base, hide, rt, replaceable, card, n, S):
             if x < 0:
                 gain += S
             else:
-                theirs = _key_group_nb(cards, base, up, up_base, hide, rt, rt[ix(RT_KEY + x)])
+                theirs = key_group_nb(cards, base, up, up_base, hide, rt, rt[ix(RT_KEY + x)])
                 gain += (_unmatched_nb(cards, base, up, up_base, hide, rt, theirs, -1, -1) -
                          _unmatched_nb(cards, base, up, up_base, hide, rt, theirs & ~bit, -1,
                                        -1)) * n

@@ -128,10 +128,9 @@ def _turn_up(g, rt, seat, p):
     learn(g, rt, seat, p, card)
     if AWARE:
         g[ix(K.G_SEEN_ALL + seat)] |= 1 << p
-    if GUIDE:
+    if VIEWS or GUIDE:   # (the guide's build keeps the face-up flags too)
         g[ix(G_UP + seat * MAX_POS + p)] = 1
     if VIEWS:
-        g[ix(G_UP + seat * MAX_POS + p)] = 1
         for obs in range(rt[K.R_PLAYERS]):
             g[ix(known_at(obs, seat, p))] = card
     return rt[ix(RT_VALUE + card)]
@@ -160,13 +159,12 @@ def _put(g, rt, seat, p, card, face_up, public_card):
         g[ix(G_UPMASK + seat)] = up & ~bit
         g[ix(G_FACE_DOWN + seat)] += 1
     learn(g, rt, seat, p, card)
-    if GUIDE:
-        g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
     if AWARE:   # as the views' G_KNOWN of the other seats has it
         seen = g[ix(K.G_SEEN_ALL + seat)]
         g[ix(K.G_SEEN_ALL + seat)] = (seen | bit) if (face_up or public_card) else (seen & ~bit)
-    if VIEWS:
+    if VIEWS or GUIDE:
         g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
+    if VIEWS:
         for obs in range(rt[K.R_PLAYERS]):
             # a face-down card is known to its owner, and to all if everyone saw it
             g[ix(known_at(obs, seat, p))] = card if (face_up or obs == seat or public_card) \
