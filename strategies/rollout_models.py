@@ -1,5 +1,6 @@
 """The seats of the lookahead player's rollouts in the power-card games: every decision of the
-flow's rollout build (simulator/kernel/flow, ``ROLLOUT``) comes here, compiled in.
+flow's rollout build (simulator/kernel/flow, ``ROLLOUT``) comes here, called by name
+(simulator/kernel/by_name.py: compiled once, here, not into every step of that build).
 
 The seat that is trying a move first gives the answers the move is made of (the scratch's
 forced answers, strategies/lookahead.py ``AUX_FORCE_*``): its action at the start of its turn
@@ -16,8 +17,10 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.game.codes import POLICY_KNOCK_THRESHOLD, POLICY_LOOKAHEAD
+from simulator.kernel import by_name
 from simulator.kernel.jit import hot
 from strategies.common import decide_with_nb
+from strategies.compiled import POLICY_SIGNATURE
 from strategies.greedy import greedy_nb, knock_threshold_nb
 from strategies.lookahead import AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN
 from strategies.powers import clear_plan_nb, plan_match_nb
@@ -60,3 +63,9 @@ def rollout_decide_nb(point, seat, held, g, rt, rng, par, aux):
             aux[slot] = -1
             return committed_nb(g, rt, seat, held, a)
     return model_nb(point, seat, held, g, rt, rng, par)
+
+
+# the rollout build asks every seat through ``rollout_decide`` (features.BUILDS "rollout"):
+# provided before that build's code is loaded, which imports this module first
+by_name.provide("golfsim_rollout_decide", rollout_decide_nb, POLICY_SIGNATURE)
+rollout_decide = by_name.caller("golfsim_rollout_decide", POLICY_SIGNATURE)

@@ -31,9 +31,13 @@ GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponen
 POLICIES = GREEDY_FAMILY + ("lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
 PLAN = ("lean", "table") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
-# builds that share compiled code stay in one process: match play extends its engine, and
-# the family shares greedy's power rule (compiled apart, each process would compile it again)
-TOGETHER = (ENGINE_PLAN, POWERS_PLAN, tuple(f"policy:{p}" for p in GREEDY_FAMILY))
+# builds that share compiled code stay in one process, in this order: match play extends its
+# engine, the family and the power games' lookahead (its seats' models) share greedy's power
+# rule, and the plain lookahead's rollouts play the lean build (compiled apart, each process
+# would compile them again)
+TOGETHER = (ENGINE_PLAN, POWERS_PLAN,
+            tuple(f"policy:{p}" for p in GREEDY_FAMILY) + ("policy:lookahead-powers",),
+            ("lean", "policy:lookahead"))
 
 
 def warm_one(name: str, notify=None) -> float:

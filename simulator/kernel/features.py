@@ -238,14 +238,14 @@ class Build:
 
 BUILDS = {b.name: b for b in (
     # the flow package as it is: W1 and W2 run here, and the plain lookahead's rollouts
-    Build("lean", (), _COMMON, 61, "the lean kernel"),
+    Build("lean", (), _COMMON, 50, "the lean kernel"),
     # every feature but "powers", whose moves only the powers build compiles in
-    Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 63, "the general engine"),
-    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 57,
+    Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 53, "the general engine"),
+    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 76,
           "the power-card games' engine"),
     # any seats on the common rule sets: the general engine's policies' table and user
     # pointer in the flow of the user build (its steps inlined)
-    Build("table", (("TABLE", True),), _COMMON, 60, "the engine of the common rule sets"),
+    Build("table", (("TABLE", True),), _COMMON, 38, "the engine of the common rule sets"),
     # every seat plays one user policy, compiled in (policy_api.user_kernel)
     Build("user", (("USER", True),), _COMMON, 180, "a user policy's own build"),
     # every seat plays one built-in (not lookahead), compiled in: the table build without the
@@ -269,31 +269,31 @@ BUILDS = {b.name: b for b in (
           (_FLOW_STAND_INS, "from strategies.guide import guide_lean_entry as _own",
            "own_decide = hot(_own, cache=False)")),
     # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
-    Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 113,
+    Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 134,
           "the lookahead policy of the power-card games (with its rollouts' build of the "
           "game flow)",
-          (_FLOW_STAND_INS, "from strategies.rollout_models import rollout_decide_nb as "
-                            "rollout_decide")),
+          (_FLOW_STAND_INS, "from strategies.rollout_models import rollout_decide")),
 )}
 BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.items()}
 # what else compiles apart: a build's match play, and each built-in policy (strategies/
 # compiled.py) as "policy:NAME"; the seconds of a cold compile as for BUILDS. Greedy's
 # includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
 PARTS = {
-    "general:matches": (7, "match play"),
+    "general:matches": (5, "match play"),
     "powers:matches": (6, "match play of the power-card games"),
     "policy:random": (1, "the random policy"),
-    "policy:greedy": (31, "the greedy policy"),
-    "policy:knock-threshold": (8, "the knock-threshold policy"),
-    "policy:forgetful": (8, "the forgetful policy"),
+    "policy:greedy": (40, "the greedy policy"),
+    "policy:knock-threshold": (7, "the knock-threshold policy"),
+    "policy:forgetful": (6, "the forgetful policy"),
     "policy:heuristic": (10, "the heuristic policy"),
     "policy:opponent-aware": (7, "the opponent-aware policy"),
-    "policy:ev": (8, "the ev policy"),
-    "policy:guide": (13, "the guide policy"),
-    "policy:lookahead": (54, "the lookahead policy"),
-    # 2.0x the powers build: 102 s against 52 s idle in the same minutes (148 against 66 s at
-    # a load of 1 to 2); 89 s after greedy's build in the same process
-    "policy:lookahead-powers": (113, BUILDS["rollout"].description),
+    "policy:ev": (16, "the ev policy"),
+    "policy:guide": (12, "the guide policy"),
+    # 36 s after the lean build in the same process (warm.TOGETHER), which it shares
+    "policy:lookahead": (45, "the lookahead policy"),
+    # the rollout build and its seats' models; 93 s after greedy's build in the same process
+    # (warm.TOGETHER), whose power rule the models share
+    "policy:lookahead-powers": (BUILDS["rollout"].estimate_s, BUILDS["rollout"].description),
     "policy:unused": (5, "the policy table's stand-in"),
 }
 

@@ -27,8 +27,9 @@ folder, build.py's lines replaced, and imports it from there):
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
   checks. Its powers build (``POWERS``) plays the power-card games too;
 - the rollout build (``ROLLOUT``; strategies/lookahead_powers.py writes the copy): the powers
-  build with every decision going to the seat's model in the lookahead player's rollouts,
-  compiled in (strategies/rollout_models.py), from any seat's turn (``resume_nb``).
+  build with every decision going to the seat's model in the lookahead player's rollouts
+  (strategies/rollout_models.py, called by name: simulator/kernel/by_name.py), from any
+  seat's turn (``resume_nb``).
 
 ``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT``, ``OWN``, ``RANDOM``, ``FORGETFUL``,
 ``AWARE`` and ``GUIDE`` are module
