@@ -16,7 +16,7 @@ module that defines the callee does it when imported).
 from __future__ import annotations
 
 import llvmlite.binding as llvm
-from numba import types
+from numba import config, types
 from numba.core import cgutils
 from numba.experimental.function_type import _get_jit_address
 from numba.extending import intrinsic
@@ -29,6 +29,9 @@ _PROVIDED: dict[str, int] = {}
 def provide(name: str, dispatcher, signature) -> None:
     """Compile ``dispatcher`` (an ``@hot`` function) for ``signature`` and make it the function
     that ``caller(name, signature)`` calls in this process."""
+    if config.DISABLE_JIT:   # plain Python (NUMBA_DISABLE_JIT): the caller calls it
+        _PROVIDED[name] = dispatcher
+        return
     dispatcher.compile(signature.args)
     address = _get_jit_address(dispatcher, signature)
     if _PROVIDED.get(name, address) != address:
@@ -40,6 +43,8 @@ def provide(name: str, dispatcher, signature) -> None:
 def caller(name: str, signature):
     """A compiled function of ``signature`` that calls the function provided as ``name``
     (inlined where it is called: one indirect call)."""
+    if config.DISABLE_JIT:
+        return lambda *args: _PROVIDED[name](*args)
     fn_type = types.FunctionType(signature)
 
     @intrinsic
