@@ -10,8 +10,8 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb, rel_nb
-from strategies.common import (draw_or_flip_nb, AGE_MAX, age_nb, AGE_PER_SLOT, EPS, estimate_nb,
-                               flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
+from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, AGE_MAX,
+                               age_nb, AGE_PER_SLOT, EPS, estimate_nb, flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
                                pairs_at_nb, pairs_somewhere_nb, PAR_AGGRESSION, PAR_HOLD,
                                PAR_KNOCK_AT, PAR_REPLACE_MIN, PAR_TAKE_MAX, reset_age_nb,
                                reveal_apart_nb, unseen_pool_nb, unseen_types_nb,
@@ -70,6 +70,27 @@ def _waiting_nb(g, rt, seat, key, counted):
     return unseen_types_of_key_nb(g, rt, key) > 0, True
 
 
+# an unknown card's weight in a component's share as _gain_nb counts it: far above any sum of
+# the values of a layout's known cards, so the count of unknown cards and that sum unpack
+UNKNOWN_WEIGHT = 1 << 24
+
+
+@hot(inline="always")
+def _gain_nb(g, rt, seat, p, card, u):
+    """The seat's estimate (common.estimate_nb, unknown cards worth ``u``) as it is, less the
+    same with ``card`` at p, from p's component alone (the pair relation's: the rest of the
+    layout is unchanged by it): the known cards' values and the unknown cards are counted in
+    integers, then the unknown ones weighed ``u``. The whole estimates in floats gave the same
+    up to rounding (1e-13 here), far inside the EPS the decisions allow."""
+    comp = component_nb(rt, p)
+    before = component_share_nb(g, rt, seat, comp, -1, -1, 1, UNKNOWN_WEIGHT)
+    after = component_share_nb(g, rt, seat, comp, p, card, 1, UNKNOWN_WEIGHT)
+    unknown_before = (before + UNKNOWN_WEIGHT // 2) // UNKNOWN_WEIGHT
+    unknown_after = (after + UNKNOWN_WEIGHT // 2) // UNKNOWN_WEIGHT
+    values = (before - unknown_before * UNKNOWN_WEIGHT) - (after - unknown_after * UNKNOWN_WEIGHT)
+    return values + (unknown_before - unknown_after) * u
+
+
 @hot(inline="always")
 def _knock_at_nb(g, par, seat):
     """knock_at, or no limit once the stock has been reshuffled (the round drags on)."""
@@ -94,7 +115,6 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
     hold = 0 if final else np.int64(par[seat, PAR_HOLD])
     knock_at = _knock_at_nb(g, par, seat)
     ending = would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
-    before = estimate_nb(g, rt, seat, -1, -1, u)
     counted = False
     for attempt in range(2):
         best = -1
@@ -108,7 +128,7 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
                                                counted)
                 if waiting:
                     continue
-            gain = before - estimate_nb(g, rt, seat, p, card, u)
+            gain = _gain_nb(g, rt, seat, p, card, u)
             if not must and gain < (replace_min if known else 0.0) - EPS:
                 continue
             if attempt == 0 and ending and g[ix(G_UP + seat * MAX_POS + p)] == 0 and \

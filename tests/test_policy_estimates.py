@@ -148,6 +148,25 @@ def test_a_component_gain_is_n_times_the_full_gain(preset, options):
 
 
 @pytest.mark.parametrize("preset, options", RULE_SETS)
+def test_heuristics_gain_from_a_component_is_the_full_gain(preset, options):
+    """heuristic weighs a placement from its component (counted in integers, the unknown
+    cards then weighed u): the exact gain, and the full float estimates' within rounding."""
+    from strategies.heuristic import _gain_nb
+    rng = random.Random(3)
+    for npos, g, rt, _, cards in states(preset, options, 40):
+        u = rng.uniform(0, 10) * (1 + rng.random())
+        for at in range(npos):
+            for card in cards:
+                exact = Fraction(reference_estimate(g, rt, 0, -1, -1, Fraction(u))
+                                 - reference_estimate(g, rt, 0, at, card, Fraction(u)))
+                gain = _gain_nb(g, rt, 0, at, card, u)
+                assert abs(Fraction(gain) - exact) <= Fraction(1, 10 ** 12), (preset, at, card)
+                full = CM.estimate_nb(g, rt, 0, -1, -1, u) - \
+                    CM.estimate_nb(g, rt, 0, at, card, u)
+                assert abs(gain - full) < 1e-12
+
+
+@pytest.mark.parametrize("preset, options", RULE_SETS)
 def test_unseen_counts_by_key(preset, options):
     for npos, g, rt, deck, cards in states(preset, options, 10):
         CM.unseen_types_nb(g, rt, 0)
