@@ -289,8 +289,8 @@ PARTS = {
     "policy:opponent-aware": (7, "the opponent-aware policy"),
     "policy:ev": (16, "the ev policy"),
     "policy:guide": (12, "the guide policy"),
-    # 36 s after the lean build in the same process (warm.TOGETHER), which it shares
-    "policy:lookahead": (45, "the lookahead policy"),
+    # 36 s after the lean build in the same process (warm.TOGETHER), whose flow it shares
+    "policy:lookahead": (79, "the lookahead policy"),
     # the rollout build and its seats' models; 93 s after greedy's build in the same process
     # (warm.TOGETHER), whose power rule the models share
     "policy:lookahead-powers": (BUILDS["rollout"].estimate_s, BUILDS["rollout"].description),
