@@ -130,10 +130,12 @@ def unseen_pool_nb(g, rt, seat, held):
     for s in range(rt[K.R_PLAYERS]):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
+            # without a branch, which known and unknown cards in no order would mispredict:
+            # an unknown card (or an empty position's pseudo-card) counts 0 times card 0's value
             c = g[ix(row + p)]
-            if 0 <= c < K.EMPTY0:
-                n -= 1
-                S -= rt[ix(RT_VALUE + c)]
+            k = np.int64(c >= 0) & np.int64(c < K.EMPTY0)
+            n -= k
+            S -= k * rt[ix(RT_VALUE + c * k)]
     if held >= 0:
         n -= 1
         S -= rt[ix(RT_VALUE + held)]
@@ -154,11 +156,13 @@ def unseen_types_nb(g, rt, seat):
     for s in range(rt[K.R_PLAYERS]):
         row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
         for p in range(npos):
+            # without a branch, as unseen_pool_nb: an unknown card (or a pseudo-card, which has
+            # no type) takes 0 from type 0
             d = g[ix(row + p)]
-            if d >= 0:
-                t = rt[ix(K.RT_TYPE + d)]
-                if t >= 0:
-                    g[ix(K.G_SCRATCH + t)] -= 1
+            k = np.int64(d >= 0)
+            t = rt[ix(K.RT_TYPE + d * k)]
+            k &= np.int64(t >= 0)
+            g[ix(K.G_SCRATCH + t * k)] -= k
 
 
 @hot

@@ -9,7 +9,8 @@ from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import can_replace_nb, rel_nb
+from simulator.kernel.estimate import trailing_zeros
+from simulator.kernel.layout import can_replace_nb
 from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, AGE_MAX,
                                age_nb, AGE_PER_SLOT, EPS, estimate_nb, flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
                                pairs_at_nb, pairs_somewhere_nb, PAR_AGGRESSION, PAR_HOLD,
@@ -19,14 +20,22 @@ from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb
 from strategies.powers import decide_others_using_nb, NO_SAY
 
 
+# a one in the lowest bit of each of a slot's 4-bit ages
+_AGE_ONES = sum(1 << (4 * i) for i in range(AGE_PER_SLOT))
+assert AGE_MAX == 15   # _grow_ages_nb: a full age has its four bits set
+
+
 @hot
 def _grow_ages_nb(g, rt, seat):
-    """One more own turn for every position's card (saturating at AGE_MAX)."""
-    for p in range(rt[K.R_NPOS]):
-        a = age_nb(g, seat, p)
-        if a < AGE_MAX:
-            slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + p // AGE_PER_SLOT
-            g[ix(slot)] += 1 << (4 * (p % AGE_PER_SLOT))
+    """One more own turn for every position's card (saturating at AGE_MAX), a slot's seven
+    4-bit ages at once: a one is added to each age of a position in play that is not full."""
+    npos = rt[K.R_NPOS]
+    for k in range((npos + AGE_PER_SLOT - 1) // AGE_PER_SLOT):
+        slot = G_MEMORY + seat * K.MEMORY_SLOTS + MEM_AGE + k
+        ones = _AGE_ONES & ((1 << (4 * min(AGE_PER_SLOT, npos - k * AGE_PER_SLOT))) - 1)
+        w = np.int64(g[ix(slot)])
+        full = w & (w >> 1) & (w >> 2) & (w >> 3) & ones
+        g[ix(slot)] = w + (ones & ~full)
 
 
 @hot
@@ -34,7 +43,7 @@ def _may_wait_nb(g, rt, seat, p, hold):
     """The key of the known card at p if the heuristic may keep it waiting for its pair,
     else -1: its value is positive, it has been there fewer than ``hold`` own turns,
     nothing pairs it yet and a related position could still take a partner. It keeps it
-    when, besides, the seat has not seen every copy of that key (``_waiting_nb``)."""
+    when, besides, the seat has not seen every copy of that key (common.unseen_types_of_key_nb)."""
     if hold <= 0 or age_nb(g, seat, p) >= hold:
         return -1
     scope = rt[K.R_PAIR_SCOPE]
@@ -46,28 +55,16 @@ def _may_wait_nb(g, rt, seat, p, hold):
         return -1
     key = rt[ix(RT_KEY + x)]
     open_slot = False
-    for q in range(rt[K.R_NPOS]):
-        if q == p or not rel_nb(rt, p, q):
-            continue
+    related = rt[ix(K.RT_REL + p)] & ~(1 << p)
+    while related != 0:
+        q = trailing_zeros(related)
+        related &= related - 1
         y = g[ix(own + q)]
         if y >= 0 and rt[ix(RT_KEY + y)] == key:
             return -1  # already paired
         if can_replace_nb(g, rt, seat, q):
             open_slot = True
     return key if open_slot else -1
-
-
-@hot(inline="always")
-def _waiting_nb(g, rt, seat, key, counted):
-    """(waiting, counted): is a card of ``key`` (>= 0, from ``_may_wait_nb``) kept waiting,
-    and whether the unseen counts by type (common.unseen_types_nb) are in the scratch rows,
-    counted at the first card that needs them: they are the same for every position of one
-    decision."""
-    if key < 0:
-        return False, counted
-    if not counted:
-        unseen_types_nb(g, rt, seat)
-    return unseen_types_of_key_nb(g, rt, key) > 0, True
 
 
 # an unknown card's weight in a component's share as _gain_nb counts it: far above any sum of
@@ -124,10 +121,16 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
                 continue
             known = g[ix(own + p)] >= 0
             if not must and known:
-                waiting, counted = _waiting_nb(g, rt, seat, _may_wait_nb(g, rt, seat, p, hold),
-                                               counted)
-                if waiting:
-                    continue
+                key = _may_wait_nb(g, rt, seat, p, hold)
+                if key >= 0:
+                    # it keeps the card waiting while it has not seen every copy of its key:
+                    # the counts by type (common.unseen_types_nb) are the same for every
+                    # position of one decision, so they are counted once, when first needed
+                    if not counted:
+                        unseen_types_nb(g, rt, seat)
+                        counted = True
+                    if unseen_types_of_key_nb(g, rt, key) > 0:
+                        continue
             gain = _gain_nb(g, rt, seat, p, card, u)
             if not must and gain < (replace_min if known else 0.0) - EPS:
                 continue
@@ -165,11 +168,12 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
             if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
                 return K.A_DRAW_STOCK
             return lowest_legal_nb(g, 0, K.N_ACTIONS)
-        E = estimate_nb(g, rt, seat, -1, -1, S / n)
-        if g[ix(G_LEGAL + K.A_KNOCK)] and E <= knock_at + EPS:
-            return K.A_KNOCK
-        if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
-            return K.A_FLIP_ALL
+        if g[ix(G_LEGAL + K.A_KNOCK)] or g[ix(G_LEGAL + K.A_FLIP_ALL)]:
+            E = estimate_nb(g, rt, seat, -1, -1, S / n)
+            if g[ix(G_LEGAL + K.A_KNOCK)] and E <= knock_at + EPS:
+                return K.A_KNOCK
+            if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
+                return K.A_FLIP_ALL
         if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
             top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
             cheap = final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS

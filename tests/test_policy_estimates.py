@@ -7,8 +7,10 @@ none), with negative pairs keeping their value and with empty positions:
   bit;
 - ``component_share_nb`` (ev) is n times the share of a placement's component, an integer:
   a gain from that component alone is exactly n times the full estimate's gain;
-- ``unseen_types_of_key_nb`` counts what a scan of the deck, the discard pile and every known
-  card counts;
+- ``unseen_types_of_key_nb`` and ``unseen_pool_nb`` (without a branch) count what a scan of
+  the deck, the discard pile and every known card counts;
+- heuristic's ``_may_wait_nb`` (over the relation's bits) and ``_grow_ages_nb`` (a slot's ages
+  at once) answer as the position-by-position loops they replace;
 - ``ev``'s best placement and draw value from those integers decide as the float estimates
   compared within EPS do.
 
@@ -219,3 +221,71 @@ def test_ev_decides_from_integers_as_from_floats(preset, options):
             fp, fgain = float_best(g, rt, card, u, npos)
             assert p == fp and gain == pytest.approx(fgain * n, abs=1e-6)
             assert (gain * n >= drawn) == (fgain >= draw - CM.EPS)
+
+
+@pytest.mark.parametrize("preset, options", RULE_SETS)
+def test_unseen_pool(preset, options):
+    rng = random.Random(4)
+    for npos, g, rt, deck, cards in states(preset, options, 10):
+        known = [int(g[_own(0, s) + p]) for s in range(PLAYERS) for p in range(npos)]
+        known = [c for c in known if 0 <= c < K.EMPTY0]
+        discard = [int(c) for c in g[K.G_DISCARD:K.G_DISCARD + g[K.G_PUB + K.PUB_DISCARD_N]]]
+        unseen = list(deck)
+        for c in discard + known:
+            unseen.remove(c)
+        held = rng.choice([-1] + unseen)
+        if held >= 0:
+            unseen.remove(held)
+        expected = (len(unseen), sum(int(rt[K.RT_VALUE + c]) for c in unseen))
+        assert CM.unseen_pool_nb(g, rt, 0, held) == expected
+
+
+def _may_wait_by_position(g, rt, seat, p, hold):
+    """heuristic's rule for keeping a card waiting, position by position in order."""
+    from simulator.kernel.layout import rel_nb
+    if hold <= 0 or CM.age_nb(g, seat, p) >= hold or rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
+        return -1
+    own = _own(seat, seat)
+    x = int(g[own + p])
+    if x < 0 or rt[K.RT_VALUE + x] <= 0:
+        return -1
+    key = int(rt[K.RT_KEY + x])
+    open_slot = False
+    for q in range(int(rt[K.R_NPOS])):
+        if q == p or not rel_nb(rt, p, q):
+            continue
+        y = int(g[own + q])
+        if y >= 0 and rt[K.RT_KEY + y] == key:
+            return -1
+        open_slot = open_slot or can_replace_nb(g, rt, seat, q)
+    return key if open_slot else -1
+
+
+@pytest.mark.parametrize("preset, options", RULE_SETS)
+def test_heuristics_waiting_and_ages(preset, options):
+    from strategies.heuristic import _grow_ages_nb, _may_wait_nb
+    rng = random.Random(5)
+    waits = 0
+    for npos, g, rt, _, _ in states(preset, options, 30):
+        ages = [rng.choice([0, 1, 2, 3, 14, 15]) for _ in range(K.MAX_POS)]
+        for p in range(npos):
+            CM.reset_age_nb(g, 0, p)
+            g[K.G_MEMORY + CM.MEM_AGE + p // CM.AGE_PER_SLOT] += ages[p] << (4 * (p % 7))
+        for p in range(npos, 3 * CM.AGE_PER_SLOT):   # bits no position of these rules owns
+            g[K.G_MEMORY + CM.MEM_AGE + p // CM.AGE_PER_SLOT] |= rng.randrange(16) << (4 * (p % 7))
+        for p in range(npos):
+            for hold in (0, 2, 3, 16):
+                expected = _may_wait_by_position(g, rt, 0, p, hold)
+                assert _may_wait_nb(g, rt, 0, p, hold) == expected
+                waits += expected >= 0
+        slots = g[K.G_MEMORY + CM.MEM_AGE:K.G_MEMORY + CM.MEM_AGE + 3].copy()
+        _grow_ages_nb(g, rt, 0)
+        assert [CM.age_nb(g, 0, p) for p in range(npos)] == \
+            [min(a + 1, CM.AGE_MAX) for a in ages[:npos]]
+        # the bits past the last position's age are left as they were
+        for k in range(3):
+            rest = max(0, npos - k * CM.AGE_PER_SLOT)
+            high = ~((1 << (4 * min(rest, CM.AGE_PER_SLOT))) - 1)
+            assert g[K.G_MEMORY + CM.MEM_AGE + k] & high == slots[k] & high
+    if rt[K.R_PAIR_SCOPE] != K.PAIR_NONE:
+        assert waits > 0   # the rule keeps some card waiting
