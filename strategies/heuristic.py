@@ -120,6 +120,13 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
             if not can_replace_nb(g, rt, seat, p):
                 continue
             known = g[ix(own + p)] >= 0
+            gain = _gain_nb(g, rt, seat, p, card, u)
+            if not must and gain < (replace_min if known else 0.0) - EPS:
+                continue
+            # the rules below only skip a position, so they are asked only of one that would
+            # be the best so far: the same choice, at a fraction of their cost
+            if best >= 0 and gain <= best_gain + EPS:
+                continue
             if not must and known:
                 key = _may_wait_nb(g, rt, seat, p, hold)
                 if key >= 0:
@@ -131,15 +138,11 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
                         counted = True
                     if unseen_types_of_key_nb(g, rt, key) > 0:
                         continue
-            gain = _gain_nb(g, rt, seat, p, card, u)
-            if not must and gain < (replace_min if known else 0.0) - EPS:
-                continue
             if attempt == 0 and ending and g[ix(G_UP + seat * MAX_POS + p)] == 0 and \
                     estimate_nb(g, rt, seat, p, card, mean) > knock_at + EPS:
                 continue
-            if best < 0 or gain > best_gain + EPS:
-                best = p
-                best_gain = gain
+            best = p
+            best_gain = gain
         if best >= 0 or not must:
             return best
     return -1
@@ -163,6 +166,14 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
         if g[ix(mem + MEM_LAST_TURN)] != g[ix(G_PUB + K.PUB_TURN)] + 1:  # a new own turn
             g[ix(mem + MEM_LAST_TURN)] = g[ix(G_PUB + K.PUB_TURN)] + 1
             _grow_ages_nb(g, rt, seat)
+        take = g[ix(G_LEGAL + K.A_TAKE_DISCARD)] != 0
+        top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)] if take else -1
+        cheap = take and (final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS)
+        # a dearer discard is taken only where it pairs: none to weigh when it pairs nothing
+        weigh = cheap or (take and pairs_somewhere_nb(g, rt, seat, top))
+        if g[ix(G_LEGAL + K.A_DRAW_STOCK)] and not weigh and not g[ix(G_LEGAL + K.A_KNOCK)] \
+                and not g[ix(G_LEGAL + K.A_FLIP_ALL)]:
+            return K.A_DRAW_STOCK   # what the rules below come to, whatever its unseen pool
         n, S = unseen_pool_nb(g, rt, seat, -1)
         if n <= 0:
             if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
@@ -174,11 +185,8 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
                 return K.A_KNOCK
             if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
                 return K.A_FLIP_ALL
-        if g[ix(G_LEGAL + K.A_TAKE_DISCARD)]:
-            top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)]
-            cheap = final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS
-            # a dearer discard is taken only where it pairs: none to weigh when it pairs nothing
-            if cheap or pairs_somewhere_nb(g, rt, seat, top):
+        if take:
+            if weigh:
                 p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
                 if p >= 0 and (cheap or pairs_at_nb(g, rt, seat, p, top)):
                     g[ix(mem + MEM_PLANNED_POS)] = p
