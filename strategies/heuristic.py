@@ -11,12 +11,12 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, 
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.layout import can_replace_nb
-from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, AGE_MAX,
-                               age_nb, AGE_PER_SLOT, EPS, estimate_nb, flip_nb, lowest_legal_nb, MEM_AGE, MEM_LAST_TURN, MEM_PLANNED_POS,
-                               pairs_at_nb, pairs_somewhere_nb, PAR_AGGRESSION, PAR_HOLD,
-                               PAR_KNOCK_AT, PAR_REPLACE_MIN, PAR_TAKE_MAX, reset_age_nb,
-                               reveal_apart_nb, unseen_pool_nb, unseen_types_nb,
-                               unseen_types_of_key_nb, would_end_nb)
+from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, AGE_MAX, age_nb,
+                               AGE_PER_SLOT, EPS, estimate_nb, flip_nb, lowest_legal_nb, MEM_AGE,
+                               MEM_LAST_TURN, MEM_PLANNED_POS, pairs_at_nb, pairs_somewhere_nb,
+                               PAR_AGGRESSION, PAR_HOLD, PAR_KNOCK_AT, PAR_REPLACE_MIN,
+                               PAR_TAKE_MAX, reset_age_nb, reveal_apart_nb, unseen_pool_nb,
+                               unseen_types_nb, unseen_types_of_key_nb, would_end_nb)
 from strategies.powers import decide_others_using_nb, NO_SAY
 
 
@@ -43,7 +43,8 @@ def _may_wait_nb(g, rt, seat, p, hold):
     """The key of the known card at p if the heuristic may keep it waiting for its pair,
     else -1: its value is positive, it has been there fewer than ``hold`` own turns,
     nothing pairs it yet and a related position could still take a partner. It keeps it
-    when, besides, the seat has not seen every copy of that key (common.unseen_types_of_key_nb)."""
+    when, besides, the seat has not seen every copy of that key
+    (common.unseen_types_of_key_nb)."""
     if hold <= 0 or age_nb(g, seat, p) >= hold:
         return -1
     scope = rt[K.R_PAIR_SCOPE]
@@ -167,31 +168,28 @@ def heuristic_nb(point, seat, held, g, rt, rng, par):
             g[ix(mem + MEM_LAST_TURN)] = g[ix(G_PUB + K.PUB_TURN)] + 1
             _grow_ages_nb(g, rt, seat)
         take = g[ix(G_LEGAL + K.A_TAKE_DISCARD)] != 0
+        draw = g[ix(G_LEGAL + K.A_DRAW_STOCK)] != 0
+        knock = g[ix(G_LEGAL + K.A_KNOCK)] != 0
+        end = knock or g[ix(G_LEGAL + K.A_FLIP_ALL)] != 0
         top = g[ix(G_DISCARD + g[G_PUB + K.PUB_DISCARD_N] - 1)] if take else -1
         cheap = take and (final or rt[ix(RT_VALUE + top)] <= par[seat, PAR_TAKE_MAX] + EPS)
         # a dearer discard is taken only where it pairs: none to weigh when it pairs nothing
         weigh = cheap or (take and pairs_somewhere_nb(g, rt, seat, top))
-        if g[ix(G_LEGAL + K.A_DRAW_STOCK)] and not weigh and not g[ix(G_LEGAL + K.A_KNOCK)] \
-                and not g[ix(G_LEGAL + K.A_FLIP_ALL)]:
+        if draw and not weigh and not end:
             return K.A_DRAW_STOCK   # what the rules below come to, whatever its unseen pool
         n, S = unseen_pool_nb(g, rt, seat, -1)
         if n <= 0:
-            if g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
-                return K.A_DRAW_STOCK
-            return lowest_legal_nb(g, 0, K.N_ACTIONS)
-        if g[ix(G_LEGAL + K.A_KNOCK)] or g[ix(G_LEGAL + K.A_FLIP_ALL)]:
-            E = estimate_nb(g, rt, seat, -1, -1, S / n)
-            if g[ix(G_LEGAL + K.A_KNOCK)] and E <= knock_at + EPS:
-                return K.A_KNOCK
-            if g[ix(G_LEGAL + K.A_FLIP_ALL)] and E <= knock_at + EPS:
-                return K.A_FLIP_ALL
+            return K.A_DRAW_STOCK if draw else lowest_legal_nb(g, 0, K.N_ACTIONS)
+        # knocking first, then flipping all, when its estimate is low enough
+        if end and estimate_nb(g, rt, seat, -1, -1, S / n) <= knock_at + EPS:
+            return K.A_KNOCK if knock else K.A_FLIP_ALL
         if take:
             if weigh:
                 p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, False)
                 if p >= 0 and (cheap or pairs_at_nb(g, rt, seat, p, top)):
                     g[ix(mem + MEM_PLANNED_POS)] = p
                     return K.A_TAKE_DISCARD
-            if not g[ix(G_LEGAL + K.A_DRAW_STOCK)]:
+            if not draw:
                 p = _heuristic_placement_nb(g, rt, seat, top, n, S, par, final, True)
                 if p >= 0:
                     g[ix(mem + MEM_PLANNED_POS)] = p

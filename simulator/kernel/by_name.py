@@ -1,16 +1,15 @@
 """A compiled function called by its symbol's name, so that its code is not compiled into
 every function that calls it.
 
-Numba compiles each function into a module of its own and links into it the whole code of
-every function it calls, then optimises and emits machine code for the lot: a function called
-from many steps of the flow (the rollouts' seat models, strategies/rollout_models.py) is
-emitted again in every one of them, which made the rollout build compile for twice as long as
-the powers build. Called by name, it is compiled once: ``provide`` compiles (or loads from
-the cache) the function and gives its address to the process's linker under ``name``, and
-``caller`` returns a compiled function that calls whatever was provided under that name, as
-the first-class function call of the policies' table does, without linking it. The callers'
-cached code holds the name only, so a process must ``provide`` it before it loads them (the
-module that defines the callee does it when imported).
+Numba compiles each function into a module of its own and links into it the whole code of every
+function it calls, then optimises and emits machine code for the lot: a function called from
+many steps of the flow (the rollouts' seat models, strategies/rollout_models.py) would be
+emitted again in every one of them. Called by name, it is compiled once: ``provide`` compiles
+(or loads from the cache) the function and gives its address to the process's linker under
+``name``, and ``caller`` returns a compiled function that calls whatever was provided under
+that name, as the first-class function call of the policies' table does, without linking it.
+The callers' cached code holds the name only, so a process must ``provide`` it before it loads
+them (the module that defines the callee does it when imported).
 """
 
 from __future__ import annotations

@@ -9,9 +9,10 @@ from simulator.kernel.jit import hot
 
 # The lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py) play
 # a powers build whose decisions go straight to the seats' models (strategies/
-# rollout_models.py), called by name (simulator/kernel/by_name.py): compiled into every step
-# that asks, they made this build compile for twice as long as the powers build. A built-in's own build (OWN, with TABLE) plays every seat
-# with that one built-in's entry point compiled in (strategies/compiled.py ENTRIES). Random's
+# rollout_models.py), called by name (simulator/kernel/by_name.py) so that their code is not
+# compiled again into every step that asks. A built-in's own build (OWN, with TABLE) plays
+# every seat with that one built-in's entry point compiled in (strategies/compiled.py
+# ENTRIES). Random's
 # own build (RANDOM) is the lean flow with every seat playing ``random``, which reads nothing
 # but the legal actions: no views are kept, and each decision draws from ``random_pick``
 # (strategies/random_policy.py) over the legal actions as a bit mask. The own builds of
