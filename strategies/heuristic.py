@@ -90,6 +90,39 @@ def _gain_nb(g, rt, seat, p, card, u):
 
 
 @hot(inline="always")
+def _column_share_nb(rt, x, y, keep_negative):
+    """(values, unknown cards) of a two-card column's share in the estimate, as
+    estimate.column_estimate_nb sums it: a known pair 0 (its values when negative pairs keep
+    them), else the known cards' values and one unknown per card the seat does not know."""
+    if x >= 0 and y >= 0:
+        vx = rt[ix(RT_VALUE + x)]
+        vy = rt[ix(RT_VALUE + y)]
+        if rt[ix(RT_KEY + x)] == rt[ix(RT_KEY + y)] and not (keep_negative and vx < 0 and vy < 0):
+            return 0, 0
+        return vx + vy, 0
+    if x >= 0:
+        return rt[ix(RT_VALUE + x)], 1
+    if y >= 0:
+        return rt[ix(RT_VALUE + y)], 1
+    return 0, 2
+
+
+@hot(inline="always")
+def _column_gain_nb(g, rt, own, p, card, u, cols, keep_negative):
+    """_gain_nb under a column scope of two rows, whose component of p is p's column: the
+    same integers, so the same float."""
+    top = p - cols if p >= cols else p
+    a = g[ix(own + top)]
+    b = g[ix(own + top + cols)]
+    values_before, unknown_before = _column_share_nb(rt, a, b, keep_negative)
+    if p == top:
+        values_after, unknown_after = _column_share_nb(rt, card, b, keep_negative)
+    else:
+        values_after, unknown_after = _column_share_nb(rt, a, card, keep_negative)
+    return (values_before - values_after) + (unknown_before - unknown_after) * u
+
+
+@hot(inline="always")
 def _knock_at_nb(g, par, seat):
     """knock_at, or no limit once the stock has been reshuffled (the round drags on)."""
     if g[ix(G_PUB + K.PUB_RESHUFFLES)] > 0:
@@ -114,6 +147,9 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
     knock_at = _knock_at_nb(g, par, seat)
     ending = would_end_nb(g, rt, seat) and rt[K.R_PLACEMENT_FACE] == K.FACE_UP
     counted = False
+    cols = rt[K.R_COLS]
+    columns = rt[K.R_PAIR_SCOPE] == K.PAIR_COLUMN and rt[K.R_ROWS] == 2
+    keep_negative = rt[K.R_NEG_PAIRS_KEEP] != 0
     for attempt in range(2):
         best = -1
         best_gain = 0.0
@@ -121,7 +157,10 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must):
             if not can_replace_nb(g, rt, seat, p):
                 continue
             known = g[ix(own + p)] >= 0
-            gain = _gain_nb(g, rt, seat, p, card, u)
+            if columns:
+                gain = _column_gain_nb(g, rt, own, p, card, u, cols, keep_negative)
+            else:
+                gain = _gain_nb(g, rt, seat, p, card, u)
             if not must and gain < (replace_min if known else 0.0) - EPS:
                 continue
             # the rules below only skip a position, so they are asked only of one that would

@@ -41,6 +41,7 @@ RULE_SETS = [
     ("nine_card_moraco", {}),                                   # orthogonal neighbours
     ("nine_card_fuchs", {}),                                    # empty positions
     ("eight_card_whitnack", {"negative_pairs_keep_value": True}),
+    ("six_card", {"remove_cancelled": "immediate"}),            # columns of two, emptied
 ]
 PLAYERS = 3
 
@@ -166,6 +167,24 @@ def test_heuristics_gain_from_a_component_is_the_full_gain(preset, options):
                 full = CM.estimate_nb(g, rt, 0, -1, -1, u) - \
                     CM.estimate_nb(g, rt, 0, at, card, u)
                 assert abs(gain - full) < 1e-12
+
+
+@pytest.mark.parametrize("preset, options", RULE_SETS)
+def test_heuristics_column_gain_is_its_component_gain(preset, options):
+    """Under a column scope of two rows heuristic weighs a placement from the column in closed
+    form: the very float the component's walk gives."""
+    from strategies.heuristic import _column_gain_nb, _gain_nb
+    rules = Rules.preset(preset, **options)
+    if not (rules.pair_scope == "column" and rules.grid_rows == 2):
+        pytest.skip("not a column scope of two rows")
+    rng = random.Random(4)
+    keep = rules.negative_pairs_keep_value
+    for npos, g, rt, _, cards in states(preset, options, 40):
+        u = rng.uniform(0, 10) * (1 + rng.random())
+        for at in range(npos):
+            for card in cards:
+                assert _column_gain_nb(g, rt, _own(0, 0), at, card, u, rules.grid_cols, keep) == \
+                    _gain_nb(g, rt, 0, at, card, u), (preset, at, card)
 
 
 @pytest.mark.parametrize("preset, options", RULE_SETS)
