@@ -1041,19 +1041,14 @@ def free_partner_nb(g, rt, seat, p, x, used, hide):
     return -1
 
 
-@hot
+@hot(inline="always")
 def greedy_pool_nb(g, rt, seat):
     """(n, S) of the reference UnseenPool without the held card: the deck less every face-up
-    layout card and the discard pile (counted here: the empties' pseudo-cards are face up)."""
-    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
-    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
-    for s in range(rt[K.R_PLAYERS]):
-        for p in range(MAX_POS):
-            if g[ix(G_UP + s * MAX_POS + p)]:
-                c = g[ix(G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS + p)]
-                if 0 <= c < K.EMPTY0:
-                    n -= 1
-                    S -= rt[ix(RT_VALUE + c)]
+    layout card and the discard pile, from the public counters (the empties' pseudo-cards,
+    face up, are not among PUB_FACEUP_N's cards), which the flow and the environment's views
+    keep as a count of the face-up cards would give, without a walk of every position."""
+    n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)] - g[ix(G_PUB + K.PUB_FACEUP_N)]
+    S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)] - g[ix(G_PUB + K.PUB_FACEUP_SUM)]
     return n, S
 
 
