@@ -986,8 +986,9 @@ def replaceable_nb(g, rt, seat, p):
 def placement_gain_nb(g, rt, seat, p, card, n, S, hide, now):
     """n*G(p): how much ``card`` (-1: one it does not know) at p lowers the estimate ``now``
     (grid_estimate_nb as the layout is); a position beyond the grid changes only its own
-    value."""
-    if p < rt[K.R_NPOS]:
+    value, and so does any position when no two cards pair (pair_scope none: the estimate is
+    the sum of the positions' shares, the very integers the whole sum adds)."""
+    if p < rt[K.R_NPOS] and rt[K.R_PAIR_SCOPE] != K.PAIR_NONE:
         return now - grid_estimate_nb(g, rt, seat, p, card, n, S, hide)
     x = own_nb(g, seat, p, hide)
     return (S if x < 0 else rt[ix(RT_VALUE + x)] * n) - (S if card < 0 else
