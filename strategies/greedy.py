@@ -159,6 +159,14 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
         if a >= 0:
             return a
         return place_or_draw_nb(point, seat, held, g, rt, n, S, 0, False, True)
+    return greedy_plain_nb(point, seat, held, g, rt, rng, par)
+
+
+@hot(inline="always")
+def greedy_plain_nb(point, seat, held, g, rt, rng, par):
+    """``greedy_nb`` in a game without powers. A player that never plays the power games
+    (lookahead's plain entry: they have lookahead_powers) calls this one, so that the power
+    rules are not compiled into it."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     stall = g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES and \

@@ -36,7 +36,7 @@ from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, 
                                   shuffle_nb)
 from simulator.kernel.scoring import TMP_SIZE
 from strategies.common import MEM_PLANNED_POS, lowest_legal_nb
-from strategies.greedy import greedy_nb, layout_estimate_nb
+from strategies.greedy import greedy_plain_nb, layout_estimate_nb
 
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
 PAR_BUDGET = 2     # deals tried per candidate move
@@ -252,7 +252,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
             return p
         return lowest_legal_nb(g, 0, MAX_POS)
     if point != K.DP_TURN and point != K.DP_PLACE_DRAWN:
-        return greedy_nb(point, seat, held, g, rt, rng, par)
+        return greedy_plain_nb(point, seat, held, g, rt, rng, par)
     width = max(1, np.int64(par[seat, PAR_WIDTH]))
     n = 0
     if point == K.DP_TURN:
@@ -269,7 +269,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
             n = _add_candidate_nb(aux, n, K.A_DRAW_STOCK, K.A_DISCARD)
     hidden = _unseen_nb(g, rt, seat, held, aux, rt[K.R_NPOS]) if n > 1 else -1
     if hidden < 0:  # one move, or (never expected) an inconsistent view: play greedy's
-        return greedy_nb(point, seat, held, g, rt, rng, par)
+        return greedy_plain_nb(point, seat, held, g, rt, rng, par)
 
     players = rt[K.R_PLAYERS]
     w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
