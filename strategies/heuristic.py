@@ -9,7 +9,7 @@ from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP, MAX_PLAYERS,
                                   MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.estimate import trailing_zeros
+from simulator.kernel.estimate import column_estimate_nb, trailing_zeros
 from simulator.kernel.layout import can_replace_nb
 from strategies.common import (component_nb, component_share_nb, draw_or_flip_nb, AGE_MAX, age_nb,
                                AGE_PER_SLOT, EPS, estimate_nb, flip_nb, lowest_legal_nb, MEM_AGE,
@@ -74,6 +74,13 @@ UNKNOWN_WEIGHT = 1 << 24
 
 
 @hot(inline="always")
+def _unpack_nb(share):
+    """(values, unknown cards) of a share counted with each unknown card UNKNOWN_WEIGHT."""
+    unknown = (share + UNKNOWN_WEIGHT // 2) // UNKNOWN_WEIGHT
+    return share - unknown * UNKNOWN_WEIGHT, unknown
+
+
+@hot(inline="always")
 def _gain_nb(g, rt, seat, p, card, u):
     """The seat's estimate (common.estimate_nb, unknown cards worth ``u``) as it is, less the
     same with ``card`` at p, from p's component alone (the pair relation's: the rest of the
@@ -81,30 +88,22 @@ def _gain_nb(g, rt, seat, p, card, u):
     integers, then the unknown ones weighed ``u``. The whole estimates in floats gave the same
     up to rounding (1e-13 here), far inside the EPS the decisions allow."""
     comp = component_nb(rt, p)
-    before = component_share_nb(g, rt, seat, comp, -1, -1, 1, UNKNOWN_WEIGHT)
-    after = component_share_nb(g, rt, seat, comp, p, card, 1, UNKNOWN_WEIGHT)
-    unknown_before = (before + UNKNOWN_WEIGHT // 2) // UNKNOWN_WEIGHT
-    unknown_after = (after + UNKNOWN_WEIGHT // 2) // UNKNOWN_WEIGHT
-    values = (before - unknown_before * UNKNOWN_WEIGHT) - (after - unknown_after * UNKNOWN_WEIGHT)
-    return values + (unknown_before - unknown_after) * u
+    values_before, unknown_before = _unpack_nb(
+        component_share_nb(g, rt, seat, comp, -1, -1, 1, UNKNOWN_WEIGHT))
+    values_after, unknown_after = _unpack_nb(
+        component_share_nb(g, rt, seat, comp, p, card, 1, UNKNOWN_WEIGHT))
+    return (values_before - values_after) + (unknown_before - unknown_after) * u
 
 
 @hot(inline="always")
 def _column_share_nb(rt, x, y, keep_negative):
-    """(values, unknown cards) of a two-card column's share in the estimate, as
-    estimate.column_estimate_nb sums it: a known pair 0 (its values when negative pairs keep
-    them), else the known cards' values and one unknown per card the seat does not know."""
-    if x >= 0 and y >= 0:
-        vx = rt[ix(RT_VALUE + x)]
-        vy = rt[ix(RT_VALUE + y)]
-        if rt[ix(RT_KEY + x)] == rt[ix(RT_KEY + y)] and not (keep_negative and vx < 0 and vy < 0):
-            return 0, 0
-        return vx + vy, 0
-    if x >= 0:
-        return rt[ix(RT_VALUE + x)], 1
-    if y >= 0:
-        return rt[ix(RT_VALUE + y)], 1
-    return 0, 2
+    """(values, unknown cards) of a two-card column's share in the estimate
+    (estimate.column_estimate_nb's sum)."""
+    return _unpack_nb(column_estimate_nb(rt[ix(RT_KEY + x)] if x >= 0 else -1,
+                                         rt[ix(RT_VALUE + x)] if x >= 0 else 0,
+                                         rt[ix(RT_KEY + y)] if y >= 0 else -1,
+                                         rt[ix(RT_VALUE + y)] if y >= 0 else 0,
+                                         x >= 0, y >= 0, 1, UNKNOWN_WEIGHT, keep_negative))
 
 
 @hot(inline="always")
