@@ -241,7 +241,7 @@ BUILDS = {b.name: b for b in (
     Build("lean", (), _COMMON, 50, "the lean kernel"),
     # every feature but "powers", whose moves only the powers build compiles in
     Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 53, "the general engine"),
-    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 76,
+    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 62,
           "the power-card games' engine"),
     # any seats on the common rule sets: the general engine's policies' table and user
     # pointer in the flow of the user build (its steps inlined)

@@ -23,6 +23,11 @@ LOGS = GENERAL and not ROLLOUT   # a move log may be kept (a rollout keeps none)
 # reached through a pointer anyway), the reveal and the round, which it would otherwise copy
 # into many places: its first compile stays under a minute (docs/performance.md).
 STEP = "never" if GENERAL else "always"
+# The powers build calls its turn too: Numba copies an inlined function's IR at every call
+# site, at a cost that grows with its size times its variables, and that turn (every power
+# step in it) is the largest: copying it into the loop took 15 s of the build's 54 s compile,
+# while the call costs 3 to 4% of a power_cabo round (docs/performance.md).
+TURN = "never" if POWERS else "always"
 
 # error codes (codes.OUT_ERROR)
 ERR_ILLEGAL_ACTION = 1

@@ -18,7 +18,7 @@ from simulator.kernel.jit import hot, ix
 from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_positions, _peek,
                   _place, _placement_mask, _publish, _show_piles)
 from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
-                   PRIV_END_TURN, PRIV_TOP_NEW, STEP, VIEWS, _lowest, effect_of, pub)
+                   PRIV_END_TURN, PRIV_TOP_NEW, STEP, TURN, VIEWS, _lowest, effect_of, pub)
 from .build import (AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM, forget, own_decide,
                     random_pick, withhold)
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
@@ -354,7 +354,7 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     return r, action, n_disc, sum_disc, up_n, up_sum, n, S
 
 
-@hot(inline="always")
+@hot(inline=TURN)
 def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender,
           final_left, knocked, reshuffles, forced, forced_pos, vector):
     """One turn of ``seat``. Returns (r, n_stock, n_disc, sum_disc, up_n, up_sum, ender,
