@@ -11,7 +11,7 @@ from typing import Callable
 import numpy as np
 
 from simulator.game.cards import RANK_NAMES
-from simulator.game.codes import POLICY_USER
+from simulator.game.codes import N_PARAMS, POLICY_USER
 
 from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
                       POLICY_HEURISTIC, POLICY_KNOCK_THRESHOLD, POLICY_OPPONENT_AWARE,
@@ -20,7 +20,6 @@ from . import net
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
 
-N_PARAMS = 26
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
 MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
 MAX_BUDGET = 1_000_000     # lookahead's deals per move (its cost grows linearly)

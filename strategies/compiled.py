@@ -16,9 +16,10 @@ import threading
 import numpy as np
 from numba import cfunc, types
 
-from simulator.kernel import builds
+from simulator.kernel import builds, by_name, engine
 from simulator.game import codes as K
 from simulator.kernel.engine import policy_slot_nb
+from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.jit import hot
 
 POLICY_SIGNATURE = types.int64(
@@ -28,6 +29,20 @@ POLICY_SIGNATURE = types.int64(
     types.uint64[::1],                       # rng: every random stream
     types.float64[:, ::1],                   # par: the policy table
     types.int64[::1])                        # aux: the policy's scratch
+
+# the general and powers builds' resume_nb, from a decision of a power round to its end, as
+# the lookahead player's rollouts call it through a named slot (simulator/kernel/by_name.py):
+# its context is the one round_nb makes of a run's arguments (move log, user policy, this
+# table, the policy's scratch, the scorer's scratch, the check flag); it returns (turns,
+# ender, knocked, capped, reshuffles)
+TABLE_TYPE = types.UniTuple(types.FunctionType(POLICY_SIGNATURE), K.N_POLICY_SLOTS)
+RESUME_SIGNATURE = types.UniTuple(types.int64, 5)(
+    types.int32[::1], types.int64[::1], types.float64[:, ::1], types.uint64[::1],
+    types.Tuple((types.int32[:, ::1], types.FunctionType(USER_SIGNATURE), TABLE_TYPE,
+                 types.int64[::1], types.int64[::1], types.boolean)),
+    types.int64, types.boolean, types.int64)
+RESUME_SLOT = "golfsim_powers_resume"
+ROLLOUTS_BUILD = "powers:rollouts"   # (features.PARTS: compiled apart, ahead of a first run)
 
 # policy id -> (module, entry function); the table's slot is policy_slot(id)
 ENTRIES = {
@@ -83,21 +98,38 @@ def build_name(policy_id: int, powers: bool = False) -> str:
     return _entry_of(policy_id, powers)[1].removesuffix("_entry").replace("_", "-")
 
 
-def entry(policy_id: int, notify=None, powers: bool = False):
-    """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use);
-    ``powers``: the one it plays the power-card games with."""
+def _compiled_entry(policy_id: int, notify=None, powers: bool = False):
     module, name = _entry_of(policy_id, powers)
     return _compile(build_name(policy_id, powers),
                     getattr(importlib.import_module(module), name), notify)
 
 
+def entry(policy_id: int, notify=None, powers: bool = False):
+    """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use);
+    ``powers``: the one it plays the power-card games with (lookahead's, whose rollouts
+    play on the powers build: provide_rollouts)."""
+    fn = _compiled_entry(policy_id, notify, powers)
+    if powers and int(policy_id) in POWER_ENTRIES:
+        provide_rollouts(notify)
+    return fn
+
+
 def entry_named(build: str, notify=None):
-    """The compiled entry point of build ``policy:BUILD`` (``golfsim warm``)."""
+    """Compile (or load) the entry point of build ``policy:BUILD`` (``golfsim warm``): only
+    it, not the builds it calls."""
     for powers in (False, True):
         for policy_id in (POWER_ENTRIES if powers else ENTRIES):
             if build_name(policy_id, powers) == build:
-                return entry(policy_id, notify, powers)
+                return _compiled_entry(policy_id, notify, powers)
     raise KeyError(f"no built-in policy build is named {build!r}")
+
+
+def provide_rollouts(notify=None) -> None:
+    """Give the lookahead player's rollouts in the power-card games the powers build to play
+    on (its resume_nb, compiled or loaded, in the slot RESUME_SLOT): a process that runs them
+    does this before their first decision, one that only compiles them need not."""
+    with builds.compiling(ROLLOUTS_BUILD, notify):
+        by_name.provide_late(RESUME_SLOT, engine.BUILDS["powers"].resume_nb, RESUME_SIGNATURE)
 
 
 def table(policy_ids, notify=None, powers: bool = False) -> tuple:

@@ -68,7 +68,8 @@ AUX_FORCE_PLACE = AUX_FORCE_TURN + 1  # its answer to the placement that follows
 AUX_CHECK = AUX_FORCE_PLACE + 1       # nonzero: rollouts check card conservation every turn
 AUX_FAILED = AUX_CHECK + 1            # rollouts that failed (a check, an illegal answer)
 AUX_GAIN = AUX_FAILED + 1             # [position]: a card's placement gain
-AUX_SIZE = AUX_GAIN + MAX_POS
+AUX_PAR = AUX_GAIN + MAX_POS          # the rollouts' policy table (lookahead_powers.py)
+AUX_SIZE = AUX_PAR + MAX_PLAYERS * (1 + K.N_PARAMS)
 
 assert AUX_SIZE <= K.POLICY_SCRATCH
 assert 2 * K.G_FLOW <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays

@@ -16,13 +16,18 @@ knows of other layouts (peeks, swaps it saw) stays, and who was seen peeking, sh
 penalties and the round's counters are as they are. A card it holds goes back on top of the
 stock, for the move to draw it again.
 
-Each rollout plays the round on from that state on the flow's rollout build
-(simulator/kernel/flow ``ROLLOUT``: the powers build with every decision compiled in as
-the seat's model, from any turn, ``resume_nb``), written here; this module is compiled
-only for a run of lookahead in a power-card game (strategies/compiled.py), so the plain
-player's compile does not grow. ``aux[AUX_CHECK]`` nonzero makes every rollout check card
-conservation after every turn; a rollout that fails (a check, an illegal answer: never
-expected) is counted in ``aux[AUX_FAILED]`` and the decision left to its model.
+Each rollout plays the round on from that state on the powers build itself (its ``resume_nb``,
+from any turn), with a table of policies whose every slot is the seats' model
+(strategies/rollout_models.py) and no move log. The powers build is called through a named
+slot (simulator/kernel/by_name.py ``late_caller``) that the run fills before it plays
+(strategies/compiled.py ``provide_rollouts``), so this module compiles without it, on one
+process while another compiles the powers build; a user policy's seat is modelled as
+``greedy``, as every seat but knock-threshold's is (its id in the rollouts' copy of the
+policy table is greedy's). This module is compiled only for a run of lookahead in a
+power-card game (strategies/compiled.py), so the plain player's compile does not grow.
+``aux[AUX_CHECK]`` nonzero makes every rollout check card conservation after every turn; a
+rollout that fails (a check, an illegal answer, the slot not filled: never expected) is
+counted in ``aux[AUX_FAILED]`` and the decision left to its model.
 """
 
 from __future__ import annotations
@@ -32,23 +37,42 @@ import numpy as np
 from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, G_PRIV, G_PUB,
                                   G_STOCK, MAX_PLAYERS, MAX_POS)
-from simulator.kernel.flow import PRIV_OVER
-from simulator.kernel.builds import flow_build
-from simulator.kernel.features import BUILDS
+from simulator.game.codes import POLICY_GREEDY, POLICY_USER
+from simulator.kernel import by_name, engine
+from simulator.kernel.flow import LOG_FIELDS, PRIV_OVER
 from simulator.kernel.jit import hot
+from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
 from strategies.common import MEM_DREW, MEM_PLANNED_POS
 from strategies.lookahead import (AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM, AUX_CHECK,
                                   AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
-                                  AUX_GAIN, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_WIDTH,
+                                  AUX_GAIN, AUX_PAR, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_WIDTH,
                                   _add_candidate_nb, _unseen_nb, best_candidate_nb, margin_nb,
                                   rollout_setup_nb, shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
-from strategies.rollout_models import committed_nb, model_nb
+from strategies.compiled import POLICY_SIGNATURE, RESUME_SIGNATURE, RESUME_SLOT
+from strategies.rollout_models import DECIDE_NAME, committed_nb, model_nb
 
-ROLLOUT = flow_build("rollout", BUILDS["rollout"].lines())
+# the powers build's moves (copy_state_nb, score_nb: small, compiled in here)
+POWERS = engine.BUILDS["powers"]
+
+
+def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+             params):
+    return -1   # never asked: the rollouts' table has no user policy's seat
+
+
+def _not_provided(g, rt, par, rng, ctx, seat, at_call, cap):
+    return 0, -1, 0, -1, 0   # capped -1: the rollout failed
+
+
+by_name.provide("golfsim_rollout_no_user", hot(_no_user), USER_SIGNATURE)
+_decide = by_name.pointer(DECIDE_NAME, POLICY_SIGNATURE)
+_user = by_name.pointer("golfsim_rollout_no_user", USER_SIGNATURE)
+_resume = by_name.late_caller(RESUME_SLOT, RESUME_SIGNATURE, hot(_not_provided))
+assert K.N_POLICY_SLOTS == 9   # the rollouts' table (_best_move_nb) fills each slot
 
 
 @hot
@@ -57,7 +81,7 @@ def _load_nb(g, rt, seat, held, aux, hidden, w):
     rollouts from the decision in ``g``; returns its stock size."""
     players = rt[K.R_PLAYERS]
     n_stock = g[G_PUB + K.PUB_STOCK_N]
-    ROLLOUT.copy_state_nb(w, g, players, n_stock, g[G_PUB + K.PUB_DISCARD_N])
+    POWERS.copy_state_nb(w, g, players, n_stock, g[G_PUB + K.PUB_DISCARD_N])
     for i in range(players * K.MEMORY_SLOTS):   # a seat's memory is its own: models start bare
         w[G_MEMORY + i] = 0
     w[G_PRIV + K.PRIV_LOG_N] = -1
@@ -155,7 +179,18 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
     players = rt[K.R_PLAYERS]
     w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
-    ctx = (0, 0, 0, aux, aux[AUX_TMP:AUX_TMP + TMP_SIZE], aux[AUX_CHECK] != 0)
+    decide = _decide()
+    table = (decide, decide, decide, decide, decide, decide, decide, decide, decide)
+    # no move log (the deal's PRIV_LOG_N is -1: _load_nb), so any rows will do
+    ctx = (dealt[:LOG_FIELDS].reshape((1, LOG_FIELDS)), _user(), table, aux,
+           aux[AUX_TMP:AUX_TMP + TMP_SIZE], aux[AUX_CHECK] != 0)
+    cols = par.shape[1]
+    rpar = aux[AUX_PAR:AUX_PAR + players * cols].view(np.float64).reshape((players, cols))
+    for s in range(players):
+        for k in range(cols):
+            rpar[s, k] = par[s, k]
+        if rpar[s, 0] == POLICY_USER:
+            rpar[s, 0] = POLICY_GREEDY
     aux[AUX_FORCE_SEAT] = seat
     for d in range(budget):
         # one deal for every move, as strategies/lookahead.py: loaded once, copied for each
@@ -165,15 +200,15 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
         after_deal = roll[0]
         for c in range(n):
             roll[0] = after_deal
-            ROLLOUT.copy_state_nb(w, dealt, players, n_stock, n_disc)
+            POWERS.copy_state_nb(w, dealt, players, n_stock, n_disc)
             aux[AUX_FORCE_TURN] = aux[AUX_CAND_ACTION + c]
             aux[AUX_FORCE_PLACE] = aux[AUX_CAND_POS + c]
-            turn, ender, knocked, capped, reshuffles = ROLLOUT.resume_nb(
-                w, rt, par, roll, ctx, seat, point == K.DP_KNOCK, rt[K.R_TURN_CAP])
+            turn, ender, knocked, capped, reshuffles = _resume(
+                w, rt, rpar, roll, ctx, seat, point == K.DP_KNOCK, rt[K.R_TURN_CAP])
             if capped < 0:
                 aux[AUX_FAILED] += 1
                 return -1
-            aux[AUX_CAND_SUM + c] += margin_nb(ROLLOUT.score_nb, w, rt, ender, knocked, aux,
+            aux[AUX_CAND_SUM + c] += margin_nb(POWERS.score_nb, w, rt, ender, knocked, aux,
                                                seat)
     return best_candidate_nb(aux, n)
 

@@ -1,6 +1,7 @@
-"""The seats of the lookahead player's rollouts in the power-card games: every decision of the
-flow's rollout build (simulator/kernel/flow, ``ROLLOUT``) comes here, called by name
-(simulator/kernel/by_name.py: compiled once, here, not into every step of that build).
+"""The seats of the lookahead player's rollouts in the power-card games: every decision of a
+rollout (the powers build, strategies/lookahead_powers.py) comes here, the one function in
+every slot of the rollouts' table of policies, by name (simulator/kernel/by_name.py: its code
+is compiled once, here, and linked into nothing).
 
 The seat that is trying a move first gives the answers the move is made of (the scratch's
 forced answers, strategies/lookahead.py ``AUX_FORCE_*``): its action at the start of its turn
@@ -65,7 +66,6 @@ def rollout_decide_nb(point, seat, held, g, rt, rng, par, aux):
     return model_nb(point, seat, held, g, rt, rng, par)
 
 
-# the rollout build asks every seat through ``rollout_decide`` (features.BUILDS "rollout"):
-# provided before that build's code is loaded, which imports this module first
-by_name.provide("golfsim_rollout_decide", rollout_decide_nb, POLICY_SIGNATURE)
-rollout_decide = by_name.caller("golfsim_rollout_decide", POLICY_SIGNATURE)
+# provided before the code of lookahead_powers, which imports this module first, is loaded
+DECIDE_NAME = "golfsim_rollout_decide"
+by_name.provide(DECIDE_NAME, rollout_decide_nb, POLICY_SIGNATURE)

@@ -27,7 +27,8 @@ os.environ.setdefault("GOLFSIM_USER_BUILD", "wait")
 os.environ.setdefault("GOLFSIM_OWN_BUILD", "no")
 
 # compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
-SLOW_BUILDS = ("powers", "powers:matches", "policy:lookahead", "policy:lookahead-powers")
+SLOW_BUILDS = ("powers", "powers:rollouts", "powers:matches", "policy:lookahead",
+               "policy:lookahead-powers")
 
 
 def _slow_selected(config) -> bool:
@@ -82,7 +83,7 @@ def pytest_configure(config):
             module = getattr(ev.data["dispatcher"].py_func, "__module__", "") or ""
             if module.startswith("golfsim_flow_powers"):
                 refuse("the power-card games' engine")
-            if module.startswith(("strategies.lookahead", "golfsim_flow_rollout")):
+            if module.startswith("strategies.lookahead"):
                 refuse("lookahead")
 
         def on_end(self, ev):

@@ -87,8 +87,8 @@ def test_an_edit_to_any_module_of_the_flow_changes_the_cache_key(tmp_path, monke
 
 # ---- one table, one name per build, one choice ---------------------------------------------
 def test_each_build_has_one_name_in_one_table():
-    assert set(features.BUILDS) == {"lean", "general", "powers", "user", "rollout", "table",
-                                    "own", "random", "forgetful", "opponent-aware", "guide"}
+    assert set(features.BUILDS) == {"lean", "general", "powers", "user", "table", "own",
+                                    "random", "forgetful", "opponent-aware", "guide"}
     assert set(features.BUILD_FEATURES) == set(features.BUILDS)
     for name, build in features.BUILDS.items():
         assert build.name == name and build.estimate_s > 0 and build.description
@@ -140,12 +140,11 @@ def test_every_line_of_a_build_copy_is_its_modules_line():
     """Outside the build block, line N of a build's copy is the line of the flow's module
     builds.module_line names (or blank where the module imports another of the flow)."""
     from simulator.kernel import engine
-    from strategies import lookahead_powers   # writes the rollout build's copy (no compile)
     source = builds.flow_source().splitlines()
     start = source.index(builds.BUILD_START) + 1
     end = source.index(builds.BUILD_END) + 1
     texts = {p: p.read_text().splitlines() for p in FLOW.glob("*.py")}
-    for module in (*engine.BUILDS.values(), lookahead_powers.ROLLOUT):
+    for module in engine.BUILDS.values():
         copy = Path(module.__file__).read_text().splitlines()
         assert len(copy) == len(source), module.__file__
         checked = 0

@@ -1,5 +1,6 @@
-"""simulator/kernel/by_name.py: a compiled function called by name answers as when called
-directly, from freshly compiled code and from the cache in a new process."""
+"""simulator/kernel/by_name.py: a compiled function called by name, or through a named slot
+filled later, answers as when called directly, from freshly compiled code and from the cache
+in a new process; before the slot is filled its caller gets the stand-in's answer."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 # a module with a callee provided by name and a cached caller of it (as strategies/
-# rollout_models.py provides the rollouts' seat model to the rollout build)
+# rollout_models.py provides the rollouts' seat model to lookahead_powers.py)
 MODULE = textwrap.dedent("""
     import numpy as np
     from numba import types
@@ -93,3 +94,73 @@ def test_a_name_is_provided_by_one_function():
     by_name.provide("golfsim_test_once", one, sig)   # again: the same function, accepted
     with pytest.raises(RuntimeError, match="golfsim_test_once"):
         by_name.provide("golfsim_test_once", other, sig)
+
+
+# a cached caller through a slot, compiled and loaded before the callee is compiled at all,
+# and a table of first-class function values made from a provided name (as strategies/
+# lookahead_powers.py calls the powers build and fills its rollouts' table of policies)
+LATE = textwrap.dedent("""
+    import numpy as np
+    from numba import types
+    from simulator.kernel import by_name
+    from simulator.kernel.jit import hot
+
+    SIG = types.UniTuple(types.int64, 2)(types.int64, types.int64[::1])
+    ONE = types.int64(types.int64)
+
+    @hot
+    def stand_in(x, aux):
+        return -1, -1
+
+    @hot
+    def twice(x):
+        return 2 * x
+
+    @hot
+    def later(x, aux):
+        aux[0] += x
+        return x + 1, aux[0]
+
+    by_name.provide("golfsim_test_twice", twice, ONE)
+    late = by_name.late_caller("golfsim_test_late", SIG, stand_in)
+    twice_value = by_name.pointer("golfsim_test_twice", ONE)
+
+    @hot
+    def flow(aux):
+        f = twice_value()
+        table = (f, f)
+        a, b = late(5, aux)
+        return a * 1000 + b * 10 + table[1](3)
+
+    aux = np.zeros(1, dtype=np.int64)
+    before = flow(aux)
+    by_name.provide_late("golfsim_test_late", later, SIG)
+    after = flow(aux)
+    print(before, after, aux[0], sum(flow.stats.cache_hits.values()))
+""")
+
+
+def test_a_slot_is_called_once_filled_fresh_and_from_the_cache(tmp_path):
+    module = tmp_path / "late_case.py"
+    module.write_text(LATE)
+    cache = tmp_path / "cache"
+    fresh = _run(module, cache)
+    cached = _run(module, cache)
+    # before: the stand-in's (-1, -1) and 2 * 3; after: later(5) = (6, 5)
+    assert fresh[:3] == [-1000 - 10 + 6, 6000 + 50 + 6, 5]
+    assert fresh[3] == 0 and cached[3] == 1   # the second process loaded the caller
+    assert cached[:3] == fresh[:3]
+
+
+def test_a_slot_takes_only_a_function_of_its_signature():
+    from numba import types
+
+    from simulator.kernel import by_name
+    from simulator.kernel.jit import hot
+
+    @hot(cache=False)
+    def floats(x):
+        return x * 0.5
+
+    with pytest.raises(TypeError, match="golfsim_test_typed"):
+        by_name.provide_late("golfsim_test_typed", floats, types.int64(types.int64))

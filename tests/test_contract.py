@@ -425,7 +425,7 @@ def test_contract_lookahead_sweep(preset):
     run_general(rules, 3, [LOOKAHEAD, "knock-threshold", "greedy"], seed=9, rounds=4)
 
 
-# ---- the power-card games: the powers build, and the rollout build of lookahead's seats ----------
+# ---- the power-card games: the powers build, lookahead's rollouts on it -------------------------
 # Their layouts grow and shrink, so the final layouts hold all MAX_POS positions (an empty one
 # its pseudo-card), and the referee (replay) is the power engine. The powers build
 # and lookahead's are compiled for the slow tier only (tests/conftest.py SLOW_BUILDS).

@@ -33,8 +33,8 @@ def test_every_option_is_classified():
 
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
-                                                      "rollout", "table", "own", "random",
-                                                      "forgetful", "opponent-aware", "guide"}
+                                                      "table", "own", "random", "forgetful",
+                                                      "opponent-aware", "guide"}
     # the table build plays what the lean and user builds play, with any seats; a built-in's
     # own build (random's too) what the table build plays
     assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]
@@ -195,13 +195,13 @@ POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] +
 def test_only_the_powers_build_plays_power_rules(case):
     rules = POWER_RULE_SETS[case]
     for build in F.BUILD_FEATURES:
-        # the powers build plays them (tests/test_power_kernel.py), and the rollouts of
-        # lookahead's powers build (tests/test_lookahead_powers.py)
-        if build not in ("powers", "rollout"):
+        # the powers build plays them (tests/test_power_kernel.py), lookahead's rollouts
+        # included (tests/test_lookahead_powers.py)
+        if build != "powers":
             assert "powers" in pick.missing(build, rules, PLAYERS), build
     assert not pick.missing("powers", rules, PLAYERS)
     assert not rules_eligible(flatten(rules, PLAYERS).ri)
-    # lookahead plays them too: its rollouts have a powers build of their own
+    # lookahead plays them too: its rollouts play on the powers build
     check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
     job = _job(rules, builtin.POLICY_GREEDY)
     assert job.build == "powers" and job.powers and not job.lean

@@ -42,7 +42,7 @@ def test_a_build_has_every_name_the_package_exports_and_its_own_lines(cache_dir)
     assert Path(module.__file__).parent == cache_dir / "flow_builds"
     missing = [name for name in flow.__all__ if not hasattr(module, name)]
     assert missing == []
-    assert module.POWERS and module.GENERAL and not module.USER and not module.ROLLOUT
+    assert module.POWERS and module.GENERAL and not module.USER
     assert not module.TABLE
     assert not flow.POWERS and not flow.GENERAL   # the package itself is the lean build
     assert module.user_decide is flow.user_decide

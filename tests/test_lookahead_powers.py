@@ -3,13 +3,18 @@ Cabo and Pablo holes with card conservation checked after every turn of the hole
 rollout, its results do not depend on threads, it decides from what its seat may see, and it
 wins more often than greedy in its seat on the same deals.
 
-Every test here needs the ``policy:lookahead-powers`` build (its rollouts' own build of the
-game flow), which no other test compiles and the default tier's warm-up leaves out: from an
-empty cache that takes about two minutes on one core (docs/performance.md), so the
-whole module is the slow tier."""
+Its rollouts play on the powers build itself, which they call through a slot the run fills
+(strategies/compiled.py ``provide_rollouts``): the same compiled turns as the run's own.
+
+Every test here needs the ``policy:lookahead-powers`` build and the powers build, which the
+default tier's warm-up leaves out (docs/performance.md), so the whole module is the slow
+tier."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numba
 import numpy as np
 import pytest
 
@@ -19,7 +24,7 @@ from simulator.experiments.runner import run
 from simulator.kernel import pick
 from simulator.kernel.engine import State, pack_rules, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
-from strategies import compiled, resolve_seats, seat_arrays
+from strategies import compiled, resolve_seats, seat_arrays, user_policy
 from strategies import lookahead as LA
 from strategies.lookahead_powers import lookahead_powers_nb
 from test_lookahead import _rescrambled, _wins, assert_same_whatever_threads_and_chunks
@@ -27,6 +32,7 @@ from tiers import slow
 
 pytestmark = slow
 CABO = Rules.preset("power_cabo")
+EXAMPLE = Path(__file__).resolve().parents[1] / "strategies" / "examples" / "greedy_policy.py"
 PABLO = Rules.preset("power_pablo")
 
 
@@ -138,3 +144,28 @@ def test_plays_every_power_rule_set(name):
             8, i, rt, par, *st.arrays(), True, True, NO_USER_POLICY, table, st.aux)
         assert ok and st.out[K.OUT_ERROR] == 0, (i, st.out[K.OUT_ERROR])
     assert st.aux[LA.AUX_FAILED] == 0 and st.aux[LA.AUX_STAMP] > 0
+
+
+def test_the_rollouts_play_the_runs_own_compiled_turns():
+    """One compiled turn loop serves the run and its rollouts (arguments of other types would
+    compile play_nb a second time, doubling the powers build's compile), and a user policy's
+    seat, which the rollouts' table has no slot for, is modelled as greedy: no rollout
+    fails."""
+    players = 3
+    seats = resolve_seats(["lookahead:budget=2", f"{EXAMPLE}:decide", "greedy"], players)
+    ids, params = seat_arrays(seats)
+    arrays = flatten(CABO, players)
+    rt, par, table = pack_rules(arrays), policy_table(ids, params), _table(ids)
+    build = pick.module(pick.build(arrays.ri, ids, "general"))
+    assert build is pick.module("powers")
+    st = State(players, 8192)
+    st.aux[LA.AUX_CHECK] = 1
+    for i in range(6):
+        ok = build.round_nb(8, i, rt, par, *st.arrays(), True, True, user_policy(seats),
+                            table, st.aux)
+        assert ok and st.out[K.OUT_ERROR] == 0, (i, st.out[K.OUT_ERROR])
+    assert st.aux[LA.AUX_FAILED] == 0 and st.aux[LA.AUX_STAMP] > 0
+    # the rollouts call resume_nb with the very types of the run's own turns (play_nb)
+    run_args = (st.g, rt, par, st.rng, (st.log, user_policy(seats), table, st.aux, st.tmp, True))
+    assert tuple(numba.typeof(a) for a in run_args) == compiled.RESUME_SIGNATURE.args[:5]
+    assert build.resume_nb.signatures == [compiled.RESUME_SIGNATURE.args]

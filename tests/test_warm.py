@@ -39,8 +39,8 @@ def test_warm_compiles_every_build_a_built_in_reaches():
     """The power-card games' engine and lookahead's power rollouts included (a first power
     command after ``golfsim warm`` should compile nothing)."""
     from strategies import STRATEGIES
-    for name in ("lean", "general", "general:matches", "powers", "powers:matches",
-                 "policy:lookahead-powers"):
+    for name in ("lean", "general", "general:matches", "powers", "powers:rollouts",
+                 "powers:matches", "policy:lookahead-powers"):
         assert name in warm.PLAN
     for strategy in STRATEGIES:
         if strategy != "random":     # random's policy is compiled into the engine

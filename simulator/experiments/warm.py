@@ -22,8 +22,10 @@ from ..kernel import builds
 from . import runner
 
 ENGINE_PLAN = ("general", "general:matches")
-# the power-card games' build of the engine
-POWERS_PLAN = ("powers", "powers:matches")
+# the power-card games' build of the engine, where lookahead's rollouts enter it (a call of
+# its own, compiled only for lookahead), its match play
+ROLLOUTS = compiled.ROLLOUTS_BUILD
+POWERS_PLAN = ("powers", ROLLOUTS, "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
 # first of them to compile in a process compiles that rule, the others load it
 GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
@@ -58,6 +60,8 @@ def warm_one(name: str, notify=None) -> float:
         warm_up(Rules.preset("six_card"), 4, ids, params, kernel="own", notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
+    elif name == ROLLOUTS:
+        compiled.provide_rollouts(notify)
     else:   # a build, played on the kernel of its name (pick.build)
         build, _, matches = name.partition(":")
         rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
@@ -75,7 +79,9 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
     build = runner.build_of(arrays, policy_ids, kernel)
     if cpus < 2 or build == "lean" or build.startswith("own:"):
         return
-    needed = [build] + ([f"{build}:matches"] if match_mode else []) + sorted(
+    rollouts = build == "powers" and any(int(p) in compiled.POWER_ENTRIES for p in policy_ids)
+    needed = [build] + ([ROLLOUTS] if rollouts else []) + \
+        ([f"{build}:matches"] if match_mode else []) + sorted(
         {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
     cold = [name for name in needed if not builds.is_compiled(name)]

@@ -36,7 +36,9 @@ GREEDY_COMBINE_ORDER = ("J", "10", "3", "4", "5", "8")
 # the general engine's table of compiled built-ins (strategies.compiled): ids 0..7, then
 # lookahead
 N_POLICY_SLOTS = POLICY_GUIDE + 2
-POLICY_SCRATCH = 6144  # int64 scratch a policy may use between decisions (lookahead's)
+# the parameters in a seat's row of the policy table, after its id (engine.policy_table)
+N_PARAMS = 26
+POLICY_SCRATCH = 6656  # int64 scratch a policy may use between decisions (lookahead's)
 
 # ---- decision points (what a policy is asked) -------------------------------------------
 DP_REVEAL = 0        # choose a position to flip/peek during the initial reveal

@@ -268,11 +268,6 @@ BUILDS = {b.name: b for b in (
     Build("guide", (("GUIDE", True),), _COMMON, 60, "the guide policy's own build",
           (_FLOW_STAND_INS, "from strategies.guide import guide_lean_entry as _own",
            "own_decide = hot(_own, cache=False)")),
-    # the lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py)
-    Build("rollout", (("GENERAL", True), ("POWERS", True), ("ROLLOUT", True)), _EVERY, 134,
-          "the lookahead policy of the power-card games (with its rollouts' build of the "
-          "game flow)",
-          (_FLOW_STAND_INS, "from strategies.rollout_models import rollout_decide")),
 )}
 BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.items()}
 # what else compiles apart: a build's match play, and each built-in policy (strategies/
@@ -281,6 +276,8 @@ BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.i
 PARTS = {
     "general:matches": (5, "match play"),
     "powers:matches": (6, "match play of the power-card games"),
+    # the powers build's resume_nb, which lookahead's rollouts call (its code again, linked)
+    "powers:rollouts": (12, "the power-card games' engine for lookahead's rollouts"),
     "policy:random": (1, "the random policy"),
     "policy:greedy": (40, "the greedy policy"),
     "policy:knock-threshold": (7, "the knock-threshold policy"),
@@ -291,9 +288,9 @@ PARTS = {
     "policy:guide": (12, "the guide policy"),
     # 36 s after the lean build in the same process (warm.TOGETHER), whose flow it shares
     "policy:lookahead": (79, "the lookahead policy"),
-    # the rollout build and its seats' models; 93 s after greedy's build in the same process
-    # (warm.TOGETHER), whose power rule the models share
-    "policy:lookahead-powers": (BUILDS["rollout"].estimate_s, BUILDS["rollout"].description),
+    # its rollouts' seat models and its search (the rollouts play on the powers build); after
+    # greedy's build in the same process (warm.TOGETHER), whose power rule the models share
+    "policy:lookahead-powers": (55, "the lookahead policy of the power-card games"),
     "policy:unused": (5, "the policy table's stand-in"),
 }
 

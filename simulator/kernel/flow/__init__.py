@@ -25,14 +25,12 @@ folder, build.py's lines replaced, and imports it from there):
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
-  checks. Its powers build (``POWERS``) plays the power-card games too;
-- the rollout build (``ROLLOUT``; strategies/lookahead_powers.py writes the copy): the powers
-  build with every decision going to the seat's model in the lookahead player's rollouts
-  (strategies/rollout_models.py, called by name: simulator/kernel/by_name.py), from any
-  seat's turn (``resume_nb``).
+  checks. Its powers build (``POWERS``) plays the power-card games too, and the lookahead
+  player's rollouts in them, from any seat's turn (``resume_nb``;
+  strategies/lookahead_powers.py).
 
-``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``ROLLOUT``, ``OWN``, ``RANDOM``, ``FORGETFUL``,
-``AWARE`` and ``GUIDE`` are module
+``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``OWN``, ``RANDOM``, ``FORGETFUL``, ``AWARE`` and
+``GUIDE`` are module
 constants, so Numba drops the branches of the other builds before it compiles anything, and
 each build pays only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
 (stock, discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
@@ -64,7 +62,7 @@ from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
 
 from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOG_FIELDS, PRIV_OVER,
                    eligible, known_at, own, policy_slot_nb, rules_eligible)
-from .build import GENERAL, POWERS, ROLLOUT, TABLE, USER, user_decide, user_decide_call
+from .build import GENERAL, POWERS, TABLE, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
 from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb,
                     resume_nb, round_nb, score_nb, turn_mask_nb)
@@ -72,7 +70,7 @@ from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefi
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
            "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
-           "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "ROLLOUT", "TABLE", "USER",
+           "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "TABLE", "USER",
            "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
            "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "resume_nb",
            "round_nb", "score_nb", "turn_mask_nb"]

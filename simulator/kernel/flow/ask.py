@@ -14,8 +14,8 @@ from simulator.kernel.rng import STREAM_SEAT0
 
 from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS, VIEWS,
                    effect_of, policy_slot_nb, set_pub)
-from .build import (GENERAL, OWN, POWERS, RANDOM, ROLLOUT, TABLE, own_decide, random_pick,
-                    rollout_decide, user_decide, user_decide_call)
+from .build import (GENERAL, OWN, POWERS, RANDOM, TABLE, own_decide, random_pick, user_decide,
+                    user_decide_call)
 from .moves import _discard, _put, _replaceable, _unknown_mask, learn
 
 
@@ -100,9 +100,7 @@ def _ask(g, rt, rng, par, ctx, point, seat, held, often):
     legal. ``often``: a decision of every turn; a user build copies the policy there, and
     calls one copy at the rare ones (each copy adds to the compile)."""
     g[ix(G_PUB + K.PUB_ACTOR)] = seat
-    if ROLLOUT:   # a seat's model in a rollout, called directly (its scratch in ctx[3])
-        a = rollout_decide(point, seat, held, g, rt, rng, par, ctx[3])
-    elif OWN:   # every seat's one built-in, not through the table: called, or copied here
+    if OWN:   # every seat's one built-in, not through the table: called, or copied here
         # when it is small (builds.own_lines)
         a = own_decide(point, seat, held, g, rt, rng, par, ctx[3])
     elif (GENERAL or TABLE) and par[seat, 0] != POLICY_USER:  # a built-in, through the table

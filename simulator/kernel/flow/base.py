@@ -15,10 +15,10 @@ from simulator.kernel.features import lacking, needed_from_ri
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.lanes import GAIN_LIMIT
 
-from .build import GENERAL, POWERS, ROLLOUT, TABLE, USER
+from .build import GENERAL, POWERS, TABLE, USER
 
 VIEWS = USER or GENERAL or TABLE   # the seats' policies read g's views, not the lean cache
-LOGS = GENERAL and not ROLLOUT   # a move log may be kept (a rollout keeps none)
+LOGS = GENERAL   # a move log may be kept
 # Every build inlines the turn's steps; the general build calls its asks (each a policy
 # reached through a pointer anyway), the reveal and the round, which it would otherwise copy
 # into many places: its first compile stays under a minute (docs/performance.md).

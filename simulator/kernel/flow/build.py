@@ -7,13 +7,8 @@ from __future__ import annotations
 
 from simulator.kernel.jit import hot
 
-# The lookahead player's rollouts in the power-card games (strategies/lookahead_powers.py) play
-# a powers build whose decisions go straight to the seats' models (strategies/
-# rollout_models.py), called by name (simulator/kernel/by_name.py) so that their code is not
-# compiled again into every step that asks. A built-in's own build (OWN, with TABLE) plays
-# every seat with that one built-in's entry point compiled in (strategies/compiled.py
-# ENTRIES). Random's
-# own build (RANDOM) is the lean flow with every seat playing ``random``, which reads nothing
+# A built-in's own build (OWN, with TABLE) plays every seat with that one built-in's entry
+# point compiled in (strategies/compiled.py ENTRIES). Random's own build (RANDOM) is the lean flow with every seat playing ``random``, which reads nothing
 # but the legal actions: no views are kept, and each decision draws from ``random_pick``
 # (strategies/random_policy.py) over the legal actions as a bit mask. The own builds of
 # ``forgetful`` (FORGETFUL) and ``opponent-aware`` (AWARE) are the lean flow too, its cache of
@@ -25,7 +20,6 @@ from simulator.kernel.jit import hot
 # G_KNOWN for its own cards, their face-up flags, the counters and the legal actions of each
 # decision) and asks its entry point, ``own_decide``, which places cards from the cache.
 # Only those builds' lines set these: the others keep them.
-ROLLOUT = False
 OWN = False
 RANDOM = False
 FORGETFUL = False
@@ -49,7 +43,6 @@ def _no_withhold(g, rt, par, seat, card, n, S, choice, may_discard):
     return choice
 
 
-rollout_decide = hot(_no_policy, cache=False)
 own_decide = hot(_no_policy, cache=False)
 random_pick = hot(_no_pick, inline="always", cache=False)
 forget = hot(_no_forget, cache=False)
