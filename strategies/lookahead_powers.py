@@ -53,24 +53,18 @@ from strategies.lookahead import (AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM, A
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.compiled import POLICY_SIGNATURE, RESUME_SIGNATURE, RESUME_SLOT
-from strategies.rollout_models import DECIDE_NAME, committed_nb, model_nb
+from strategies.rollout_models import DECIDE_NAME, NO_USER_NAME, committed_nb, model_nb
 
 # the powers build's moves (copy_state_nb, score_nb: small, compiled in here)
 POWERS = engine.BUILDS["powers"]
-
-
-def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
-             params):
-    return -1   # never asked: the rollouts' table has no user policy's seat
 
 
 def _not_provided(g, rt, par, rng, ctx, seat, at_call, cap):
     return 0, -1, 0, -1, 0   # capped -1: the rollout failed
 
 
-by_name.provide("golfsim_rollout_no_user", hot(_no_user), USER_SIGNATURE)
 _decide = by_name.pointer(DECIDE_NAME, POLICY_SIGNATURE)
-_user = by_name.pointer("golfsim_rollout_no_user", USER_SIGNATURE)
+_user = by_name.pointer(NO_USER_NAME, USER_SIGNATURE)
 _resume = by_name.late_caller(RESUME_SLOT, RESUME_SIGNATURE, hot(_not_provided))
 assert K.N_POLICY_SLOTS == 9   # the rollouts' table (_best_move_nb) fills each slot
 
