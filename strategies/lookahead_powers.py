@@ -16,8 +16,8 @@ knows of other layouts (peeks, swaps it saw) stays, and who was seen peeking, sh
 penalties and the round's counters are as they are. A card it holds goes back on top of the
 stock, for the move to draw it again.
 
-Each rollout plays the round on from that state on the powers build itself (its ``resume_nb``,
-from any turn), with a table of policies whose every slot is the seats' model
+Each rollout plays the round on from that state on the powers build itself (its turn loop,
+``play_nb``, from any turn), with a table of policies whose every slot is the seats' model
 (strategies/rollout_models.py) and no move log. The powers build is called through a named
 slot (simulator/kernel/by_name.py ``late_caller``) that the run fills before it plays
 (strategies/compiled.py ``provide_rollouts``), so this module compiles without it, on one
@@ -39,7 +39,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_LEGAL, G_MEMORY, 
                                   G_STOCK, MAX_PLAYERS, MAX_POS)
 from simulator.game.codes import POLICY_GREEDY, POLICY_USER
 from simulator.kernel import by_name, engine
-from simulator.kernel.flow import LOG_FIELDS, PRIV_OVER
+from simulator.kernel.flow import FROM_CALL, LOG_FIELDS, PRIV_OVER
 from simulator.kernel.jit import hot
 from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
@@ -52,20 +52,21 @@ from strategies.lookahead import (AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM, A
                                   rollout_setup_nb, shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
-from strategies.compiled import POLICY_SIGNATURE, RESUME_SIGNATURE, RESUME_SLOT
+from strategies.compiled import PLAY_SIGNATURE, PLAY_SLOT, POLICY_SIGNATURE
 from strategies.rollout_models import DECIDE_NAME, NO_USER_NAME, committed_nb, model_nb
 
-# the powers build's moves (copy_state_nb, score_nb: small, compiled in here)
+# the powers build's moves (copy_state_nb, counters_nb, score_nb: small, compiled in here)
 POWERS = engine.BUILDS["powers"]
 
 
-def _not_provided(g, rt, par, rng, ctx, seat, at_call, cap):
+def _not_provided(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn,
+                  ender, final_left, knocked, reshuffles, forced, forced_pos, cap):
     return 0, -1, 0, -1, 0   # capped -1: the rollout failed
 
 
 _decide = by_name.pointer(DECIDE_NAME, POLICY_SIGNATURE)
 _user = by_name.pointer(NO_USER_NAME, USER_SIGNATURE)
-_resume = by_name.late_caller(RESUME_SLOT, RESUME_SIGNATURE, hot(_not_provided))
+_play = by_name.late_caller(PLAY_SLOT, PLAY_SIGNATURE, hot(_not_provided))
 assert K.N_POLICY_SLOTS == 9   # the rollouts' table (_best_move_nb) fills each slot
 
 
@@ -197,8 +198,12 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
             POWERS.copy_state_nb(w, dealt, players, n_stock, n_disc)
             aux[AUX_FORCE_TURN] = aux[AUX_CAND_ACTION + c]
             aux[AUX_FORCE_PLACE] = aux[AUX_CAND_POS + c]
-            turn, ender, knocked, capped, reshuffles = _resume(
-                w, rt, rpar, roll, ctx, seat, point == K.DP_KNOCK, rt[K.R_TURN_CAP])
+            n_stock_w, n_disc_w, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
+                reshuffles = POWERS.counters_nb(w)
+            turn, ender, knocked, capped, reshuffles = _play(
+                w, rt, rpar, roll, ctx, seat, n_stock_w, n_disc_w, sum_disc, up_n, up_sum, turn,
+                ender, final_left, knocked, reshuffles,
+                FROM_CALL if point == K.DP_KNOCK else -1, -1, rt[K.R_TURN_CAP])
             if capped < 0:
                 aux[AUX_FAILED] += 1
                 return -1

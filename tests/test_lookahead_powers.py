@@ -165,7 +165,7 @@ def test_the_rollouts_play_the_runs_own_compiled_turns():
                             table, st.aux)
         assert ok and st.out[K.OUT_ERROR] == 0, (i, st.out[K.OUT_ERROR])
     assert st.aux[LA.AUX_FAILED] == 0 and st.aux[LA.AUX_STAMP] > 0
-    # the rollouts call resume_nb with the very types of the run's own turns (play_nb)
+    # the rollouts call the run's own compiled turns (play_nb), with the run's types
     run_args = (st.g, rt, par, st.rng, (st.log, user_policy(seats), table, st.aux, st.tmp, True))
-    assert tuple(numba.typeof(a) for a in run_args) == compiled.RESUME_SIGNATURE.args[:5]
-    assert build.resume_nb.signatures == [compiled.RESUME_SIGNATURE.args]
+    assert tuple(numba.typeof(a) for a in run_args) == compiled.PLAY_SIGNATURE.args[:5]
+    assert build.play_nb.signatures == [compiled.PLAY_SIGNATURE.args]

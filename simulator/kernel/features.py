@@ -276,8 +276,8 @@ BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.i
 PARTS = {
     "general:matches": (5, "match play"),
     "powers:matches": (6, "match play of the power-card games"),
-    # the powers build's resume_nb, which lookahead's rollouts call (its code again, linked)
-    "powers:rollouts": (12, "the power-card games' engine for lookahead's rollouts"),
+    # the powers build's turn loop for lookahead's rollouts (loaded: the build compiled it)
+    "powers:rollouts": (2, "the power-card games' engine for lookahead's rollouts"),
     "policy:random": (1, "the random policy"),
     "policy:greedy": (40, "the greedy policy"),
     "policy:knock-threshold": (7, "the knock-threshold policy"),

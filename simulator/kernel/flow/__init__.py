@@ -26,8 +26,8 @@ folder, build.py's lines replaced, and imports it from there):
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
   checks. Its powers build (``POWERS``) plays the power-card games too, and the lookahead
-  player's rollouts in them, from any seat's turn (``resume_nb``;
-  strategies/lookahead_powers.py).
+  player's rollouts in them, from any seat's turn (``play_nb`` from ``FROM_CALL`` and the
+  counters of the public slots, ``counters_nb``; strategies/lookahead_powers.py).
 
 ``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``OWN``, ``RANDOM``, ``FORGETFUL``, ``AWARE`` and
 ``GUIDE`` are module
@@ -60,17 +60,18 @@ The modules, by concern (each imports only those above it):
 
 from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
 
-from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOG_FIELDS, PRIV_OVER,
-                   eligible, known_at, own, policy_slot_nb, rules_eligible)
+from .ask import counters_nb
+from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, FROM_CALL, LOG_FIELDS,
+                   PRIV_OVER, eligible, known_at, own, policy_slot_nb, rules_eligible)
 from .build import GENERAL, POWERS, TABLE, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
-from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb,
-                    resume_nb, round_nb, score_nb, turn_mask_nb)
+from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb, round_nb,
+                    score_nb, turn_mask_nb)
 
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
            "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
            "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "TABLE", "USER",
            "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
-           "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "resume_nb",
-           "round_nb", "score_nb", "turn_mask_nb"]
+           "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "round_nb",
+           "score_nb", "turn_mask_nb", "counters_nb", "FROM_CALL"]

@@ -46,6 +46,10 @@ def _counters(g):
             np.int64(g[ix(G_PUB + K.PUB_KNOCKED)]), np.int64(g[ix(G_PUB + K.PUB_RESHUFFLES)]))
 
 
+# (what the lookahead player's rollouts resume a power round from: play_nb's FROM_CALL)
+counters_nb = _counters
+
+
 @hot(inline="always")
 def _show_piles(g, n_disc, sum_disc, up_n, up_sum):
     """The public slots a step within a decision changed (a flip, a removed group)."""

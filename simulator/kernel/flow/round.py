@@ -18,7 +18,7 @@ from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_s
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
-from .ask import _counters, _mask_actions, _mask_positions, _publish
+from .ask import _mask_actions, _mask_positions, _publish
 from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
                    known_at)
 from .build import AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
@@ -133,7 +133,8 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     the seat's policy (the lookahead player's candidates, lean build): A_KNOCK; A_TAKE_DISCARD
     placed at ``forced_pos``; A_DRAW_STOCK with the drawn card placed at ``forced_pos``,
     discarded when it is A_DISCARD, or as the policy decides when it is -1; in a power round
-    FROM_CALL starts at the call that ends the seat's turn, its action made (resume_nb).
+    FROM_CALL starts at the call that ends the seat's turn, its action made, the counters
+    those of the public slots (``counters_nb``: the lookahead player's rollouts).
     ``ctx``: (move log, user policy, policies' table, policy scratch, int64 scratch, check)
     in the general build, anything in the others. Returns (turns, ender, knocked, capped,
     reshuffles); capped is -1 after a policy's illegal action or a failed check."""
@@ -201,18 +202,6 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
     return turn, ender, knocked, capped, reshuffles
-
-
-@hot
-def resume_nb(g, rt, par, rng, ctx, seat, at_call, cap):
-    """play_nb in a power round from the state of a decision in ``seat``'s turn, its counters
-    in the public slots: from that turn's start, or (``at_call``) from the call that ends it
-    (the lookahead player's rollouts, strategies/lookahead_powers.py)."""
-    n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
-        reshuffles = _counters(g)
-    return play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn,
-                   ender, final_left, knocked, reshuffles, FROM_CALL if at_call else -1, -1,
-                   cap)
 
 
 @hot(inline=STEP)
