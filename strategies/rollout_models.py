@@ -20,7 +20,7 @@ from simulator.game import codes as K
 from simulator.game.codes import POLICY_KNOCK_THRESHOLD, POLICY_LOOKAHEAD
 from simulator.kernel import by_name
 from simulator.kernel.jit import hot
-from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
+from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE, no_user
 from strategies.common import decide_with_nb
 from strategies.compiled import POLICY_SIGNATURE
 from strategies.greedy import greedy_nb, knock_threshold_nb
@@ -67,14 +67,11 @@ def rollout_decide_nb(point, seat, held, g, rt, rng, par, aux):
     return model_nb(point, seat, held, g, rt, rng, par)
 
 
-def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
-             params):
-    return -1   # never asked: a user policy's seat plays greedy's model in the rollouts
-
-
 # provided before the code of lookahead_powers, which imports this module first, is loaded
 # (here, not there: compiling anything of strategies.lookahead* is the slow tier's)
 DECIDE_NAME = "golfsim_rollout_decide"
 NO_USER_NAME = "golfsim_rollout_no_user"
 by_name.provide(DECIDE_NAME, rollout_decide_nb, POLICY_SIGNATURE)
-by_name.provide(NO_USER_NAME, hot(_no_user), USER_SIGNATURE)
+# (a user policy's seat plays greedy's model in the rollouts: never asked; not cached, as
+# NO_USER_POLICY caches the same function)
+by_name.provide(NO_USER_NAME, hot(no_user, cache=False), USER_SIGNATURE)

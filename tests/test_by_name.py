@@ -55,6 +55,14 @@ MODULE = textwrap.dedent("""
 """)
 
 
+def _fresh_and_cached(tmp_path: Path, text: str) -> tuple[list[int], list[int]]:
+    """What the module ``text`` prints, run in a new process with an empty cache, then again
+    in another with that cache."""
+    module = tmp_path / "case.py"
+    module.write_text(text)
+    return _run(module, tmp_path / "cache"), _run(module, tmp_path / "cache")
+
+
 def _run(module: Path, cache: Path) -> list[int]:
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
     out = subprocess.run([sys.executable, str(module)], env=env, capture_output=True,
@@ -64,11 +72,7 @@ def _run(module: Path, cache: Path) -> list[int]:
 
 
 def test_called_by_name_as_directly_fresh_and_from_the_cache(tmp_path):
-    module = tmp_path / "by_name_case.py"
-    module.write_text(MODULE)
-    cache = tmp_path / "cache"
-    fresh = _run(module, cache)
-    cached = _run(module, cache)
+    fresh, cached = _fresh_and_cached(tmp_path, MODULE)
     assert fresh[0] == fresh[1] and fresh[2] == fresh[3] == 5   # the same answers, calls
     assert fresh[4] == 0 and cached[4] == 1   # the second process loaded the caller
     assert cached[:4] == fresh[:4]
@@ -141,11 +145,7 @@ LATE = textwrap.dedent("""
 
 
 def test_a_slot_is_called_once_filled_fresh_and_from_the_cache(tmp_path):
-    module = tmp_path / "late_case.py"
-    module.write_text(LATE)
-    cache = tmp_path / "cache"
-    fresh = _run(module, cache)
-    cached = _run(module, cache)
+    fresh, cached = _fresh_and_cached(tmp_path, LATE)
     # before: the stand-in's (-1, -1) and 2 * 3; after: later(5) = (6, 5)
     assert fresh[:3] == [-1000 - 10 + 6, 6000 + 50 + 6, 5]
     assert fresh[3] == 0 and cached[3] == 1   # the second process loaded the caller

@@ -88,13 +88,10 @@ def pointer(name: str, signature):
     def _pointer(typingctx):
         build = _value(fn_type, signature, symbol)
         return fn_type(), lambda context, builder, sig, args: build(context, builder)
-    return hot(_pointer_function(_pointer), inline="always", cache=False)
 
-
-def _pointer_function(intrinsic_fn):
     def value():
-        return intrinsic_fn()
-    return value
+        return _pointer()
+    return hot(value, inline="always", cache=False)
 
 
 def caller(name: str, signature):

@@ -60,13 +60,14 @@ class UserPolicyError(ValueError):
     """The named file or function cannot be used as a policy."""
 
 
-def _no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
-             params):
+def no_user(point, seat, held, public, legal, known, faceup, discard, memory, rules, rng,
+            params):
+    """The stand-in where no seat plays a user policy (it is never asked)."""
     return -1
 
 
-# passed to the engine when no seat plays a user policy (it is never called then)
-NO_USER_POLICY = cfunc(SIGNATURE, cache=True, error_model="numpy")(_no_user)
+# passed to the engine when no seat plays a user policy
+NO_USER_POLICY = cfunc(SIGNATURE, cache=True, error_model="numpy")(no_user)
 
 
 def load_function(path: str, name: str, nrt: bool = True):
