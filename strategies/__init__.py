@@ -152,7 +152,10 @@ STRATEGIES = {
                 Param("budget", 24.0, "deals tried per candidate move (cost grows linearly)",
                       1, MAX_BUDGET, integer=True),
                 Param("width", 3.0, "positions tried for a card: the best ones by greedy's "
-                      "estimate", 1, MAX_WIDTH, integer=True))),
+                      "estimate", 1, MAX_WIDTH, integer=True),
+                Param("race", 2.0, "after 8 deals, stop trying a move once its mean margin is "
+                      "this many standard errors worse than the best's (paired, on the same "
+                      "deals); 0: every move on every deal", 0, 10))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

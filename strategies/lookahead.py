@@ -7,8 +7,10 @@ does not know), consistently with what it knows, plays the move, and plays the r
 every seat modelled by a built-in (itself as knock-threshold with its own T in knock games,
 greedy otherwise; knock-threshold seats as themselves; everyone else as greedy). It keeps the
 move whose rollouts end with the lowest mean margin (its score minus the best other score).
-Every move is tried on the same ``budget`` deals (common random numbers), so the comparison is
-paired. Other decisions (initial reveal, optional flips) are greedy's.
+The moves are tried on the same deals (common random numbers), up to ``budget`` of them, so the
+comparison is paired, in a race (strategies/race.py): a move clearly worse than the leader, by
+``race`` standard errors of the paired margins, is tried no more (race 0: every move on every
+deal). Other decisions (initial reveal, optional flips) are greedy's.
 
 The rollouts run on the game flow's lean build, so the player needs rule sets that build plays
 (``simulator.kernel.flow.rules_eligible``); ``runner.make_job`` refuses others with a clear
@@ -35,12 +37,14 @@ from simulator.kernel.layout import can_replace_nb
 from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb,
                                   shuffle_nb)
 from simulator.kernel.scoring import TMP_SIZE
+from strategies import race
 from strategies.common import MEM_PLANNED_POS, lowest_legal_nb
 from strategies.greedy import greedy_plain_nb, layout_estimate_nb
 
 PAR_T = 1          # its model of itself in knock games: knock-threshold with this T
 PAR_BUDGET = 2     # deals tried per candidate move
 PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
+PAR_RACE = 4       # z of the race that drops a move worse than the best (0: no race)
 ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
 assert ROLLOUT_STREAM == N_STREAMS - 1
 
@@ -69,7 +73,11 @@ AUX_CHECK = AUX_FORCE_PLACE + 1       # nonzero: rollouts check card conservatio
 AUX_FAILED = AUX_CHECK + 1            # rollouts that failed (a check, an illegal answer)
 AUX_GAIN = AUX_FAILED + 1             # [position]: a card's placement gain
 AUX_PAR = AUX_GAIN + MAX_POS          # the rollouts' policy table (lookahead_powers.py)
-AUX_SIZE = AUX_PAR + MAX_PLAYERS * (1 + K.N_PARAMS)
+AUX_ALIVE = AUX_PAR + MAX_PLAYERS * (1 + K.N_PARAMS)  # [candidate]: still in the race
+AUX_DEAL = AUX_ALIVE + MAX_CANDIDATES      # [candidate]: its margin on the current deal
+AUX_SQ = AUX_DEAL + MAX_CANDIDATES         # [c, c' <= c]: squared paired differences summed
+AUX_ROLLOUTS = AUX_SQ + MAX_CANDIDATES * MAX_CANDIDATES  # rollouts played (for tests)
+AUX_SIZE = AUX_ROLLOUTS + 1
 
 assert AUX_SIZE <= K.POLICY_SCRATCH
 assert 2 * K.G_FLOW <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
@@ -170,7 +178,8 @@ def _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, w):
 def _add_candidate_nb(aux, n, action, pos):
     aux[AUX_CAND_ACTION + n] = action
     aux[AUX_CAND_POS + n] = pos
-    aux[AUX_CAND_SUM + n] = 0
+    sums, alive, deal, sq = race_columns_nb(aux)
+    race.enter_nb(sums, alive, sq, n)
     return n + 1
 
 
@@ -235,13 +244,29 @@ def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
 
 
 @hot(inline="always")
+def race_columns_nb(aux):
+    """The race's columns of the scratch (strategies/race.py)."""
+    return (aux[AUX_CAND_SUM:AUX_CAND_SUM + MAX_CANDIDATES],
+            aux[AUX_ALIVE:AUX_ALIVE + MAX_CANDIDATES], aux[AUX_DEAL:AUX_DEAL + MAX_CANDIDATES],
+            aux[AUX_SQ:AUX_SQ + MAX_CANDIDATES * MAX_CANDIDATES])
+
+
+@hot(inline="always")
 def best_candidate_nb(aux, n):
-    """The candidate whose rollouts summed the lowest margin (the first of equals)."""
-    best = 0
-    for c in range(1, n):
-        if aux[AUX_CAND_SUM + c] < aux[AUX_CAND_SUM + best]:
-            best = c
-    return best
+    """The candidate still in the race whose rollouts summed the lowest margin (the first of
+    equals)."""
+    sums, alive, deal, sq = race_columns_nb(aux)
+    return race.leader_nb(sums, alive, n)
+
+
+@hot(inline="always")
+def race_on_nb(aux, n, deals, z):
+    """After a deal (each move's margin added to its sum and in AUX_DEAL): the moves left in
+    the race, n when there is none (z = 0)."""
+    if z <= 0:
+        return n
+    sums, alive, deal, sq = race_columns_nb(aux)
+    return race.race_nb(sums, alive, deal, sq, n, deals, z)
 
 
 @hot
@@ -274,6 +299,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
 
     players = rt[K.R_PLAYERS]
     w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
+    z = par[seat, PAR_RACE]
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout
@@ -281,6 +307,8 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
         n_stock = _sample_deal_nb(g, rt, seat, held, aux, hidden, roll, dealt)
         after_deal = roll[0]
         for c in range(n):
+            if not aux[AUX_ALIVE + c]:
+                continue
             roll[0] = after_deal  # the same reshuffles, too, for every move
             FL.copy_state_nb(w, dealt, players, n_stock, n_disc)
             action = aux[AUX_CAND_ACTION + c]
@@ -290,7 +318,12 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
                 aux[AUX_CAND_POS + c], rt[K.R_TURN_CAP])
-            aux[AUX_CAND_SUM + c] += margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat)
+            m = margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat)
+            aux[AUX_ROLLOUTS] += 1
+            aux[AUX_CAND_SUM + c] += m
+            aux[AUX_DEAL + c] = m
+        if race_on_nb(aux, n, d + 1, z) < 2:
+            break
     best = best_candidate_nb(aux, n)
     action = aux[AUX_CAND_ACTION + best]
     pos = aux[AUX_CAND_POS + best]

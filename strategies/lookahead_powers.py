@@ -1,7 +1,7 @@
 """The lookahead player in the power-card games: determinised rollouts on a build of their own.
 
-It decides as strategies/lookahead.py does (candidate moves, each tried on the same ``budget``
-deals of the cards it has not seen, the lowest mean margin kept), at three points of its own
+It decides as strategies/lookahead.py does (candidate moves tried on the same deals of the cards
+it has not seen, up to ``budget`` of them, in a race; the lowest mean margin kept), at three points of its own
 turn: at its start (call, take the discard to each of the ``width`` best positions or, when its
 turn match would use it, to match; draw; the top discard's power, Cactus), holding the card it
 drew there (the ``width`` best positions, discard, the card's power, a turn match), and when it
@@ -45,11 +45,12 @@ from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
 from strategies.common import MEM_DREW, MEM_PLANNED_POS
-from strategies.lookahead import (AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM, AUX_CHECK,
-                                  AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
-                                  AUX_GAIN, AUX_PAR, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_WIDTH,
+from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM,
+                                  AUX_CHECK, AUX_DEAL, AUX_FAILED, AUX_FORCE_PLACE,
+                                  AUX_FORCE_SEAT, AUX_FORCE_TURN, AUX_GAIN, AUX_PAR, AUX_PLACES,
+                                  AUX_ROLLOUTS, AUX_SAMPLE, AUX_TMP, PAR_RACE, PAR_WIDTH,
                                   _add_candidate_nb, _unseen_nb, best_candidate_nb, margin_nb,
-                                  rollout_setup_nb, shuffle_hidden_nb)
+                                  race_on_nb, rollout_setup_nb, shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.compiled import PLAY_SIGNATURE, PLAY_SLOT, POLICY_SIGNATURE
@@ -187,6 +188,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
         if rpar[s, 0] == POLICY_USER:
             rpar[s, 0] = POLICY_GREEDY
     aux[AUX_FORCE_SEAT] = seat
+    z = par[seat, PAR_RACE]
     for d in range(budget):
         # one deal for every move, as strategies/lookahead.py: loaded once, copied for each
         roll[0] = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
@@ -194,6 +196,8 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
         n_stock = _load_nb(g, rt, seat, held, aux, hidden, dealt)
         after_deal = roll[0]
         for c in range(n):
+            if not aux[AUX_ALIVE + c]:
+                continue
             roll[0] = after_deal
             POWERS.copy_state_nb(w, dealt, players, n_stock, n_disc)
             aux[AUX_FORCE_TURN] = aux[AUX_CAND_ACTION + c]
@@ -207,8 +211,12 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
             if capped < 0:
                 aux[AUX_FAILED] += 1
                 return -1
-            aux[AUX_CAND_SUM + c] += margin_nb(POWERS.score_nb, w, rt, ender, knocked, aux,
-                                               seat)
+            m = margin_nb(POWERS.score_nb, w, rt, ender, knocked, aux, seat)
+            aux[AUX_ROLLOUTS] += 1
+            aux[AUX_CAND_SUM + c] += m
+            aux[AUX_DEAL + c] = m
+        if race_on_nb(aux, n, d + 1, z) < 2:
+            break
     return best_candidate_nb(aux, n)
 
 

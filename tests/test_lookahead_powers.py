@@ -66,7 +66,7 @@ def test_plays_holes_with_every_card_in_place(rules):
 
 def test_same_results_whatever_threads_and_chunks():
     assert_same_whatever_threads_and_chunks(
-        CABO, ["greedy", "lookahead:budget=2", "knock-threshold", "lookahead:budget=3"], 48, 7)
+        CABO, ["greedy", "lookahead:budget=2", "knock-threshold", "lookahead:budget=10"], 48, 7)
 
 
 def test_decisions_ignore_what_the_seat_cannot_see():
@@ -109,7 +109,7 @@ def test_decisions_ignore_what_the_seat_cannot_see():
 def test_wins_more_often_than_greedy_in_its_seat():
     """Seat 0 plays lookahead (its default budget), then greedy, against three greedy
     players on the same deals: its win share is higher, by three standard errors of the
-    paired difference (measured: 37.7% against 26.3%, +11.5 +- 2.0 points)."""
+    paired difference (measured: 37.6% against 26.3%, +11.4 +- 2.0 points)."""
     rounds = 800
     base = run(CABO, 4, *seat_arrays(resolve_seats(["greedy"], 4)), rounds, seed=31,
                threads=2, per_round=True)
