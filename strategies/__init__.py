@@ -19,6 +19,7 @@ from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
 from . import net
 from .common import ALL_RANKS
 from .lookahead import POLICY_LOOKAHEAD
+from .race import MIN_DEALS as RACE_MIN_DEALS
 
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
 MAX_TURNS = 100_000        # the largest turn_cap a rule set may have
@@ -144,18 +145,18 @@ STRATEGIES = {
     "lookahead": StrategyInfo(
         "lookahead", POLICY_LOOKAHEAD,
         "determinised Monte Carlo: tries knocking, drawing and the `width` best placements "
-        "on `budget` random deals of the cards it has not seen (consistent with what it "
+        "on up to `budget` random deals of the cards it has not seen (consistent with what it "
         "knows), plays each round out with built-in models of every seat, and keeps the move "
         "with the best mean margin",
         params=(Param("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
                       "estimated score of at most T"),
-                Param("budget", 24.0, "deals tried per candidate move (cost grows linearly)",
-                      1, MAX_BUDGET, integer=True),
+                Param("budget", 24.0, "deals a candidate move is tried on, at most (cost grows "
+                      "linearly)", 1, MAX_BUDGET, integer=True),
                 Param("width", 3.0, "positions tried for a card: the best ones by greedy's "
                       "estimate", 1, MAX_WIDTH, integer=True),
-                Param("race", 2.0, "after 8 deals, stop trying a move once its mean margin is "
-                      "this many standard errors worse than the best's (paired, on the same "
-                      "deals); 0: every move on every deal", 0, 10))),
+                Param("race", 2.0, f"after {RACE_MIN_DEALS} deals, stop trying a move once its "
+                      "mean margin is this many standard errors worse than the best's "
+                      "(paired, on the same deals); 0: every move on every deal", 0, 10))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

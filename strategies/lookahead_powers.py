@@ -1,13 +1,13 @@
-"""The lookahead player in the power-card games: determinised rollouts on a build of their own.
+"""The lookahead player in the power-card games: determinised rollouts on the powers build.
 
 It decides as strategies/lookahead.py does (candidate moves tried on the same deals of the cards
-it has not seen, up to ``budget`` of them, in a race; the lowest mean margin kept), at three points of its own
-turn: at its start (call, take the discard to each of the ``width`` best positions or, when its
-turn match would use it, to match; draw; the top discard's power, Cactus), holding the card it
-drew there (the ``width`` best positions, discard, the card's power, a turn match), and when it
-may call after its turn (call or not). Its other decisions (powers' targets, snaps, what a
-Dutch 8 draws, ...) are its model's (strategies/rollout_models.py), and so are the moves it
-does not try.
+it has not seen, up to ``budget`` of them, in a race; the lowest mean margin kept), at three
+points of its own turn: at its start (call, take the discard to each of the ``width`` best
+positions or, when its turn match would use it, to match; draw; the top discard's power,
+Cactus), holding the card it drew there (the ``width`` best positions, discard, the card's
+power, a turn match), and when it may call after its turn (call or not). Its other decisions
+(powers' targets, snaps, what a Dutch 8 draws, ...) are its model's
+(strategies/rollout_models.py), and so are the moves it does not try.
 
 A deal gives the cards it has not seen to the places it cannot see: the stock and every
 face-down card it does not know, in any layout and at any position, grown ones included; an
