@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numba
 import numpy as np
-from numba import njit
+from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.extending import intrinsic
 
 from .sources import kernel_sources
 
@@ -111,9 +112,23 @@ def copy_nb(dst, src, start, n):
         dst[ix(i)] = src[ix(i)]
 
 
-@hot(inline="always")
+@intrinsic
+def _unsigned(typingctx, i):
+    if not isinstance(i, types.Integer):
+        return None
+    i = types.unliteral(i)
+    return types.uint64(i), lambda context, builder, sig, args: context.cast(
+        builder, args[0], i, types.uint64)
+
+
 def ix(i):
     """``a[ix(i)]``: the index as unsigned. Numba tests every signed index for a negative
     value to wrap around (three extra instructions an access, and no vectorising); in the
-    hot loops, where no index is ever negative, that cost more than the arithmetic."""
+    hot loops, where no index is ever negative, that cost more than the arithmetic. An
+    intrinsic (the cast emitted where it is called) rather than a function inlined by Numba,
+    which copies the inlined function's IR at each of its hundreds of uses."""
     return np.uint64(i)
+
+
+if not numba.config.DISABLE_JIT:
+    ix = _unsigned   # noqa: F811
