@@ -244,6 +244,14 @@ def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
 
 
 @hot(inline="always")
+def record_nb(aux, c, m):
+    """Candidate c's rollout on this deal ended with margin m."""
+    aux[AUX_ROLLOUTS] += 1
+    aux[AUX_CAND_SUM + c] += m
+    aux[AUX_DEAL + c] = m
+
+
+@hot(inline="always")
 def race_columns_nb(aux):
     """The race's columns of the scratch (strategies/race.py)."""
     return (aux[AUX_CAND_SUM:AUX_CAND_SUM + MAX_CANDIDATES],
@@ -318,10 +326,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
                 aux[AUX_CAND_POS + c], rt[K.R_TURN_CAP])
-            m = margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat)
-            aux[AUX_ROLLOUTS] += 1
-            aux[AUX_CAND_SUM + c] += m
-            aux[AUX_DEAL + c] = m
+            record_nb(aux, c, margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat))
         if race_on_nb(aux, n, d + 1, z) < 2:
             break
     best = best_candidate_nb(aux, n)

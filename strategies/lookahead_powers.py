@@ -45,12 +45,12 @@ from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
 from strategies.common import MEM_DREW, MEM_PLANNED_POS
-from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_CAND_SUM,
-                                  AUX_CHECK, AUX_DEAL, AUX_FAILED, AUX_FORCE_PLACE,
-                                  AUX_FORCE_SEAT, AUX_FORCE_TURN, AUX_GAIN, AUX_PAR, AUX_PLACES,
-                                  AUX_ROLLOUTS, AUX_SAMPLE, AUX_TMP, PAR_RACE, PAR_WIDTH,
-                                  _add_candidate_nb, _unseen_nb, best_candidate_nb, margin_nb,
-                                  race_on_nb, rollout_setup_nb, shuffle_hidden_nb)
+from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_CHECK,
+                                  AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
+                                  AUX_GAIN, AUX_PAR, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_RACE,
+                                  PAR_WIDTH, _add_candidate_nb, _unseen_nb, best_candidate_nb,
+                                  margin_nb, race_on_nb, record_nb, rollout_setup_nb,
+                                  shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.compiled import PLAY_SIGNATURE, PLAY_SLOT, POLICY_SIGNATURE
@@ -211,10 +211,7 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
             if capped < 0:
                 aux[AUX_FAILED] += 1
                 return -1
-            m = margin_nb(POWERS.score_nb, w, rt, ender, knocked, aux, seat)
-            aux[AUX_ROLLOUTS] += 1
-            aux[AUX_CAND_SUM + c] += m
-            aux[AUX_DEAL + c] = m
+            record_nb(aux, c, margin_nb(POWERS.score_nb, w, rt, ender, knocked, aux, seat))
         if race_on_nb(aux, n, d + 1, z) < 2:
             break
     return best_candidate_nb(aux, n)
