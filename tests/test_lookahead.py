@@ -278,15 +278,15 @@ def test_race_keeps_the_full_trial_choice_unless_it_dropped_it():
             answers.append(lookahead_nb(K.DP_TURN, 0, -1, st.g.copy(), rt, st.rng.copy(), par,
                                         aux))
             auxes.append(aux)
-        full, race = auxes
+        full, raced = auxes
         n = int(full[LA.AUX_ALIVE:LA.AUX_ALIVE + LA.MAX_CANDIDATES].sum())
         if n < 2:
             continue
         best = int(np.argmin(full[LA.AUX_CAND_SUM:LA.AUX_CAND_SUM + n]))
         if answers[0] != answers[1]:
-            assert race[LA.AUX_ALIVE + best] == 0, round_index
+            assert raced[LA.AUX_ALIVE + best] == 0, round_index
         played_full += full[LA.AUX_ROLLOUTS]
-        played_race += race[LA.AUX_ROLLOUTS]
+        played_race += raced[LA.AUX_ROLLOUTS]
         checked += 1
     assert checked >= 15
     assert played_race < 0.9 * played_full, (played_race, played_full)

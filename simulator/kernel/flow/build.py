@@ -9,8 +9,9 @@ from simulator.kernel.jit import hot
 
 # A built-in's own build (OWN, with TABLE) plays every seat with that one built-in's entry
 # point compiled in (strategies/compiled.py ENTRIES). Random's own build (RANDOM) is the lean
-# flow with every seat playing ``random``, which reads nothing but the legal actions: no views are kept, and each decision draws from ``random_pick``
-# (strategies/random_policy.py) over the legal actions as a bit mask. The own builds of
+# flow with every seat playing ``random``, which reads nothing but the legal actions: no views
+# are kept, and each decision draws from ``random_pick`` (strategies/random_policy.py) over
+# the legal actions as a bit mask. The own builds of
 # ``forgetful`` (FORGETFUL) and ``opponent-aware`` (AWARE) are the lean flow too, its cache of
 # what each seat knows kept as for knock-threshold and greedy, whose rules they play: forgetful
 # unlearns the cards it forgets at the start of its turn (``forget``, strategies/forgetful.py),
