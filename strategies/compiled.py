@@ -14,35 +14,14 @@ import importlib
 import threading
 
 import numpy as np
-from numba import cfunc, types
+from numba import cfunc
 
-from simulator.kernel import builds, by_name, engine
+from simulator.kernel import builds, engine
 from simulator.game import codes as K
 from simulator.kernel.engine import policy_slot_nb
-from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
+from simulator.kernel.signatures import POLICY_SIGNATURE
 from simulator.kernel.jit import hot
 
-POLICY_SIGNATURE = types.int64(
-    types.int64, types.int64, types.int64,   # decision point, seat, held card
-    types.int32[::1],                        # g: the engine's state
-    types.int64[::1],                        # rt: rules and card tables
-    types.uint64[::1],                       # rng: every random stream
-    types.float64[:, ::1],                   # par: the policy table
-    types.int64[::1])                        # aux: the policy's scratch
-
-# the powers build's turn loop (play_nb), as the lookahead player's rollouts call it through a
-# named slot (simulator/kernel/by_name.py), and as round_nb calls it: its context is the one
-# round_nb makes of a run's arguments (move log, user policy, this table, the policy's
-# scratch, the scorer's scratch, the check flag), then the seat, the round's ten counters,
-# the forced move and position, the turn cap; it returns (turns, ender, knocked, capped,
-# reshuffles). The same types as the run's, so that one compiled loop serves both.
-TABLE_TYPE = types.UniTuple(types.FunctionType(POLICY_SIGNATURE), K.N_POLICY_SLOTS)
-PLAY_SIGNATURE = types.UniTuple(types.int64, 5)(
-    types.int32[::1], types.int64[::1], types.float64[:, ::1], types.uint64[::1],
-    types.Tuple((types.int32[:, ::1], types.FunctionType(USER_SIGNATURE), TABLE_TYPE,
-                 types.int64[::1], types.int64[::1], types.boolean)),
-    *([types.int64] * 14))
-PLAY_SLOT = "golfsim_powers_play"
 ROLLOUTS_BUILD = "powers:rollouts"   # (features.PARTS: compiled apart, ahead of a first run)
 
 # policy id -> (module, entry function); the table's slot is policy_slot(id)
@@ -127,10 +106,11 @@ def entry_named(build: str, notify=None):
 
 def provide_rollouts(notify=None) -> None:
     """Give the lookahead player's rollouts in the power-card games the powers build to play
-    on (its play_nb, compiled or loaded, in the slot PLAY_SLOT): a process that runs them does
-    this before their first decision, one that only compiles them need not."""
+    on (its turn loop, compiled or loaded, in the slot its rounds call too: engine.build): a
+    process that runs them does this before their first decision, one that only compiles
+    them need not."""
     with builds.compiling(ROLLOUTS_BUILD, notify):
-        by_name.provide_late(PLAY_SLOT, engine.BUILDS["powers"].play_nb, PLAY_SIGNATURE)
+        engine.build("powers")
 
 
 def table(policy_ids, notify=None, powers: bool = False) -> tuple:

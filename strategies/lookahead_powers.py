@@ -18,12 +18,12 @@ stock, for the move to draw it again.
 
 Each rollout plays the round on from that state on the powers build itself (its turn loop,
 ``play_nb``, from any turn), with a table of policies whose every slot is the seats' model
-(strategies/rollout_models.py) and no move log. The powers build is called through a named
-slot (simulator/kernel/by_name.py ``late_caller``) that the run fills before it plays
-(strategies/compiled.py ``provide_rollouts``), so this module compiles without it, on one
-process while another compiles the powers build; a user policy's seat is modelled as
-``greedy``, as every seat but knock-threshold's is (its id in the rollouts' copy of the
-policy table is greedy's). This module is compiled only for a run of lookahead in a
+(strategies/rollout_models.py) and no move log. The loop is called through the named slot
+the build's own rounds call it through (``play_slot_nb``: simulator/kernel/by_name.py
+``late_caller``), which the run fills before it plays (engine.build), so this module compiles
+without it, on one process while another compiles the powers build; a user policy's seat is
+modelled as ``greedy``, as every seat but knock-threshold's is (its id in the rollouts' copy
+of the policy table is greedy's). This module is compiled only for a run of lookahead in a
 power-card game (strategies/compiled.py), so the plain player's compile does not grow.
 ``aux[AUX_CHECK]`` nonzero makes every rollout check card conservation after every turn; a
 rollout that fails (a check, an illegal answer, the slot not filled: never expected) is
@@ -44,6 +44,7 @@ from simulator.kernel.jit import hot
 from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE
 from simulator.kernel.rng import GAMMA, M1, mix64_nb
 from simulator.kernel.scoring import TMP_SIZE
+from simulator.kernel.signatures import POLICY_SIGNATURE
 from strategies.common import MEM_DREW, MEM_PLANNED_POS
 from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_CHECK,
                                   AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
@@ -53,21 +54,15 @@ from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_
                                   shuffle_hidden_nb)
 from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
-from strategies.compiled import PLAY_SIGNATURE, PLAY_SLOT, POLICY_SIGNATURE
 from strategies.rollout_models import DECIDE_NAME, NO_USER_NAME, committed_nb, model_nb
 
 # the powers build's moves (copy_state_nb, counters_nb, score_nb: small, compiled in here)
 POWERS = engine.BUILDS["powers"]
 
 
-def _not_provided(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn,
-                  ender, final_left, knocked, reshuffles, forced, forced_pos, cap):
-    return 0, -1, 0, -1, 0   # capped -1: the rollout failed
-
-
 _decide = by_name.pointer(DECIDE_NAME, POLICY_SIGNATURE)
 _user = by_name.pointer(NO_USER_NAME, USER_SIGNATURE)
-_play = by_name.late_caller(PLAY_SLOT, PLAY_SIGNATURE, hot(_not_provided))
+_play = POWERS.play_slot_nb   # (capped -1 while the slot is empty: the rollout fails)
 assert K.N_POLICY_SLOTS == 9   # the rollouts' table (_best_move_nb) fills each slot
 
 

@@ -21,8 +21,8 @@ from simulator.game.codes import POLICY_KNOCK_THRESHOLD, POLICY_LOOKAHEAD
 from simulator.kernel import by_name
 from simulator.kernel.jit import hot
 from simulator.kernel.policy_api import SIGNATURE as USER_SIGNATURE, no_user
+from simulator.kernel.signatures import POLICY_SIGNATURE
 from strategies.common import decide_with_nb
-from strategies.compiled import POLICY_SIGNATURE
 from strategies.greedy import greedy_nb, knock_threshold_nb
 from strategies.lookahead import AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN
 from strategies.powers import clear_plan_nb, plan_match_nb

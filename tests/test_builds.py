@@ -5,8 +5,10 @@ told at the line of the flow's module; the results say which build played."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -277,3 +279,41 @@ def test_a_run_flattens_its_rules_and_checks_its_policies_once(monkeypatch):
     monkeypatch.setattr(runner, "check_policies", counted_check)
     golf.run("six_card", strategy=["random"], rounds=300, seed=2, progress=False)
     assert calls == {"flatten": 1, "check": 1}
+
+
+# ---- the turn loop's slot ----------------------------------------------------------------------
+UNPROVIDED = """
+import numpy as np
+from simulator.experiments.runner import Totals, describe_error
+from simulator.game import codes as K
+from simulator.game.rules import Rules, flatten
+from simulator.kernel import engine
+from simulator.kernel.engine import State, pack_rules, policy_table
+from simulator.kernel.policy_api import NO_USER_POLICY
+from strategies import compiled, resolve_seats, seat_arrays
+
+ids, params = seat_arrays(resolve_seats(["greedy"], 3))
+rt, par = pack_rules(flatten(Rules.preset("six_card"), 3)), policy_table(ids, params)
+none = (np.zeros((0, 3), np.int64), np.zeros(0, np.int64), np.zeros((0, 3, K.MAX_POS), np.int16))
+for provided in (False, True):   # (engine.build fills the slot)
+    module = engine.build("general") if provided else engine.BUILDS["general"]
+    st, t = State(3), Totals(3)
+    played = module.chunk_nb(5, 0, 4, rt, par, *st.arrays(), t.acc, t.tot, t.hist, *none,
+                             False, NO_USER_POLICY, compiled.table(ids), st.aux)
+    print(played, int(t.tot[0] if played == 0 else -1))
+    print(describe_error(st.out, 0) if played == 0 else "played")
+"""
+
+
+def test_rounds_played_before_their_turn_loop_is_provided_fail_and_say_so(tmp_path):
+    """The general and powers builds' rounds call their turn loop through a slot that
+    engine.build (and so pick.module) fills: taken around it, in a process where nothing
+    filled it, a build plays no round and its error says why; filled, the same call plays."""
+    script = tmp_path / "unprovided.py"
+    script.write_text(UNPROVIDED)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=300, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[0] == "0 0" and "before its turn loop was loaded" in lines[1], lines
+    assert lines[2:] == ["4 -1", "played"], lines

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from simulator.game import codes as K
-from simulator.kernel import flow
-from simulator.kernel.engine import State, pack_rules, play_chunk_nb, policy_table
+from simulator.kernel import engine, flow
+from simulator.kernel.engine import State, pack_rules, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled
 from simulator.game.rules import Rules, flatten
@@ -34,9 +34,9 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
                                scores, turns, layouts, False, NO_USER_POLICY, (), st.aux)
     else:
         st = State(players)
-        played = play_chunk_nb(seed, start, count, rt, par, *st.arrays(), t.acc,
-                               t.tot, t.hist, scores, turns, layouts, kind == "checked",
-                               NO_USER_POLICY, compiled.table(ids), st.aux)
+        played = engine.build("general").chunk_nb(
+            seed, start, count, rt, par, *st.arrays(), t.acc, t.tot, t.hist, scores, turns,
+            layouts, kind == "checked", NO_USER_POLICY, compiled.table(ids), st.aux)
     assert played == count
     return t, scores, turns, layouts
 

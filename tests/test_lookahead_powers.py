@@ -21,7 +21,7 @@ import pytest
 from simulator.game import codes as K
 from simulator.game.rules import POWER_PRESETS, Rules, flatten
 from simulator.experiments.runner import run
-from simulator.kernel import pick
+from simulator.kernel import pick, signatures
 from simulator.kernel.engine import State, pack_rules, policy_table
 from simulator.kernel.policy_api import NO_USER_POLICY
 from strategies import compiled, resolve_seats, seat_arrays, user_policy
@@ -167,5 +167,5 @@ def test_the_rollouts_play_the_runs_own_compiled_turns():
     assert st.aux[LA.AUX_FAILED] == 0 and st.aux[LA.AUX_STAMP] > 0
     # the rollouts call the run's own compiled turns (play_nb), with the run's types
     run_args = (st.g, rt, par, st.rng, (st.log, user_policy(seats), table, st.aux, st.tmp, True))
-    assert tuple(numba.typeof(a) for a in run_args) == compiled.PLAY_SIGNATURE.args[:5]
-    assert build.play_nb.signatures == [compiled.PLAY_SIGNATURE.args]
+    assert tuple(numba.typeof(a) for a in run_args) == signatures.PLAY_SIGNATURE.args[:5]
+    assert build.play_nb.signatures == [signatures.PLAY_SIGNATURE.args]

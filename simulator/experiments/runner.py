@@ -20,8 +20,8 @@ from strategies import compiled
 from ..kernel import builds
 from . import behind, policy_faults
 from ..kernel import pick
-from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, MATCH_SCRATCH,
-                             State, pack_rules, policy_table)
+from ..kernel.engine import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, ERR_NO_TURNS,
+                             MATCH_SCRATCH, State, pack_rules, policy_table)
 from ..kernel.tally import (ACC_ENDER, ACC_SCORE_SQ, ACC_SCORE_SUM, ACC_WIN_K0, HIST_BINS,
                             HIST_OFFSET, MACC_POT_SQ, MACC_POT_SUM, MACC_TOTAL_SQ, MACC_TOTAL_SUM,
                             MACC_WIN_K0, MTOT_HOLES_SQ, MTOT_HOLES_SUM, MTOT_MATCHES, N_ACC, N_MACC,
@@ -555,6 +555,9 @@ def describe_error(out: np.ndarray, round_index: int, unit: str = "round",
         return f"{where}: card conservation or counter invariant broken"
     if code == ERR_LOG_FULL:
         return f"{where}: the move log is full"
+    if code == ERR_NO_TURNS:
+        return (f"{where}: the build played before its turn loop was loaded (a build's module "
+                "is taken from simulator.kernel.pick.module, which loads it)")
     return f"{where}: engine error {code}"
 
 

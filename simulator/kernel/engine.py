@@ -12,39 +12,60 @@ padded to MAX_PLAYERS x MAX_POS, with -1 for "no card":
 
 Rules and card tables live in one int64 array ``rt`` (codes.RT_*). Knowledge is updated where
 cards move, so a policy reads its own row of ``known`` and never a hidden card.
-``play_round_nb`` is the move-by-move truth that the plain-Python reference engine
-(simulator/game/reference/) mirrors; ``play_chunk_nb`` plays a range of round indices and returns
-integer sums that add up across chunks. Both are the general build's; the build is written
-into the cache folder on first import (builds.flow_build) and compiled on first call.
+The general build's ``round_nb`` is the move-by-move truth that the plain-Python reference
+engine (simulator/game/reference/) mirrors; its ``chunk_nb`` plays a range of round indices and
+returns integer sums that add up across chunks. A build is written into the cache folder on
+first import (builds.flow_build) and compiled on first call; ``build`` gives it with its turn
+loop provided.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
 from ..game import codes as K
 from ..game.cards import CARDS_PER_DECK, DIAMONDS, HEARTS, RANK_JOKER, RANK_KING
 from ..game.codes import MAX_POS, RT_DECK, RT_KEY, RT_VALUE
+from . import by_name
 from .builds import flow_build
 from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
-                   LOG_FIELDS, policy_slot_nb)  # (re-exported: runner, strategies.compiled)
+                   ERR_NO_TURNS, LOG_FIELDS,  # (re-exported: runner, strategies.compiled)
+                   policy_slot_nb)
 from .layout import related_nb
 from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .matches import outside_match_nb, publish_match_nb
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
+from .signatures import PLAY_SIGNATURE, SLOTTED, play_slot
 
 # the general build, its powers build (the power-card games) and the table build (the common
 # rule sets with any seats), each compiled on first use, by name (features.BUILDS; pick.module)
 BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines()) for name in ("general", "powers", "table")}
-_GENERAL = BUILDS["general"]
-play_round_nb = _GENERAL.round_nb
-play_chunk_nb = _GENERAL.chunk_nb
-play_matches_nb = _GENERAL.play_matches_nb
-prefix_nb = _GENERAL.prefix_nb
-turn_mask_nb = _GENERAL.turn_mask_nb
-placement_mask_nb = _GENERAL.placement_mask_nb
+_TURNS_LOCK = threading.Lock()
+_TURNS_PROVIDED: set[str] = set()
+
+
+def build(name: str):
+    """Build ``name``'s module (BUILDS), its turn loop provided (signatures.SLOTTED: compiled
+    or loaded here the first time, and put in the slot through which its rounds call it)."""
+    if name in SLOTTED:
+        with _TURNS_LOCK:
+            if name not in _TURNS_PROVIDED:
+                by_name.provide_late(play_slot(name), BUILDS[name].play_nb, PLAY_SIGNATURE)
+                _TURNS_PROVIDED.add(name)
+    return BUILDS[name]
+
+
+def prefix_nb(*args) -> int:
+    """The general build's prefix_nb (a round's first turns; tests and tools)."""
+    return build("general").prefix_nb(*args)
+
+
+turn_mask_nb = BUILDS["general"].turn_mask_nb
+placement_mask_nb = BUILDS["general"].placement_mask_nb
 
 
 def pack_rules(arrays) -> np.ndarray:

@@ -94,5 +94,6 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
 
 def module(name: str):
     """The compiled module of build ``name`` (a user build has one per policy:
-    policy_api.user_kernel; a built-in's own build one per built-in: runner.own_kernel)."""
-    return flow if name == "lean" else engine.BUILDS[name]
+    policy_api.user_kernel; a built-in's own build one per built-in: runner.own_kernel), with
+    its turn loop provided (engine.build)."""
+    return flow if name == "lean" else engine.build(name)

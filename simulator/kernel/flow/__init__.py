@@ -61,17 +61,17 @@ The modules, by concern (each imports only those above it):
 from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
 
 from .ask import counters_nb
-from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, FROM_CALL, LOG_FIELDS,
-                   PRIV_OVER, eligible, known_at, own, policy_slot_nb, rules_eligible)
+from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, ERR_NO_TURNS, FROM_CALL,
+                   LOG_FIELDS, PRIV_OVER, eligible, known_at, own, policy_slot_nb, rules_eligible)
 from .build import GENERAL, POWERS, TABLE, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
-from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, prefix_nb, round_nb,
-                    score_nb, turn_mask_nb)
+from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, play_slot_nb,
+                    prefix_nb, round_nb, score_nb, turn_mask_nb)
 
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
-           "ERR_LOG_FULL", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
+           "ERR_LOG_FULL", "ERR_NO_TURNS", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
            "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "TABLE", "USER",
            "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
-           "placement_mask_nb", "play_matches_nb", "play_nb", "prefix_nb", "round_nb",
-           "score_nb", "turn_mask_nb", "counters_nb", "FROM_CALL"]
+           "placement_mask_nb", "play_matches_nb", "play_nb", "play_slot_nb", "prefix_nb",
+           "round_nb", "score_nb", "turn_mask_nb", "counters_nb", "FROM_CALL"]

@@ -33,6 +33,7 @@ TURN = "never" if POWERS else "always"
 ERR_ILLEGAL_ACTION = 1
 ERR_CONSERVATION = 2
 ERR_LOG_FULL = 3
+ERR_NO_TURNS = 4         # a build played before its turn loop was provided (engine.build)
 LOG_FIELDS = 5           # a move log row: turn, seat, decision point, action, held card
 
 # the turn's options as bits 1 << action (turn_options); a power round's turn may also use

@@ -8,6 +8,7 @@ from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LAY, G_MEM
                                   G_PENALTY, G_POLICY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP,
                                   G_UPMASK, MAX_PLAYERS, MAX_POS, POLICY_KNOCK_THRESHOLD,
                                   RT_VALUE)
+from simulator.kernel import by_name
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.invariants import conservation_ok_nb
 from simulator.kernel.jit import hot, ix
@@ -16,11 +17,12 @@ from simulator.kernel.matches import (after_hole_nb, end_match_nb, outside_match
 from simulator.kernel.policy_tools import CACHE_FIRST
 from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
+from simulator.kernel.signatures import PLAY_SIGNATURE, play_slot
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
 from .ask import _mask_actions, _mask_positions, _publish
-from .base import (ERR_CONSERVATION, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP, VIEWS,
-                   known_at)
+from .base import (ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP,
+                   VIEWS, known_at)
 from .build import AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
@@ -204,6 +206,20 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     return turn, ender, knocked, capped, reshuffles
 
 
+def _not_provided(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, turn,
+                  ender, final_left, knocked, reshuffles, forced, forced_pos, cap):
+    g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_NO_TURNS
+    return 0, -1, 0, -1, 0   # capped -1: the round failed
+
+
+# The general and powers builds' rounds (and the power games' rollouts) call the turn loop
+# through a named slot, which engine.build fills before they play: linked into them, the
+# loop's whole code was optimised and emitted again with each of round_nb, chunk_nb,
+# play_matches_nb and prefix_nb (2 to 3.4 s of compile each).
+play_slot_nb = by_name.late_caller(play_slot("powers" if POWERS else "general"),
+                                   PLAY_SIGNATURE, hot(_not_provided)) if GENERAL else play_nb
+
+
 @hot(inline=STEP)
 def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
     """Deal, turn up the first discard, reveal, and (general build) the steps before the
@@ -241,7 +257,7 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
                                                                round_index, log_on)
     turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
     if ok:
-        turn, ender, knocked, capped, reshuffles = play_nb(
+        turn, ender, knocked, capped, reshuffles = play_slot_nb(
             g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0,
             -1, -1, rt[K.R_TURN_CAP])
         ok = capped >= 0
@@ -356,7 +372,7 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
         return -1
     if turns == 0:
         return 0
-    turn, ender, knocked, capped, reshuffles = play_nb(
+    turn, ender, knocked, capped, reshuffles = play_slot_nb(
         g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0, -1,
         -1, turns)
     return turn % rt[K.R_PLAYERS] if capped == 1 else -1
