@@ -48,7 +48,7 @@ BUILDS = {
     "largest": ["warm", "--quiet"],
 }
 LIMITS = {name: {"seconds": 60, "peak_mb": 1024} for name in BUILDS}
-LIMITS["largest"] = {"seconds": 120}
+LIMITS["largest"] = {"seconds": 300}   # issue 41: `golfsim warm` within 5 minutes on 2 cores
 
 
 def golfsim_command() -> list[str]:

@@ -22,8 +22,6 @@ from simulator.kernel.engine import policy_slot_nb
 from simulator.kernel.signatures import POLICY_SIGNATURE
 from simulator.kernel.jit import hot
 
-ROLLOUTS_BUILD = "powers:rollouts"   # (features.PARTS: compiled apart, ahead of a first run)
-
 # policy id -> (module, entry function); the table's slot is policy_slot(id)
 ENTRIES = {
     K.POLICY_RANDOM: ("strategies.random_policy", "random_entry"),
@@ -87,10 +85,11 @@ def _compiled_entry(policy_id: int, notify=None, powers: bool = False):
 def entry(policy_id: int, notify=None, powers: bool = False):
     """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use);
     ``powers``: the one it plays the power-card games with (lookahead's, whose rollouts
-    play on the powers build: provide_rollouts)."""
+    play the powers build's turn loop, which is provided here, as before the build plays:
+    engine.build)."""
     fn = _compiled_entry(policy_id, notify, powers)
     if powers and int(policy_id) in POWER_ENTRIES:
-        provide_rollouts(notify)
+        engine.build("powers", notify)
     return fn
 
 
@@ -102,15 +101,6 @@ def entry_named(build: str, notify=None):
             if build_name(policy_id, powers) == build:
                 return _compiled_entry(policy_id, notify, powers)
     raise KeyError(f"no built-in policy build is named {build!r}")
-
-
-def provide_rollouts(notify=None) -> None:
-    """Give the lookahead player's rollouts in the power-card games the powers build to play
-    on (its turn loop, compiled or loaded, in the slot its rounds call too: engine.build): a
-    process that runs them does this before their first decision, one that only compiles
-    them need not."""
-    with builds.compiling(ROLLOUTS_BUILD, notify):
-        engine.build("powers")
 
 
 def table(policy_ids, notify=None, powers: bool = False) -> tuple:

@@ -27,7 +27,7 @@ os.environ.setdefault("GOLFSIM_USER_BUILD", "wait")
 os.environ.setdefault("GOLFSIM_OWN_BUILD", "no")
 
 # compiled for the slow tier only (about a minute each on 2 cores, for a few dozen tests)
-SLOW_BUILDS = ("powers", "powers:rollouts", "powers:matches", "policy:lookahead",
+SLOW_BUILDS = ("powers", "powers:turns", "powers:matches", "policy:lookahead",
                "policy:lookahead-powers")
 
 

@@ -4,7 +4,7 @@ rollout, its results do not depend on threads, it decides from what its seat may
 wins more often than greedy in its seat on the same deals.
 
 Its rollouts play on the powers build itself, which they call through a slot the run fills
-(strategies/compiled.py ``provide_rollouts``): the same compiled turns as the run's own.
+(simulator/kernel/engine.py ``build``): the same compiled turns as the run's own.
 
 Every test here needs the ``policy:lookahead-powers`` build and the powers build, which the
 default tier's warm-up leaves out (docs/performance.md), so the whole module is the slow

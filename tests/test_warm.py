@@ -35,12 +35,34 @@ def test_a_part_of_a_group_goes_alone():
     assert sorted(map(sorted, shares)) == [["general"], ["policy:heuristic"]]
 
 
+def test_a_first_power_run_compiles_the_turn_loop_beside_the_rest():
+    """The powers build's turn loop compiles apart from the rest of the build (its rounds
+    call it through a slot), so a first power-card run with greedy's policy spreads the three
+    over two processes: the loop alone, the rest beside the policy."""
+    shares = warm.shares(["powers", "powers:turns", "policy:greedy"], 2)
+    assert sorted(map(sorted, shares)) == [["policy:greedy", "powers"], ["powers:turns"]]
+
+
+def test_a_process_compiling_a_build_compiles_only_that(monkeypatch):
+    """A process given a build of a plan's share (warm_one) compiles that build and nothing
+    else: not its turn loop (a part of its own) and no further processes, which would in
+    turn start processes of their own while the plan is not compiled."""
+    from simulator.kernel import engine
+    called = []
+    monkeypatch.setattr(warm, "compile_apart", lambda *a, **k: called.append("apart"))
+    monkeypatch.setattr(engine, "build", lambda *a, **k: called.append("turns"))
+    warm.warm_one("general")
+    assert called == []
+    warm.warm_one("general:turns")
+    assert called == ["turns"]
+
+
 def test_warm_compiles_every_build_a_built_in_reaches():
     """The power-card games' engine and lookahead's power rollouts included (a first power
     command after ``golfsim warm`` should compile nothing)."""
     from strategies import STRATEGIES
-    for name in ("lean", "general", "general:matches", "powers", "powers:rollouts",
-                 "powers:matches", "policy:lookahead-powers"):
+    for name in ("lean", "general", "general:turns", "general:matches", "powers",
+                 "powers:turns", "powers:matches", "policy:lookahead-powers"):
         assert name in warm.PLAN
     for strategy in STRATEGIES:
         if strategy != "random":     # random's policy is compiled into the engine

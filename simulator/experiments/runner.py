@@ -272,12 +272,14 @@ class Job:
     def powers(self) -> bool:
         return self.build == "powers"
 
-    @property
-    def chunk(self):
-        """The chunk function of the build that plays this job's single holes."""
+    def chunk(self, turns: bool = True):
+        """The chunk function of the build that plays this job's single holes (``turns``
+        False: to compile it, its turn loop apart, pick.module)."""
         if self.user_chunk is not None:
             return self.user_chunk
-        return self.own_chunk if self.own_chunk is not None else pick.module(self.build).chunk_nb
+        if self.own_chunk is not None:
+            return self.own_chunk
+        return pick.module(self.build, turns).chunk_nb
 
     @property
     def compiles(self) -> str | None:
@@ -423,7 +425,8 @@ def new_state(job: Job, players: int):
 def play_chunk(job: Job, start: int, count: int, state: State | None = None,
                per_round: bool = False, layouts: bool = False):
     """Play rounds [start, start+count) and return (Totals, per-round arrays or None, played).
-    Raises PolicyError when a policy chose an illegal action."""
+    Raises PolicyError when a policy chose an illegal action. ``count`` 0 compiles (or loads)
+    the build's chunk, without its turn loop (pick.module)."""
     players = int(job.arrays.ri[K.R_PLAYERS])
     st = state or new_state(job, players)
     t = Totals(players)
@@ -432,9 +435,9 @@ def play_chunk(job: Job, start: int, count: int, state: State | None = None,
     pr_lay = np.zeros((count if layouts else 0, players, K.MAX_POS), dtype=np.int16)
     try:
         with located():   # every build of the game flow takes the same arguments
-            played = job.chunk(job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc,
-                           t.tot, t.hist, pr_scores, pr_turns, pr_lay, job.check, job.user,
-                           job.policies, st.aux)
+            played = job.chunk(count > 0)(
+                job.seed, start, count, job.rt, job.par, *st.arrays(), t.acc, t.tot, t.hist,
+                pr_scores, pr_turns, pr_lay, job.check, job.user, job.policies, st.aux)
     except Exception:   # noqa: BLE001 - an exception of the user's policy, re-found below
         if job.user_chunk is None:
             raise
@@ -460,7 +463,7 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
     with located():
-        played = pick.module(job.build).play_matches_nb(
+        played = pick.module(job.build, count > 0).play_matches_nb(
             job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(),
             t.acc, t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user,
             job.policies, st.aux)
@@ -489,8 +492,8 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify, powers)
     with builds.compiling(name, notify), located():
-        ok = pick.module(name).round_nb(seed, round_index, rt, par, *st.arrays(), True, check,
-                                        user, policies, st.aux)
+        ok = pick.module(name, notify=notify).round_nb(seed, round_index, rt, par, *st.arrays(),
+                                                       True, check, user, policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     # a power-card game's layouts may grow beyond the grid: all positions
     npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])

@@ -18,14 +18,14 @@ import time
 from strategies import compiled, resolve_seats, seat_arrays, user_policy
 
 from ..game.rules import Rules
-from ..kernel import builds
+from ..kernel import builds, engine
+from ..kernel.signatures import SLOTTED
 from . import runner
 
-ENGINE_PLAN = ("general", "general:matches")
-# the power-card games' build of the engine, where lookahead's rollouts enter it (a call of
-# its own, compiled only for lookahead), its match play
-ROLLOUTS = compiled.ROLLOUTS_BUILD
-POWERS_PLAN = ("powers", ROLLOUTS, "powers:matches")
+# the general engine, its turn loop (compiled apart: engine.build) and its match play
+ENGINE_PLAN = ("general", "general:turns", "general:matches")
+# the same of the power-card games' engine, whose turn loop lookahead's rollouts play too
+POWERS_PLAN = ("powers", "powers:turns", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
 # first of them to compile in a process compiles that rule, the others load it
 GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
@@ -34,17 +34,18 @@ POLICIES = GREEDY_FAMILY + ("lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
 PLAN = ("lean", "table") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process, in this order: match play extends its
-# engine, the family and the power games' lookahead (its seats' models) share greedy's power
-# rule, and the plain lookahead's rollouts play the lean build (compiled apart, each process
-# would compile them again)
-TOGETHER = (ENGINE_PLAN, POWERS_PLAN,
+# engine (not its turn loop, which it calls by name), the family and the power games'
+# lookahead (its seats' models) share greedy's power rule, and the plain lookahead's rollouts
+# play the lean build (compiled apart, each process would compile them again)
+TOGETHER = (("general", "general:matches"), ("powers", "powers:matches"),
             tuple(f"policy:{p}" for p in GREEDY_FAMILY) + ("policy:lookahead-powers",),
             ("lean", "policy:lookahead"))
 
 
 def warm_one(name: str, notify=None) -> float:
     """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), its
-    match play (``general:matches``, ``powers:matches``), a built-in's ``policy:NAME`` such
+    turn loop (``general:turns``, ``powers:turns``), its match play (``general:matches``,
+    ``powers:matches``), a built-in's ``policy:NAME`` such
     as ``policy:lookahead-powers``, ``own:NAME`` for a built-in's own build, or
     ``user:FILE:FUNCTION`` for a user policy's own build; returns the seconds it took."""
     t0 = time.perf_counter()
@@ -60,13 +61,14 @@ def warm_one(name: str, notify=None) -> float:
         warm_up(Rules.preset("six_card"), 4, ids, params, kernel="own", notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
-    elif name == ROLLOUTS:
-        compiled.provide_rollouts(notify)
+    elif name.endswith(":turns"):
+        engine.build(name.split(":")[0], notify)
     else:   # a build, played on the kernel of its name (pick.build)
         build, _, matches = name.partition(":")
         rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
         ids, params = seat_arrays(resolve_seats(["greedy" if build == "lean" else "random"], 4))
-        warm_up(rules, 4, ids, params, kernel=build, notify=notify, holes=9 if matches else 0)
+        warm_up(rules, 4, ids, params, kernel=build, notify=notify, holes=9 if matches else 0,
+                alone=True)
     return time.perf_counter() - t0
 
 
@@ -79,8 +81,7 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
     build = runner.build_of(arrays, policy_ids, kernel)
     if cpus < 2 or build == "lean" or build.startswith("own:"):
         return
-    rollouts = build == "powers" and any(int(p) in compiled.POWER_ENTRIES for p in policy_ids)
-    needed = [build] + ([ROLLOUTS] if rollouts else []) + \
+    needed = [build] + ([f"{build}:turns"] if build in SLOTTED else []) + \
         ([f"{build}:matches"] if match_mode else []) + sorted(
         {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
@@ -101,16 +102,18 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
 
 def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
             user=None, notify=None, holes: int = 0, target: int = 0,
-            arrays=None) -> float:
+            arrays=None, alone: bool = False) -> float:
     """Compile (or load from the cache) what a run of these rules and seats needs, telling
     ``notify`` what it compiles; returns the seconds it took. ``arrays``: the rules as
-    runner.check_policies returned them, when already checked."""
+    runner.check_policies returned them, when already checked. ``alone``: only the build
+    itself, on this process (one of the processes compiling a plan's shares: warm_one), not
+    its turn loop (the part NAME:turns) nor other processes."""
     t0 = time.perf_counter()
     match_mode = holes > 0 or target > 0
     kernel = "general" if match_mode else kernel
     if arrays is None:
         arrays = runner.check_policies(rules, players, policy_ids)
-    if user is None:
+    if user is None and not alone:
         compile_apart(arrays, policy_ids, kernel, match_mode, notify)
     job = runner.make_job(rules, players, policy_ids, params, 0, kernel=kernel, user=user,
                           notify=notify, arrays=arrays)
@@ -118,6 +121,8 @@ def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
     # policy that never returns would hold this thread where Ctrl-C cannot reach it
     with builds.compiling(job.compiles, notify):
         runner.play_chunk(job, 0, 0)
+    if not alone and job.build in SLOTTED:
+        engine.build(job.build, notify)
     if match_mode:
         with builds.compiling(job.match_build, notify):
             runner.play_match_chunk(job, 0, 0, holes, target)

@@ -28,7 +28,7 @@ import numpy as np
 from ..game import codes as K
 from ..game.cards import CARDS_PER_DECK, DIAMONDS, HEARTS, RANK_JOKER, RANK_KING
 from ..game.codes import MAX_POS, RT_DECK, RT_KEY, RT_VALUE
-from . import by_name
+from . import builds, by_name
 from .builds import flow_build
 from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
@@ -48,13 +48,17 @@ _TURNS_LOCK = threading.Lock()
 _TURNS_PROVIDED: set[str] = set()
 
 
-def build(name: str):
-    """Build ``name``'s module (BUILDS), its turn loop provided (signatures.SLOTTED: compiled
-    or loaded here the first time, and put in the slot through which its rounds call it)."""
+def build(name: str, notify=None):
+    """Build ``name``'s module (BUILDS), its turn loop provided: for a build of
+    signatures.SLOTTED, compiled (the part ``NAME:turns``, told to ``notify``) or loaded here
+    the first time, and put in the slot through which its rounds call it. The rest of the
+    build compiles without it, so the two compile on two processes at once."""
     if name in SLOTTED:
         with _TURNS_LOCK:
             if name not in _TURNS_PROVIDED:
-                by_name.provide_late(play_slot(name), BUILDS[name].play_nb, PLAY_SIGNATURE)
+                with builds.compiling(f"{name}:turns", notify):
+                    by_name.provide_late(play_slot(name), BUILDS[name].play_nb,
+                                         PLAY_SIGNATURE)
                 _TURNS_PROVIDED.add(name)
     return BUILDS[name]
 

@@ -240,8 +240,8 @@ BUILDS = {b.name: b for b in (
     # the flow package as it is: W1 and W2 run here, and the plain lookahead's rollouts
     Build("lean", (), _COMMON, 50, "the lean kernel"),
     # every feature but "powers", whose moves only the powers build compiles in
-    Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 53, "the general engine"),
-    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 62,
+    Build("general", (("GENERAL", True),), _EVERY - {"powers"}, 20, "the general engine"),
+    Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 20,
           "the power-card games' engine"),
     # any seats on the common rule sets: the general engine's policies' table and user
     # pointer in the flow of the user build (its steps inlined)
@@ -275,9 +275,11 @@ BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.i
 # includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
 PARTS = {
     "general:matches": (5, "match play"),
-    "powers:matches": (6, "match play of the power-card games"),
-    # the powers build's turn loop for lookahead's rollouts (loaded: the build compiled it)
-    "powers:rollouts": (2, "the power-card games' engine for lookahead's rollouts"),
+    "powers:matches": (5, "match play of the power-card games"),
+    # the turn loops of the general and powers builds, which compile apart from the rest
+    # (engine.build), on another process when a first run has two
+    "general:turns": (29, "the general engine's turn loop"),
+    "powers:turns": (40, "the power-card games' turn loop"),
     "policy:random": (1, "the random policy"),
     "policy:greedy": (40, "the greedy policy"),
     "policy:knock-threshold": (7, "the knock-threshold policy"),
