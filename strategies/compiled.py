@@ -35,9 +35,12 @@ ENTRIES = {
     K.POLICY_LOOKAHEAD: ("strategies.lookahead", "lookahead_entry"),
 }
 assert len(ENTRIES) == K.N_POLICY_SLOTS
-# in the power-card games: lookahead's rollouts need a build of the flow of their own, which
-# its plain entry would compile in for every run
+# in the power-card games, where their plain entries would compile in for every run what
+# only these games reach: lookahead's rollouts on the powers build, greedy's and
+# knock-threshold's power rules
 POWER_ENTRIES = {
+    K.POLICY_GREEDY: ("strategies.greedy", "greedy_powers_entry"),
+    K.POLICY_KNOCK_THRESHOLD: ("strategies.greedy", "knock_threshold_powers_entry"),
     K.POLICY_LOOKAHEAD: ("strategies.lookahead_powers", "lookahead_powers_entry"),
 }
 
@@ -84,11 +87,11 @@ def _compiled_entry(policy_id: int, notify=None, powers: bool = False):
 
 def entry(policy_id: int, notify=None, powers: bool = False):
     """The compiled entry point of built-in ``policy_id`` (compiled or loaded on first use);
-    ``powers``: the one it plays the power-card games with (lookahead's, whose rollouts
-    play the powers build's turn loop, which is provided here, as before the build plays:
-    engine.build)."""
+    ``powers``: the one it plays the power-card games with (POWER_ENTRIES; lookahead's
+    rollouts play the powers build's turn loop, which is provided here, as before the build
+    plays: engine.build)."""
     fn = _compiled_entry(policy_id, notify, powers)
-    if powers and int(policy_id) in POWER_ENTRIES:
+    if powers and int(policy_id) == K.POLICY_LOOKAHEAD:
         engine.build("powers", notify)
     return fn
 
@@ -124,7 +127,10 @@ def call_nb(fn, point, seat, held, g, rt, rng, par, aux):
 
 def decide(point, seat, held, g, rt, rng, par, aux=None) -> int:
     """One decision of the built-in that ``seat`` plays (``par[seat, 0]``), called from Python
-    as the engine calls it (tests and tools)."""
+    as the engine calls it (tests and tools): its powers entry under rules ``rt`` of a
+    power-card game."""
+    from strategies.powers import power_game_nb
     if aux is None:
         aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
-    return int(call_nb(entry(int(par[seat, 0])), point, seat, held, g, rt, rng, par, aux))
+    fn = entry(int(par[seat, 0]), powers=bool(power_game_nb.py_func(rt)))
+    return int(call_nb(fn, point, seat, held, g, rt, rng, par, aux))

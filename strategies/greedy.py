@@ -164,9 +164,9 @@ def greedy_nb(point, seat, held, g, rt, rng, par):
 
 @hot(inline="always")
 def greedy_plain_nb(point, seat, held, g, rt, rng, par):
-    """``greedy_nb`` in a game without powers. A player that never plays the power games
-    (lookahead's plain entry: they have lookahead_powers) calls this one, so that the power
-    rules are not compiled into it."""
+    """``greedy_nb`` in a game without powers. What never plays the power games (greedy's
+    plain entry, lookahead's: they have their powers entries) calls this one, so that the
+    power rules are not compiled into it."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_FACEUP_N)] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_FACEUP_SUM)] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     stall = g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES and \
@@ -182,6 +182,12 @@ def knock_threshold_nb(point, seat, held, g, rt, rng, par):
     greedy's placement rule with that pool."""
     if power_game_nb(rt):
         return knock_power_nb(point, seat, held, g, rt, par, 0, False)
+    return knock_threshold_plain_nb(point, seat, held, g, rt, rng, par)
+
+
+@hot(inline="always")
+def knock_threshold_plain_nb(point, seat, held, g, rt, rng, par):
+    """``knock_threshold_nb`` in a game without powers (its plain entry, as greedy_plain_nb)."""
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
@@ -214,9 +220,19 @@ def knock_power_nb(point, seat, held, g, rt, par, hide, forget):
     return place_or_draw_nb(point, seat, held, g, rt, n, S, hide, False, True)
 
 
+# The entry points (strategies/compiled.py): outside the power-card games, without the power
+# rules, which took most of their compile (26 s of greedy's); in them, with (POWER_ENTRIES).
 def greedy_entry(point, seat, held, g, rt, rng, par, aux):
-    return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_nb)
+    return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_plain_nb)
 
 
 def knock_threshold_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, knock_threshold_plain_nb)
+
+
+def greedy_powers_entry(point, seat, held, g, rt, rng, par, aux):
+    return decide_with_nb(point, seat, held, g, rt, rng, par, greedy_nb)
+
+
+def knock_threshold_powers_entry(point, seat, held, g, rt, rng, par, aux):
     return decide_with_nb(point, seat, held, g, rt, rng, par, knock_threshold_nb)

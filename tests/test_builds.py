@@ -317,3 +317,17 @@ def test_rounds_played_before_their_turn_loop_is_provided_fail_and_say_so(tmp_pa
     lines = out.stdout.splitlines()
     assert lines[0] == "0 0" and "before its turn loop was loaded" in lines[1], lines
     assert lines[2:] == ["4 -1", "played"], lines
+
+
+def test_greedy_plays_the_power_games_with_its_powers_entry():
+    """greedy's and knock-threshold's plain entry points leave out the power rules (most of
+    their compile); a power-card game's table of policies holds their powers entries."""
+    from strategies import compiled
+    for pid, name in ((K.POLICY_GREEDY, "greedy"),
+                      (K.POLICY_KNOCK_THRESHOLD, "knock-threshold")):
+        assert compiled.build_name(pid) == name
+        assert compiled.build_name(pid, powers=True) == f"{name}-powers"
+        slot = compiled.policy_slot(pid)
+        assert compiled.table([pid], powers=True)[slot] is compiled.entry(pid, powers=True)
+        assert compiled.table([pid])[slot] is compiled.entry(pid)
+        assert compiled.entry(pid) is not compiled.entry(pid, powers=True)

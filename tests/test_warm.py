@@ -39,8 +39,8 @@ def test_a_first_power_run_compiles_the_turn_loop_beside_the_rest():
     """The powers build's turn loop compiles apart from the rest of the build (its rounds
     call it through a slot), so a first power-card run with greedy's policy spreads the three
     over two processes: the loop alone, the rest beside the policy."""
-    shares = warm.shares(["powers", "powers:turns", "policy:greedy"], 2)
-    assert sorted(map(sorted, shares)) == [["policy:greedy", "powers"], ["powers:turns"]]
+    shares = warm.shares(["powers", "powers:turns", "policy:greedy-powers"], 2)
+    assert sorted(map(sorted, shares)) == [["policy:greedy-powers", "powers"], ["powers:turns"]]
 
 
 def test_a_process_compiling_a_build_compiles_only_that(monkeypatch):

@@ -80,13 +80,13 @@ class CompiledSeat:
         strategies = resolve_seats([spec], players)
         ids, params = seat_arrays(strategies)
         self.par = policy_table(ids, params)
+        self.powers = uses_power_engine(rules)
         self.fn = self.compiled(strategies)
         self.value = self.rt[K.RT_VALUE:K.RT_VALUE + K.N_CARD_TABLE]
         self.g = np.zeros(K.G_SIZE, dtype=np.int32)   # memory and scratch: zero, kept
         self.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * N_SEAT] = -1
         self.rng = np.zeros(N_STREAMS, dtype=np.uint64)
         self.aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
-        self.powers = uses_power_engine(rules)
         # the knowledge row's slots beyond the table (seats not playing; in a plain round the
         # positions past the layout), which the engine leaves as its state array starts them
         at = np.arange(N_SEAT)
@@ -95,8 +95,9 @@ class CompiledSeat:
             self.beyond |= at % K.MAX_POS >= self.rt[K.R_NPOS]
 
     def compiled(self, strategies):
-        """The compiled function the seat calls (its built-in's entry point)."""
-        return entry(int(self.par[self.position, 0]))
+        """The compiled function the seat calls (its built-in's entry point; in a power-card
+        game, the one it plays them with)."""
+        return entry(int(self.par[self.position, 0]), powers=self.powers)
 
     def choose(self, obs) -> int:
         me = self.position
@@ -225,9 +226,6 @@ class LookaheadSeat(CompiledSeat):
 class PowerLookaheadSeat(LookaheadSeat):
     """``lookahead`` in a power-card game: its powers entry, and the powers build's state its
     rollouts copy (power_views.fill_rollout_state)."""
-
-    def compiled(self, strategies):
-        return entry(int(self.par[self.position, 0]), powers=True)
 
     def fill(self, obs) -> tuple[int, int]:
         point, held = super().fill(obs)

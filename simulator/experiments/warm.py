@@ -27,10 +27,11 @@ ENGINE_PLAN = ("general", "general:turns", "general:matches")
 # the same of the power-card games' engine, whose turn loop lookahead's rollouts play too
 POWERS_PLAN = ("powers", "powers:turns", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
-# first of them to compile in a process compiles that rule, the others load it
-GREEDY_FAMILY = ("greedy", "knock-threshold", "heuristic", "forgetful", "opponent-aware", "ev",
-                 "guide")
-POLICIES = GREEDY_FAMILY + ("lookahead", "lookahead-powers")
+# first of them to compile in a process compiles that rule, the others load it (greedy and
+# knock-threshold have it in their powers entries only)
+GREEDY_FAMILY = ("greedy-powers", "knock-threshold-powers", "heuristic", "forgetful",
+                 "opponent-aware", "ev", "guide")
+POLICIES = GREEDY_FAMILY + ("greedy", "knock-threshold", "lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
 PLAN = ("lean", "table") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process, in this order: match play extends its

@@ -271,8 +271,8 @@ BUILDS = {b.name: b for b in (
 )}
 BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.items()}
 # what else compiles apart: a build's match play, and each built-in policy (strategies/
-# compiled.py) as "policy:NAME"; the seconds of a cold compile as for BUILDS. Greedy's
-# includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
+# compiled.py) as "policy:NAME"; the seconds of a cold compile as for BUILDS. Greedy's powers
+# entry includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
 PARTS = {
     "general:matches": (5, "match play"),
     "powers:matches": (5, "match play of the power-card games"),
@@ -281,8 +281,10 @@ PARTS = {
     "general:turns": (29, "the general engine's turn loop"),
     "powers:turns": (40, "the power-card games' turn loop"),
     "policy:random": (1, "the random policy"),
-    "policy:greedy": (40, "the greedy policy"),
-    "policy:knock-threshold": (7, "the knock-threshold policy"),
+    "policy:greedy": (9, "the greedy policy"),
+    "policy:knock-threshold": (9, "the knock-threshold policy"),
+    "policy:greedy-powers": (40, "the greedy policy of the power-card games"),
+    "policy:knock-threshold-powers": (7, "the knock-threshold policy of the power-card games"),
     "policy:forgetful": (6, "the forgetful policy"),
     "policy:heuristic": (10, "the heuristic policy"),
     "policy:opponent-aware": (7, "the opponent-aware policy"),
