@@ -21,6 +21,7 @@ from simulator.game import codes as K
 from simulator.kernel.engine import policy_slot_nb
 from simulator.kernel.signatures import POLICY_SIGNATURE
 from simulator.kernel.jit import hot
+from strategies.powers import power_game_nb
 
 # policy id -> (module, entry function); the table's slot is policy_slot(id)
 ENTRIES = {
@@ -129,7 +130,6 @@ def decide(point, seat, held, g, rt, rng, par, aux=None) -> int:
     """One decision of the built-in that ``seat`` plays (``par[seat, 0]``), called from Python
     as the engine calls it (tests and tools): its powers entry under rules ``rt`` of a
     power-card game."""
-    from strategies.powers import power_game_nb
     if aux is None:
         aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
     fn = entry(int(par[seat, 0]), powers=bool(power_game_nb.py_func(rt)))
