@@ -1,6 +1,8 @@
 """The lean kernel plays exactly the rounds the general engine plays: same deals, decisions,
 scores, turns and final layouts, on the benchmark workloads and on randomly drawn rule sets
-that it accepts; and the runner picks it only when it may."""
+that it accepts; and the runner picks it only when it may. The general build plays the same
+rounds from the lean cache (its rounds with greedy-family seats on the rules the cache
+covers) as when it keeps the views and asks the seats' policies."""
 
 from __future__ import annotations
 
@@ -22,8 +24,13 @@ from tiers import sweep
 
 
 def _play(kind, rules, players, ids, params, start, count, seed=11):
+    """``kind``: "lean" (the lean build), "cache" (the general build playing from the lean
+    cache, as it does with these seats) or "views" (the general build made to keep the views
+    and ask the seats' policies: the rules marked uncovered); both general ones checked."""
     arrays = flatten(rules, players)
     rt, par = pack_rules(arrays), policy_table(ids, params)
+    if kind == "views":
+        rt[K.RT_CACHE_RULES] = 0
     t = Totals(players)
     scores = np.zeros((count, players), np.int64)
     turns = np.zeros(count, np.int64)
@@ -36,18 +43,21 @@ def _play(kind, rules, players, ids, params, start, count, seed=11):
         st = State(players)
         played = engine.build("general").chunk_nb(
             seed, start, count, rt, par, *st.arrays(), t.acc, t.tot, t.hist, scores, turns,
-            layouts, kind == "checked", NO_USER_POLICY, compiled.table(ids), st.aux)
+            layouts, True, NO_USER_POLICY, compiled.table(ids), st.aux)
+        # which way the general build played: the mode of its last round
+        assert st.g[K.G_PRIV + K.PRIV_CACHE] == (1 if kind == "cache" else 0)
     assert played == count
     return t, scores, turns, layouts
 
 
 def _assert_same(rules, players, ids, params, start, count):
-    a = _play("checked", rules, players, ids, params, start, count)
-    b = _play("lean", rules, players, ids, params, start, count)
-    for name, x, y in (("acc", a[0].acc, b[0].acc), ("tot", a[0].tot, b[0].tot),
-                       ("hist", a[0].hist, b[0].hist), ("scores", a[1], b[1]),
-                       ("turns", a[2], b[2]), ("layouts", a[3], b[3])):
-        assert np.array_equal(x, y), f"{name} differ"
+    a = _play("views", rules, players, ids, params, start, count)
+    for kind in ("cache", "lean"):
+        b = _play(kind, rules, players, ids, params, start, count)
+        for name, x, y in (("acc", a[0].acc, b[0].acc), ("tot", a[0].tot, b[0].tot),
+                           ("hist", a[0].hist, b[0].hist), ("scores", a[1], b[1]),
+                           ("turns", a[2], b[2]), ("layouts", a[3], b[3])):
+            assert np.array_equal(x, y), f"{name} differ ({kind})"
     return a
 
 

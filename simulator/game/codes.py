@@ -376,6 +376,7 @@ PRIV_ERR_SEAT = 2
 PRIV_ERR_POINT = 3
 PRIV_ERR_ACTION = 4
 PRIV_CAPPED = 5
+PRIV_CACHE = 6   # general build: 1 when this round's seats decide from the lean cache
 N_PRIV = 16
 G_LEGAL = G_PRIV + N_PRIV                   # [action]: the legal-action mask of this decision
 # what the game flow touches on every turn comes first and close together (simulator/kernel/
@@ -440,4 +441,5 @@ RT_TYPE = RT_TYPE_N + 1           # [card id]: its type, numbered in deck order;
 RT_TYPE_CARD = RT_TYPE + N_CARD_TABLE   # [type]: its first card in the deck
 RT_TYPE_COPIES = RT_TYPE_CARD + MAX_IDS  # [type]: its cards in the deck
 RT_EFFECT = RT_TYPE_COPIES + MAX_IDS    # [card id]: its power (POW_*), 0 for the pseudo-cards
-RT_SIZE = RT_EFFECT + N_CARD_TABLE
+RT_CACHE_RULES = RT_EFFECT + N_CARD_TABLE  # 1 when the lean build's cache covers the rules
+RT_SIZE = RT_CACHE_RULES + 1

@@ -33,7 +33,7 @@ from .builds import flow_build
 from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
                    ERR_NO_TURNS, LOG_FIELDS,  # (re-exported: runner, strategies.compiled)
-                   policy_slot_nb)
+                   policy_slot_nb, rules_eligible)
 from .layout import related_nb
 from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .matches import outside_match_nb, publish_match_nb
@@ -102,6 +102,8 @@ def pack_rules(arrays) -> np.ndarray:
         rank = RANK_JOKER if local >= 52 else local % 13
         red_king = rank == RANK_KING and local // 13 in (HEARTS, DIAMONDS)
         rt[K.RT_EFFECT + c] = ri[K.R_EFFECT_RED_KING] if red_king else ri[K.R_EFFECT0 + rank]
+    # the general build plays greedy-family seats from the lean cache where it covers them
+    rt[K.RT_CACHE_RULES] = 1 if rules_eligible(ri) else 0
     return rt
 
 

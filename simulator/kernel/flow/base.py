@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_KNOWN, G_LAY, G_PUB, G_UP, MAX_PLAYERS, MAX_POS, POLICY_GREEDY,
-                                  POLICY_KNOCK_THRESHOLD, RT_KEY)
+from simulator.game.codes import (G_KNOWN, G_LAY, G_PRIV, G_PUB, G_UP, MAX_PLAYERS, MAX_POS,
+                                  POLICY_GREEDY, POLICY_KNOCK_THRESHOLD, RT_KEY)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.features import lacking, needed_from_ri
@@ -18,6 +18,10 @@ from simulator.kernel.lanes import GAIN_LIMIT
 from .build import GENERAL, POWERS, TABLE, USER
 
 VIEWS = USER or GENERAL or TABLE   # the seats' policies read g's views, not the lean cache
+# The general build plays a round whose rules the lean cache covers and whose seats all play
+# greedy or knock-threshold (no move log) as the lean build does, from the cache, keeping no
+# views: nobody reads them (``cache_round``, codes.PRIV_CACHE).
+CACHE_TOO = GENERAL and not POWERS
 LOGS = GENERAL   # a move log may be kept
 # Every build inlines the turn's steps; the general build calls its asks (each a policy
 # reached through a pointer anyway), the reveal and the round, which it would otherwise copy
@@ -46,7 +50,7 @@ NOTHING_LEGAL = -2
 FROM_CALL = K.N_ACTIONS
 
 
-# engine-private slots of a power round (codes.G_PRIV; 0..5 are the flow's)
+# engine-private slots of a power round (codes.G_PRIV; 0..6 are the flow's)
 PRIV_OVER = 8        # empty_layout / stock_exhausted fired: the hole ends after the action
 PRIV_END_TURN = 9    # the turn in which the end was triggered, -1 while none
 PRIV_TOP_NEW = 10    # this turn put a new card on top of the discard pile
@@ -74,10 +78,36 @@ def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
 
 
 @hot(inline="always")
-def own(seat):
+def views_on(g):
+    """Are the views kept in this round (every build whose policies read them, but the
+    general build's rounds played from the cache)?"""
+    return VIEWS and (not CACHE_TOO or g[ix(G_PRIV + K.PRIV_CACHE)] == 0)
+
+
+@hot(inline="always")
+def cache_on(g):
+    """Is the lean cache kept, and are the seats decided from it, in this round?"""
+    return not VIEWS or (CACHE_TOO and g[ix(G_PRIV + K.PRIV_CACHE)] != 0)
+
+
+@hot(inline="always")
+def cache_round(rt, par, views):
+    """Does the general build play this round from the lean cache: rules it covers
+    (codes.RT_CACHE_RULES), every seat greedy or knock-threshold, and nothing reading the
+    views (``views``: a move log, or the caller afterwards)?"""
+    if not CACHE_TOO or views or rt[K.RT_CACHE_RULES] == 0:
+        return 0
+    for s in range(rt[K.R_PLAYERS]):
+        if par[s, 0] != POLICY_GREEDY and par[s, 0] != POLICY_KNOCK_THRESHOLD:
+            return 0
+    return 1
+
+
+@hot(inline="always")
+def own(g, seat):
     """Where what ``seat`` knows of its own layout starts: its row of codes.G_KNOWN where
     policies read the views, else the lean cache's."""
-    if VIEWS:
+    if views_on(g):
         return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
     return LP.own(seat)
 

@@ -22,7 +22,7 @@ from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
 from .ask import _mask_actions, _mask_positions, _publish
 from .base import (ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP,
-                   VIEWS, known_at)
+                   VIEWS, cache_on, cache_round, known_at, views_on)
 from .build import AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
@@ -38,7 +38,8 @@ def _seat_streams(rng, rt, seed, round_index):
 
 @hot(inline="always")
 def _clear_views(g, rt, rng, seed, round_index):
-    """What the policies that read the views start a round with."""
+    """What the policies that read the views start a round with (what each seat knows only
+    where the views are kept)."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
     _seat_streams(rng, rt, seed, round_index)
@@ -49,9 +50,10 @@ def _clear_views(g, rt, rng, seed, round_index):
     for s in range(players):
         for p in range(MAX_POS):
             g[ix(G_UP + s * MAX_POS + p)] = 0
-        for obs in range(players):
-            for p in range(MAX_POS if POWERS else npos):
-                g[ix(known_at(obs, s, p))] = -1
+        if views_on(g):
+            for obs in range(players):
+                for p in range(MAX_POS if POWERS else npos):
+                    g[ix(known_at(obs, s, p))] = -1
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if GENERAL:
         for s in range(players):
@@ -86,7 +88,7 @@ def _deal(g, rt, rng, seed, round_index):
         for s in range(players):
             n -= 1
             g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
-    if not VIEWS:
+    if cache_on(g):
         LP.unknown_layouts(g, rt, 0, players)
     if GUIDE:   # what the guide reads besides the cache (turn._ask_guide)
         for s in range(players):
@@ -144,7 +146,7 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     capped = 0
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
     vector = LP.vector_scope(rt)
-    if not VIEWS:
+    if cache_on(g):
         LP.seat_policies(g, par, players, rt[K.R_END_TRIGGERS])
     if FORGETFUL:   # knock-threshold, whose memory fades (turn._action)
         for s in range(players):
@@ -221,13 +223,16 @@ play_slot_nb = by_name.late_caller(play_slot("powers" if POWERS else "general"),
 
 
 @hot(inline=STEP)
-def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
+def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on, views):
     """Deal, turn up the first discard, reveal, and (general build) the steps before the
-    first turn. Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum)."""
+    first turn; ``views``: the caller reads the views afterwards, so they are kept even
+    where the round could be played from the cache. Returns (ok, n_stock, n_disc, sum_disc,
+    up_n, up_sum)."""
     if VIEWS:
         for i in range(K.N_PRIV):
             g[ix(G_PRIV + i)] = 0
         g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if (GENERAL and log_on) else -1
+        g[ix(G_PRIV + K.PRIV_CACHE)] = cache_round(rt, par, log_on or views)
     n_stock = _deal(g, rt, rng, seed, round_index)
     n_disc = 0
     sum_disc = 0
@@ -254,7 +259,7 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
     every turn with ``check``. False after a policy's illegal action (described in ``out``)."""
     ctx = (log, user, policies, aux, tmp, check)
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
-                                                               round_index, log_on)
+                                                               round_index, log_on, False)
     turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
     if ok:
         turn, ender, knocked, capped, reshuffles = play_slot_nb(
@@ -367,7 +372,7 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
     ctx = (log, user, policies, aux, tmp, False)
     outside_match_nb(g)
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
-                                                               round_index, False)
+                                                               round_index, False, True)
     if not ok:
         return -1
     if turns == 0:
