@@ -50,18 +50,20 @@ def test_a_process_compiling_a_build_compiles_only_that(monkeypatch):
     from simulator.kernel import engine
     called = []
     monkeypatch.setattr(warm, "compile_apart", lambda *a, **k: called.append("apart"))
-    monkeypatch.setattr(engine, "build", lambda *a, **k: called.append("turns"))
+    monkeypatch.setattr(engine, "build", lambda *a, **k: called.append("build"))
+    monkeypatch.setattr(engine, "provide", lambda part, *a, **k: called.append(part))
     warm.warm_one("general")
     assert called == []
     warm.warm_one("general:turns")
-    assert called == ["turns"]
+    warm.warm_one("general:cache")
+    assert called == ["general:turns", "general:cache"]
 
 
 def test_warm_compiles_every_build_a_built_in_reaches():
     """The power-card games' engine and lookahead's power rollouts included (a first power
     command after ``golfsim warm`` should compile nothing)."""
     from strategies import STRATEGIES
-    for name in ("lean", "general", "general:turns", "general:matches", "powers",
+    for name in ("lean", "general", "general:turns", "general:cache", "general:matches", "powers",
                  "powers:turns", "powers:matches", "policy:lookahead-powers"):
         assert name in warm.PLAN
     for strategy in STRATEGIES:

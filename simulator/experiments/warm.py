@@ -19,11 +19,11 @@ from strategies import compiled, resolve_seats, seat_arrays, user_policy
 
 from ..game.rules import Rules
 from ..kernel import builds, engine
-from ..kernel.signatures import SLOTTED
 from . import runner
 
-# the general engine, its turn loop (compiled apart: engine.build) and its match play
-ENGINE_PLAN = ("general", "general:turns", "general:matches")
+# the general engine, its turn loop and its rounds from the lean cache (compiled apart:
+# engine.build) and its match play
+ENGINE_PLAN = ("general", "general:turns", "general:cache", "general:matches")
 # the same of the power-card games' engine, whose turn loop lookahead's rollouts play too
 POWERS_PLAN = ("powers", "powers:turns", "powers:matches")
 # the built-ins that answer power decisions through greedy's rule (strategies/powers.py): the
@@ -44,8 +44,9 @@ TOGETHER = (("general", "general:matches"), ("powers", "powers:matches"),
 
 
 def warm_one(name: str, notify=None) -> float:
-    """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), its
-    turn loop (``general:turns``, ``powers:turns``), its match play (``general:matches``,
+    """Compile (or load) ``name``: a build of features.BUILDS (lean, general, powers), what
+    fills its slots (engine.SLOT_PARTS: ``general:turns``, ``general:cache``,
+    ``powers:turns``), its match play (``general:matches``,
     ``powers:matches``), a built-in's ``policy:NAME`` such
     as ``policy:lookahead-powers``, ``own:NAME`` for a built-in's own build, or
     ``user:FILE:FUNCTION`` for a user policy's own build; returns the seconds it took."""
@@ -62,8 +63,8 @@ def warm_one(name: str, notify=None) -> float:
         warm_up(Rules.preset("six_card"), 4, ids, params, kernel="own", notify=notify)
     elif name.startswith("policy:"):
         compiled.entry_named(name.split(":", 1)[1], notify)
-    elif name.endswith(":turns"):
-        engine.build(name.split(":")[0], notify)
+    elif name in engine.SLOT_PARTS:
+        engine.provide(name, notify)
     else:   # a build, played on the kernel of its name (pick.build)
         build, _, matches = name.partition(":")
         rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
@@ -82,7 +83,7 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
     build = runner.build_of(arrays, policy_ids, kernel)
     if cpus < 2 or build == "lean" or build.startswith("own:"):
         return
-    needed = [build] + ([f"{build}:turns"] if build in SLOTTED else []) + \
+    needed = [build] + engine.slot_parts(build) + \
         ([f"{build}:matches"] if match_mode else []) + sorted(
         {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
@@ -108,7 +109,7 @@ def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
     ``notify`` what it compiles; returns the seconds it took. ``arrays``: the rules as
     runner.check_policies returned them, when already checked. ``alone``: only the build
     itself, on this process (one of the processes compiling a plan's shares: warm_one), not
-    its turn loop (the part NAME:turns) nor other processes."""
+    what fills its slots (engine.SLOT_PARTS) nor other processes."""
     t0 = time.perf_counter()
     match_mode = holes > 0 or target > 0
     kernel = "general" if match_mode else kernel
@@ -122,7 +123,7 @@ def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
     # policy that never returns would hold this thread where Ctrl-C cannot reach it
     with builds.compiling(job.compiles, notify):
         runner.play_chunk(job, 0, 0)
-    if not alone and job.build in SLOTTED:
+    if not alone and engine.slot_parts(job.build):
         engine.build(job.build, notify)
     if match_mode:
         with builds.compiling(job.match_build, notify):

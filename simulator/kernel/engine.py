@@ -39,28 +39,49 @@ from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .matches import outside_match_nb, publish_match_nb
 from .rng import N_STREAMS
 from .scoring import TMP_SIZE
-from .signatures import PLAY_SIGNATURE, SLOTTED, play_slot
+from .signatures import CACHED_SIGNATURE, CACHED_SLOT, PLAY_SIGNATURE, play_slot
 
 # the general build, its powers build (the power-card games) and the table build (the common
-# rule sets with any seats), each compiled on first use, by name (features.BUILDS; pick.module)
-BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines()) for name in ("general", "powers", "table")}
-_TURNS_LOCK = threading.Lock()
-_TURNS_PROVIDED: set[str] = set()
+# rule sets with any seats), each compiled on first use, by name (features.BUILDS; pick.module);
+# the cache build plays the general build's rounds that cache_round allows (flow/build.py)
+BUILDS = {name: flow_build(name, FLOW_BUILDS[name].lines())
+          for name in ("general", "powers", "table", "cache")}
+# the parts that fill the slots through which a build's rounds call what compiles apart:
+# part -> (the build whose function fills it, the function, the slot, its signature)
+SLOT_PARTS = {
+    "general:turns": ("general", "play_nb", play_slot("general"), PLAY_SIGNATURE),
+    "general:cache": ("cache", "cached_round_nb", CACHED_SLOT, CACHED_SIGNATURE),
+    "powers:turns": ("powers", "play_nb", play_slot("powers"), PLAY_SIGNATURE),
+}
+_SLOTS_LOCK = threading.Lock()
+_PROVIDED: set[str] = set()
+
+
+def provide(part: str, notify=None) -> None:
+    """Compile (or load) the part ``part`` of SLOT_PARTS, telling ``notify``, and put it in
+    its slot; once a process."""
+    with _SLOTS_LOCK:
+        if part not in _PROVIDED:
+            owner, function, slot, signature = SLOT_PARTS[part]
+            with builds.compiling(part, notify):
+                by_name.provide_late(slot, getattr(BUILDS[owner], function), signature)
+            _PROVIDED.add(part)
 
 
 def build(name: str, notify=None):
-    """Build ``name``'s module (BUILDS), its turn loop provided: for a build of
-    signatures.SLOTTED, compiled (the part ``NAME:turns``, told to ``notify``) or loaded here
-    the first time, and put in the slot through which its rounds call it. The rest of the
-    build compiles without it, so the two compile on two processes at once."""
-    if name in SLOTTED:
-        with _TURNS_LOCK:
-            if name not in _TURNS_PROVIDED:
-                with builds.compiling(f"{name}:turns", notify):
-                    by_name.provide_late(play_slot(name), BUILDS[name].play_nb,
-                                         PLAY_SIGNATURE)
-                _TURNS_PROVIDED.add(name)
+    """Build ``name``'s module (BUILDS), its slots filled: for a build of signatures.SLOTTED,
+    its turn loop (the part ``NAME:turns``) and, for the general build, its rounds from the
+    lean cache (``general:cache``), each compiled or loaded here the first time (provide).
+    The rest of the build compiles without them, so they compile on other processes at
+    once."""
+    for part in slot_parts(name):
+        provide(part, notify)
     return BUILDS[name]
+
+
+def slot_parts(name: str) -> list[str]:
+    """The parts of SLOT_PARTS that build ``name``'s rounds call."""
+    return [part for part in SLOT_PARTS if part.split(":")[0] == name]
 
 
 def prefix_nb(*args) -> int:

@@ -26,12 +26,19 @@ TABLE_TYPE = types.UniTuple(types.FunctionType(POLICY_SIGNATURE), K.N_POLICY_SLO
 # move and position, the turn cap; it returns (turns, ender, knocked, capped, reshuffles).
 # Their rounds call it through a named slot (play_slot), so that the functions above it do not
 # emit the whole loop again when compiled; the power games' rollouts call the very same loop.
+CONTEXT_TYPE = types.Tuple((types.int32[:, ::1], types.FunctionType(USER_SIGNATURE), TABLE_TYPE,
+                            types.int64[::1], types.int64[::1], types.boolean))
 PLAY_SIGNATURE = types.UniTuple(types.int64, 5)(
-    types.int32[::1], types.int64[::1], types.float64[:, ::1], types.uint64[::1],
-    types.Tuple((types.int32[:, ::1], types.FunctionType(USER_SIGNATURE), TABLE_TYPE,
-                 types.int64[::1], types.int64[::1], types.boolean)),
+    types.int32[::1], types.int64[::1], types.float64[:, ::1], types.uint64[::1], CONTEXT_TYPE,
     *([types.int64] * 14))
 SLOTTED = ("general", "powers")   # the builds whose rounds call their loop through a slot
+# the general build's rounds played from the lean cache (flow.base.cache_round): the cache
+# build's whole round (round.cached_round_nb), from the seed and the round's index, with the
+# same context and returns as play_nb
+CACHED_SIGNATURE = types.UniTuple(types.int64, 5)(
+    types.int32[::1], types.int64[::1], types.float64[:, ::1], types.uint64[::1], CONTEXT_TYPE,
+    types.int64, types.int64)
+CACHED_SLOT = "golfsim_general_cached_round"
 
 
 def play_slot(build: str) -> str:

@@ -13,7 +13,7 @@ from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import STREAM_SEAT0
 
 from .base import (ERR_ILLEGAL_ACTION, ERR_LOG_FULL, LOGS, STEP, TURN_ACTIONS, VIEWS,
-                   effect_of, policy_slot_nb, set_pub, views_on)
+                   effect_of, policy_slot_nb, set_pub)
 from .build import (GENERAL, OWN, POWERS, RANDOM, TABLE, own_decide, random_pick, user_decide,
                     user_decide_call)
 from .moves import _discard, _put, _replaceable, _unknown_mask, learn
@@ -221,7 +221,7 @@ def _place(g, rt, rng, par, ctx, seat, p, card, public, n_disc, sum_disc, up_n, 
     face_rule = rt[K.R_PLACEMENT_FACE]
     face_up = face_rule != K.FACE_DOWN  # player_choice: the lean build's policies choose up
     was_up = (g[ix(G_UPMASK + seat)] >> p) & 1
-    if views_on(g) and face_rule == K.FACE_CHOICE and was_up == 0:
+    if VIEWS and face_rule == K.FACE_CHOICE and was_up == 0:
         _clear(g)
         g[ix(G_LEGAL + K.A_FACE_UP)] = 1
         g[ix(G_LEGAL + K.A_FACE_DOWN)] = 1

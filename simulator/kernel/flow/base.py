@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_KNOWN, G_LAY, G_PRIV, G_PUB, G_UP, MAX_PLAYERS, MAX_POS,
+from simulator.game.codes import (G_KNOWN, G_LAY, G_PUB, G_UP, MAX_PLAYERS, MAX_POS,
                                   POLICY_GREEDY, POLICY_KNOCK_THRESHOLD, RT_KEY)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.estimate import trailing_zeros
@@ -18,11 +18,9 @@ from simulator.kernel.lanes import GAIN_LIMIT
 from .build import GENERAL, POWERS, TABLE, USER
 
 VIEWS = USER or GENERAL or TABLE   # the seats' policies read g's views, not the lean cache
-# The general build plays a round whose rules the lean cache covers and whose seats all play
-# greedy or knock-threshold (no move log) as the lean build does, from the cache, keeping no
-# views: nobody reads them (``cache_round``, codes.PRIV_CACHE).
-CACHE_TOO = GENERAL and not POWERS
 LOGS = GENERAL   # a move log may be kept
+# the general build plays the rounds cache_round allows on its cache build (round.py)
+CACHE_TOO = GENERAL and not POWERS
 # Every build inlines the turn's steps; the general build calls its asks (each a policy
 # reached through a pointer anyway), the reveal and the round, which it would otherwise copy
 # into many places: its first compile stays under a minute (docs/performance.md).
@@ -78,24 +76,11 @@ def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:
 
 
 @hot(inline="always")
-def views_on(g):
-    """Are the views kept in this round (every build whose policies read them, but the
-    general build's rounds played from the cache)?"""
-    return VIEWS and (not CACHE_TOO or g[ix(G_PRIV + K.PRIV_CACHE)] == 0)
-
-
-@hot(inline="always")
-def cache_on(g):
-    """Is the lean cache kept, and are the seats decided from it, in this round?"""
-    return not VIEWS or (CACHE_TOO and g[ix(G_PRIV + K.PRIV_CACHE)] != 0)
-
-
-@hot(inline="always")
-def cache_round(rt, par, views):
-    """Does the general build play this round from the lean cache: rules it covers
-    (codes.RT_CACHE_RULES), every seat greedy or knock-threshold, and nothing reading the
-    views (``views``: a move log, or the caller afterwards)?"""
-    if not CACHE_TOO or views or rt[K.RT_CACHE_RULES] == 0:
+def cache_round(rt, par, log_on):
+    """Does the general build play this round on its cache build: rules the lean cache covers
+    (codes.RT_CACHE_RULES), every seat greedy or knock-threshold, no move log? Then nothing
+    reads the views, and the seats decide as the lean build decides them."""
+    if not CACHE_TOO or log_on or rt[K.RT_CACHE_RULES] == 0:
         return 0
     for s in range(rt[K.R_PLAYERS]):
         if par[s, 0] != POLICY_GREEDY and par[s, 0] != POLICY_KNOCK_THRESHOLD:
@@ -104,10 +89,10 @@ def cache_round(rt, par, views):
 
 
 @hot(inline="always")
-def own(g, seat):
+def own(seat):
     """Where what ``seat`` knows of its own layout starts: its row of codes.G_KNOWN where
     policies read the views, else the lean cache's."""
-    if views_on(g):
+    if VIEWS:
         return G_KNOWN + seat * (MAX_PLAYERS + 1) * MAX_POS
     return LP.own(seat)
 

@@ -23,6 +23,11 @@ from simulator.kernel.jit import hot
 # Only those builds' lines set these: the others keep them.
 OWN = False
 RANDOM = False
+# The general build's rounds whose seats are all greedy or knock-threshold, on rules the lean
+# build plays, with no move log, are played by its cache build (CACHED): nothing reads the
+# views, so that is the lean flow, with the general build's invariant checks and the state
+# its rounds score and report from (base.cache_round, round.cached_round_nb).
+CACHED = False
 FORGETFUL = False
 AWARE = False
 GUIDE = False

@@ -25,28 +25,18 @@ from simulator.kernel import lean_policy as LP
 from simulator.kernel.jit import copy_nb, hot, ix
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb
 
-from .base import (ALL_POS, CACHE_TOO, PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW, VIEWS,
-                   cache_on, card_at, everyone, is_up, known_at, own, pub, set_pub, views_on)
-from .build import AWARE, GENERAL, GUIDE, POWERS
-
-
-@hot
-def _learn_called(g, rt, seat, p, card):
-    """LP.learn, called: the general build keeps the cache only in some rounds (cache_on),
-    and a copy of it at each of its moves would cost compile time for little speed."""
-    LP.learn(g, rt, seat, p, card)
+from .base import (ALL_POS, PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW, VIEWS, card_at,
+                   everyone, is_up, known_at, own, pub, set_pub)
+from .build import AWARE, CACHED, GENERAL, GUIDE, POWERS
 
 
 @hot(inline="always")
 def learn(g, rt, seat, p, card):
     """The owner of (seat, p) now knows it holds ``card``."""
-    if views_on(g):
-        g[ix(own(g, seat) + p)] = card
-    if cache_on(g):
-        if CACHE_TOO:
-            _learn_called(g, rt, seat, p, card)
-        else:
-            LP.learn(g, rt, seat, p, card)
+    if VIEWS:
+        g[ix(own(seat) + p)] = card
+    else:
+        LP.learn(g, rt, seat, p, card)
         if GUIDE:   # its row of the views too, which the guide reads
             g[ix(known_at(seat, seat, p))] = card
 
@@ -65,7 +55,7 @@ def _unknown_mask(g, rt, seat, first):
     (one it may look at)."""
     mask = 0
     for p in range(first, MAX_POS if POWERS else rt[K.R_NPOS]):
-        mask |= np.int64(g[ix(own(g, seat) + p)] < 0) << p
+        mask |= np.int64(g[ix(own(seat) + p)] < 0) << p
     return mask & ~g[ix(G_UPMASK + seat)]
 
 
@@ -138,9 +128,9 @@ def _turn_up(g, rt, seat, p):
     learn(g, rt, seat, p, card)
     if AWARE:
         g[ix(K.G_SEEN_ALL + seat)] |= 1 << p
-    if VIEWS or GUIDE:   # (the guide's build keeps the face-up flags too)
+    if VIEWS or GUIDE or CACHED:   # (the guide reads them, the cache build's checks do)
         g[ix(G_UP + seat * MAX_POS + p)] = 1
-    if views_on(g):
+    if VIEWS:
         for obs in range(rt[K.R_PLAYERS]):
             g[ix(known_at(obs, seat, p))] = card
     return rt[ix(RT_VALUE + card)]
@@ -172,9 +162,9 @@ def _put(g, rt, seat, p, card, face_up, public_card):
     if AWARE:   # as the views' G_KNOWN of the other seats has it
         seen = g[ix(K.G_SEEN_ALL + seat)]
         g[ix(K.G_SEEN_ALL + seat)] = (seen | bit) if (face_up or public_card) else (seen & ~bit)
-    if VIEWS or GUIDE:
+    if VIEWS or GUIDE or CACHED:
         g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
-    if views_on(g):
+    if VIEWS:
         for obs in range(rt[K.R_PLAYERS]):
             # a face-down card is known to its owner, and to all if everyone saw it
             g[ix(known_at(obs, seat, p))] = card if (face_up or obs == seat or public_card) \

@@ -12,7 +12,7 @@ from simulator.kernel.jit import hot, ix
 from simulator.kernel.reveals import constraint_mask_nb
 
 from .ask import _ask, _clear, _logged, _mask_positions, _publish, _refused, _show_piles
-from .base import LOGS, STEP, VIEWS, own, popcount, views_on
+from .base import LOGS, STEP, VIEWS, own, popcount
 from .build import GENERAL, GUIDE, POWERS, RANDOM, own_decide, random_pick
 from .moves import _swap_positions, _turn_up, _unknown_mask, learn_nb
 
@@ -89,7 +89,7 @@ def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_
         mask = _revealable(g, rt, seat, taken, n)
         if mask == 0:
             break
-        if views_on(g):
+        if VIEWS:
             p, rest = _reveal_pick(g, rt, rng, par, ctx, seat, mask, rest,
                                    decisions if i == 0 else 0)
             if p < 0:
@@ -106,7 +106,7 @@ def _choose_reveals(g, rt, rng, par, ctx, seat, decisions, reveal_now, up_n, up_
             if VIEWS:
                 g[ix(G_PUB + K.PUB_FACEUP_N)] = up_n
                 g[ix(G_PUB + K.PUB_FACEUP_SUM)] = up_sum
-    if views_on(g) and rest != 0:   # a set naming a position no pick could reach
+    if VIEWS and rest != 0:   # a set naming a position no pick could reach
         _refused(g, K.DP_REVEAL, seat, K.REVEAL_SET + rest)
         return up_n, up_sum, False
     g[ix(chosen + MAX_POS - 1)] = n
@@ -137,7 +137,7 @@ def _initial_reveal(g, rt, rng, par, ctx, n_stock, n_disc, sum_disc):
         _publish(g, n_stock, n_disc, sum_disc, 0, 0, 0, -1, -1, 0, 0)
     if (mode != K.REVEAL_FLIP and mode != K.REVEAL_PEEK) or count == 0:
         return 0, 0, True
-    if views_on(g):
+    if VIEWS:
         return _chosen_reveals(g, rt, rng, par, ctx, count)
     # greedy and knock-threshold reveal their lowest unknown positions, random any: one mask
     # a seat, and the order of choosing and revealing changes nothing they know
@@ -250,7 +250,7 @@ def _before_play(g, rt, rng, par, ctx, n_disc, sum_disc, up_n, up_sum):
     if rt[K.R_REPLACE_UNSEEN_ONCE] != 0:  # what each owner saw before play has no limit
         for s in range(rt[K.R_PLAYERS]):
             for p in range(rt[K.R_NPOS]):
-                if g[ix(own(g, s) + p)] >= 0:
+                if g[ix(own(s) + p)] >= 0:
                     g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_SEEN
     for s in range(rt[K.R_PLAYERS]):
         ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, s, n_disc,

@@ -3,6 +3,8 @@ every build exports (``chunk_nb``, ``play_matches_nb``, ``round_nb``, ``play_nb`
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator.game import codes as K
 from simulator.game.codes import (G_CHOSEN, G_DISCARD, G_FACE_DOWN, G_LAY, G_MEMORY,
                                   G_PENALTY, G_POLICY, G_PRIV, G_PUB, G_SKIP, G_STOCK, G_UP,
@@ -17,13 +19,14 @@ from simulator.kernel.matches import (after_hole_nb, end_match_nb, outside_match
 from simulator.kernel.policy_tools import CACHE_FIRST
 from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
-from simulator.kernel.signatures import PLAY_SIGNATURE, play_slot
+from simulator.kernel.signatures import (CACHED_SIGNATURE, CACHED_SLOT, PLAY_SIGNATURE,
+                                         play_slot)
 from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 
 from .ask import _mask_actions, _mask_positions, _publish
-from .base import (ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, PRIV_END_TURN, PRIV_OVER, STEP,
-                   VIEWS, cache_on, cache_round, known_at, views_on)
-from .build import AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
+from .base import (CACHE_TOO, ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, LOGS, PRIV_END_TURN,
+                   PRIV_OVER, STEP, VIEWS, cache_round, known_at)
+from .build import AWARE, CACHED, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
 from .moves import _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
 from .turn import _after_turn, _end_triggered, _turn, turn_options
@@ -38,8 +41,7 @@ def _seat_streams(rng, rt, seed, round_index):
 
 @hot(inline="always")
 def _clear_views(g, rt, rng, seed, round_index):
-    """What the policies that read the views start a round with (what each seat knows only
-    where the views are kept)."""
+    """What the policies that read the views start a round with."""
     players = rt[K.R_PLAYERS]
     npos = rt[K.R_NPOS]
     _seat_streams(rng, rt, seed, round_index)
@@ -50,22 +52,30 @@ def _clear_views(g, rt, rng, seed, round_index):
     for s in range(players):
         for p in range(MAX_POS):
             g[ix(G_UP + s * MAX_POS + p)] = 0
-        if views_on(g):
-            for obs in range(players):
-                for p in range(MAX_POS if POWERS else npos):
-                    g[ix(known_at(obs, s, p))] = -1
+        for obs in range(players):
+            for p in range(MAX_POS if POWERS else npos):
+                g[ix(known_at(obs, s, p))] = -1
     g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = -1
     if GENERAL:
-        for s in range(players):
-            g[ix(G_PENALTY + s)] = 0
-            g[ix(G_SKIP + s)] = 0
-            g[ix(K.G_BANK + s)] = 0
+        _clear_general(g, rt)
+
+
+@hot(inline="always")
+def _clear_general(g, rt):
+    """What the general build's own steps start a round with."""
+    for s in range(rt[K.R_PLAYERS]):
+        if CACHED:   # (the views' builds clear them with the views)
             for p in range(MAX_POS):
-                g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
-                g[ix(G_LAY + s * MAX_POS + p)] = -1
-            # first-turn reveals still to do (-1), or none
-            g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
-                -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
+                g[ix(G_UP + s * MAX_POS + p)] = 0
+        g[ix(G_PENALTY + s)] = 0
+        g[ix(G_SKIP + s)] = 0
+        g[ix(K.G_BANK + s)] = 0
+        for p in range(MAX_POS):
+            g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
+            g[ix(G_LAY + s * MAX_POS + p)] = -1
+        # first-turn reveals still to do (-1), or none
+        g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
+            -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
 
 
 @hot(inline="always")
@@ -78,6 +88,8 @@ def _deal(g, rt, rng, seed, round_index):
     rng[STREAM_DEAL] = stream_state_nb(seed, round_index, STREAM_DEAL)
     if VIEWS:
         _clear_views(g, rt, rng, seed, round_index)
+    elif CACHED:
+        _clear_general(g, rt)
     elif RANDOM or FORGETFUL:
         _seat_streams(rng, rt, seed, round_index)
     for i in range(ncards):
@@ -88,7 +100,7 @@ def _deal(g, rt, rng, seed, round_index):
         for s in range(players):
             n -= 1
             g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
-    if cache_on(g):
+    if not VIEWS:
         LP.unknown_layouts(g, rt, 0, players)
     if GUIDE:   # what the guide reads besides the cache (turn._ask_guide)
         for s in range(players):
@@ -146,7 +158,7 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     capped = 0
     reshuffle = rt[K.R_STOCK_EMPTY] == K.STOCK_RESHUFFLE
     vector = LP.vector_scope(rt)
-    if cache_on(g):
+    if not VIEWS:
         LP.seat_policies(g, par, players, rt[K.R_END_TRIGGERS])
     if FORGETFUL:   # knock-threshold, whose memory fades (turn._action)
         for s in range(players):
@@ -172,10 +184,10 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
             capped = min(r, 0)
             break
         turn += 1
-        if POWERS or (GENERAL and ctx[5]):
+        if POWERS or ((GENERAL or CACHED) and ctx[5]):
             _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                      knocked, reshuffles)
-            if GENERAL and ctx[5] and not conservation_ok_nb(g, rt, -1, ctx[4]):
+            if (GENERAL or CACHED) and ctx[5] and not conservation_ok_nb(g, rt, -1, ctx[4]):
                 g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_CONSERVATION
                 capped = -1
                 break
@@ -223,16 +235,13 @@ play_slot_nb = by_name.late_caller(play_slot("powers" if POWERS else "general"),
 
 
 @hot(inline=STEP)
-def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on, views):
+def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
     """Deal, turn up the first discard, reveal, and (general build) the steps before the
-    first turn; ``views``: the caller reads the views afterwards, so they are kept even
-    where the round could be played from the cache. Returns (ok, n_stock, n_disc, sum_disc,
-    up_n, up_sum)."""
-    if VIEWS:
+    first turn. Returns (ok, n_stock, n_disc, sum_disc, up_n, up_sum)."""
+    if VIEWS or CACHED:
         for i in range(K.N_PRIV):
             g[ix(G_PRIV + i)] = 0
-        g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if (GENERAL and log_on) else -1
-        g[ix(G_PRIV + K.PRIV_CACHE)] = cache_round(rt, par, log_on or views)
+        g[ix(G_PRIV + K.PRIV_LOG_N)] = 0 if (LOGS and log_on) else -1
     n_stock = _deal(g, rt, rng, seed, round_index)
     n_disc = 0
     sum_disc = 0
@@ -258,14 +267,20 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
     to ``log`` with ``log_on``, and verifies card conservation and the public counters after
     every turn with ``check``. False after a policy's illegal action (described in ``out``)."""
     ctx = (log, user, policies, aux, tmp, check)
-    ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
-                                                               round_index, log_on, False)
-    turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
-    if ok:
-        turn, ender, knocked, capped, reshuffles = play_slot_nb(
-            g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0, 0,
-            -1, -1, rt[K.R_TURN_CAP])
+    if CACHE_TOO and cache_round(rt, par, log_on):
+        turn, ender, knocked, capped, reshuffles = cached_slot_nb(
+            g, rt, par, rng, ctx, np.int64(seed), np.int64(round_index))
         ok = capped >= 0
+        g[ix(G_PRIV + K.PRIV_CACHE)] = 1
+    else:
+        ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
+                                                                   round_index, log_on)
+        turn, ender, knocked, capped, reshuffles = 0, -1, 0, 0, 0
+        if ok:
+            turn, ender, knocked, capped, reshuffles = play_slot_nb(
+                g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1, -1, 0,
+                0, -1, -1, rt[K.R_TURN_CAP])
+            ok = capped >= 0
     out[K.OUT_ERROR] = 0
     out[K.OUT_LOG_N] = -1
     if VIEWS:
@@ -283,6 +298,30 @@ def round_nb(seed, round_index, rt, par, g, rng, log, out, scores, L, quads, ext
     out[K.OUT_RESHUFFLES] = reshuffles
     out[K.OUT_KNOCKED] = knocked
     return True
+
+
+@hot
+def cached_round_nb(g, rt, par, rng, ctx, seed, round_index):
+    """The cache build's round (CACHED): deal, reveal and play it, as the general build's
+    round_nb does, from the lean cache and without views. The general build calls it through
+    a slot for the rounds cache_round allows. Returns play_nb's (turns, ender, knocked,
+    capped, reshuffles), capped -1 when a step failed."""
+    ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
+                                                               round_index, False)
+    if not ok:
+        return 0, -1, 0, -1, 0
+    return play_nb(g, rt, par, rng, ctx, 0, n_stock, n_disc, sum_disc, up_n, up_sum, 0, -1,
+                   -1, 0, 0, -1, -1, rt[K.R_TURN_CAP])
+
+
+def _no_cached_round(g, rt, par, rng, ctx, seed, round_index):
+    g[ix(G_PRIV + K.PRIV_ERROR)] = ERR_NO_TURNS
+    return 0, -1, 0, -1, 0
+
+
+# ... and its rounds played on the cache build through another (engine.build fills it too)
+cached_slot_nb = by_name.late_caller(CACHED_SLOT, CACHED_SIGNATURE, hot(_no_cached_round)) \
+    if CACHE_TOO else cached_round_nb
 
 
 @hot(inline="always")
@@ -372,7 +411,7 @@ def prefix_nb(seed, round_index, rt, par, g, rng, log, tmp, user, policies, aux,
     ctx = (log, user, policies, aux, tmp, False)
     outside_match_nb(g)
     ok, n_stock, n_disc, sum_disc, up_n, up_sum = _start_round(g, rt, par, rng, ctx, seed,
-                                                               round_index, False, True)
+                                                               round_index, False)
     if not ok:
         return -1
     if turns == 0:

@@ -18,8 +18,7 @@ from simulator.kernel.jit import hot, ix
 from .ask import (_ask, _ask_place, _clear, _counters, _mask_actions, _mask_positions, _peek,
                   _place, _placement_mask, _publish, _show_piles)
 from .base import (B_DRAW, B_FLIP, B_FLIP_ALL, B_KNOCK, B_PEEK, B_TAKE, NOTHING_LEGAL,
-                   PRIV_END_TURN, PRIV_TOP_NEW, STEP, TURN, VIEWS, _lowest, cache_on, effect_of,
-                   pub, views_on)
+                   PRIV_END_TURN, PRIV_TOP_NEW, STEP, TURN, VIEWS, _lowest, effect_of, pub)
 from .build import (AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM, forget, own_decide,
                     random_pick, withhold)
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
@@ -132,10 +131,10 @@ def _draw(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     before = reshuffles
     card, n_stock, n_disc, sum_disc, reshuffles = _draw_card(g, rt, rng, n_stock, n_disc,
                                                              sum_disc, reshuffles)
-    if cache_on(g) and reshuffles != before:
+    if not VIEWS and reshuffles != before:
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
     public = rt[K.R_PRIVATE_STOCK] == 0  # private_stock_draw = false: everyone sees it
-    if views_on(g):
+    if VIEWS:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card if public else -1
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                  knocked, reshuffles)
@@ -193,7 +192,7 @@ def _take(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
     """A_TAKE_DISCARD: take the pile's top card and choose where it goes. Returns (ok,
     n_disc, sum_disc, the card, its position)."""
     card, n_disc, sum_disc = _off_pile(g, rt, n_disc, sum_disc)
-    if views_on(g):
+    if VIEWS:
         g[ix(G_PUB + K.PUB_HELD_PUBLIC)] = card
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left,
                  knocked, reshuffles)
@@ -325,7 +324,7 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     action = -1
     n = 0
     S = 0
-    if views_on(g) and ok and bits != 0:
+    if VIEWS and ok and bits != 0:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
         action = _ask_turn(g, rt, rng, par, ctx, seat, bits, n_stock, n_disc, ender, turn)
@@ -339,7 +338,7 @@ def _action(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
                      knocked, reshuffles)
             _mask_actions(g, bits)
             action = own_decide(K.DP_TURN, seat, -1, g, rt, rng, par, ctx[3])
-    elif cache_on(g):
+    elif not VIEWS:
         if FORGETFUL and bits != 0:   # its turn starts (the views' builds ask it now)
             forget(g, rt, rng, par, seat)
         n, S = LP.unseen(g, rt, seat, n_disc, sum_disc, up_n, up_sum)
