@@ -75,3 +75,18 @@ def test_matches_from_the_cache_equal_matches_with_the_views(holes, target):
                  (ma.mtot, mb.mtot)):
         assert np.array_equal(x, y)
     assert a.rounds >= 60 * (holes or 2)
+
+
+def test_a_run_compiles_only_the_rounds_it_plays():
+    """A general-build run of greedy-family seats on covered rules needs the cache build's
+    rounds and not the views' turn loop; any other run (another seat, a move log, rules the
+    cache does not cover) the loop and not the cache build."""
+    rt = pack_rules(flatten(W1, 4))
+    assert engine.slot_parts("general", rt, [G, KT, G, G]) == ["general:cache"]
+    assert engine.slot_parts("general", rt, [G, KT, G, G], log=True) == ["general:turns"]
+    assert engine.slot_parts("general", rt, [G, RANDOM, G, G]) == ["general:turns"]
+    other = pack_rules(flatten(W1.with_options(jack_discard_skips_next=True), 4))
+    assert engine.slot_parts("general", other, [G] * 4) == ["general:turns"]
+    assert engine.slot_parts("general") == ["general:turns", "general:cache"]
+    assert engine.slot_parts("powers", rt, [G] * 4) == ["powers:turns"]
+    assert engine.slot_parts("table", rt, [G] * 4) == []

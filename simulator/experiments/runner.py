@@ -279,7 +279,11 @@ class Job:
             return self.user_chunk
         if self.own_chunk is not None:
             return self.own_chunk
-        return pick.module(self.build, turns).chunk_nb
+        return pick.module(self.build, turns, rt=self.rt, policy_ids=self.policy_ids).chunk_nb
+
+    @property
+    def policy_ids(self) -> list[int]:
+        return [int(p) for p in self.par[:int(self.rt[K.R_PLAYERS]), 0]]
 
     @property
     def compiles(self) -> str | None:
@@ -463,7 +467,8 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
     par_rot = job.par.copy()
     match_total = np.zeros(MATCH_SCRATCH, dtype=np.int64)
     with located():
-        played = pick.module(job.build, count > 0).play_matches_nb(
+        played = pick.module(job.build, count > 0, rt=job.rt,
+                             policy_ids=job.policy_ids).play_matches_nb(
             job.seed, start, count, holes, target, job.rt, job.par, par_rot, *st.arrays(),
             t.acc, t.tot, t.hist, match_total, mt.macc, mt.mtot, job.check, job.user,
             job.policies, st.aux)
@@ -492,8 +497,9 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify, powers)
     with builds.compiling(name, notify), located():
-        ok = pick.module(name, notify=notify).round_nb(seed, round_index, rt, par, *st.arrays(),
-                                                       True, check, user, policies, st.aux)
+        build = pick.module(name, notify=notify, rt=rt, policy_ids=policy_ids, log=True)
+        ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
+                            policies, st.aux)
     n = max(int(st.out[K.OUT_LOG_N]), 0)
     # a power-card game's layouts may grow beyond the grid: all positions
     npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])

@@ -83,7 +83,7 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
     build = runner.build_of(arrays, policy_ids, kernel)
     if cpus < 2 or build == "lean" or build.startswith("own:"):
         return
-    needed = [build] + engine.slot_parts(build) + \
+    needed = [build] + engine.slot_parts(build, engine.pack_rules(arrays), policy_ids) + \
         ([f"{build}:matches"] if match_mode else []) + sorted(
         {f"policy:{compiled.build_name(int(p), build == 'powers')}" for p in policy_ids
          if int(p) in compiled.ENTRIES})
@@ -124,7 +124,7 @@ def warm_up(rules, players: int, policy_ids, params, kernel: str = "auto",
     with builds.compiling(job.compiles, notify):
         runner.play_chunk(job, 0, 0)
     if not alone and engine.slot_parts(job.build):
-        engine.build(job.build, notify)
+        engine.build(job.build, notify, job.rt, job.policy_ids)
     if match_mode:
         with builds.compiling(job.match_build, notify):
             runner.play_match_chunk(job, 0, 0, holes, target)

@@ -68,20 +68,32 @@ def provide(part: str, notify=None) -> None:
             _PROVIDED.add(part)
 
 
-def build(name: str, notify=None):
+def build(name: str, notify=None, rt=None, policy_ids=None, log: bool = False):
     """Build ``name``'s module (BUILDS), its slots filled: for a build of signatures.SLOTTED,
     its turn loop (the part ``NAME:turns``) and, for the general build, its rounds from the
-    lean cache (``general:cache``), each compiled or loaded here the first time (provide).
-    The rest of the build compiles without them, so they compile on other processes at
-    once."""
-    for part in slot_parts(name):
+    lean cache (``general:cache``), each compiled or loaded here the first time (provide);
+    given the rules ``rt`` and the seats, only the one their rounds call (slot_parts). The
+    rest of the build compiles without them, so they compile on other processes at once."""
+    for part in slot_parts(name, rt, policy_ids, log):
         provide(part, notify)
     return BUILDS[name]
 
 
-def slot_parts(name: str) -> list[str]:
-    """The parts of SLOT_PARTS that build ``name``'s rounds call."""
-    return [part for part in SLOT_PARTS if part.split(":")[0] == name]
+def slot_parts(name: str, rt=None, policy_ids=None, log: bool = False) -> list[str]:
+    """The parts of SLOT_PARTS that build ``name``'s rounds call: all of them, or (given the
+    packed rules ``rt`` and the seats) the one these rounds call, as flow.base.cache_round
+    decides (``log``: a move log is kept)."""
+    parts = [part for part in SLOT_PARTS if part.split(":")[0] == name]
+    if name != "general" or rt is None:
+        return parts
+    return ["general:cache" if cached_rounds(rt, policy_ids) and not log else "general:turns"]
+
+
+def cached_rounds(rt, policy_ids) -> bool:
+    """Does the general build play rounds of these packed rules and seats on its cache build
+    (flow.base.cache_round, without a move log)?"""
+    return bool(rt[K.RT_CACHE_RULES]) and all(
+        int(p) in (K.POLICY_GREEDY, K.POLICY_KNOCK_THRESHOLD) for p in policy_ids)
 
 
 def prefix_nb(*args) -> int:

@@ -92,12 +92,13 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
     return "powers" if kernel == "powers" or powers(ri) else "general"
 
 
-def module(name: str, turns: bool = True, notify=None):
+def module(name: str, turns: bool = True, notify=None, rt=None, policy_ids=None,
+           log: bool = False):
     """The compiled module of build ``name`` (a user build has one per policy:
     policy_api.user_kernel; a built-in's own build one per built-in: runner.own_kernel), with
-    its turn loop provided (engine.build, telling ``notify`` when it compiles it); ``turns``
-    False: only to compile (or load) the rest of it, which plays no round before its loop is
-    provided."""
+    its turn loop provided (engine.build, telling ``notify`` when it compiles it; given the
+    rules ``rt`` and the seats, the one their rounds call); ``turns`` False: only to compile
+    (or load) the rest of it, which plays no round before its loop is provided."""
     if name == "lean":
         return flow
-    return engine.build(name, notify) if turns else engine.BUILDS[name]
+    return engine.build(name, notify, rt, policy_ids, log) if turns else engine.BUILDS[name]
