@@ -34,7 +34,9 @@ def test_every_option_is_classified():
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
                                                       "table", "own", "random", "forgetful",
-                                                      "opponent-aware", "guide"}
+                                                      "opponent-aware", "guide", "cache"}
+    # the general build's cache build plays its rounds on the rules the lean build plays
+    assert F.BUILD_FEATURES["cache"] == F.BUILD_FEATURES["lean"]
     # the table build plays what the lean and user builds play, with any seats; a built-in's
     # own build (random's too) what the table build plays
     assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]

@@ -25,12 +25,16 @@ folder, build.py's lines replaced, and imports it from there):
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
-  checks. Its powers build (``POWERS``) plays the power-card games too, and the lookahead
+  checks. A round whose seats are all greedy or knock-threshold, on rules the lean build
+  plays and without a move log, reads no views: the general build plays it on its cache
+  build (``CACHED``: the lean flow with the general build's invariant checks,
+  ``cached_round_nb``) through a slot, compiled apart (engine.SLOT_PARTS "general:cache").
+  Its powers build (``POWERS``) plays the power-card games too, and the lookahead
   player's rollouts in them, from any seat's turn (``play_nb`` from ``FROM_CALL`` and the
   counters of the public slots, ``counters_nb``; strategies/lookahead_powers.py).
 
-``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``OWN``, ``RANDOM``, ``FORGETFUL``, ``AWARE`` and
-``GUIDE`` are module
+``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``OWN``, ``RANDOM``, ``FORGETFUL``, ``AWARE``,
+``GUIDE`` and ``CACHED`` are module
 constants, so Numba drops the branches of the other builds before it compiles anything, and
 each build pays only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
 (stock, discard pile, face-up cards, turn, ender) live in local variables, and the builds whose
