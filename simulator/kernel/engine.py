@@ -33,7 +33,7 @@ from .builds import flow_build
 from .features import BUILDS as FLOW_BUILDS
 from .flow import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL,  # noqa: F401
                    ERR_NO_TURNS, LOG_FIELDS,  # (re-exported: runner, strategies.compiled)
-                   policy_slot_nb, rules_eligible)
+                   lean_seats, policy_slot_nb, rules_eligible)
 from .layout import related_nb
 from .matches import MATCH_SCRATCH  # noqa: F401  (re-exported for the runner)
 from .matches import outside_match_nb, publish_match_nb
@@ -86,14 +86,8 @@ def slot_parts(name: str, rt=None, policy_ids=None, log: bool = False) -> list[s
     parts = [part for part in SLOT_PARTS if part.split(":")[0] == name]
     if name != "general" or rt is None:
         return parts
-    return ["general:cache" if cached_rounds(rt, policy_ids) and not log else "general:turns"]
-
-
-def cached_rounds(rt, policy_ids) -> bool:
-    """Does the general build play rounds of these packed rules and seats on its cache build
-    (flow.base.cache_round, without a move log)?"""
-    return bool(rt[K.RT_CACHE_RULES]) and all(
-        int(p) in (K.POLICY_GREEDY, K.POLICY_KNOCK_THRESHOLD) for p in policy_ids)
+    cached = rt[K.RT_CACHE_RULES] != 0 and lean_seats(policy_ids) and not log
+    return ["general:cache" if cached else "general:turns"]
 
 
 def prefix_nb(*args) -> int:

@@ -236,6 +236,7 @@ class Build:
         return "\n".join(lines + list(policy or self.imports)) + "\n"
 
 
+_CACHE_S = 22   # the cache build, which compiles only as the part "general:cache" (PARTS)
 BUILDS = {b.name: b for b in (
     # the flow package as it is: W1 and W2 run here, and the plain lookahead's rollouts
     Build("lean", (), _COMMON, 50, "the lean kernel"),
@@ -244,8 +245,7 @@ BUILDS = {b.name: b for b in (
     # the general engine's rounds whose seats all decide from the lean cache (flow/build.py
     # CACHED): the lean flow with the general engine's checks; compiled as the part
     # "general:cache" (engine.build), not a build a run is given
-    Build("cache", (("CACHED", True),), _COMMON, 25,
-          "the general engine's rounds from the lean cache"),
+    Build("cache", (("CACHED", True),), _COMMON, _CACHE_S, "the general engine's cache build"),
     Build("powers", (("GENERAL", True), ("POWERS", True)), _EVERY, 20,
           "the power-card games' engine"),
     # any seats on the common rule sets: the general engine's policies' table and user
@@ -284,7 +284,7 @@ PARTS = {
     # the turn loops of the general and powers builds, which compile apart from the rest
     # (engine.build), on another process when a first run has two
     "general:turns": (29, "the general engine's turn loop"),
-    "general:cache": (25, "the general engine's rounds from the lean cache"),
+    "general:cache": (_CACHE_S, "the general engine's rounds from the lean cache"),
     "powers:turns": (40, "the power-card games' turn loop"),
     "policy:random": (1, "the random policy"),
     "policy:greedy": (9, "the greedy policy"),

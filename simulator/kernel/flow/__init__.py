@@ -66,7 +66,8 @@ from simulator.game.codes import POLICY_GREEDY, POLICY_KNOCK_THRESHOLD
 
 from .ask import counters_nb
 from .base import (ERR_CONSERVATION, ERR_ILLEGAL_ACTION, ERR_LOG_FULL, ERR_NO_TURNS, FROM_CALL,
-                   LOG_FIELDS, PRIV_OVER, eligible, known_at, own, policy_slot_nb, rules_eligible)
+                   LOG_FIELDS, PRIV_OVER, eligible, known_at, lean_seats, own, policy_slot_nb,
+                   rules_eligible)
 from .build import GENERAL, POWERS, TABLE, USER, user_decide, user_decide_call
 from .moves import copy_state_nb, learn_nb
 from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, play_slot_nb,
@@ -74,7 +75,8 @@ from .round import (chunk_nb, placement_mask_nb, play_matches_nb, play_nb, play_
 
 # what the other modules read of the lean build (a build's copy has the same names)
 __all__ = ["POLICY_GREEDY", "POLICY_KNOCK_THRESHOLD", "ERR_CONSERVATION", "ERR_ILLEGAL_ACTION",
-           "ERR_LOG_FULL", "ERR_NO_TURNS", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at", "own",
+           "ERR_LOG_FULL", "ERR_NO_TURNS", "LOG_FIELDS", "PRIV_OVER", "eligible", "known_at",
+           "lean_seats", "own",
            "policy_slot_nb", "rules_eligible", "GENERAL", "POWERS", "TABLE", "USER",
            "user_decide", "user_decide_call", "copy_state_nb", "learn_nb", "chunk_nb",
            "placement_mask_nb", "play_matches_nb", "play_nb", "play_slot_nb", "prefix_nb",

@@ -56,11 +56,15 @@ ALL_POS = (1 << MAX_POS) - 1
 BIT_PASS = 1 << K.A_PASS
 
 
+def lean_seats(policy_ids) -> bool:
+    """Does every seat play greedy or knock-threshold, the policies the lean flow decides from
+    its cache (cache_round asks the same of a round's seats)?"""
+    return all(int(p) in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids)
+
+
 def eligible(ri: np.ndarray, policy_ids) -> bool:
     """Can the lean build play these rules and policies exactly as the general build does?"""
-    if any(int(p) not in (POLICY_GREEDY, POLICY_KNOCK_THRESHOLD) for p in policy_ids):
-        return False
-    return rules_eligible(ri)
+    return lean_seats(policy_ids) and rules_eligible(ri)
 
 
 def rules_eligible(ri: np.ndarray, build: str = "lean") -> bool:

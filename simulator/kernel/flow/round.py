@@ -62,20 +62,23 @@ def _clear_views(g, rt, rng, seed, round_index):
 
 @hot(inline="always")
 def _clear_general(g, rt):
-    """What the general build's own steps start a round with."""
+    """What the general build's own steps start a round with; its cache build's rounds only
+    what the general round scores from (penalties, banked groups) and its checks read."""
     for s in range(rt[K.R_PLAYERS]):
         if CACHED:   # (the views' builds clear them with the views)
             for p in range(MAX_POS):
                 g[ix(G_UP + s * MAX_POS + p)] = 0
         g[ix(G_PENALTY + s)] = 0
-        g[ix(G_SKIP + s)] = 0
         g[ix(K.G_BANK + s)] = 0
         for p in range(MAX_POS):
-            g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
+            if GENERAL:
+                g[ix(K.G_ONCE + s * MAX_POS + p)] = K.ONCE_LEFT
             g[ix(G_LAY + s * MAX_POS + p)] = -1
-        # first-turn reveals still to do (-1), or none
-        g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
-            -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
+        if GENERAL:
+            g[ix(G_SKIP + s)] = 0
+            # first-turn reveals still to do (-1), or none
+            g[ix(G_CHOSEN + s * MAX_POS + MAX_POS - 1)] = \
+                -1 if rt[K.R_REVEAL_MODE] == K.REVEAL_FLIP_FIRST_TURN else 0
 
 
 @hot(inline="always")
