@@ -9,8 +9,9 @@ import numpy as np
 
 from simulator.game import codes as K
 from simulator.game.cards import CARDS_PER_DECK, RANK_JOKER
-from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LEGAL, G_MEMORY, G_PUB, G_UP,
-                                  G_UPMASK, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KK, G_KNOWN, G_KNOWN_N, G_KNOWN_SUM,
+                                  G_KQ, G_KV, G_LEGAL, G_MEMORY, G_PUB, G_UP, G_UPMASK, MAX_PLAYERS,
+                                  MAX_POS, RT_KEY, RT_VALUE)
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.estimate import (column_estimate_nb, key_group_nb, partner_nb,
                                        trailing_zeros)
@@ -121,21 +122,45 @@ def draw_or_flip_nb(g):
 
 
 @hot(inline="always")
-def unseen_pool_nb(g, rt, seat, held):
+def unseen_pool_nb(g, rt, seat, held, lean=False):
     """(n, S): the cards the seat has not seen -- the deck but the discard pile, every card it
-    knows in any layout (face up or remembered) and the card it holds -- and their value sum."""
+    knows in any layout (face up or remembered) and the card it holds -- and their value sum.
+    ``lean``: in a lean flow that keeps the seat's own row of the views and, for every seat,
+    the positions whose card everyone has seen (G_SEEN_ALL; features.BUILDS "heuristic"):
+    the face-up cards are the public counters; of the face-down ones, it knows its own it has
+    seen and the others' that everyone saw."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
     npos = rt[K.R_NPOS]
-    for s in range(rt[K.R_PLAYERS]):
-        row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+    if lean:
+        # its own cards it knows, from the cache's count and sum, less the face-up ones, which
+        # the counters hold (their values from the cache: no look-up of a card's value)
+        up = g[ix(G_UPMASK + seat)]
+        n -= g[ix(G_PUB + K.PUB_FACEUP_N)] + g[ix(G_KNOWN_N + seat)]
+        S -= g[ix(G_PUB + K.PUB_FACEUP_SUM)] + g[ix(G_KNOWN_SUM + seat)]
         for p in range(npos):
-            # without a branch, which known and unknown cards in no order would mispredict:
-            # an unknown card (or an empty position's pseudo-card) counts 0 times card 0's value
-            c = g[ix(row + p)]
-            k = np.int64(c >= 0) & np.int64(c < K.EMPTY0)
-            n -= k
-            S -= k * rt[ix(RT_VALUE + c * k)]
+            k = (up >> p) & 1
+            n += k
+            S += k * g[ix(G_KV + seat * MAX_POS + p)]
+        for s in range(rt[K.R_PLAYERS]):
+            # (only where a card goes face down in sight of all: rarely, in most rule sets)
+            seen = g[ix(K.G_SEEN_ALL + s)] & ~g[ix(G_UPMASK + s)] if s != seat else 0
+            while seen != 0:
+                p = trailing_zeros(seen)
+                seen &= seen - 1
+                n -= 1
+                S -= rt[ix(RT_VALUE + g[ix(K.G_LAY + s * MAX_POS + p)])]
+    else:
+        for s in range(rt[K.R_PLAYERS]):
+            row = G_KNOWN + (seat * MAX_PLAYERS + s) * MAX_POS
+            for p in range(npos):
+                # without a branch, which known and unknown cards in no order would
+                # mispredict: an unknown card (or an empty position's pseudo-card) counts 0
+                # times card 0's value
+                c = g[ix(row + p)]
+                k = np.int64(c >= 0) & np.int64(c < K.EMPTY0)
+                n -= k
+                S -= k * rt[ix(RT_VALUE + c * k)]
     if held >= 0:
         n -= 1
         S -= rt[ix(RT_VALUE + held)]
@@ -174,6 +199,22 @@ def unseen_types_of_key_nb(g, rt, key):
     for t in range(rt[K.RT_TYPE_N]):
         if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
             count += g[ix(K.G_SCRATCH + t)]
+    return count
+
+
+@hot
+def unseen_of_key_nb(g, rt, seat, key):
+    """unseen_types_of_key_nb of the counts unseen_types_nb would leave, in the lean flow of
+    heuristic's own build (unseen_pool_nb's ``lean``), from its counts of the cards in sight
+    (codes.G_PUBLIC_TYPES): the deck's copies of the key's types less those in sight, less
+    the seat's own cards of that key it knows and the others have not seen."""
+    count = 0
+    for t in range(rt[K.RT_TYPE_N]):
+        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
+            count += rt[ix(K.RT_TYPE_COPIES + t)] - g[ix(K.G_PUBLIC_TYPES + t)]
+    seen = g[ix(K.G_SEEN_ALL + seat)]
+    for p in range(rt[K.R_NPOS]):
+        count -= np.int64(g[ix(G_KK + seat * MAX_POS + p)] == key) & ~(seen >> p) & 1
     return count
 
 
@@ -315,11 +356,18 @@ def pairs_somewhere_nb(g, rt, seat, card, lean=False):
     """Could ``card`` go where it pairs a card the seat knows (the situation a player sees at
     the table: "it matches one of mine")? (common.pairs_at_nb at each replaceable position,
     with the known cards of the card's key gathered once as a mask; ``lean``: the replaceable
-    positions from the lean flow's face-up mask)"""
+    positions from the lean flow's face-up mask, and where a position relates to one other
+    (lean_policy.vector_scope), its partner's key from the cache)"""
     if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
         return False
     own = G_KNOWN + (seat * MAX_PLAYERS + seat) * MAX_POS
     npos = rt[K.R_NPOS]
+    if lean and LP.vector_scope(rt):
+        key = rt[ix(RT_KEY + card)]
+        near = 0
+        for p in range(npos):
+            near |= np.int64(g[ix(G_KQ + seat * MAX_POS + p)] == key) << p
+        return near & LP.replaceable_mask(g[ix(G_UPMASK + seat)], rt) != 0
     group = key_group_nb(g, own, g, 0, 0, rt, rt[ix(RT_KEY + card)])
     if group == 0:
         return False

@@ -90,7 +90,8 @@ def test_an_edit_to_any_module_of_the_flow_changes_the_cache_key(tmp_path, monke
 # ---- one table, one name per build, one choice ---------------------------------------------
 def test_each_build_has_one_name_in_one_table():
     assert set(features.BUILDS) == {"lean", "general", "powers", "user", "table", "own",
-                                    "random", "forgetful", "opponent-aware", "guide", "cache"}
+                                    "random", "forgetful", "opponent-aware", "guide", "heuristic",
+                                    "cache"}
     assert set(features.BUILD_FEATURES) == set(features.BUILDS)
     for name, build in features.BUILDS.items():
         assert build.name == name and build.estimate_s > 0 and build.description

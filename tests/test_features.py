@@ -34,13 +34,16 @@ def test_every_option_is_classified():
 def test_builds_name_only_features_that_exist():
     assert set(F.BUILD_FEATURES) == set(F.BUILDS) == {"general", "powers", "lean", "user",
                                                       "table", "own", "random", "forgetful",
-                                                      "opponent-aware", "guide", "cache"}
+                                                      "opponent-aware", "guide", "heuristic",
+                                                      "cache"}
     # the general build's cache build plays its rounds on the rules the lean build plays
     assert F.BUILD_FEATURES["cache"] == F.BUILD_FEATURES["lean"]
     # the table build plays what the lean and user builds play, with any seats; a built-in's
     # own build (random's too) what the table build plays
     assert F.BUILD_FEATURES["table"] == F.BUILD_FEATURES["user"] == F.BUILD_FEATURES["lean"]
     assert F.BUILD_FEATURES["own"] == F.BUILD_FEATURES["random"] == F.BUILD_FEATURES["table"]
+    # heuristic's own build: the lean flow, which never asks the face of a placed card
+    assert F.BUILD_FEATURES["heuristic"] == F.BUILD_FEATURES["lean"] - {"face_choice"}
     for build, names in F.BUILD_FEATURES.items():
         assert names <= set(F.FEATURES), (build, names - set(F.FEATURES))
     # the general build has every feature but "powers", which only the powers build has

@@ -17,7 +17,7 @@ from simulator.experiments.runner import OWN_BUILDS, make_job, run
 from simulator.game import codes as K
 from simulator.game.codes import G_KNOWN_N, G_OWN, G_SCRATCH, MAX_POS
 from simulator.game.rules import PRESETS, Rules, flatten
-from simulator.kernel import builds, flow, pick
+from simulator.kernel import builds, features, flow, pick
 from simulator.kernel import lean_policy as LP
 from simulator.kernel.engine import pack_rules
 from strategies import resolve_seats, seat_arrays
@@ -40,10 +40,17 @@ def _ids(specs, players=4):
 def _assert_same_rounds(name: str, preset, rounds: int = 300, seed: int = 7,
                         players: int = 0, spec: str = "") -> None:
     """The own build of ``name`` and the table build play the very same rounds of ``preset``
-    (a name, or Rules), every seat playing ``spec`` (``name`` with parameters; ``name``)."""
+    (a name, or Rules), every seat playing ``spec`` (``name`` with parameters; ``name``);
+    rules a built-in's flow build lacks a feature of are refused by ``kernel = "own"``."""
     rules = Rules.preset(preset) if isinstance(preset, str) else preset
     players = players or min(4, rules.players_max)
     ids, params = _ids([spec or name], players)
+    ri = flatten(rules, players).ri
+    if name in features.BUILDS and not flow.rules_eligible(ri, name):
+        assert flow.rules_eligible(ri, "table")
+        with pytest.raises(ValueError, match=f"the own build of {name} lacks"):
+            runner.build_of(flatten(rules, players), ids, "own")
+        return
     kw = dict(rounds=rounds, seed=seed, per_round=True)
     own = run(rules, players, ids, params, kernel="own", **kw)
     table = run(rules, players, ids, params, kernel="table", **kw)
@@ -111,13 +118,24 @@ def test_a_first_run_plays_on_the_table_build_while_the_own_build_compiles_behin
     assert len(starts) == 1   # one background compile per build, however many runs start
 
 
-@pytest.mark.parametrize("name", ["heuristic"])
-def test_auto_leaves_the_builtins_an_own_build_does_not_speed_up_on_the_table_build(
-        unset, starts, name):
-    assert name not in runner.OWN_WORTH
-    assert make_job(SIX, 4, *_ids([name]), 1).build == "table"
+def test_rules_an_own_build_lacks_play_on_the_table_build_and_compile_nothing_behind(
+        unset, starts, monkeypatch, tmp_path):
+    """heuristic's own build is the lean flow, which never asks the face of a placed card:
+    with placement_face = player_choice a run plays on the table build (no background compile
+    for nothing), and ``kernel = "own"`` says what its build lacks."""
+    choice = SIX.with_options(placement_face="player_choice")
+    ids, params = _ids(["heuristic"])
+    assert "heuristic" in runner.OWN_WORTH
+    assert make_job(choice, 4, ids, params, 1).build == "table"
     assert not starts
-    assert runner.build_of(flatten(SIX, 4), _ids([name])[0], "own") == f"own:{name}"
+    with pytest.raises(ValueError, match="the own build of heuristic lacks face_choice"):
+        runner.build_of(flatten(choice, 4), ids, "own")
+    assert runner.build_of(flatten(SIX, 4), ids, "own") == "own:heuristic"
+    # on six_card, its build not compiled (written where nothing was ever compiled): the
+    # table build while it compiles behind
+    monkeypatch.setattr(runner, "own_file", lambda build: tmp_path / f"{build[4:]}.py")
+    assert make_job(SIX, 4, ids, params, 1).build == "table"
+    assert len(starts) == 1 and starts[0][0][-1] == "own:heuristic"
 
 
 def test_a_mixed_table_plays_on_the_table_build_and_compiles_nothing_behind(unset, starts):
@@ -197,22 +215,27 @@ def test_every_builtins_own_build_plays_the_table_builds_rounds(name):
         _assert_same_rounds(name, preset, rounds=200, seed=11)
 
 
-# forgetful's, opponent-aware's and guide's own builds are the lean flow too, from its cache
-# of what each seat knows of its own cards: forgetful unlearns what it forgets
+# forgetful's, opponent-aware's, guide's and heuristic's own builds are the lean flow too,
+# from its cache of what each seat knows of its own cards: forgetful unlearns what it forgets
 # (lean_policy.unlearn), opponent-aware reads what every seat knows of the next seat's cards
 # from G_SEEN_ALL (face up, or put there in sight of all: the random rule sets place cards
 # face down, some from a private stock draw), the guide is asked from what its build keeps
-# (its own cards, their faces, the counters, the legal actions). Each with its defaults and
-# with other parameters: the guide's tables with ranks left out in every situation, going out
-# and knocking limits, both reveals, the "down" rule and (nine_card and 4 of the random rule
-# sets score lines of three) its line tables.
+# (its own cards, their faces, the counters, the legal actions), and so is heuristic, which
+# counts the cards it has seen from G_SEEN_ALL and the cards in sight by type
+# (codes.G_PUBLIC_TYPES). Each with its defaults and with other parameters: the guide's tables
+# with ranks left out in every situation, going out and knocking limits, both reveals, the
+# "down" rule and (nine_card and 4 of the random rule sets score lines of three) its line
+# tables; heuristic keeping cards for a pair longer or never, bolder or more careful.
 GUIDE_TABLES = ("guide:take_pair=8191,take_early=1023,take_late=255,take_last=16383,"
                 "keep_pair=16383,keep_early=2047,keep_late=127,keep_last=16383,out=4,knock=6,"
                 "reveal=1,down=6")
 GUIDE_LINES = "guide:reveal=2,take_line3=16383,take_line2=8191,keep_line3=16383,keep_line2=4095"
 LEAN_OWN = [("forgetful", "forgetful"), ("forgetful", "forgetful:decay=0.4,T=6"),
             ("opponent-aware", "opponent-aware"), ("opponent-aware", "opponent-aware:care=8"),
-            ("guide", "guide"), ("guide", GUIDE_TABLES), ("guide", GUIDE_LINES)]
+            ("guide", "guide"), ("guide", GUIDE_TABLES), ("guide", GUIDE_LINES),
+            ("heuristic", "heuristic"),
+            ("heuristic", "heuristic:aggression=0.35,replace_min=1.5,hold=6,take_max=5"),
+            ("heuristic", "heuristic:aggression=0.8,replace_min=0.5,hold=0,knock_at=14")]
 
 
 def test_the_random_rule_sets_reach_what_the_lean_own_builds_keep():

@@ -424,7 +424,10 @@ G_KNOWN = G_MEMORY + MAX_PLAYERS * MEMORY_SLOTS   # [(obs * MAX_PLAYERS + seat) 
 # power-card games: [seat * MAX_POS + pos] bit o set when seat o was seen peeking at that card
 # (public; it moves with the card)
 G_PEEKED = G_KNOWN + MAX_PLAYERS * MAX_PLAYERS * MAX_POS
-G_FLOW = G_PEEKED + MAX_PLAYERS * MAX_POS   # the flow reads and writes g[:G_FLOW]
+# heuristic's own build (flow/build.py SEEN): [type] how many cards of each type (RT_TYPE)
+# every seat sees or has seen where they lie: the discard pile's and those of G_SEEN_ALL
+G_PUBLIC_TYPES = G_PEEKED + MAX_PLAYERS * MAX_POS
+G_FLOW = G_PUBLIC_TYPES + MAX_IDS   # the flow reads and writes g[:G_FLOW]
 G_AUX = G_FLOW                     # two flow states (lookahead): a deal as loaded, a rollout
 G_AUX_SIZE = 2 * G_FLOW
 G_SIZE = G_AUX + G_AUX_SIZE

@@ -273,6 +273,12 @@ BUILDS = {b.name: b for b in (
     Build("guide", (("GUIDE", True),), _COMMON, 60, "the guide policy's own build",
           (_FLOW_STAND_INS, "from strategies.guide import guide_lean_entry as _own",
            "own_decide = hot(_own, cache=False)")),
+    # heuristic's: guide's flow, keeping what every seat knows of the others' cards as
+    # opponent-aware's does; not face_choice, whose face the lean flow does not ask
+    Build("heuristic", (("GUIDE", True), ("SEEN", True)), _COMMON - {"face_choice"}, 60,
+          "the heuristic policy's own build",
+          (_FLOW_STAND_INS, "from strategies.heuristic import heuristic_lean_entry as _own",
+           "own_decide = hot(_own, cache=False)")),
 )}
 BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.items()}
 # what else compiles apart: a build's match play, and each built-in policy (strategies/

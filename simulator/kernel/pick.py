@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..game import codes as K
 from ..game.rules import flatten
 from . import engine, flow
-from .features import BIT, lacking, needed_from_ri
+from .features import BIT, BUILDS, lacking, needed_from_ri
 
 # what ``kernel`` may ask for: "auto" (the fastest build that plays the run exactly as the
 # general build does), or a build by name ("own": the seats' built-in's own build)
@@ -37,13 +37,16 @@ def powers(ri) -> bool:
 
 def own_build(ri, policy_ids, own, check: bool = False) -> str | None:
     """"own:NAME" when every seat plays the one built-in that ``own`` (policy id -> NAME of
-    every built-in with a build of its own) names, on rules the table build plays without
-    invariant checks; else None."""
+    every built-in with a build of its own) names, on rules that build plays (those of the
+    table build, or of the built-in's flow build: features.BUILDS) without invariant checks;
+    else None."""
     first = int(policy_ids[0])
-    if not own or first not in own or check or not flow.rules_eligible(ri, "table") or \
-            any(int(p) != first for p in policy_ids):
+    if not own or first not in own or check or any(int(p) != first for p in policy_ids):
         return None
-    return f"own:{own[first]}"
+    # a built-in with a flow build of its own plays the rules that build has the features of
+    name = own[first]
+    return f"own:{name}" if flow.rules_eligible(ri, name if name in BUILDS else "table") \
+        else None
 
 
 def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
@@ -65,9 +68,12 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
     own_name = own_build(ri, policy_ids, own, check)
     if kernel == "own":
         if own_name is None:
+            first = own.get(int(policy_ids[0])) if own else None
+            lacks = lacking(first if first in BUILDS else "table", needed_from_ri(ri))
             raise ValueError("kernel = 'own': every seat must play the same built-in (not "
-                             "lookahead) on rules the table build plays, without invariant "
-                             "checks")
+                             "lookahead) on rules its own build plays, without invariant "
+                             "checks" + (f" (the own build of {first} lacks "
+                                         f"{', '.join(lacks)})" if lacks else ""))
         return own_name
     lean = flow.eligible(ri, policy_ids) and not check
     if kernel == "lean" and not lean:

@@ -20,8 +20,10 @@ folder, build.py's lines replaced, and imports it from there):
   seat drawing over a bit mask of its legal actions (random reads no views, so none are kept),
   and so are forgetful's (``FORGETFUL``: knock-threshold unlearning what it forgets),
   opponent-aware's (``AWARE``: greedy, with what every seat knows of the others' cards kept as
-  one mask a seat for its rule) and guide's (``GUIDE``: keeping what the guide reads besides
-  the cache, and asking its entry point);
+  one mask a seat for its rule), guide's (``GUIDE``: keeping what the guide reads besides
+  the cache, and asking its entry point) and heuristic's (``GUIDE`` with ``SEEN``: the masks
+  of opponent-aware's too and the cards in sight by type, from which it counts the cards it
+  has seen);
 - the general build (``GENERAL``; simulator/kernel/engine.py writes the copy): every rule
   feature, any seats: built-in policies through the run's table of compiled entry points
   (strategies/compiled.py), a user policy through its pointer; move logs and invariant
@@ -34,7 +36,7 @@ folder, build.py's lines replaced, and imports it from there):
   counters of the public slots, ``counters_nb``; strategies/lookahead_powers.py).
 
 ``USER``, ``TABLE``, ``GENERAL``, ``POWERS``, ``OWN``, ``RANDOM``, ``FORGETFUL``, ``AWARE``,
-``GUIDE`` and ``CACHED`` are module
+``GUIDE``, ``SEEN`` and ``CACHED`` are module
 constants, so Numba drops the branches of the other builds before it compiles anything, and
 each build pays only for what it has. The state is the array ``g`` (codes.G_*); the counters of a plain round
 (stock, discard pile, face-up cards, turn, ender) live in local variables, and the builds whose

@@ -20,6 +20,9 @@ from simulator.kernel.jit import hot
 # So is ``guide``'s (GUIDE): it keeps what the guide reads besides the cache (each seat's row of
 # G_KNOWN for its own cards, their face-up flags, the counters and the legal actions of each
 # decision) and asks its entry point, ``own_decide``, which places cards from the cache.
+# ``heuristic``'s build is guide's flow with what every seat knows of the others' cards kept as
+# opponent-aware's is, and the cards in every seat's sight counted by type (SEEN: G_SEEN_ALL and
+# G_PUBLIC_TYPES, from which it counts the cards it has seen).
 # Only those builds' lines set these: the others keep them.
 OWN = False
 RANDOM = False
@@ -31,6 +34,7 @@ CACHED = False
 FORGETFUL = False
 AWARE = False
 GUIDE = False
+SEEN = False
 
 
 def _no_policy(point, seat, held, g, rt, rng, par, aux):

@@ -27,7 +27,7 @@ from simulator.kernel.rng import STREAM_DEAL, shuffle_nb
 
 from .base import (ALL_POS, PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW, VIEWS, card_at,
                    everyone, is_up, known_at, own, pub, set_pub)
-from .build import AWARE, CACHED, GENERAL, GUIDE, POWERS
+from .build import AWARE, CACHED, GENERAL, GUIDE, POWERS, SEEN
 
 
 @hot(inline="always")
@@ -39,6 +39,16 @@ def learn(g, rt, seat, p, card):
         LP.learn(g, rt, seat, p, card)
         if GUIDE:   # its row of the views too, which the guide reads
             g[ix(known_at(seat, seat, p))] = card
+
+
+@hot(inline="always")
+def _in_sight(g, rt, card, d):
+    """heuristic's build (SEEN): ``d`` more cards of ``card``'s type in every seat's sight
+    (codes.G_PUBLIC_TYPES)."""
+    if SEEN:
+        t = rt[ix(K.RT_TYPE + card)]
+        if t >= 0:   # (every card of the lean flow's rule sets has a type)
+            g[ix(K.G_PUBLIC_TYPES + t)] += d
 
 
 @hot
@@ -126,7 +136,9 @@ def _turn_up(g, rt, seat, p):
     g[ix(G_UPMASK + seat)] |= 1 << p
     g[ix(G_FACE_DOWN + seat)] -= 1
     learn(g, rt, seat, p, card)
-    if AWARE:
+    if AWARE or SEEN:
+        if SEEN and (g[ix(K.G_SEEN_ALL + seat)] >> p) & 1 == 0:
+            _in_sight(g, rt, card, 1)
         g[ix(K.G_SEEN_ALL + seat)] |= 1 << p
     if VIEWS or GUIDE or CACHED:   # (the guide reads them, the cache build's checks do)
         g[ix(G_UP + seat * MAX_POS + p)] = 1
@@ -159,8 +171,11 @@ def _put(g, rt, seat, p, card, face_up, public_card):
         g[ix(G_UPMASK + seat)] = up & ~bit
         g[ix(G_FACE_DOWN + seat)] += 1
     learn(g, rt, seat, p, card)
-    if AWARE:   # as the views' G_KNOWN of the other seats has it
+    if AWARE or SEEN:   # as the views' G_KNOWN of the other seats has it
         seen = g[ix(K.G_SEEN_ALL + seat)]
+        if SEEN:
+            _in_sight(g, rt, old, -((seen >> p) & 1))
+            _in_sight(g, rt, card, np.int64(face_up or public_card))
         g[ix(K.G_SEEN_ALL + seat)] = (seen | bit) if (face_up or public_card) else (seen & ~bit)
     if VIEWS or GUIDE or CACHED:
         g[ix(G_UP + seat * MAX_POS + p)] = 1 if face_up else 0
@@ -176,6 +191,7 @@ def _put(g, rt, seat, p, card, face_up, public_card):
 def _onto_pile(g, rt, card, n_disc, sum_disc):
     """``card`` goes on top of the discard pile; returns the pile's size and value sum."""
     g[ix(G_DISCARD + n_disc)] = card
+    _in_sight(g, rt, card, 1)
     return n_disc + 1, sum_disc + rt[ix(RT_VALUE + card)]
 
 
@@ -183,6 +199,7 @@ def _onto_pile(g, rt, card, n_disc, sum_disc):
 def _discard(g, rt, seat, card, n_disc, sum_disc):
     """``seat`` puts ``card`` on the discard pile; returns the pile's size and value sum."""
     g[ix(G_DISCARD + n_disc)] = card
+    _in_sight(g, rt, card, 1)
     if GENERAL and rt[K.R_JACK_SKIPS] != 0:
         local = card % CARDS_PER_DECK
         if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
@@ -198,6 +215,7 @@ def _off_pile(g, rt, n_disc, sum_disc):
     """The top discard leaves the pile: (the card, the pile's size and value sum)."""
     n_disc -= 1
     card = g[ix(G_DISCARD + n_disc)]
+    _in_sight(g, rt, card, -1)
     return card, n_disc, sum_disc - rt[ix(RT_VALUE + card)]
 
 
@@ -225,6 +243,7 @@ def _reshuffle(g, rt, rng, n_disc):
     n_stock = n_disc - 1
     for i in range(n_stock):
         g[ix(G_STOCK + i)] = g[ix(G_DISCARD + i)]
+        _in_sight(g, rt, g[ix(G_DISCARD + i)], -1)
     top = g[ix(G_DISCARD + n_stock)]
     g[ix(G_DISCARD)] = top
     shuffle_nb(g, G_STOCK, n_stock, rng, STREAM_DEAL)

@@ -26,8 +26,8 @@ from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
 from .ask import _mask_actions, _mask_positions, _publish
 from .base import (CACHE_TOO, ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, LOGS, PRIV_END_TURN,
                    PRIV_OVER, STEP, VIEWS, cache_round, known_at)
-from .build import AWARE, CACHED, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM
-from .moves import _replaceable, learn_nb, start_layouts
+from .build import AWARE, CACHED, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM, SEEN
+from .moves import _in_sight, _replaceable, learn_nb, start_layouts
 from .reveal import _before_play, _groups_revealed, _initial_reveal
 from .turn import _after_turn, _end_triggered, _turn, turn_options
 
@@ -113,11 +113,14 @@ def _deal(g, rt, rng, seed, round_index):
                 g[ix(known_at(s, s, p))] = -1
                 g[ix(G_UP + s * MAX_POS + p)] = 0
     view_all = rt[K.R_OWNER_VIEW_ALL] != 0
+    if SEEN:
+        for t in range(rt[K.RT_TYPE_N]):
+            g[ix(K.G_PUBLIC_TYPES + t)] = 0
     for s in range(players):
         g[ix(G_UPMASK + s)] = 0
         g[ix(G_FACE_DOWN + s)] = npos
         g[ix(K.G_PLANNED + s)] = 0
-        if AWARE:
+        if AWARE or SEEN:
             g[ix(K.G_SEEN_ALL + s)] = 0
         if view_all:   # the owner holds its cards in hand and sees them all
             for p in range(npos):
@@ -251,6 +254,7 @@ def _start_round(g, rt, par, rng, ctx, seed, round_index, log_on):
     if rt[K.R_INITIAL_TURN_UP] != 0:  # else the pile starts empty (initial_discard = none)
         n_stock -= 1
         g[ix(G_DISCARD)] = g[ix(G_STOCK + n_stock)]
+        _in_sight(g, rt, g[ix(G_DISCARD)], 1)
         n_disc = 1
         sum_disc = rt[ix(RT_VALUE + g[G_DISCARD])]
     if POWERS:
