@@ -275,7 +275,7 @@ BUILDS = {b.name: b for b in (
            "own_decide = hot(_own, cache=False)")),
     # heuristic's: guide's flow, keeping what every seat knows of the others' cards as
     # opponent-aware's does; not face_choice, whose face the lean flow does not ask
-    Build("heuristic", (("GUIDE", True), ("SEEN", True)), _COMMON - {"face_choice"}, 60,
+    Build("heuristic", (("GUIDE", True), ("SEEN", True)), _COMMON - {"face_choice"}, 70,
           "the heuristic policy's own build",
           (_FLOW_STAND_INS, "from strategies.heuristic import heuristic_lean_entry as _own",
            "own_decide = hot(_own, cache=False)")),
