@@ -203,15 +203,21 @@ def unseen_types_of_key_nb(g, rt, key):
 
 
 @hot
-def unseen_of_key_nb(g, rt, seat, key):
-    """unseen_types_of_key_nb of the counts unseen_types_nb would leave, in the lean flow of
-    heuristic's own build (unseen_pool_nb's ``lean``), from its counts of the cards in sight
-    (codes.G_PUBLIC_TYPES): the deck's copies of the key's types less those in sight, less
-    the seat's own cards of that key it knows and the others have not seen."""
+def unseen_of_key_nb(g, rt, seat, card):
+    """unseen_types_of_key_nb of ``card``'s key, of the counts unseen_types_nb would leave, in
+    the lean flow of heuristic's own build (unseen_pool_nb's ``lean``), from its counts of the
+    cards in sight (codes.G_PUBLIC_TYPES): the deck's copies of the key's types (the ring of
+    codes.RT_TYPE_NEXT from the card's) less those in sight, less the seat's own cards of that
+    key it knows and the others have not seen."""
+    key = rt[ix(RT_KEY + card)]
+    first = rt[ix(K.RT_TYPE + card)]
+    t = first
     count = 0
-    for t in range(rt[K.RT_TYPE_N]):
-        if rt[ix(RT_KEY + rt[ix(K.RT_TYPE_CARD + t)])] == key:
-            count += rt[ix(K.RT_TYPE_COPIES + t)] - g[ix(K.G_PUBLIC_TYPES + t)]
+    while True:
+        count += rt[ix(K.RT_TYPE_COPIES + t)] - g[ix(K.G_PUBLIC_TYPES + t)]
+        t = rt[ix(K.RT_TYPE_NEXT + t)]
+        if t == first:
+            break
     seen = g[ix(K.G_SEEN_ALL + seat)]
     for p in range(rt[K.R_NPOS]):
         count -= np.int64(g[ix(G_KK + seat * MAX_POS + p)] == key) & ~(seen >> p) & 1

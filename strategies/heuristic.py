@@ -200,7 +200,7 @@ def _heuristic_placement_nb(g, rt, seat, card, n, S, par, final, must, lean):
                     # by type (common.unseen_types_nb) are the same for every position of one
                     # decision, so they are counted once, when first needed
                     if lean:
-                        waits = unseen_of_key_nb(g, rt, seat, key) > 0
+                        waits = unseen_of_key_nb(g, rt, seat, g[ix(own + p)]) > 0
                     else:
                         if not counted:
                             unseen_types_nb(g, rt, seat)

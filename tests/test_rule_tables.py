@@ -71,6 +71,12 @@ def test_card_types_group_the_deck_by_key_and_value(options, players):
         assert deck.index(rep) == kind.index(k)  # the type's first card in the deck
     for t, k in enumerate(first):
         assert rt[K.RT_TYPE_COPIES + t] == kind.count(k)
+        # the ring of its key's types: each once, then back to it
+        ring, u = [t], rt[K.RT_TYPE_NEXT + t]
+        while u != t:
+            ring.append(u)
+            u = rt[K.RT_TYPE_NEXT + u]
+        assert sorted(ring) == [s for s, other in enumerate(first) if other[0] == k[0]]
     assert sum(rt[K.RT_TYPE_COPIES + t] for t in range(len(first))) == len(deck)
     # cards in no deck (the empty-position pseudo-cards among them) have no type
     in_deck = set(deck)

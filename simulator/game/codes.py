@@ -443,6 +443,8 @@ RT_TYPE_N = RT_REL + MAX_POS      # the number of card types: distinct (key, val
 RT_TYPE = RT_TYPE_N + 1           # [card id]: its type, numbered in deck order; -1 if in no deck
 RT_TYPE_CARD = RT_TYPE + N_CARD_TABLE   # [type]: its first card in the deck
 RT_TYPE_COPIES = RT_TYPE_CARD + MAX_IDS  # [type]: its cards in the deck
-RT_EFFECT = RT_TYPE_COPIES + MAX_IDS    # [card id]: its power (POW_*), 0 for the pseudo-cards
+RT_TYPE_NEXT = RT_TYPE_COPIES + MAX_IDS  # [type]: the next type of its key, in a ring (itself
+                                         # when its key has one type, as most keys do)
+RT_EFFECT = RT_TYPE_NEXT + MAX_IDS      # [card id]: its power (POW_*), 0 for the pseudo-cards
 RT_CACHE_RULES = RT_EFFECT + N_CARD_TABLE  # 1 when the lean build's cache covers the rules
 RT_SIZE = RT_CACHE_RULES + 1

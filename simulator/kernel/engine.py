@@ -124,6 +124,12 @@ def pack_rules(arrays) -> np.ndarray:
             rt[K.RT_TYPE_CARD + t] = c
         rt[K.RT_TYPE_COPIES + t] += 1
     rt[K.RT_TYPE_N] = len(types)
+    of_key: dict = {}
+    for (key, _), t in types.items():
+        of_key.setdefault(key, []).append(t)
+    for ring in of_key.values():
+        for i, t in enumerate(ring):
+            rt[K.RT_TYPE_NEXT + t] = ring[(i + 1) % len(ring)]
     for c in range(K.MAX_IDS):   # each card's power, from the effects of its rank (flatten)
         local = c % CARDS_PER_DECK
         rank = RANK_JOKER if local >= 52 else local % 13
