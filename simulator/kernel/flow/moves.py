@@ -198,8 +198,7 @@ def _onto_pile(g, rt, card, n_disc, sum_disc):
 @hot(inline="always")
 def _discard(g, rt, seat, card, n_disc, sum_disc):
     """``seat`` puts ``card`` on the discard pile; returns the pile's size and value sum."""
-    g[ix(G_DISCARD + n_disc)] = card
-    _in_sight(g, rt, card, 1)
+    n_disc, sum_disc = _onto_pile(g, rt, card, n_disc, sum_disc)
     if GENERAL and rt[K.R_JACK_SKIPS] != 0:
         local = card % CARDS_PER_DECK
         if local < 52 and local % 13 == RANK_JACK:  # AMB-19: any jack the actor discards
@@ -207,7 +206,7 @@ def _discard(g, rt, seat, card, n_disc, sum_disc):
     if POWERS:   # a new top, its power unused
         set_pub(g, K.PUB_TOP_POWER_UNUSED, 1)
         g[ix(G_PRIV + PRIV_TOP_NEW)] = 1
-    return n_disc + 1, sum_disc + rt[ix(RT_VALUE + card)]
+    return n_disc, sum_disc
 
 
 @hot(inline="always")
