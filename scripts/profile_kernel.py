@@ -2,7 +2,8 @@
 
 Numba's machine code lives in anonymous memory, so perf shows bare addresses. This script
 compiles the kernel into a fresh cache (inspection is disabled for code loaded from a cache),
-writes /tmp/perf-<pid>.map naming every compiled function, then plays a workload of
+writes /tmp/perf-<pid>.map naming every compiled function (those the linker made internal
+too, from each library's object code: readelf must be installed), then plays a workload of
 docs/benchmarks.md (W1 or W2) on the general engine or the lean kernel for a while so that perf
 can attach:
 
@@ -18,12 +19,45 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def _functions(library) -> dict:
+    """{address: (size, name)} of every function in a compiled library's object code, the
+    ones the linker made internal too (most of a build's steps: the JIT gives them no
+    address), each section placed by a function of it the JIT does give an address."""
+    obj = getattr(library, "_compiled_object", None)   # the very object the JIT loaded
+    if obj is None and hasattr(library, "emit_native_object"):
+        obj = library.emit_native_object()
+    if obj is None:
+        return {}
+    with tempfile.NamedTemporaryFile(suffix=".o") as f:
+        f.write(obj)
+        f.flush()
+        out = subprocess.run(["readelf", "-sW", f.name], capture_output=True, text=True).stdout
+    by_section = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 8 and parts[3] == "FUNC" and int(parts[2]) > 0:
+            by_section.setdefault(parts[6], []).append(
+                (int(parts[1], 16), int(parts[2]), parts[4] != "LOCAL", parts[7]))
+    found = {}
+    for functions in by_section.values():
+        base = None
+        for offset, size, exported, name in functions:
+            address = library.get_pointer_to_function(name) if exported else 0
+            if address:
+                base = address - offset
+                break
+        if base is not None:
+            found.update({base + offset: (size, name) for offset, size, _, name in functions})
+    return found
 
 
 def main() -> None:
@@ -58,18 +92,22 @@ def main() -> None:
     chunk_nb = job.own_chunk if job.build.startswith("own:") else pick.module(job.build).chunk_nb
     libraries = [c.library for c in chunk_nb.overloads.values()]
     libraries += [fn._library for fn in policies._COMPILED.values()]   # the seats' policies
+    from simulator.kernel import engine
+    for owner, function, _, _ in engine.SLOT_PARTS.values():   # compiled apart, called by slot
+        libraries += [c.library for c in getattr(engine.BUILDS[owner], function).overloads.values()]
     symbols = {}
-    for library in libraries:
-        for m in re.finditer(r'define [^@]*@"?([^"(\s]+)"?\(', library.get_llvm_str()):
-            address = library.get_pointer_to_function(m.group(1))
-            if address:
-                symbols[address] = re.sub(r"B\d+v\d+.*", "", m.group(1))
-    starts = sorted(symbols)
+    seen = set()
+    while libraries:   # and every library they link: their code calls its functions
+        library = libraries.pop()
+        if id(library) not in seen:
+            seen.add(id(library))
+            symbols.update(_functions(library))
+            libraries += list(getattr(library, "_linking_libraries", ()))
     with open(f"/tmp/perf-{os.getpid()}.map", "w") as f:
-        for i, a in enumerate(starts):
-            size = starts[i + 1] - a if i + 1 < len(starts) else 4096
-            f.write(f"{a:x} {min(size, 1 << 20):x} {symbols[a]}\n")
-    print(f"{len(starts)} functions mapped; playing {args.preset or args.workload.upper()} on the "
+        for a in sorted(symbols):
+            size, name = symbols[a]
+            f.write(f"{a:x} {size:x} {re.sub(r'B[0-9]+v[0-9]+.*', '', name)}\n")
+    print(f"{len(symbols)} functions mapped; playing {args.preset or args.workload.upper()} on the "
           f"{job.build} build for {args.seconds:g} s", flush=True)
     end = time.time() + args.seconds
     # short chunks for another strategy: lookahead plays a few hundred rounds a second
