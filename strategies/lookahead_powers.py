@@ -52,7 +52,7 @@ from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_
                                   PAR_WIDTH, _add_candidate_nb, _unseen_nb, best_candidate_nb,
                                   margin_nb, race_on_nb, record_nb, rollout_setup_nb,
                                   shuffle_hidden_nb)
-from strategies.powers import (grid_estimate_nb, greedy_pool_nb, legal_positions_nb,
+from strategies.powers import (greedy_pool_nb, legal_positions_nb, now_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.rollout_models import DECIDE_NAME, NO_USER_NAME, committed_nb, model_nb
 
@@ -106,7 +106,7 @@ def _add_placements_nb(g, rt, seat, card, n, S, mask, width, aux, c, action):
     """Add (action, p) for the ``width`` positions of bit mask ``mask`` where ``card`` gains
     most by greedy's estimate with a pool of n cards worth S (ties to the lowest)."""
     n = max(n, 1)
-    now = grid_estimate_nb(g, rt, seat, -1, -1, n, S, 0)
+    now = now_nb(g, rt, seat, n, S, 0)
     for p in range(MAX_POS):
         if (mask >> p) & 1:
             aux[AUX_GAIN + p] = placement_gain_nb(g, rt, seat, p, card, n, S, 0, now)

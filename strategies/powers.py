@@ -7,8 +7,9 @@ here.
 
 Views (the conventions the power engine keeps): every position without a card holds the
 pseudo-card EMPTY0 + p, face up, known to all, worth 0; positions from rt[R_NPOS] on may hold
-real cards (a grown layout), scored without pairs. So the loops here run over all MAX_POS
-positions, and "the seat's cards" are its non-empty positions.
+real cards (a grown layout), scored without pairs. So the loops here run over the positions
+that may hold a card, up to the span the flow keeps (layout.span_nb: all MAX_POS where nothing
+keeps it), and "the seat's cards" are its non-empty positions.
 
 Estimates are kept multiplied by n = |U| as the reference's _View does: a known card is worth
 value * max(n, 1), an unknown one S (0 when the pool is empty).
@@ -21,9 +22,10 @@ from simulator.game import codes as K
 from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PEEKED, G_PUB,
                                   G_SCRATCH, G_UP, MAX_PLAYERS, MAX_POS, RT_DECK, RT_KEY,
                                   RT_VALUE)
-from simulator.kernel.estimate import column_estimate_nb, estimate_cards_nb, tally_nb
+from simulator.kernel.estimate import (column_estimate_nb, estimate_cards_nb, tally_nb,
+                                        trailing_zeros)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import can_replace_nb, related_nb
+from simulator.kernel.layout import can_replace_nb, related_nb, span_nb
 from simulator.kernel.flow.power_effects import DUTCH_BY_RANK
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
                                MEM_PLAN_FIRST, MEM_PLAN_HELD, MEM_PLAN_NOMINATE, MEM_PLAN_OWN,
@@ -65,6 +67,14 @@ def power_game_nb(rt):
 @hot(inline="always")
 def mem_nb(seat, i):
     return G_MEMORY + seat * K.MEMORY_SLOTS + i
+
+
+@hot(inline="always")
+def seat_after_nb(me, k, players):
+    """(me + k) % players for 0 <= k < players, without a division (tens of cycles, in
+    loops that run at every decision)."""
+    s = me + k
+    return s - players if s >= players else s
 
 
 @hot(inline="always")
@@ -144,11 +154,12 @@ def worst_own_nb(g, rt, me, n, S, forget, cand):
     lowest); -1 for none."""
     best = -1
     best_e = 0
-    for p in range(MAX_POS):
-        if (cand >> p) & 1:
-            e = est_nb(g, rt, me, me, p, n, S, forget)
-            if best < 0 or e > best_e:
-                best, best_e = p, e
+    while cand != 0:
+        p = trailing_zeros(cand)
+        cand &= cand - 1
+        e = est_nb(g, rt, me, me, p, n, S, forget)
+        if best < 0 or e > best_e:
+            best, best_e = p, e
     return best
 
 
@@ -157,18 +168,19 @@ def best_of_nb(g, rt, me, s, n, S, forget, cand):
     """Of the positions in ``cand``, seat s's one with the lowest estimate (ties: the lowest)."""
     best = -1
     best_e = 0
-    for p in range(MAX_POS):
-        if (cand >> p) & 1:
-            e = est_nb(g, rt, me, s, p, n, S, forget)
-            if best < 0 or e < best_e:
-                best, best_e = p, e
+    while cand != 0:
+        p = trailing_zeros(cand)
+        cand &= cand - 1
+        e = est_nb(g, rt, me, s, p, n, S, forget)
+        if best < 0 or e < best_e:
+            best, best_e = p, e
     return best
 
 
 @hot
 def cards_mask_nb(g, rt, me, s, forget):
     m = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if is_card_nb(g, rt, me, s, p, forget):
             m |= 1 << p
     return m
@@ -189,12 +201,17 @@ def best_opponent_card_nb(g, rt, me, n, S, forget):
     then position; the first of equals), 0 for none."""
     best = 0
     best_e = 0
-    for i in range(opponent_slots_nb(rt)):
-        s, p = opponent_slot_nb(g, rt, me, i)
-        if s >= 0 and is_card_nb(g, rt, me, s, p, forget):
-            e = est_nb(g, rt, me, s, p, n, S, forget)
-            if best == 0 or e < best_e:
-                best, best_e = 1 + s * MAX_POS + p, e
+    players = rt[K.R_PLAYERS]
+    span = span_nb(g)
+    for k in range(1, players):
+        s = seat_after_nb(me, k, players)
+        if shielded_nb(g, s):
+            continue
+        for p in range(span):
+            if is_card_nb(g, rt, me, s, p, forget):
+                e = est_nb(g, rt, me, s, p, n, S, forget)
+                if best == 0 or e < best_e:
+                    best, best_e = 1 + s * MAX_POS + p, e
     return best
 
 
@@ -204,14 +221,15 @@ def best_receiver_nb(g, rt, me, card, n, S, forget, cand):
     card it does not know) would lower its estimate most, in place of the card there (pairs
     counted); ties to the lowest; (-1, 0) for none."""
     hide = own_hide_nb(g, me, forget)
-    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    now = now_nb(g, rt, me, n, S, hide)
     best = -1
     best_gain = 0
-    for p in range(MAX_POS):
-        if (cand >> p) & 1:
-            gain = placement_gain_nb(g, rt, me, p, card, n, S, hide, now)
-            if best < 0 or gain > best_gain:
-                best, best_gain = p, gain
+    while cand != 0:
+        p = trailing_zeros(cand)
+        cand &= cand - 1
+        gain = placement_gain_nb(g, rt, me, p, card, n, S, hide, now)
+        if best < 0 or gain > best_gain:
+            best, best_gain = p, gain
     return best, best_gain
 
 
@@ -241,7 +259,7 @@ def swap_gain_nb(g, rt, me, n, S, forget):
 
 @hot
 def first_unknown_down_nb(g, rt, me, s, forget):
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if known_nb(g, rt, me, s, p, forget) < 0 and g[ix(G_UP + s * MAX_POS + p)] == 0:
             return p
     return -1
@@ -257,7 +275,7 @@ def peek_target_nb(g, rt, me, include_self, forget):
             return 1 + me * MAX_POS + p
     players = rt[K.R_PLAYERS]
     for k in range(1, players):
-        s = (me + k) % players
+        s = seat_after_nb(me, k, players)
         if shielded_nb(g, s):
             continue
         p = first_unknown_down_nb(g, rt, me, s, forget)
@@ -269,7 +287,7 @@ def peek_target_nb(g, rt, me, include_self, forget):
 @hot
 def any_known_positive_nb(g, rt, me, n, S, forget):
     """Does it know an own card with an estimate above 0?"""
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if known_nb(g, rt, me, me, p, forget) >= 0 and is_card_nb(g, rt, me, me, p, forget) \
                 and est_nb(g, rt, me, me, p, n, S, forget) > 0:
             return True
@@ -280,7 +298,7 @@ def any_known_positive_nb(g, rt, me, n, S, forget):
 def first_known_match_nb(g, rt, me, s, key, n, S, forget, positive):
     """The first card of seat s it knows with pairing key ``key`` (with ``positive``: and an
     estimate above 0), -1 for none."""
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         c = known_nb(g, rt, me, s, p, forget)
         if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key and \
                 (not positive or est_nb(g, rt, me, s, p, n, S, forget) > 0):
@@ -388,8 +406,9 @@ def own_hide_nb(g, me, forget):
 
 @hot
 def load_row_nb(g, rt, me, s, forget):
-    """ROW = what ``me`` knows of seat s's layout (card or -1 at each position)."""
-    for p in range(MAX_POS):
+    """ROW = what ``me`` knows of seat s's layout (card or -1 at each position of the
+    span)."""
+    for p in range(span_nb(g)):
         g[ix(ROW + p)] = known_nb(g, rt, me, s, p, forget)
 
 
@@ -398,7 +417,7 @@ def row_total_nb(g, rt, n, S):
     """GreedyPolicy.estimate of the layout in ROW: the grid's estimate, plus each position
     beyond the grid unpaired (S when unknown)."""
     total = row_estimate_nb(g, rt, ROW, ROW, -1, -1, n, S, 0)
-    for p in range(rt[K.R_NPOS], MAX_POS):
+    for p in range(rt[K.R_NPOS], span_nb(g)):
         c = g[ix(ROW + p)]
         total += S if c < 0 else rt[ix(RT_VALUE + c)] * n
     return total
@@ -428,7 +447,7 @@ def leader_nb(g, rt, me, n, S, forget):
     best = -1
     best_e = 0
     for k in range(1, players):
-        s = (me + k) % players
+        s = seat_after_nb(me, k, players)
         if g[ix(G_LEGAL + s)]:
             e = seat_estimate_nb(g, rt, me, s, n, S, forget)
             if best < 0 or e < best_e:
@@ -441,10 +460,10 @@ def removal_nb(g, rt, me, n, S, forget):
     """(p, n*gain): the own card whose removal (its position emptied) lowers its estimate
     most, ties to the lowest position; (-1, 0) when it has no card."""
     hide = own_hide_nb(g, me, forget)
-    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    now = now_nb(g, rt, me, n, S, hide)
     best = -1
     best_gain = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if is_card_nb(g, rt, me, me, p, forget):
             gain = placement_gain_nb(g, rt, me, p, K.EMPTY0 + p, n, S, hide, now)
             if best < 0 or gain > best_gain:
@@ -466,9 +485,12 @@ def giveable_nb(g, rt, me):
     if not can_draw_nb(g, rt):
         return False
     players = rt[K.R_PLAYERS]
+    span = span_nb(g)
     for s in range(players):
         if s != me and not shielded_nb(g, s):
-            for p in range(MAX_POS):
+            if span < MAX_POS:   # the positions beyond the span are empty
+                return True
+            for p in range(span):
                 if g[ix(G_KNOWN + (me * MAX_PLAYERS + s) * MAX_POS + p)] >= K.EMPTY0:
                     return True
     return False
@@ -480,7 +502,7 @@ def peeked_down_nb(g, s):
     """(k, d): seat s has d face-down cards, k of which it was seen peeking at (public)."""
     k = 0
     d = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if g[ix(G_UP + s * MAX_POS + p)] == 0:
             d += 1
             if (g[ix(G_PEEKED + s * MAX_POS + p)] >> s) & 1:
@@ -496,7 +518,7 @@ def shuffle_target_nb(g, rt, me):
     best = -1
     most = 0
     for i in range(1, players):
-        s = (me + i) % players
+        s = seat_after_nb(me, i, players)
         if not shielded_nb(g, s):
             k, d = peeked_down_nb(g, s)
             if d >= 2 and k > most:
@@ -568,7 +590,7 @@ def line_target_nb(g, rt, me, n, S, forget):
     best = -1
     best_gain = max(n, 1) - 1
     for k in range(1, players):
-        s = (me + k) % players
+        s = seat_after_nb(me, k, players)
         if not shielded_nb(g, s):
             line, gain = best_line_nb(g, rt, me, s, n, S, forget)
             if gain > best_gain:
@@ -583,7 +605,7 @@ def exchange_target_nb(g, rt, me, n, S, forget):
     held card's value), turn order, then positions, on ties; (0, 0) when it would place
     none."""
     hide = own_hide_nb(g, me, forget)
-    now = grid_estimate_nb(g, rt, me, -1, -1, n, S, hide)
+    now = now_nb(g, rt, me, n, S, hide)
     best = 0
     best_score = 0
     for i in range(opponent_slots_nb(rt)):
@@ -615,7 +637,7 @@ def exchange_gain_nb(g, rt, me, held, n, S, forget):
 def exposed_nb(g, rt, me, n, S, forget):
     """The shield's reason: an own card below the pool's mean that an opponent knows (face
     up, or seen peeked at by another seat), which an opponent's swap would take."""
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         c = known_nb(g, rt, me, me, p, forget)
         if 0 <= c < K.EMPTY0 and rt[ix(RT_VALUE + c)] * max(n, 1) < S and \
                 (g[ix(G_UP + me * MAX_POS + p)] != 0 or
@@ -635,7 +657,7 @@ def beats_placement_nb(g, rt, me, effect, held, place, n, S, forget):
         return False
     hide = own_hide_nb(g, me, forget)
     gain = placement_gain_nb(g, rt, me, place, held, n, S, hide,
-                             grid_estimate_nb(g, rt, me, -1, -1, n, S, hide))
+                             now_nb(g, rt, me, n, S, hide))
     if effect == K.POW_GIVE_OR_REMOVE:
         p, removed = removal_nb(g, rt, me, n, S, forget)
         return removed > gain
@@ -658,35 +680,44 @@ def turn_power_wanted_nb(g, rt, me, n, S, forget):
         swap_gain_nb(g, rt, me, n, S, forget) > 0
 
 
+@hot(inline="always")
+def _seen_nb(rt, c, key, m, v, n, S):
+    """key_pool_nb's counts less card ``c`` (-1, or an empty position's pseudo-card: none)."""
+    if 0 <= c < K.EMPTY0:
+        n -= 1
+        S -= rt[ix(RT_VALUE + c)]
+        if rt[ix(RT_KEY + c)] == key:
+            m -= 1
+            v -= rt[ix(RT_VALUE + c)]
+    return m, v, n, S
+
+
 @hot
-def key_pool_nb(g, rt, me, key, held, forget):
+def key_pool_nb(g, rt, me, held, forget):
     """(m, v, n, S): the cards ``me`` has not seen (the deck but the discard pile, the held
-    card and every card it knows in a layout): n cards worth S, m of them of pairing key
-    ``key``, worth v."""
+    card and every card it knows in a layout): n cards worth S, m of them of the held card's
+    pairing key, worth v."""
+    key = rt[ix(RT_KEY + held)]
     m = 0
     v = 0
-    for i in range(rt[K.R_NCARDS]):
-        c = rt[ix(RT_DECK + i)]
-        if rt[ix(RT_KEY + c)] == key:
-            m += 1
-            v += rt[ix(RT_VALUE + c)]
+    t = rt[ix(K.RT_TYPE + held)]   # the deck's cards of the key: its types' copies
+    while True:
+        copies = rt[ix(K.RT_TYPE_COPIES + t)]
+        m += copies
+        v += copies * rt[ix(RT_VALUE + rt[ix(K.RT_TYPE_CARD + t)])]
+        t = rt[ix(K.RT_TYPE_NEXT + t)]
+        if t == rt[ix(K.RT_TYPE + held)]:
+            break
     n = rt[K.R_NCARDS]
     S = rt[K.R_DECK_SUM]
     n_disc = g[ix(G_PUB + K.PUB_DISCARD_N)]
-    for j in range(n_disc + 1 + rt[K.R_PLAYERS] * MAX_POS):   # discard pile, held, layouts
-        if j < n_disc:
-            c = g[ix(G_DISCARD + j)]
-        elif j == n_disc:
-            c = held
-        else:
-            c = known_nb(g, rt, me, (j - n_disc - 1) // MAX_POS, (j - n_disc - 1) % MAX_POS,
-                         forget)
-        if 0 <= c < K.EMPTY0:
-            n -= 1
-            S -= rt[ix(RT_VALUE + c)]
-            if rt[ix(RT_KEY + c)] == key:
-                m -= 1
-                v -= rt[ix(RT_VALUE + c)]
+    for j in range(n_disc):
+        m, v, n, S = _seen_nb(rt, g[ix(G_DISCARD + j)], key, m, v, n, S)
+    m, v, n, S = _seen_nb(rt, held, key, m, v, n, S)
+    span = span_nb(g)
+    for s in range(rt[K.R_PLAYERS]):
+        for p in range(span):
+            m, v, n, S = _seen_nb(rt, known_nb(g, rt, me, s, p, forget), key, m, v, n, S)
     return m, v, n, S
 
 
@@ -698,7 +729,7 @@ def blind_match_nb(g, rt, me, held, forget, miss):
     be drawn): its own first face-down card it does not know
     (a hit removes a card of the key: v/m), else an opponent's (turn order; a hit gives that
     opponent its worst card); 0 for none."""
-    m, v, n, S = key_pool_nb(g, rt, me, rt[ix(RT_KEY + held)], held, forget)
+    m, v, n, S = key_pool_nb(g, rt, me, held, forget)
     if m <= 0 or n <= 0:
         return 0
     cost = (n - m) * rt[K.R_MATCH_FAIL_CARDS] * S * miss if can_draw_nb(g, rt) else 0.0
@@ -706,7 +737,7 @@ def blind_match_nb(g, rt, me, held, forget, miss):
     if p >= 0 and v * n > cost:
         return 1 + me * MAX_POS + p
     worst = 0
-    for q in range(MAX_POS):
+    for q in range(span_nb(g)):
         c = known_nb(g, rt, me, me, q, forget)
         if c < K.EMPTY0:
             worst = max(worst, S if c < 0 else rt[ix(RT_VALUE + c)] * n)
@@ -714,7 +745,7 @@ def blind_match_nb(g, rt, me, held, forget, miss):
         return 0
     players = rt[K.R_PLAYERS]
     for k in range(1, players):
-        s = (me + k) % players
+        s = seat_after_nb(me, k, players)
         q = first_unknown_down_nb(g, rt, me, s, forget)
         if q >= 0:
             return 1 + s * MAX_POS + q
@@ -761,9 +792,10 @@ def plan_nominate_nb(g, rt, me, forget, key, pablo, group):
     count = 0
     room = PLAN_NOMINATE_SLOTS * PLAN_PER_SLOT
     players = rt[K.R_PLAYERS]
+    span = span_nb(g)
     for k in range(players if not pablo else 1):
-        s = (me + k) % players
-        for p in range(MAX_POS):
+        s = seat_after_nb(me, k, players)
+        for p in range(span):
             if pablo:
                 take = (group >> p) & 1 != 0
             else:
@@ -784,7 +816,8 @@ def pablo_group_nb(g, rt, me, held, forget, say):
     best = 0
     best_total = 0
     least = rt[ix(RT_VALUE + held)] if held >= 0 else 0
-    for p in range(MAX_POS):
+    span = span_nb(g)
+    for p in range(span):
         c = known_nb(g, rt, me, me, p, forget)
         if c < 0 or c >= K.EMPTY0:
             continue
@@ -800,7 +833,7 @@ def pablo_group_nb(g, rt, me, held, forget, say):
         group = 0
         count = 0
         total = 0
-        for q in range(p, MAX_POS):
+        for q in range(p, span):
             d = known_nb(g, rt, me, me, q, forget)
             if 0 <= d < K.EMPTY0 and rt[ix(RT_KEY + d)] == key:
                 group |= 1 << q
@@ -841,8 +874,9 @@ def plan_match_say_nb(g, rt, me, held, forget, say):
 @hot
 def knows_key_nb(g, rt, me, key, forget):
     """Does it know a card of pairing key ``key`` in any layout?"""
+    span = span_nb(g)
     for s in range(rt[K.R_PLAYERS]):
-        for p in range(MAX_POS):
+        for p in range(span):
             c = known_nb(g, rt, me, s, p, forget)
             if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key:
                 return True
@@ -890,7 +924,7 @@ def snap_target_nb(g, rt, me, n, S, forget, say):
             cards_mask_nb(g, rt, me, me, forget) != 0):
         players = rt[K.R_PLAYERS]
         for k in range(1, players):   # unshielded opponents in turn order first
-            s = (me + k) % players
+            s = seat_after_nb(me, k, players)
             if not shielded_nb(g, s):
                 p = first_known_match_nb(g, rt, me, s, key, n, S, forget, False)
                 if p >= 0:
@@ -906,7 +940,7 @@ def snap_target_nb(g, rt, me, n, S, forget, say):
 @hot
 def total_nb(g, rt, me, s, n, S, forget):
     t = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if is_card_nb(g, rt, me, s, p, forget):
             t += est_nb(g, rt, me, s, p, n, S, forget)
     return t
@@ -918,7 +952,7 @@ def greedy_calls_nb(g, rt, me, n, S, forget):
     most every opponent's estimate; or the stock has been reshuffled too often (its stall)."""
     if g[ix(G_PUB + K.PUB_RESHUFFLES)] >= K.GREEDY_STALL_RESHUFFLES:
         return True
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if known_nb(g, rt, me, me, p, forget) < 0:
             return False
     mine = total_nb(g, rt, me, me, n, S, forget)
@@ -983,6 +1017,15 @@ def replaceable_nb(g, rt, seat, p):
 
 
 @hot(inline="always")
+def now_nb(g, rt, seat, n, S, hide):
+    """The estimate ``now`` that placement_gain_nb takes: the grid's, where its positions
+    pair (else it reads each position's own value, and this is 0)."""
+    if rt[K.R_PAIR_SCOPE] == K.PAIR_NONE:
+        return 0
+    return grid_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
+
+
+@hot(inline="always")
 def placement_gain_nb(g, rt, seat, p, card, n, S, hide, now):
     """n*G(p): how much ``card`` (-1: one it does not know) at p lowers the estimate ``now``
     (grid_estimate_nb as the layout is); a position beyond the grid changes only its own
@@ -1000,10 +1043,10 @@ def power_best_placement_nb(g, rt, seat, card, n, S, hide):
     """GreedyPolicy.best_placement over a layout that may have grown: the largest gain
     n*G(p) (placement_gain_nb) among eligible replaceable positions (G >= 1 over a known
     card), ties to the lowest. -1 for none."""
-    now = grid_estimate_nb(g, rt, seat, -1, -1, n, S, hide)
+    now = now_nb(g, rt, seat, n, S, hide)
     best = -1
     best_gain = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if not replaceable_nb(g, rt, seat, p):
             continue
         x = own_nb(g, seat, p, hide)
@@ -1020,21 +1063,22 @@ def power_free_estimate_nb(g, rt, seat, n, S, hide):
     positions, so they may pair here (unlike in ``estimate``)."""
     total = 0
     used = 0
-    for p in range(MAX_POS):
+    span = span_nb(g)
+    for p in range(span):
         x = own_nb(g, seat, p, hide)
         partner = -1
         if x >= 0 and not (used >> p) & 1 and rt[K.R_PAIR_SCOPE] != K.PAIR_NONE:
-            partner = free_partner_nb(g, rt, seat, p, x, used, hide)
+            partner = free_partner_nb(g, rt, seat, p, x, used, hide, span)
         total, used = tally_nb(rt, total, used, p, x, partner, n, S)
     return total
 
 
 @hot(inline="always")
-def free_partner_nb(g, rt, seat, p, x, used, hide):
-    """power_free_estimate_nb's partner of card ``x`` at p: the first position after p,
-    not in ``used``, related to p by row and column as in a grid, holding a known card of the
-    same key; -1 if none."""
-    for q in range(p + 1, MAX_POS):
+def free_partner_nb(g, rt, seat, p, x, used, hide, span):
+    """power_free_estimate_nb's partner of card ``x`` at p: the first position after p (and
+    before ``span``), not in ``used``, related to p by row and column as in a grid, holding a
+    known card of the same key; -1 if none."""
+    for q in range(p + 1, span):
         y = own_nb(g, seat, q, hide)
         if y >= 0 and (used >> q) & 1 == 0 and rt[ix(RT_KEY + y)] == rt[ix(RT_KEY + x)] and \
                 related_nb(p, q, rt[K.R_PAIR_SCOPE], rt[K.R_COLS]):
@@ -1059,7 +1103,7 @@ def memory_pool_nb(g, rt, seat, hide):
     pile and its own known cards (grown positions too)."""
     n = rt[K.R_NCARDS] - g[ix(G_PUB + K.PUB_DISCARD_N)]
     S = rt[K.R_DECK_SUM] - g[ix(G_PUB + K.PUB_DISCARD_SUM)]
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         c = own_nb(g, seat, p, hide)
         if 0 <= c < K.EMPTY0:
             n -= 1

@@ -191,6 +191,25 @@ def test_power_preset_sweep(preset):
                    if rules.players_min <= players <= rules.players_max for i in range(150)])
 
 
+@slow
+@pytest.mark.parametrize("preset", ["power_cabo", "power_cactus"])
+def test_the_span_covers_every_card(preset):
+    """The span the built-ins' loops stop at (codes.PRIV_SPAN) reaches every card that ever
+    lay in a layout: the kernel checks it after every turn (check=True), and at the end of a
+    hole it covers the layouts as they are; penalty cards grow layouts beyond the grid, so
+    the span grows too."""
+    rules = Rules.preset(preset)
+    npos = rules.n_positions
+    widest = 0
+    for i in range(150):
+        out = compiled_hole(rules, 4, 5, i)
+        cards = [p for row in out["layouts"].tolist() for p, c in enumerate(row) if c < K.EMPTY0]
+        assert npos <= out["span"] <= K.MAX_POS
+        assert max(cards, default=-1) < out["span"], i
+        widest = max(widest, out["span"])
+    assert widest > npos
+
+
 # ================================================================================================
 # What everyone knows and who was seen peeking, part way through a hole
 # ================================================================================================

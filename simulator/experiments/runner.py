@@ -511,7 +511,7 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
             "turns": int(st.out[K.OUT_TURNS]), "ender": int(st.out[K.OUT_ENDER]),
             "capped": bool(st.out[K.OUT_CAPPED]), "reshuffles": int(st.out[K.OUT_RESHUFFLES]),
             "knocked": bool(st.out[K.OUT_KNOCKED]), "error": int(st.out[K.OUT_ERROR]),
-            "out": st.out.copy()}
+            "span": int(st.g[K.G_PRIV + K.PRIV_SPAN]), "out": st.out.copy()}
 
 
 def policy_error(job: Job, out: np.ndarray, index: int, unit: str, play_again) -> PolicyError:

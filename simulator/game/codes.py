@@ -377,6 +377,10 @@ PRIV_ERR_POINT = 3
 PRIV_ERR_ACTION = 4
 PRIV_CAPPED = 5
 PRIV_CACHE = 6   # general build: 1 when this round's seats decide from the lean cache
+# power rounds: 1 + the highest position where a layout has held a card this hole (public: an
+# empty position is known to all), so that the built-ins' loops stop there; 0 where nothing
+# keeps it (a state filled from a reference game): every position is looked at
+PRIV_SPAN = 7
 N_PRIV = 16
 G_LEGAL = G_PRIV + N_PRIV                   # [action]: the legal-action mask of this decision
 # what the game flow touches on every turn comes first and close together (simulator/kernel/

@@ -1,11 +1,12 @@
 """The invariants the general build checks after every turn when asked (``check``): every card
-of the deck is in exactly one place, and the public counters match the layouts and piles."""
+of the deck is in exactly one place, and the public counters match the layouts and piles (and,
+in a power round, no card lies beyond the span the built-ins look at, codes.PRIV_SPAN)."""
 
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_LAY, G_PUB, G_STOCK, G_UP, MAX_POS,
-                                  RT_DECK, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_LAY, G_PRIV, G_PUB, G_STOCK, G_UP,
+                                  MAX_POS, RT_DECK, RT_VALUE)
 from simulator.kernel.jit import hot, ix
 
 
@@ -17,6 +18,7 @@ def conservation_ok_nb(g, rt, held, counts):
     for i in range(n_ids):
         counts[i] = 0
     players = rt[K.R_PLAYERS]
+    span = g[ix(G_PRIV + K.PRIV_SPAN)]
     up_n = 0
     up_sum = 0
     for s in range(players):
@@ -30,6 +32,8 @@ def conservation_ok_nb(g, rt, held, counts):
                 if card != K.EMPTY0 + p or not g[ix(G_UP + s * MAX_POS + p)]:
                     return False
                 continue
+            if span != 0 and p >= span:
+                return False
             counts[card] += 1
             if g[ix(G_UP + s * MAX_POS + p)]:
                 up_n += 1

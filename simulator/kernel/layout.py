@@ -7,6 +7,15 @@ from ..game import codes as K
 
 
 @hot(inline="always")
+def span_nb(g):
+    """How many positions of each layout may hold a card in a power round (codes.PRIV_SPAN):
+    every position from there on is empty (a pseudo-card, face up, known to all, worth 0, of
+    a key of its own). All of them where nothing keeps the span (0)."""
+    span = g[ix(K.G_PRIV + K.PRIV_SPAN)]
+    return span if span != 0 else K.MAX_POS
+
+
+@hot(inline="always")
 def can_replace_nb(g, rt, seat, p):
     """May ``seat`` put a new card at its position p? (reads only public state: which
     positions are empty, the face-up flags and, with replace_unseen_once, which positions have

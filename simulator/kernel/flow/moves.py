@@ -22,6 +22,7 @@ from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_PEEK
                                   G_PUB, G_SCRATCH, G_SKIP, G_STOCK, G_UP, G_UPMASK,
                                   MAX_PLAYERS, MAX_POS, RT_VALUE)
 from simulator.kernel import lean_policy as LP
+from simulator.kernel.layout import span_nb
 from simulator.kernel.jit import copy_nb, hot, ix
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb
 
@@ -73,7 +74,7 @@ def _unknown_mask(g, rt, seat, first):
 def cards_mask(g, seat):
     """Bit p set when (seat, p) holds a card."""
     m = 0
-    for p in range(MAX_POS):
+    for p in range(span_nb(g)):
         if g[ix(G_LAY + seat * MAX_POS + p)] < K.EMPTY0:
             m |= 1 << p
     return m
@@ -225,6 +226,8 @@ def _swap_positions(g, rt, seat, p, q):
     i = seat * MAX_POS + p
     j = seat * MAX_POS + q
     g[ix(G_LAY + i)], g[ix(G_LAY + j)] = g[ix(G_LAY + j)], g[ix(G_LAY + i)]
+    if POWERS:
+        _widen(g, max(p, q))
     g[ix(G_UP + i)], g[ix(G_UP + j)] = g[ix(G_UP + j)], g[ix(G_UP + i)]
     up = g[ix(G_UPMASK + seat)]
     g[ix(G_UPMASK + seat)] = (up & ~((1 << p) | (1 << q))) | (((up >> p) & 1) << q) | \
@@ -264,6 +267,15 @@ def _draw_card(g, rt, rng, n_stock, n_disc, sum_disc, reshuffles):
     return g[ix(G_STOCK + n_stock)], n_stock, n_disc, sum_disc, reshuffles
 
 
+@hot(inline="always")
+def _widen(g, p):
+    """Position p may hold a card: the span (codes.PRIV_SPAN) reaches it, unless nothing
+    keeps one."""
+    span = g[ix(G_PRIV + K.PRIV_SPAN)]
+    if span != 0 and p >= span:
+        g[ix(G_PRIV + K.PRIV_SPAN)] = p + 1
+
+
 @hot
 def set_cell(g, rt, seat, p, card, up, known, peeked):
     """(seat, p) holds ``card`` (face up or down), known to the seats of bit mask ``known``
@@ -277,6 +289,8 @@ def set_cell(g, rt, seat, p, card, up, known, peeked):
         else:
             g[ix(G_FACE_DOWN + seat)] -= 1
     if card < K.EMPTY0:
+        if POWERS:
+            _widen(g, p)
         if up:
             g[ix(G_PUB + K.PUB_FACEUP_N)] += 1
             g[ix(G_PUB + K.PUB_FACEUP_SUM)] += rt[ix(RT_VALUE + card)]
@@ -304,6 +318,7 @@ def start_layouts(g, rt, n_disc):
         for p in range(rt[K.R_NPOS], MAX_POS):
             g[ix(G_LAY + s * MAX_POS + p)] = -1
             set_cell(g, rt, s, p, K.EMPTY0 + p, True, everyone(rt), 0)
+    g[ix(G_PRIV + K.PRIV_SPAN)] = rt[K.R_NPOS]
     set_pub(g, K.PUB_POWER, 0)
     set_pub(g, K.PUB_TARGET_SEAT, -1)
     set_pub(g, K.PUB_CHOICE0, -1)
