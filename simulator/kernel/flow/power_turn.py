@@ -6,7 +6,7 @@ whether a call is possible. Each reads and writes the counters in the public slo
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import G_DISCARD, G_PENALTY, G_PRIV, G_PUB
+from simulator.game.codes import G_DISCARD, G_FACE_DOWN, G_PENALTY, G_PRIV, G_PUB
 
 from simulator.kernel.jit import hot, ix
 
@@ -25,8 +25,11 @@ def check_over(g, rt, seat):
     players = rt[K.R_PLAYERS]
     if (rt[K.R_END_TRIGGERS] & K.END_EMPTY_LAYOUT) != 0:
         for k in range(players):
-            s = (seat + k) % players
-            if cards_mask(g, s) == 0:
+            s = seat + k   # (seat + k) % players, without a division at every turn
+            if s >= players:
+                s -= players
+            # a seat with a face-down card (the public count) has a card
+            if g[ix(G_FACE_DOWN + s)] == 0 and cards_mask(g, s) == 0:
                 g[ix(G_PRIV + PRIV_OVER)] = 1
                 if pub(g, K.PUB_ENDER) < 0:
                     set_pub(g, K.PUB_ENDER, s)

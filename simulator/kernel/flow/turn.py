@@ -23,8 +23,8 @@ from .build import (AWARE, FORGETFUL, GENERAL, GUIDE, POWERS, RANDOM, forget, ow
                     random_pick, withhold)
 from .moves import (_discard, _down_mask, _draw_card, _off_pile, _replaceable, _turn_up,
                     _unknown_mask)
-from .power_turn import (held_options, may_call, power_window, top_power_usable, use_held,
-                         use_top_power)
+from .power_turn import (check_over, held_options, may_call, power_window, top_power_usable,
+                         use_held, use_top_power)
 from .reveal import _first_turn, _remove_groups
 
 
@@ -268,8 +268,10 @@ def _after_turn(g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn
     leave the layout; with knock_timing end_of_own_turn or any_time_in_turn the seat may knock
     now (AMB-12; knocking at the start and then playing the turn gains nothing over this).
     Returns (ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked)."""
-    ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, seat, n_disc,
-                                                        sum_disc, up_n, up_sum)
+    ok = True
+    if rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER:   # (a call that passes the whole state)
+        ok, n_disc, sum_disc, up_n, up_sum = _remove_groups(g, rt, rng, par, ctx, seat,
+                                                            n_disc, sum_disc, up_n, up_sum)
     if ok and rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock(g, rt, ender, turn):
         _clear(g)
         g[ix(G_LEGAL + K.A_KNOCK)] = 1
@@ -400,11 +402,17 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
         if POWERS:
-            over = power_window(g, rt, rng, par, ctx, seat)
+            # the snap window only when it may open (a call that passes the whole state)
+            if check_over(g, rt, seat):
+                over = 1
+            elif rt[K.R_SNAP_MODE] != K.SNAP_NONE and g[ix(G_PRIV + PRIV_TOP_NEW)] != 0:
+                over = power_window(g, rt, rng, par, ctx, seat)
             ok = over >= 0
             n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
                 reshuffles = _counters(g)
-    if GENERAL and ok and over == 0 and _after_turn_asks(rt):
+    if GENERAL and ok and over == 0 and _after_turn_asks(rt) and (
+            rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or
+            (rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock(g, rt, ender, turn))):
         ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
             g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked)
