@@ -25,7 +25,7 @@ from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LEGAL, G_MEMORY, G_PEEKE
 from simulator.kernel.estimate import (column_estimate_nb, estimate_cards_nb, tally_nb,
                                         trailing_zeros)
 from simulator.kernel.jit import hot, ix
-from simulator.kernel.layout import can_replace_nb, related_nb, span_nb
+from simulator.kernel.layout import can_replace_nb, related_nb, seat_after_nb, span_nb
 from simulator.kernel.flow.power_effects import DUTCH_BY_RANK
 from strategies.common import (decide_with_nb, lowest_legal_nb, MEM_FORGOTTEN, MEM_FORGOTTEN_OPP,
                                MEM_PLAN_FIRST, MEM_PLAN_HELD, MEM_PLAN_NOMINATE, MEM_PLAN_OWN,
@@ -67,14 +67,6 @@ def power_game_nb(rt):
 @hot(inline="always")
 def mem_nb(seat, i):
     return G_MEMORY + seat * K.MEMORY_SLOTS + i
-
-
-@hot(inline="always")
-def seat_after_nb(me, k, players):
-    """(me + k) % players for 0 <= k < players, without a division (tens of cycles, in
-    loops that run at every decision)."""
-    s = me + k
-    return s - players if s >= players else s
 
 
 @hot(inline="always")

@@ -9,6 +9,7 @@ from simulator.game import codes as K
 from simulator.game.codes import G_DISCARD, G_FACE_DOWN, G_PENALTY, G_PRIV, G_PUB
 
 from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import seat_after_nb
 
 from .ask import _pask, _pw_pos, _pw_seat
 from .base import (BIT_PASS, PRIV_END_TURN, PRIV_OVER, PRIV_TOP_NEW, card_at, effect_of,
@@ -25,9 +26,7 @@ def check_over(g, rt, seat):
     players = rt[K.R_PLAYERS]
     if (rt[K.R_END_TRIGGERS] & K.END_EMPTY_LAYOUT) != 0:
         for k in range(players):
-            s = seat + k   # (seat + k) % players, without a division at every turn
-            if s >= players:
-                s -= players
+            s = seat_after_nb(seat, k, players)
             # a seat with a face-down card (the public count) has a card
             if g[ix(G_FACE_DOWN + s)] == 0 and cards_mask(g, s) == 0:
                 g[ix(G_PRIV + PRIV_OVER)] = 1
@@ -140,10 +139,9 @@ def _pw_snap_window(g, rt, rng, par, ctx, actor):
 
 @hot
 def power_window(g, rt, rng, par, ctx, seat):
-    """Steps 5 and 6 after the action: the hole may be over; else the snap window, and it may
-    be over then. 1 when it is over, 0 when the turn goes on, -1 on a policy error."""
-    if check_over(g, rt, seat):
-        return 1
+    """Step 6 after the action, when step 5 (check_over) found the hole going on and a snap
+    window may open: the window, after which the hole may be over. 1 when it is over, 0 when
+    the turn goes on, -1 on a policy error."""
     if _pw_snap_window(g, rt, rng, par, ctx, seat) < 0:
         return -1
     return 1 if check_over(g, rt, seat) else 0

@@ -255,10 +255,18 @@ def _start_end(g, rt, seat, up_n, up_sum):
 
 @hot(inline="always")
 def _after_turn_asks(rt):
-    """Does _after_turn do anything under these rules? Calling it only then saves a call that
-    passes the whole state at every turn (an eighth of a W1 round on the general build)."""
-    return POWERS or rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or \
-        rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD
+    """Can _after_turn do anything under these rules (remove groups, offer a knock after the
+    turn)?"""
+    return rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD
+
+
+@hot(inline="always")
+def _after_turn_acts(g, rt, ender, turn):
+    """Has _after_turn anything to do now: groups to remove, or a knock the seat may make?
+    Calling it only then saves a call that passes the whole state at every turn (an eighth of
+    a W1 round on the general build; a power game's turn after which nobody may call)."""
+    return rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or \
+        (rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock(g, rt, ender, turn))
 
 
 @hot
@@ -410,9 +418,7 @@ def _turn(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum, t
             ok = over >= 0
             n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
                 reshuffles = _counters(g)
-    if GENERAL and ok and over == 0 and _after_turn_asks(rt) and (
-            rt[K.R_REMOVE_CANCELLED] != K.REMOVE_NEVER or
-            (rt[K.R_KNOCK_TIMING] != K.KNOCK_INSTEAD and _may_knock(g, rt, ender, turn))):
+    if GENERAL and ok and over == 0 and _after_turn_acts(g, rt, ender, turn):
         ok, n_disc, sum_disc, up_n, up_sum, ender, final_left, knocked = _after_turn(
             g, rt, rng, par, ctx, seat, n_disc, sum_disc, up_n, up_sum, turn, ender,
             final_left, knocked)
