@@ -156,7 +156,9 @@ STRATEGIES = {
                       "estimate", 1, MAX_WIDTH, integer=True),
                 Param("race", 2.0, f"after {RACE_MIN_DEALS} deals, stop trying a move once its "
                       "mean margin is this many standard errors worse than the best's "
-                      "(paired, on the same deals); 0: every move on every deal", 0, 10))),
+                      "(paired, on the same deals); 0: every move on every deal", 0, 10),
+                Param("depth", 0.0, "turns a rollout plays before it is scored (0: to the "
+                      "end of the round)", 0, 10000, integer=True))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

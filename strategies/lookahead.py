@@ -45,6 +45,7 @@ PAR_T = 1          # its model of itself in knock games: knock-threshold with th
 PAR_BUDGET = 2     # deals tried per candidate move
 PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
 PAR_RACE = 4       # z of the race that drops a move worse than the best (0: no race)
+PAR_DEPTH = 5      # turns a rollout plays before it is scored (0: to the round's end)
 ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
 assert ROLLOUT_STREAM == N_STREAMS - 1
 
@@ -229,6 +230,15 @@ def rollout_setup_nb(g, rng, par, seat):
 
 
 @hot(inline="always")
+def rollout_cap_nb(rt, par, seat, turn):
+    """The turn count at which a rollout from ``turn`` stops: the round's cap, or ``depth``
+    turns on (each layout then scores as it lies, every card at its dealt value)."""
+    depth = np.int64(par[seat, PAR_DEPTH])
+    cap = rt[K.R_TURN_CAP]
+    return cap if depth <= 0 else min(cap, turn + depth)
+
+
+@hot(inline="always")
 def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
     """A rollout's outcome as its flow build's ``score_nb`` scores the state ``w`` it ended
     in: the seat's score less the best other score."""
@@ -309,6 +319,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
     w, dealt, roll, base, budget = rollout_setup_nb(g, rng, par, seat)
     z = par[seat, PAR_RACE]
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
+    cap = rollout_cap_nb(rt, par, seat, g[G_PUB + K.PUB_TURN])
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout
         roll[0] = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
@@ -325,7 +336,7 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
                 g[G_PUB + K.PUB_DISCARD_SUM], g[G_PUB + K.PUB_FACEUP_N],
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
-                aux[AUX_CAND_POS + c], rt[K.R_TURN_CAP])
+                aux[AUX_CAND_POS + c], cap)
             record_nb(aux, c, margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat))
         if race_on_nb(aux, n, d + 1, z) < 2:
             break

@@ -50,8 +50,8 @@ from strategies.lookahead import (AUX_ALIVE, AUX_CAND_ACTION, AUX_CAND_POS, AUX_
                                   AUX_FAILED, AUX_FORCE_PLACE, AUX_FORCE_SEAT, AUX_FORCE_TURN,
                                   AUX_GAIN, AUX_PAR, AUX_PLACES, AUX_SAMPLE, AUX_TMP, PAR_RACE,
                                   PAR_WIDTH, _add_candidate_nb, _unseen_nb, best_candidate_nb,
-                                  margin_nb, race_on_nb, record_nb, rollout_setup_nb,
-                                  shuffle_hidden_nb)
+                                  margin_nb, race_on_nb, record_nb, rollout_cap_nb,
+                                  rollout_setup_nb, shuffle_hidden_nb)
 from strategies.powers import (greedy_pool_nb, legal_positions_nb, now_nb,
                                placement_gain_nb, plan_match_nb, replaceable_nb, view_pool_nb)
 from strategies.rollout_models import DECIDE_NAME, NO_USER_NAME, committed_nb, model_nb
@@ -199,10 +199,11 @@ def _best_move_nb(point, seat, held, g, rt, rng, par, aux, n):
             aux[AUX_FORCE_PLACE] = aux[AUX_CAND_POS + c]
             n_stock_w, n_disc_w, sum_disc, up_n, up_sum, turn, ender, final_left, knocked, \
                 reshuffles = POWERS.counters_nb(w)
+            cap = rollout_cap_nb(rt, par, seat, turn)
             turn, ender, knocked, capped, reshuffles = _play(
                 w, rt, rpar, roll, ctx, seat, n_stock_w, n_disc_w, sum_disc, up_n, up_sum, turn,
                 ender, final_left, knocked, reshuffles,
-                FROM_CALL if point == K.DP_KNOCK else -1, -1, rt[K.R_TURN_CAP])
+                FROM_CALL if point == K.DP_KNOCK else -1, -1, cap)
             if capped < 0:
                 aux[AUX_FAILED] += 1
                 return -1

@@ -307,3 +307,36 @@ def test_race_plays_as_well_as_the_full_trial():
     d = margins[1] - margins[0]
     assert d.any()   # the race changed some decisions
     assert d.mean() < 3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()
+
+
+def _seat_margins(rules, spec, rounds, seed):
+    """Seat 0's margin (its score less the best other) in each round, against three greedy."""
+    seats = resolve_seats([spec, "greedy", "greedy", "greedy"], 4)
+    res = run(rules, 4, *seat_arrays(seats), rounds, seed=seed, threads=2, per_round=True)
+    s = res.per_round.scores.astype(float)
+    return s[:, 0] - s[:, 1:].min(axis=1)
+
+
+@pytest.mark.slow
+def test_rollouts_as_deep_as_the_turn_cap_play_the_whole_round():
+    """``depth`` as large as the rules' turn cap stops no rollout before the cap does (a cap
+    that ends most rounds, so that a rollout played past it would answer otherwise)."""
+    rules = Rules.preset("six_card", turn_cap=16)
+    whole = _seat_margins(rules, "lookahead:budget=4", 150, 8)
+    deep = _seat_margins(rules, "lookahead:budget=4,depth=16", 150, 8)
+    shallow = _seat_margins(rules, "lookahead:budget=4,depth=2", 150, 8)
+    assert np.array_equal(whole, deep)
+    assert not np.array_equal(whole, shallow)
+
+
+@pytest.mark.slow
+def test_short_rollouts_play_nine_card_better():
+    """nine_card's rounds are long, and rollouts played to their end so noisy that 24 deals
+    choose worse than greedy's estimate; stopped after 8 turns, with every layout scored as it
+    lies, they choose better: the seat's mean margin on the same deals is lower (measured on
+    8,000 rounds: -3.1 +- 0.17 points)."""
+    rules = Rules.preset("nine_card")
+    rounds = 1500
+    d = _seat_margins(rules, "lookahead:depth=8", rounds, 23) - \
+        _seat_margins(rules, "lookahead", rounds, 23)
+    assert d.mean() < -3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()

@@ -43,9 +43,11 @@ def _table(ids):
 @pytest.mark.parametrize("rules", [CABO, PABLO], ids=["power_cabo", "power_pablo"])
 def test_plays_holes_with_every_card_in_place(rules):
     """Whole holes on the powers build, conservation checked after every turn of the hole
-    (check=True) and of every rollout (aux[AUX_CHECK]); no rollout fails."""
+    (check=True) and of every rollout (aux[AUX_CHECK]), rollouts to the hole's end and
+    stopped after 3 turns; no rollout fails."""
     players = 4
-    seats = ["lookahead:budget=2", "greedy", "lookahead:budget=2,width=2", "knock-threshold"]
+    seats = ["lookahead:budget=2", "greedy", "lookahead:budget=2,width=2,depth=3",
+             "knock-threshold"]
     ids, params = seat_arrays(resolve_seats(seats, players))
     arrays = flatten(rules, players)
     rt, par, table = pack_rules(arrays), policy_table(ids, params), _table(ids)
