@@ -331,10 +331,10 @@ def test_rollouts_as_deep_as_the_turn_cap_play_the_whole_round():
 
 @pytest.mark.slow
 def test_short_rollouts_play_nine_card_better():
-    """nine_card's rounds are long, and rollouts played to their end so noisy that 24 deals
-    choose worse than greedy's estimate; stopped after 8 turns, with every layout scored as it
-    lies, they choose better: the seat's mean margin on the same deals is lower (measured on
-    8,000 rounds: -3.1 +- 0.17 points)."""
+    """In nine_card rollouts played to the round's end are so noisy that 24 deals choose worse
+    than greedy's estimate; stopped after 8 turns, with every layout scored as it lies, they
+    choose better: the seat's mean margin on the same deals is lower (measured on 8,000
+    rounds: -3.1 +- 0.17 points)."""
     rules = Rules.preset("nine_card")
     rounds = 1500
     d = _seat_margins(rules, "lookahead:depth=8", rounds, 23) - \
