@@ -18,7 +18,7 @@ from .builtin import (POLICY_EV, POLICY_FORGETFUL, POLICY_GREEDY, POLICY_GUIDE,
                       POLICY_RANDOM)
 from . import net
 from .common import ALL_RANKS
-from .lookahead import POLICY_LOOKAHEAD
+from .lookahead import POLICY_LOOKAHEAD, ROLLOUT_LAPS
 from .race import MIN_DEALS as RACE_MIN_DEALS
 
 RANK_SET_MAX = ALL_RANKS   # a set of ranks as bits (A=0 .. K=12, joker=13)
@@ -146,8 +146,8 @@ STRATEGIES = {
         "lookahead", POLICY_LOOKAHEAD,
         "determinised Monte Carlo: tries knocking, drawing and the `width` best placements "
         "on up to `budget` random deals of the cards it has not seen (consistent with what it "
-        "knows), plays each round out with built-in models of every seat, and keeps the move "
-        "with the best mean margin",
+        "knows), plays each round on (`laps` laps, or to its end) with built-in models of "
+        "every seat, and keeps the move with the best mean margin",
         params=(Param("T", 8.0, "knock games: its model of itself in rollouts knocks at an "
                       "estimated score of at most T"),
                 Param("budget", 24.0, "deals a candidate move is tried on, at most (cost grows "
@@ -157,8 +157,9 @@ STRATEGIES = {
                 Param("race", 2.0, f"after {RACE_MIN_DEALS} deals, stop trying a move once its "
                       "mean margin is this many standard errors worse than the best's "
                       "(paired, on the same deals); 0: every move on every deal", 0, 10),
-                Param("depth", 0.0, "turns a rollout plays before it is scored (0: to the "
-                      "end of the round)", 0, 10000, integer=True))),
+                Param("laps", -1.0, "laps (a turn of each player) a rollout plays before it "
+                      f"is scored; 0: to the end of the round; -1: {ROLLOUT_LAPS} where no knock "
+                      "or call can end the round, else to its end", -1, 10000, integer=True))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

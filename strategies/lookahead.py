@@ -3,10 +3,11 @@
 At the start of a turn (knock, take the discard to one of its positions, or draw) and when
 holding a drawn card (each position, or discard) it tries every legal move: it deals the cards
 it has not seen at random into the places it cannot see (the stock and every face-down card it
-does not know), consistently with what it knows, plays the move, and plays the round out with
-every seat modelled by a built-in (itself as knock-threshold with its own T in knock games,
-greedy otherwise; knock-threshold seats as themselves; everyone else as greedy). It keeps the
-move whose rollouts end with the lowest mean margin (its score minus the best other score).
+does not know), consistently with what it knows, plays the move, and plays the round on
+(``laps`` laps, or to its end) with every seat modelled by a built-in (itself as
+knock-threshold with its own T in knock games, greedy otherwise; knock-threshold seats as
+themselves; everyone else as greedy). It keeps the move whose rollouts end with the lowest mean
+margin (its score minus the best other score).
 The moves are tried on the same deals (common random numbers), up to ``budget`` of them, so the
 comparison is paired, in a race (strategies/race.py): a move clearly worse than the leader, by
 ``race`` standard errors of the paired margins, is tried no more (race 0: every move on every
@@ -45,7 +46,10 @@ PAR_T = 1          # its model of itself in knock games: knock-threshold with th
 PAR_BUDGET = 2     # deals tried per candidate move
 PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
 PAR_RACE = 4       # z of the race that drops a move worse than the best (0: no race)
-PAR_DEPTH = 5      # turns a rollout plays before it is scored (0: to the round's end)
+PAR_LAPS = 5       # laps a rollout plays before it is scored (0: to the end; -1: by the rules)
+# the laps of PAR_LAPS = -1 where no knock or call can end the round: about as strong as whole
+# rollouts or stronger in every such game measured, and faster (docs/performance.md)
+ROLLOUT_LAPS = 3
 ROLLOUT_STREAM = STREAM_SEAT0 + MAX_PLAYERS   # rng slot the rollouts use
 assert ROLLOUT_STREAM == N_STREAMS - 1
 
@@ -231,11 +235,15 @@ def rollout_setup_nb(g, rng, par, seat):
 
 @hot(inline="always")
 def rollout_cap_nb(rt, par, seat, turn):
-    """The turn count at which a rollout from ``turn`` stops: the round's cap, or ``depth``
-    turns on (each layout then scores as it lies, every card at its dealt value)."""
-    depth = np.int64(par[seat, PAR_DEPTH])
+    """The turn count at which a rollout from ``turn`` stops: the round's cap, or ``laps``
+    laps on (each layout then scores as it lies, every card at its dealt value). A round a
+    knock or a call may end plays to its end by default: a rollout stopped before it
+    misjudges ending the round."""
+    laps = np.int64(par[seat, PAR_LAPS])
+    if laps < 0:
+        laps = 0 if (rt[K.R_END_TRIGGERS] & (K.END_KNOCK | K.END_CALL)) != 0 else ROLLOUT_LAPS
     cap = rt[K.R_TURN_CAP]
-    return cap if depth <= 0 else min(cap, turn + depth)
+    return cap if laps == 0 else min(cap, turn + laps * rt[K.R_PLAYERS])
 
 
 @hot(inline="always")

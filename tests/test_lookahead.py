@@ -309,34 +309,49 @@ def test_race_plays_as_well_as_the_full_trial():
     assert d.mean() < 3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()
 
 
-def _seat_margins(rules, spec, rounds, seed):
-    """Seat 0's margin (its score less the best other) in each round, against three greedy."""
-    seats = resolve_seats([spec, "greedy", "greedy", "greedy"], 4)
+def _seat_margins(rules, spec, rounds, seed, others="greedy"):
+    """Seat 0's margin (its score less the best other) in each round, against three others."""
+    seats = resolve_seats([spec, others, others, others], 4)
     res = run(rules, 4, *seat_arrays(seats), rounds, seed=seed, threads=2, per_round=True)
     s = res.per_round.scores.astype(float)
     return s[:, 0] - s[:, 1:].min(axis=1)
 
 
 @pytest.mark.slow
-def test_rollouts_as_deep_as_the_turn_cap_play_the_whole_round():
-    """``depth`` as large as the rules' turn cap stops no rollout before the cap does (a cap
-    that ends most rounds, so that a rollout played past it would answer otherwise)."""
+def test_rollouts_as_long_as_the_turn_cap_play_the_whole_round():
+    """``laps`` reaching the rules' turn cap stops no rollout before the cap does (a cap that
+    ends most rounds, so that a rollout played past it would answer otherwise)."""
     rules = Rules.preset("six_card", turn_cap=16)
-    whole = _seat_margins(rules, "lookahead:budget=4", 150, 8)
-    deep = _seat_margins(rules, "lookahead:budget=4,depth=16", 150, 8)
-    shallow = _seat_margins(rules, "lookahead:budget=4,depth=2", 150, 8)
-    assert np.array_equal(whole, deep)
-    assert not np.array_equal(whole, shallow)
+    whole = _seat_margins(rules, "lookahead:budget=4,laps=0", 150, 8)
+    capped = _seat_margins(rules, "lookahead:budget=4,laps=4", 150, 8)   # 16 turns
+    short = _seat_margins(rules, "lookahead:budget=4,laps=1", 150, 8)
+    assert np.array_equal(whole, capped)
+    assert not np.array_equal(whole, short)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, others, laps", [(SIX, "greedy", LA.ROLLOUT_LAPS),
+                                                 (W2, "knock-threshold", 0)],
+                         ids=["six_card", "knock"])
+def test_default_laps_by_the_rules(rules, others, laps):
+    """By default rollouts stop after ROLLOUT_LAPS laps where only turning cards up ends the
+    round, and play to the round's end where a knock may end it."""
+    default = _seat_margins(rules, "lookahead:budget=4", 150, 9, others)
+    assert np.array_equal(default, _seat_margins(rules, f"lookahead:budget=4,laps={laps}",
+                                                 150, 9, others))
+    other = 1 if laps == 0 else 0
+    assert not np.array_equal(default, _seat_margins(
+        rules, f"lookahead:budget=4,laps={other}", 150, 9, others))
 
 
 @pytest.mark.slow
 def test_short_rollouts_play_nine_card_better():
     """In nine_card rollouts played to the round's end are so noisy that 24 deals choose worse
-    than greedy's estimate; stopped after 8 turns, with every layout scored as it lies, they
-    choose better: the seat's mean margin on the same deals is lower (measured on 8,000
-    rounds: -3.1 +- 0.17 points)."""
+    than greedy's estimate; stopped after three laps (the default), with every layout scored
+    as it lies, they choose better: the seat's mean margin on the same deals is lower
+    (measured on 8,000 rounds: -2.2 +- 0.16 points)."""
     rules = Rules.preset("nine_card")
     rounds = 1500
-    d = _seat_margins(rules, "lookahead:depth=8", rounds, 23) - \
-        _seat_margins(rules, "lookahead", rounds, 23)
+    d = _seat_margins(rules, "lookahead", rounds, 23) - \
+        _seat_margins(rules, "lookahead:laps=0", rounds, 23)
     assert d.mean() < -3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()

@@ -44,9 +44,9 @@ def _table(ids):
 def test_plays_holes_with_every_card_in_place(rules):
     """Whole holes on the powers build, conservation checked after every turn of the hole
     (check=True) and of every rollout (aux[AUX_CHECK]), rollouts to the hole's end and
-    stopped after 3 turns; no rollout fails."""
+    stopped after a lap; no rollout fails."""
     players = 4
-    seats = ["lookahead:budget=2", "greedy", "lookahead:budget=2,width=2,depth=3",
+    seats = ["lookahead:budget=2", "greedy", "lookahead:budget=2,width=2,laps=1",
              "knock-threshold"]
     ids, params = seat_arrays(resolve_seats(seats, players))
     arrays = flatten(rules, players)
