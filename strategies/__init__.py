@@ -159,7 +159,10 @@ STRATEGIES = {
                       "(paired, on the same deals); 0: every move on every deal", 0, 10),
                 Param("laps", -1.0, "laps (a turn of each player) a rollout plays before it "
                       f"is scored; 0: to the end of the round; -1: {ROLLOUT_LAPS} where no knock "
-                      "or call can end the round, else to its end", -1, 10000, integer=True))),
+                      "or call can end the round, else to its end", -1, 10000, integer=True),
+                Param("expect", 1.0, "1: score a rollout's end with the cards nobody has seen "
+                      "at their expectation, where layouts score sums or columns of pairs; "
+                      "0: as dealt", 0, 1, integer=True))),
     "ev": StrategyInfo(
         "ev", POLICY_EV,
         "a card counter that compares expected values: takes the discard when it gains at "

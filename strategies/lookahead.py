@@ -7,7 +7,10 @@ does not know), consistently with what it knows, plays the move, and plays the r
 (``laps`` laps, or to its end) with every seat modelled by a built-in (itself as
 knock-threshold with its own T in knock games, greedy otherwise; knock-threshold seats as
 themselves; everyone else as greedy). It keeps the move whose rollouts end with the lowest mean
-margin (its score minus the best other score).
+margin (its score minus the best other score). Where a layout scores its cards' sum or
+columns of pairs (``expect``, the default), a rollout's end is scored with every card nobody
+has seen by then at its expectation: much of a rollout's noise is the value of cards no seat's
+play depended on, so the same deals tell the moves apart better.
 The moves are tried on the same deals (common random numbers), up to ``budget`` of them, so the
 comparison is paired, in a race (strategies/race.py): a move clearly worse than the leader, by
 ``race`` standard errors of the paired margins, is tried no more (race 0: every move on every
@@ -33,7 +36,7 @@ from simulator.game.codes import (G_DISCARD, G_FACE_DOWN, G_KNOWN, G_LAY, G_LEGA
                                   G_PUB, G_UP, MAX_IDS, MAX_PLAYERS, MAX_POS,
                                   POLICY_LOOKAHEAD,  # noqa: F401
                                   RT_DECK)
-from simulator.kernel.jit import hot
+from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import can_replace_nb
 from simulator.kernel.rng import (GAMMA, M1, N_STREAMS, STREAM_SEAT0, mix64_nb, next_u64_nb,
                                   shuffle_nb)
@@ -47,6 +50,7 @@ PAR_BUDGET = 2     # deals tried per candidate move
 PAR_WIDTH = 3      # positions tried for a card: the best ones by greedy's estimate
 PAR_RACE = 4       # z of the race that drops a move worse than the best (0: no race)
 PAR_LAPS = 5       # laps a rollout plays before it is scored (0: to the end; -1: by the rules)
+PAR_EXPECT = 6     # 1: a rollout's end scored with the cards nobody has seen at their expectation
 # the laps of PAR_LAPS = -1 where no knock or call can end the round: about as strong as whole
 # rollouts or stronger in every such game measured, and faster (docs/performance.md)
 ROLLOUT_LAPS = 3
@@ -82,7 +86,13 @@ AUX_ALIVE = AUX_PAR + MAX_PLAYERS * (1 + K.N_PARAMS)  # [candidate]: still in th
 AUX_DEAL = AUX_ALIVE + MAX_CANDIDATES      # [candidate]: its margin on the current deal
 AUX_SQ = AUX_DEAL + MAX_CANDIDATES         # [c, c' <= c]: squared paired differences summed
 AUX_ROLLOUTS = AUX_SQ + MAX_CANDIDATES * MAX_CANDIDATES  # rollouts played (for tests)
-AUX_SIZE = AUX_ROLLOUTS + 1
+AUX_KEY_LOW = AUX_ROLLOUTS + 1     # the deck's lowest pairing key (expected_margin_nb)
+AUX_NGROUPS = AUX_KEY_LOW + 1
+AUX_GCNT = AUX_NGROUPS + 1              # [group]: unseen cards of the group at a rollout's end
+AUX_GSUM = AUX_GCNT + MAX_IDS           # [group]: ... and their values' sum
+AUX_PARTNER = AUX_GSUM + MAX_IDS        # the known cards of columns with one unseen card
+AUX_SIZE = AUX_PARTNER + MAX_PLAYERS * MAX_POS
+EXPECT_SCALE = 1024   # margins in expectation: units of 1/EXPECT_SCALE point
 
 assert AUX_SIZE <= K.POLICY_SCRATCH
 assert 2 * K.G_FLOW <= K.G_AUX_SIZE   # the deal as loaded, and the state a rollout plays
@@ -262,6 +272,132 @@ def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
 
 
 @hot(inline="always")
+def expectation_applies_nb(rt):
+    """Can a rollout's end be scored in expectation (expected_margin_nb)? Where a layout
+    scores its cards' sum, or columns of two whose pairs cancel to 0, and a hole scores its
+    layout's value; no power cards (their layouts grow and empty)."""
+    kind = rt[K.R_LAYOUT_KIND]
+    return (kind == K.LAYOUT_SUM or kind == K.LAYOUT_COLUMNS) and rt[K.R_PLAIN_HOLE] != 0 and \
+        rt[K.R_JOKER_PAIR_VALUE] == K.NONE_VALUE and rt[K.R_NEG_PAIRS_KEEP] == 0 and \
+        rt[K.R_POWER_SET] == 0
+
+
+@hot
+def key_groups_nb(rt, aux):
+    """A card's group in expected_margin_nb is its pairing key less the deck's lowest; returns
+    whether the keys span at most MAX_IDS groups (else no expectation)."""
+    low = rt[K.RT_KEY + rt[RT_DECK]]
+    high = low
+    for i in range(1, rt[K.R_NCARDS]):
+        key = rt[K.RT_KEY + rt[RT_DECK + i]]
+        low = min(low, key)
+        high = max(high, key)
+    aux[AUX_KEY_LOW] = low
+    aux[AUX_NGROUPS] = high - low + 1
+    return high - low < MAX_IDS
+
+
+@hot(inline="always")
+def _unseen_at_end(w, up, i, p):
+    """Is the card at layout index i (position p) face down and known to no seat?"""
+    c = w[ix(G_LAY + i)]
+    return not ((up >> p) & 1) and w[ix(K.G_OWN + i)] < 0 and c >= 0 and c < K.EMPTY0
+
+
+@hot(inline="always")
+def _pool_add(rt, aux, c, low):
+    j = rt[ix(K.RT_KEY + c)] - low
+    v = rt[ix(K.RT_VALUE + c)]
+    aux[ix(AUX_GCNT + j)] += 1
+    aux[ix(AUX_GSUM + j)] += v
+    return v
+
+
+@hot
+def expected_margin_nb(w, rt, aux, seat, reshuffles):
+    """The margin of the state ``w`` a rollout ended in, in units of 1/EXPECT_SCALE, with
+    every card nobody has seen (face down and known to no seat, or in the stock) at its
+    expectation: given what the rollout revealed, those cards are dealt at random among those
+    places. Exact for each layout's value; the best other score is the lowest expected one.
+    One pass over the layouts: each seat's value of the columns without unseen cards, its
+    columns of two unseen cards, and the known partner of each column of one (AUX_PARTNER);
+    then, the unseen cards counted, what each of those is expected to add."""
+    players = rt[ix(K.R_PLAYERS)]
+    groups = aux[ix(AUX_NGROUPS)]
+    low = aux[ix(AUX_KEY_LOW)]
+    for j in range(groups):
+        aux[ix(AUX_GCNT + j)] = 0
+        aux[ix(AUX_GSUM + j)] = 0
+    n = 0
+    total = 0
+    partners = 0
+    pairs = rt[ix(K.R_LAYOUT_KIND)] == K.LAYOUT_COLUMNS
+    cols = rt[ix(K.R_COLS)] if pairs else rt[ix(K.R_NPOS)]
+    for s in range(players):
+        up = w[ix(K.G_UPMASK + s)]
+        f = 0
+        dbl = 0
+        for col in range(cols):
+            i = s * MAX_POS + col
+            a = w[ix(G_LAY + i)]
+            ua = _unseen_at_end(w, up, i, col)
+            if ua:
+                total += _pool_add(rt, aux, a, low)
+                n += 1
+            if not pairs:
+                if ua:
+                    dbl += 1
+                elif a >= 0 and a < K.EMPTY0:
+                    f += rt[ix(K.RT_VALUE + a)]
+                continue
+            b = w[ix(G_LAY + i + cols)]
+            ub = _unseen_at_end(w, up, i + cols, col + cols)
+            if ub:
+                total += _pool_add(rt, aux, b, low)
+                n += 1
+            if ua and ub:
+                dbl += 1
+            elif ua or ub:
+                aux[ix(AUX_PARTNER + partners)] = b if ua else a
+                partners += 1
+            elif rt[ix(K.RT_KEY + a)] != rt[ix(K.RT_KEY + b)]:
+                f += rt[ix(K.RT_VALUE + a)] + rt[ix(K.RT_VALUE + b)]
+        aux[ix(AUX_L + s)] = f   # score_nb's scratch, unused here
+        aux[ix(AUX_QUADS + s)] = dbl
+        aux[ix(AUX_EXTRA + s)] = partners
+    if reshuffles == 0:   # else the stock holds discards, all seen
+        for k in range(w[ix(G_PUB + K.PUB_STOCK_N)]):
+            total += _pool_add(rt, aux, w[ix(K.G_STOCK + k)], low)
+            n += 1
+    inv = 1.0 / max(n, 1)
+    if pairs:
+        # a column of two unseen cards: the ordered pairs of distinct unseen cards, the pairs
+        # of one key cancelling
+        same = 0
+        for j in range(groups):
+            same += (aux[ix(AUX_GCNT + j)] - 1) * aux[ix(AUX_GSUM + j)]
+        per_double = (2.0 * (n - 1) * total - 2.0 * same) / max(n * (n - 1), 1)
+    else:
+        per_double = total * inv     # LAYOUT_SUM: one unseen card
+    own = 0.0
+    best_other = 1e18
+    first = 0
+    for s in range(players):
+        e = aux[ix(AUX_L + s)] + aux[ix(AUX_QUADS + s)] * per_double
+        for q in range(first, aux[ix(AUX_EXTRA + s)]):
+            k = aux[ix(AUX_PARTNER + q)]
+            vk = rt[ix(K.RT_VALUE + k)]
+            j = rt[ix(K.RT_KEY + k)] - low
+            e += vk + (total - aux[ix(AUX_GCNT + j)] * vk - aux[ix(AUX_GSUM + j)]) * inv
+        first = aux[ix(AUX_EXTRA + s)]
+        if s == seat:
+            own = e
+        elif e < best_other:
+            best_other = e
+    return np.int64(np.round((own - best_other) * EXPECT_SCALE))
+
+
+@hot(inline="always")
 def record_nb(aux, c, m):
     """Candidate c's rollout on this deal ended with margin m."""
     aux[AUX_ROLLOUTS] += 1
@@ -328,6 +464,8 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
     z = par[seat, PAR_RACE]
     n_disc = g[G_PUB + K.PUB_DISCARD_N]
     cap = rollout_cap_nb(rt, par, seat, g[G_PUB + K.PUB_TURN])
+    expect = par[seat, PAR_EXPECT] != 0 and expectation_applies_nb(rt) and \
+        key_groups_nb(rt, aux)
     for d in range(budget):
         # one deal for every move: shuffled and loaded once, copied before each rollout
         roll[0] = mix64_nb(base + np.uint64(d) * M1 + GAMMA)
@@ -345,7 +483,11 @@ def lookahead_nb(point, seat, held, g, rt, rng, par, aux):
                 g[G_PUB + K.PUB_FACEUP_SUM], g[G_PUB + K.PUB_TURN], g[G_PUB + K.PUB_ENDER],
                 g[G_PUB + K.PUB_FINAL_LEFT], g[G_PUB + K.PUB_KNOCKED], 0, action,
                 aux[AUX_CAND_POS + c], cap)
-            record_nb(aux, c, margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat))
+            if expect:
+                m = expected_margin_nb(w, rt, aux, seat, reshuffles)
+            else:
+                m = margin_nb(FL.score_nb, w, rt, ender, knocked, aux, seat)
+            record_nb(aux, c, m)
         if race_on_nb(aux, n, d + 1, z) < 2:
             break
     best = best_candidate_nb(aux, n)

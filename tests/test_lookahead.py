@@ -350,3 +350,98 @@ def test_short_rollouts_play_nine_card_better():
     d = _seat_margins(rules, "lookahead", rounds, 23) - \
         _seat_margins(rules, "lookahead:laps=0", rounds, 23)
     assert d.mean() < -3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()
+
+
+def _made_up_end(rules, players, seed, reshuffled):
+    """A rollout's end made up from a shuffled deck: a few places face down and known to no
+    seat, the rest face up or known to their owner, a short stock; returns (the flow state,
+    the packed rules, the places nobody has seen, the unseen cards)."""
+    ri = flatten(rules, players)
+    rt = pack_rules(ri)
+    gen = np.random.default_rng(seed)
+    deck = list(gen.permutation(rt[K.RT_DECK:K.RT_DECK + rt[K.R_NCARDS]]))
+    npos = rules.n_positions
+    w = np.zeros(K.G_FLOW, dtype=np.int32)
+    w[K.G_OWN:K.G_OWN + K.MAX_PLAYERS * K.MAX_POS] = -1
+    spots = [(s, p) for s in range(players) for p in range(npos)]
+    unseen = {spots[i] for i in gen.choice(len(spots), int(gen.integers(1, 5)), replace=False)}
+    for s, p in spots:
+        i = s * K.MAX_POS + p
+        w[K.G_LAY + i] = deck.pop()
+        if (s, p) in unseen:
+            continue
+        if gen.random() < 0.5:
+            w[K.G_UPMASK + s] |= 1 << p
+        else:
+            w[K.G_OWN + i] = w[K.G_LAY + i]
+    stock = [deck.pop() for _ in range(int(gen.integers(0, 4)))]
+    w[K.G_PUB + K.PUB_STOCK_N] = len(stock)
+    w[K.G_STOCK:K.G_STOCK + len(stock)] = stock
+    places = sorted(unseen)
+    cards = [int(w[K.G_LAY + s * K.MAX_POS + p]) for s, p in places]
+    return w, rt, places, cards + ([] if reshuffled else stock)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules, players", [(SIX, 3), (SIX, 2),
+                                            (Rules.preset("ten_card"), 2),
+                                            (Rules.preset("six_card", pair_scope="none"), 3)],
+                         ids=["six_card", "six_card-2", "ten_card", "sums"])
+def test_a_rollouts_end_in_expectation(rules, players):
+    """expected_margin_nb scores each layout at its exact expectation over every way the
+    unseen cards (face down and known to no seat, and the stock's unless it was reshuffled,
+    when it holds discards) can lie in the unseen places, each layout as the reference scores
+    it; the margin is the seat's expectation less the lowest other."""
+    from itertools import permutations
+
+    from simulator.game.reference import layout_scoring as R
+    npos = rules.n_positions
+    checked = 0
+    for case in range(24):
+        reshuffled = case % 3 == 2
+        w, rt, places, pool = _made_up_end(rules, players, case, reshuffled)
+        assert LA.expectation_applies_nb(rt)
+        aux = np.zeros(K.POLICY_SCRATCH, dtype=np.int64)
+        LA.key_groups_nb(rt, aux)
+        totals = [Fraction(0)] * players
+        ways = 0
+        for cards in permutations(pool, len(places)):
+            lay = w.copy()
+            for (s, p), c in zip(places, cards):
+                lay[K.G_LAY + s * K.MAX_POS + p] = c
+            for s in range(players):
+                start = K.G_LAY + s * K.MAX_POS
+                totals[s] += R.layout_value(rules, [int(c) for c in lay[start:start + npos]])
+            ways += 1
+        for seat in range(players):
+            want = totals[seat] / ways - min(totals[s] / ways for s in range(players)
+                                             if s != seat)
+            got = LA.expected_margin_nb(w, rt, aux, seat, 1 if reshuffled else 0)
+            assert abs(Fraction(int(got), LA.EXPECT_SCALE) - want) <= \
+                Fraction(1, LA.EXPECT_SCALE), (case, seat, got, float(want))
+            checked += 1
+    assert checked == 24 * players
+
+
+@pytest.mark.slow
+def test_expectation_only_where_it_is_exact():
+    """Layouts scored otherwise than by sums or columns of pairs that cancel, holes scored
+    otherwise than by the layout's value, power cards: rollouts end scored as dealt."""
+    def applies(rules):
+        return bool(LA.expectation_applies_nb(pack_rules(flatten(rules, 4))))
+    assert applies(SIX) and applies(Rules.preset("ten_card")) and applies(W2)
+    for rules in (Rules.preset("nine_card"), Rules.preset("four_card"),
+                  Rules.preset("six_card", six_of_kind_value=-20),
+                  Rules.preset("power_cabo"), Rules.preset("power_cactus")):
+        assert not applies(rules)
+
+
+@pytest.mark.slow
+def test_expectation_plays_better():
+    """Scoring a rollout's end in expectation (the default) plays six_card better than
+    scoring it as dealt, on the same deals (measured on 8,000 rounds: -0.49 +- 0.10 points
+    a round; ten_card -0.84 +- 0.19 and eight_card_basic -0.76 +- 0.17 on 4,000)."""
+    rounds = 4000
+    d = _seat_margins(SIX, "lookahead", rounds, 5) - \
+        _seat_margins(SIX, "lookahead:expect=0", rounds, 5)
+    assert d.mean() < -3 * d.std(ddof=1) / np.sqrt(rounds), d.mean()

@@ -38,7 +38,7 @@ GREEDY_COMBINE_ORDER = ("J", "10", "3", "4", "5", "8")
 N_POLICY_SLOTS = POLICY_GUIDE + 2
 # the parameters in a seat's row of the policy table, after its id (engine.policy_table)
 N_PARAMS = 26
-POLICY_SCRATCH = 7168  # int64 scratch a policy may use between decisions (lookahead's)
+POLICY_SCRATCH = 8192  # int64 scratch a policy may use between decisions (lookahead's)
 
 # ---- decision points (what a policy is asked) -------------------------------------------
 DP_REVEAL = 0        # choose a position to flip/peek during the initial reveal

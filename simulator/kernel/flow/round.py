@@ -223,6 +223,8 @@ def play_nb(g, rt, par, rng, ctx, seat, n_stock, n_disc, sum_disc, up_n, up_sum,
     if VIEWS:
         _publish(g, n_stock, n_disc, sum_disc, up_n, up_sum, turn, ender, final_left, knocked,
                  reshuffles)
+    else:   # the lookahead player's rollouts: the stock's cards are unseen (their expectation)
+        g[ix(G_PUB + K.PUB_STOCK_N)] = n_stock
     return turn, ender, knocked, capped, reshuffles
 
 
