@@ -313,27 +313,17 @@ def _pool_add(rt, aux, c, low):
     return v
 
 
-@hot
-def expected_margin_nb(w, rt, aux, seat, reshuffles):
-    """The margin of the state ``w`` a rollout ended in, in units of 1/EXPECT_SCALE, with
-    every card nobody has seen (face down and known to no seat, or in the stock) at its
-    expectation: given what the rollout revealed, those cards are dealt at random among those
-    places. Exact for each layout's value; the best other score is the lowest expected one.
-    One pass over the layouts: each seat's value of the columns without unseen cards, its
-    columns of two unseen cards, and the known partner of each column of one (AUX_PARTNER);
-    then, the unseen cards counted, what each of those is expected to add."""
-    players = rt[ix(K.R_PLAYERS)]
-    groups = aux[ix(AUX_NGROUPS)]
-    low = aux[ix(AUX_KEY_LOW)]
-    for j in range(groups):
-        aux[ix(AUX_GCNT + j)] = 0
-        aux[ix(AUX_GSUM + j)] = 0
+@hot(inline="always")
+def _tally_layouts_nb(w, rt, aux, low, pairs, cols):
+    """expected_margin_nb's pass over the layouts: the unseen cards counted by group, and for
+    each seat (in score_nb's scratch, unused here) the value of its columns without unseen
+    cards (AUX_L), its columns of two unseen cards (or unseen cards, for sums: AUX_QUADS) and
+    the end of its list of the known partners of columns of one (AUX_PARTNER, AUX_EXTRA).
+    Returns the unseen cards' number and value sum."""
     n = 0
     total = 0
     partners = 0
-    pairs = rt[ix(K.R_LAYOUT_KIND)] == K.LAYOUT_COLUMNS
-    cols = rt[ix(K.R_COLS)] if pairs else rt[ix(K.R_NPOS)]
-    for s in range(players):
+    for s in range(rt[ix(K.R_PLAYERS)]):
         up = w[ix(K.G_UPMASK + s)]
         f = 0
         dbl = 0
@@ -362,9 +352,26 @@ def expected_margin_nb(w, rt, aux, seat, reshuffles):
                 partners += 1
             elif rt[ix(K.RT_KEY + a)] != rt[ix(K.RT_KEY + b)]:
                 f += rt[ix(K.RT_VALUE + a)] + rt[ix(K.RT_VALUE + b)]
-        aux[ix(AUX_L + s)] = f   # score_nb's scratch, unused here
+        aux[ix(AUX_L + s)] = f
         aux[ix(AUX_QUADS + s)] = dbl
         aux[ix(AUX_EXTRA + s)] = partners
+    return n, total
+
+
+@hot
+def expected_margin_nb(w, rt, aux, seat, reshuffles):
+    """The margin of the state ``w`` a rollout ended in, in units of 1/EXPECT_SCALE, with
+    every card nobody has seen (face down and known to no seat, or in the stock) at its
+    expectation: given what the rollout revealed, those cards are dealt at random among those
+    places. Exact for each layout's value; the best other score is the lowest expected one."""
+    groups = aux[ix(AUX_NGROUPS)]
+    low = aux[ix(AUX_KEY_LOW)]
+    for j in range(groups):
+        aux[ix(AUX_GCNT + j)] = 0
+        aux[ix(AUX_GSUM + j)] = 0
+    pairs = rt[ix(K.R_LAYOUT_KIND)] == K.LAYOUT_COLUMNS
+    cols = rt[ix(K.R_COLS)] if pairs else rt[ix(K.R_NPOS)]
+    n, total = _tally_layouts_nb(w, rt, aux, low, pairs, cols)
     if reshuffles == 0:   # else the stock holds discards, all seen
         for k in range(w[ix(G_PUB + K.PUB_STOCK_N)]):
             total += _pool_add(rt, aux, w[ix(K.G_STOCK + k)], low)
@@ -382,7 +389,7 @@ def expected_margin_nb(w, rt, aux, seat, reshuffles):
     own = 0.0
     best_other = 1e18
     first = 0
-    for s in range(players):
+    for s in range(rt[ix(K.R_PLAYERS)]):
         e = aux[ix(AUX_L + s)] + aux[ix(AUX_QUADS + s)] * per_double
         for q in range(first, aux[ix(AUX_EXTRA + s)]):
             k = aux[ix(AUX_PARTNER + q)]
