@@ -9,7 +9,7 @@ knock-threshold with its own T in knock games, greedy otherwise; knock-threshold
 themselves; everyone else as greedy). It keeps the move whose rollouts end with the lowest mean
 margin (its score minus the best other score). Where a layout scores its cards' sum or
 columns of pairs (``expect``, the default), a rollout's end is scored with every card nobody
-has seen by then at its expectation: much of a rollout's noise is the value of cards no seat's
+has seen by then at its expectation: a part of a rollout's noise is the value of cards no seat's
 play depended on, so the same deals tell the moves apart better.
 The moves are tried on the same deals (common random numbers), up to ``budget`` of them, so the
 comparison is paired, in a race (strategies/race.py): a move clearly worse than the leader, by
