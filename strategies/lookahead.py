@@ -275,7 +275,8 @@ def margin_nb(score_nb, w, rt, ender, knocked, aux, seat):
 def expectation_applies_nb(rt):
     """Can a rollout's end be scored in expectation (expected_margin_nb)? Where a layout
     scores its cards' sum, or columns of two whose pairs cancel to 0, and a hole scores its
-    layout's value; no power cards (their layouts grow and empty)."""
+    layout's value; no power cards (their layouts grow and empty), so that every position
+    holds a card (the lean build's rules, which lookahead's rollouts play, remove none)."""
     kind = rt[K.R_LAYOUT_KIND]
     return (kind == K.LAYOUT_SUM or kind == K.LAYOUT_COLUMNS) and rt[K.R_PLAIN_HOLE] != 0 and \
         rt[K.R_JOKER_PAIR_VALUE] == K.NONE_VALUE and rt[K.R_NEG_PAIRS_KEEP] == 0 and \
@@ -300,8 +301,7 @@ def key_groups_nb(rt, aux):
 @hot(inline="always")
 def _unseen_at_end(w, up, i, p):
     """Is the card at layout index i (position p) face down and known to no seat?"""
-    c = w[ix(G_LAY + i)]
-    return not ((up >> p) & 1) and w[ix(K.G_OWN + i)] < 0 and c >= 0 and c < K.EMPTY0
+    return not ((up >> p) & 1) and w[ix(K.G_OWN + i)] < 0
 
 
 @hot(inline="always")
@@ -337,7 +337,7 @@ def _tally_layouts_nb(w, rt, aux, low, pairs, cols):
             if not pairs:
                 if ua:
                     dbl += 1
-                elif a >= 0 and a < K.EMPTY0:
+                else:
                     f += rt[ix(K.RT_VALUE + a)]
                 continue
             b = w[ix(G_LAY + i + cols)]
