@@ -328,7 +328,7 @@ def make_job(rules: Rules, players: int, policy_ids, params, seed: int, check=Fa
                      notify=notify)
     user_chunk = user_kernel(user, notify) if build == "user" else None
     own_chunk = own_kernel(build) if build.startswith("own:") else None
-    policies = () if build in ("lean", "user") or own_chunk is not None else \
+    policies = () if build in ("lean", "cabo", "user") or own_chunk is not None else \
         compiled.table(policy_ids, notify, build == "powers" or pick.powers(arrays.ri))
     return Job(arrays, pack_rules(arrays), policy_table(policy_ids, params), int(seed), check,
                build=build, user=NO_USER_POLICY if user is None else user,

@@ -33,7 +33,7 @@ GREEDY_FAMILY = ("greedy-powers", "knock-threshold-powers", "heuristic", "forget
                  "opponent-aware", "ev", "guide")
 POLICIES = GREEDY_FAMILY + ("greedy", "knock-threshold", "lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
-PLAN = ("lean", "table") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+PLAN = ("lean", "table", "cabo") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process, in this order: match play extends its
 # engine (not its turn loop, which it calls by name), the family and the power games'
 # lookahead (its seats' models) share greedy's power rule, and the plain lookahead's rollouts
@@ -67,8 +67,9 @@ def warm_one(name: str, notify=None) -> float:
         engine.provide(name, notify)
     else:   # a build, played on the kernel of its name (pick.build)
         build, _, matches = name.partition(":")
-        rules = Rules.preset("power_cabo" if build == "powers" else "six_card")
-        ids, params = seat_arrays(resolve_seats(["greedy" if build == "lean" else "random"], 4))
+        rules = Rules.preset("power_cabo" if build in ("powers", "cabo") else "six_card")
+        ids, params = seat_arrays(resolve_seats(
+            ["greedy" if build in ("lean", "cabo") else "random"], 4))
         warm_up(rules, 4, ids, params, kernel=build, notify=notify, holes=9 if matches else 0,
                 alone=True)
     return time.perf_counter() - t0
@@ -81,7 +82,7 @@ def compile_apart(arrays, policy_ids, kernel: str, match_mode: bool, notify) -> 
     longest build, not for their sum. ``arrays``: the rules flattened (check_policies)."""
     cpus = os.cpu_count() or 1
     build = runner.build_of(arrays, policy_ids, kernel)
-    if cpus < 2 or build == "lean" or build.startswith("own:"):
+    if cpus < 2 or build in ("lean", "cabo") or build.startswith("own:"):
         return
     needed = [build] + engine.slot_parts(build, engine.pack_rules(arrays), policy_ids) + \
         ([f"{build}:matches"] if match_mode else []) + sorted(

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from ..game import codes as K
 from ..game.rules import flatten
-from . import engine, flow
+from . import cabo, engine, flow
+from .cabo import round as cabo_round
 from .features import BIT, BUILDS, lacking, needed_from_ri
 
 # what ``kernel`` may ask for: "auto" (the fastest build that plays the run exactly as the
 # general build does), or a build by name ("own": the seats' built-in's own build)
-KERNELS = ("auto", "general", "lean", "own", "powers", "table")
+KERNELS = ("auto", "cabo", "general", "lean", "own", "powers", "table")
 
 
 def needed(rules, players: int, matches: bool = False) -> int:
@@ -54,13 +55,15 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
     """The name of the build that plays the flat rules ``ri`` with these seats.
 
     ``kernel`` "auto": the lean build whenever it can (every seat greedy or knock-threshold,
-    rules it plays, no invariant checks), a user policy's own build when every seat plays
+    rules it plays, no invariant checks), the Cabo build for greedy seats on the rules it
+    plays (simulator/kernel/cabo: power_cabo's structure), a user policy's own build when every seat plays
     the user policy and ``user`` says it compiles into one (policy_api.inlinable), a
     built-in's own build when every seat plays a built-in of ``own`` (own_build; the runner
     passes it when that build may be taken), else the table build for the rule sets it
     plays (any seats, no invariant checks), else the general build, or its powers build for
     a power-card game. "lean", "own" and "table" insist on that build (ValueError when it
-    cannot); "general" never takes the lean, a user, an own or the table build; "powers"
+    cannot), and so does "cabo"; "general" never takes the lean, the Cabo, a user, an own or
+    the table build; "powers"
     plays on the powers build whatever the rules (it plays every rule set: for
     benchmarks)."""
     if kernel not in KERNELS:
@@ -86,6 +89,11 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
         return "user"
     if lean and kernel in ("auto", "lean"):
         return "lean"
+    if kernel in ("auto", "cabo") and not check and cabo.plays(ri, policy_ids):
+        return "cabo"
+    if kernel == "cabo":
+        raise ValueError("kernel = 'cabo': it plays power_cabo's rules (but for counts, values "
+                         "and scoring) with every seat greedy, without invariant checks")
     if kernel == "auto" and own_name is not None:
         return own_name
     if kernel in ("auto", "table") and not check and flow.rules_eligible(ri, "table"):
@@ -107,4 +115,6 @@ def module(name: str, turns: bool = True, notify=None, rt=None, policy_ids=None,
     (or load) the rest of it, which plays no round before its loop is provided."""
     if name == "lean":
         return flow
+    if name == "cabo":
+        return cabo_round
     return engine.build(name, notify, rt, policy_ids, log) if turns else engine.BUILDS[name]

@@ -1,0 +1,353 @@
+"""``greedy``'s answers in the Cabo build: strategies/powers.py's power rule and greedy's
+placement (strategies/greedy.py) for the decisions these rules ask, read from the build's
+state (cells.py) instead of the views. Estimates are kept multiplied by n, the cards the seat
+has not seen (the deck less the discard pile: no card is face up here), as there: a known card
+is worth value * max(n, 1), an unknown one S (0 when n is 0)."""
+
+from __future__ import annotations
+
+from simulator.game import codes as K
+from simulator.game.codes import G_MEMORY, G_SCRATCH, MAX_POS, RT_KEY, RT_VALUE
+from simulator.kernel.estimate import trailing_zeros
+from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import seat_after_nb
+
+from .cells import PILE_TYPES, counter, known_at, span
+
+# the seat's plan (strategies/common.py MEM_PLAN_*): the position chosen before taking the
+# discard, the opponent card a swap takes (1 + seat*MAX_POS + p, 0: none), and whether the
+# first card of a swap of any two has been named
+PLANNED = 0
+THEIRS = 1
+FIRST = 2
+PLAN_SLOTS = 3
+NOMINEES = G_SCRATCH   # a turn match's nominations: seat*MAX_POS + p, in order
+ROOM = 12              # at most this many (the plan's room in strategies/powers.py)
+
+
+@hot(inline="always")
+def plan(g, me, slot):
+    return g[ix(G_MEMORY + me * K.MEMORY_SLOTS + slot)]
+
+
+@hot(inline="always")
+def set_plan(g, me, slot, v):
+    g[ix(G_MEMORY + me * K.MEMORY_SLOTS + slot)] = v
+
+
+@hot(inline="always")
+def knows(g, me, s, p):
+    return g[ix(known_at(me, s, p))]
+
+
+@hot(inline="always")
+def pool(g, rt):
+    """(n, S): the cards greedy has not seen, the deck less the discard pile."""
+    return rt[K.R_NCARDS] - counter(g, K.PUB_DISCARD_N), \
+        rt[K.R_DECK_SUM] - counter(g, K.PUB_DISCARD_SUM)
+
+
+@hot(inline="always")
+def est(rt, c, n, S):
+    if c < 0:
+        return S if n > 0 else 0
+    return rt[ix(RT_VALUE + c)] * max(n, 1)
+
+
+@hot(inline="always")
+def share(rt, c, n, S):
+    """A position's term of a placement's gain (unknown: S)."""
+    return S if c < 0 else rt[ix(RT_VALUE + c)] * n
+
+
+@hot(inline="always")
+def lowest(mask):
+    return -1 if mask == 0 else trailing_zeros(mask)
+
+
+@hot
+def best_placement(g, rt, me, card, n, S):
+    """The position where ``card`` lowers the estimate most, among those that gain at least
+    n over a known card (0 over an unknown one), ties to the lowest; -1 for none."""
+    best = -1
+    best_gain = 0
+    gone = share(rt, card, n, S)
+    for p in range(span(g)):
+        x = knows(g, me, me, p)
+        if x >= K.EMPTY0:
+            continue
+        gain = share(rt, x, n, S) - gone
+        if gain >= (n if x >= 0 else 0) and (best < 0 or gain > best_gain):
+            best, best_gain = p, gain
+    return best
+
+
+@hot
+def total(g, rt, me, s, n, S):
+    t = 0
+    for p in range(span(g)):
+        c = knows(g, me, s, p)
+        if c < K.EMPTY0:
+            t += est(rt, c, n, S)
+    return t
+
+
+@hot
+def calls(g, rt, me, n, S):
+    """greedy's call: it knows its whole layout, and its total plus the margin is at most
+    every other seat's estimate."""
+    mine = 0
+    for p in range(span(g)):
+        c = knows(g, me, me, p)
+        if c < 0:
+            return False
+        if c < K.EMPTY0:
+            mine += est(rt, c, n, S)
+    margin = K.GREEDY_CALL_MARGIN * max(n, 1)
+    for s in range(rt[K.R_PLAYERS]):
+        if s != me and mine + margin > total(g, rt, me, s, n, S):
+            return False
+    return True
+
+
+@hot(inline="always")
+def first_unknown(g, me, s, legal):
+    """The first position of bit mask ``legal`` whose card ``me`` does not know, -1 for
+    none."""
+    while legal != 0:
+        p = trailing_zeros(legal)
+        legal &= legal - 1
+        if knows(g, me, s, p) < 0:
+            return p
+    return -1
+
+
+@hot(inline="always")
+def all_positions(g):
+    return (1 << span(g)) - 1
+
+
+@hot
+def unknown_opponent(g, rt, me):
+    """The first other seat, in turn order, with a card ``me`` does not know; -1 for none."""
+    players = rt[K.R_PLAYERS]
+    every = all_positions(g)
+    for k in range(1, players):
+        s = seat_after_nb(me, k, players)
+        if first_unknown(g, me, s, every) >= 0:
+            return s
+    return -1
+
+
+@hot
+def plan_match(g, rt, me, held):
+    """A turn match with every card it knows of the held card's key, its own first, then the
+    others' in turn order: the nominations at NOMINEES; returns how many."""
+    key = rt[ix(RT_KEY + held)]
+    players = rt[K.R_PLAYERS]
+    sp = span(g)
+    count = 0
+    for k in range(players):
+        s = seat_after_nb(me, k, players)
+        for p in range(sp):
+            c = knows(g, me, s, p)
+            if 0 <= c < K.EMPTY0 and rt[ix(RT_KEY + c)] == key and count < ROOM:
+                g[ix(NOMINEES + count)] = s * MAX_POS + p
+                count += 1
+    return count
+
+
+@hot(inline="always")
+def _seen(rt, c, key, m, v, n, S):
+    """key_pool's counts less card ``c`` (-1, or an empty position's pseudo-card: none)."""
+    if 0 <= c < K.EMPTY0:
+        n -= 1
+        S -= rt[ix(RT_VALUE + c)]
+        if rt[ix(RT_KEY + c)] == key:
+            m -= 1
+            v -= rt[ix(RT_VALUE + c)]
+    return m, v, n, S
+
+
+@hot
+def key_pool(g, rt, me, held):
+    """(m, v, n, S): the cards ``me`` has not seen (the deck but the discard pile, the held
+    card and every card it knows in a layout): n cards worth S, m of them of the held card's
+    key, worth v."""
+    key = rt[ix(RT_KEY + held)]
+    m = 0
+    v = 0
+    first = rt[ix(K.RT_TYPE + held)]
+    t = first
+    while True:   # the deck's cards of the key less the pile's: by the key's types
+        copies = rt[ix(K.RT_TYPE_COPIES + t)] - g[ix(PILE_TYPES + t)]
+        m += copies
+        v += copies * rt[ix(RT_VALUE + rt[ix(K.RT_TYPE_CARD + t)])]
+        t = rt[ix(K.RT_TYPE_NEXT + t)]
+        if t == first:
+            break
+    n, S = pool(g, rt)
+    m, v, n, S = _seen(rt, held, key, m, v, n, S)
+    sp = span(g)
+    for s in range(rt[K.R_PLAYERS]):
+        for p in range(sp):
+            m, v, n, S = _seen(rt, knows(g, me, s, p), key, m, v, n, S)
+    return m, v, n, S
+
+
+@hot
+def blind_match(g, rt, me, held):
+    """A card it does not know to match the held card against (s*MAX_POS + p), when the
+    chance that it is of the held card's key pays for a miss's penalty cards: its own first,
+    else the first other seat's in turn order; -1 for none (powers.blind_match_nb)."""
+    m, v, n, S = key_pool(g, rt, me, held)
+    if m <= 0 or n <= 0:
+        return -1
+    cost = (n - m) * rt[K.R_MATCH_FAIL_CARDS] * S * 1.0 \
+        if counter(g, K.PUB_STOCK_N) > 0 else 0.0
+    every = all_positions(g)
+    p = first_unknown(g, me, me, every)
+    if p >= 0 and v * n > cost:
+        return me * MAX_POS + p
+    worst = 0
+    for q in range(span(g)):
+        c = knows(g, me, me, q)
+        if c < K.EMPTY0:
+            worst = max(worst, S if c < 0 else rt[ix(RT_VALUE + c)] * n)
+    if m * worst <= cost:
+        return -1
+    s = unknown_opponent(g, rt, me)
+    return -1 if s < 0 else s * MAX_POS + first_unknown(g, me, s, every)
+
+
+@hot
+def best_opponent_card(g, rt, me, n, S):
+    """1 + seat*MAX_POS + p of the other seats' lowest-estimated card (turn order, then
+    position; the first of equals), 0 for none."""
+    best = 0
+    best_e = 0
+    players = rt[K.R_PLAYERS]
+    sp = span(g)
+    for k in range(1, players):
+        s = seat_after_nb(me, k, players)
+        for p in range(sp):
+            c = knows(g, me, s, p)
+            if c < K.EMPTY0:
+                e = est(rt, c, n, S)
+                if best == 0 or e < best_e:
+                    best, best_e = 1 + s * MAX_POS + p, e
+    return best
+
+
+@hot
+def best_receiver(g, rt, me, card, n, S, cand):
+    """(p, n*gain): of its positions in ``cand``, where ``card`` (-1: unknown) would lower its
+    estimate most in place of the card there, ties to the lowest; (-1, 0) for none."""
+    gone = share(rt, card, n, S)
+    best = -1
+    best_gain = 0
+    while cand != 0:
+        p = trailing_zeros(cand)
+        cand &= cand - 1
+        gain = share(rt, knows(g, me, me, p), n, S) - gone
+        if best < 0 or gain > best_gain:
+            best, best_gain = p, gain
+    return best, best_gain
+
+
+@hot
+def extreme_of(g, rt, me, s, n, S, cand, highest):
+    """Of seat s's positions in ``cand``, the one with the highest (else lowest) estimate,
+    ties to the lowest position; -1 for none."""
+    best = -1
+    best_e = 0
+    while cand != 0:
+        p = trailing_zeros(cand)
+        cand &= cand - 1
+        e = est(rt, knows(g, me, s, p), n, S)
+        if best < 0 or (e > best_e if highest else e < best_e):
+            best, best_e = p, e
+    return best
+
+
+@hot
+def own_cards(g, me):
+    m = 0
+    for p in range(span(g)):
+        if knows(g, me, me, p) < K.EMPTY0:
+            m |= 1 << p
+    return m
+
+
+@hot
+def swap_gain(g, rt, me, n, S):
+    """n times how much a swap lowers its estimate: the others' lowest-estimated card into its
+    position where that card gains most."""
+    mine = own_cards(g, me)
+    theirs = best_opponent_card(g, rt, me, n, S)
+    if mine == 0 or theirs == 0:
+        return 0
+    t = theirs - 1
+    return best_receiver(g, rt, me, knows(g, me, t // MAX_POS, t % MAX_POS), n, S, mine)[1]
+
+
+@hot
+def wants_power(g, rt, me, effect, n, S):
+    """Use the held card's power rather than discard it: a look at a card it does not know,
+    a swap that gains."""
+    if effect == K.POW_PEEK_OWN:
+        return first_unknown(g, me, me, all_positions(g)) >= 0
+    if effect == K.POW_PEEK_OPP:
+        return unknown_opponent(g, rt, me) >= 0
+    if effect == K.POW_SWAP_ANY_TWO:
+        return swap_gain(g, rt, me, n, S) > 0
+    return False
+
+
+@hot
+def swap_seat(g, rt, me, legal, n, S):
+    """The seat of a swap's next card: its own once the first is named, else the seat of the
+    others' lowest-estimated card (planned)."""
+    if plan(g, me, FIRST) != 0:
+        return me if (legal >> me) & 1 else lowest(legal)
+    best = best_opponent_card(g, rt, me, n, S)
+    if best != 0 and (legal >> ((best - 1) // MAX_POS)) & 1:
+        set_plan(g, me, THEIRS, best)
+        return (best - 1) // MAX_POS
+    return lowest(legal)
+
+
+@hot
+def swap_position(g, rt, me, t, legal, n, S):
+    """The position of seat t's card in a swap: its own where the planned card gains most,
+    the planned card of another seat (else its lowest-estimated)."""
+    if t == me:
+        set_plan(g, me, FIRST, 0)
+        theirs = plan(g, me, THEIRS)
+        if theirs != 0:
+            c = knows(g, me, (theirs - 1) // MAX_POS, (theirs - 1) % MAX_POS)
+            return best_receiver(g, rt, me, c, n, S, legal)[0]
+        return extreme_of(g, rt, me, me, n, S, legal, True)
+    theirs = plan(g, me, THEIRS)
+    if theirs != 0 and (theirs - 1) // MAX_POS == t and (legal >> ((theirs - 1) % MAX_POS)) & 1:
+        p = (theirs - 1) % MAX_POS
+    else:
+        p = extreme_of(g, rt, me, t, n, S, legal, False)
+    set_plan(g, me, THEIRS, 1 + t * MAX_POS + p)
+    set_plan(g, me, FIRST, 1)
+    return p
+
+
+@hot
+def removal(g, rt, me, n, S):
+    """The own card whose removal lowers its estimate most (the one it gives away), ties to
+    the lowest position; -1 when it has none."""
+    best = -1
+    best_gain = 0
+    for p in range(span(g)):
+        c = knows(g, me, me, p)
+        if c < K.EMPTY0:
+            gain = share(rt, c, n, S)
+            if best < 0 or gain > best_gain:
+                best, best_gain = p, gain
+    return best
