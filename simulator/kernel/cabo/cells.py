@@ -3,8 +3,11 @@ ever face up): a layout's card at g[G_LAY + seat*MAX_POS + p], an emptied or unu
 holding the pseudo-card EMPTY0 + p, known to all, worth 0; what each seat knows at
 g[G_KNOWN + (obs*MAX_PLAYERS + seat)*MAX_POS + p] (a card or -1); the piles and their counts
 in the public slots, the span (codes.PRIV_SPAN: every position from it on is empty) and the
-hole's end (PRIV_OVER) in the private ones, as the powers build keeps them. Kept besides, as cards move: each seat's
-positions that hold a card (MASK) and the discard pile's cards of each type (PILE_TYPES)."""
+hole's end (PRIV_OVER) in the private ones, as the powers build keeps them. Kept besides, as cards move, for the
+answers that would otherwise walk every layout at every decision: each seat's positions that
+hold a card (MASK), the discard pile's cards of each type (PILE_TYPES), and what each seat
+knows of the layouts' cards (KNOWN_TYPES, SEAT_KNOWN, SEAT_SUM: every write of G_KNOWN goes
+through ``know``)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,10 @@ EVERY = (1 << MAX_PLAYERS) - 1   # a knowledge mask that every seat is in
 # face up in these rules)
 MASK = G_UPMASK
 PILE_TYPES = K.G_PUBLIC_TYPES   # [card type]: the discard pile's cards of that type
+# in the lookahead player's scratch (codes.G_AUX), which no seat of this build has:
+KNOWN_TYPES = K.G_AUX   # [obs * MAX_IDS + card type]: layout cards of that type it knows
+SEAT_KNOWN = KNOWN_TYPES + MAX_PLAYERS * K.MAX_IDS   # [obs * MAX_PLAYERS + seat]: how many
+SEAT_SUM = SEAT_KNOWN + MAX_PLAYERS * MAX_PLAYERS    # of the seat's cards it knows, their sum
 
 
 @hot(inline="always")
@@ -54,19 +61,47 @@ def cards_mask(g, seat):
 
 
 @hot(inline="always")
-def set_cell(g, players, seat, p, card, knows):
+def know(g, rt, obs, seat, p, card):
+    """``obs`` knows ``card`` at (seat, p) (-1: nothing), the counts following."""
+    i = known_at(obs, seat, p)
+    old = g[ix(i)]
+    if 0 <= old < K.EMPTY0:
+        g[ix(KNOWN_TYPES + obs * K.MAX_IDS + rt[ix(K.RT_TYPE + old)])] -= 1
+        g[ix(SEAT_KNOWN + obs * MAX_PLAYERS + seat)] -= 1
+        g[ix(SEAT_SUM + obs * MAX_PLAYERS + seat)] -= rt[ix(RT_VALUE + old)]
+    if 0 <= card < K.EMPTY0:
+        g[ix(KNOWN_TYPES + obs * K.MAX_IDS + rt[ix(K.RT_TYPE + card)])] += 1
+        g[ix(SEAT_KNOWN + obs * MAX_PLAYERS + seat)] += 1
+        g[ix(SEAT_SUM + obs * MAX_PLAYERS + seat)] += rt[ix(RT_VALUE + card)]
+    g[ix(i)] = card
+
+
+@hot(inline="always")
+def popcount(m):
+    n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+@hot(inline="always")
+def set_cell(g, rt, seat, p, card, knows):
     """(seat, p) holds ``card``, face down, known to the seats of bit mask ``knows`` (an empty
     position's pseudo-card: to all)."""
+    players = rt[K.R_PLAYERS]
     g[ix(G_LAY + seat * MAX_POS + p)] = card
     if card >= K.EMPTY0:
         knows = EVERY
         g[ix(MASK + seat)] &= ~(1 << p)
     else:
         g[ix(MASK + seat)] |= 1 << p
-        if p >= span(g):
-            g[ix(G_PRIV + K.PRIV_SPAN)] = p + 1
+        if p >= span(g):   # a position beyond the span: what it held in an earlier round
+            g[ix(G_PRIV + K.PRIV_SPAN)] = p + 1   # is forgotten
+            for o in range(players):
+                g[ix(known_at(o, seat, p))] = -1
     for o in range(players):
-        g[ix(known_at(o, seat, p))] = card if (knows >> o) & 1 else -1
+        know(g, rt, o, seat, p, card if (knows >> o) & 1 else -1)
 
 
 @hot(inline="always")
@@ -79,39 +114,40 @@ def knows_mask(g, players, seat, p):
 
 
 @hot(inline="always")
-def take(g, players, seat, p):
+def take(g, rt, seat, p):
     """The card at (seat, p) leaves the layout."""
     card = card_at(g, seat, p)
-    set_cell(g, players, seat, p, K.EMPTY0 + p, EVERY)
+    set_cell(g, rt, seat, p, K.EMPTY0 + p, EVERY)
     return card
 
 
 @hot(inline="always")
-def show(g, players, seat, p):
+def show(g, rt, seat, p):
     card = card_at(g, seat, p)
-    for o in range(players):
-        g[ix(known_at(o, seat, p))] = card
+    for o in range(rt[K.R_PLAYERS]):
+        know(g, rt, o, seat, p, card)
 
 
 @hot(inline="always")
-def peek(g, seat, p, observer):
-    g[ix(known_at(observer, seat, p))] = card_at(g, seat, p)
+def peek(g, rt, seat, p, observer):
+    know(g, rt, observer, seat, p, card_at(g, seat, p))
 
 
 @hot
-def swap_cells(g, players, s1, p1, s2, p2):
+def swap_cells(g, rt, s1, p1, s2, p2):
     """Two cells exchange card and knowledge (a public move)."""
+    players = rt[K.R_PLAYERS]
     a = card_at(g, s1, p1)
     a_knows = knows_mask(g, players, s1, p1)
-    set_cell(g, players, s1, p1, card_at(g, s2, p2), knows_mask(g, players, s2, p2))
-    set_cell(g, players, s2, p2, a, a_knows)
+    set_cell(g, rt, s1, p1, card_at(g, s2, p2), knows_mask(g, players, s2, p2))
+    set_cell(g, rt, s2, p2, a, a_knows)
 
 
 @hot
-def move(g, players, s1, p1, s2, p2):
+def move(g, rt, s1, p1, s2, p2):
     """The card at (s1, p1) moves blind to the empty (s2, p2)."""
-    set_cell(g, players, s2, p2, card_at(g, s1, p1), knows_mask(g, players, s1, p1))
-    take(g, players, s1, p1)
+    set_cell(g, rt, s2, p2, card_at(g, s1, p1), knows_mask(g, rt[K.R_PLAYERS], s1, p1))
+    take(g, rt, s1, p1)
 
 
 @hot(inline="always")
@@ -158,9 +194,8 @@ def draw(g, rt):
 def penalty_cards(g, rt, seat, count):
     """``count`` stock cards go face down, unseen, to the seat's lowest empty positions; one
     with no room or no stock is not drawn."""
-    players = rt[K.R_PLAYERS]
     for _ in range(count):
         p = room(g, seat)
         if p < 0 or counter(g, K.PUB_STOCK_N) == 0:
             return
-        set_cell(g, players, seat, p, draw(g, rt), 0)
+        set_cell(g, rt, seat, p, draw(g, rt), 0)

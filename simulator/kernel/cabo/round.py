@@ -4,15 +4,15 @@ point the runner calls (``chunk_nb``, with the arguments of every build's)."""
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import G_LAY, G_MEMORY, G_PRIV, G_STOCK, MAX_POS
+from simulator.game.codes import G_LAY, G_MEMORY, G_PRIV, G_STOCK, MAX_PLAYERS, MAX_POS
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.tally import _add_hole_nb
 
 from . import seat as Q
-from .cells import (END_TURN, MASK, OVER, PILE_TYPES, counter, discard, known_at,
-                    set_cell, set_counter)
+from .cells import (END_TURN, KNOWN_TYPES, MASK, OVER, PILE_TYPES, SEAT_KNOWN, SEAT_SUM,
+                    counter, discard, know, known_at, set_counter)
 from .turn import note, turn_nb
 
 
@@ -29,18 +29,25 @@ def start_round(g, rt, rng, log, seed, round_index):
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
     n = ncards
     g[ix(G_PRIV + K.PRIV_SPAN)] = npos
-    for t in range(rt[K.RT_TYPE_N]):
-        g[ix(PILE_TYPES + t)] = 0
+    for o in range(players):
+        for t in range(rt[K.RT_TYPE_N]):
+            g[ix(PILE_TYPES + t)] = 0
+            g[ix(KNOWN_TYPES + o * K.MAX_IDS + t)] = 0
     for s in range(players):
-        g[ix(MASK + s)] = 0
+        g[ix(MASK + s)] = (1 << npos) - 1
         for i in range(Q.PLAN_SLOTS):
             g[ix(G_MEMORY + s * K.MEMORY_SLOTS + i)] = 0
         for p in range(npos, MAX_POS):   # (what the seats know there is written with a card)
             g[ix(G_LAY + s * MAX_POS + p)] = K.EMPTY0 + p
+        for o in range(players):
+            g[ix(SEAT_KNOWN + o * MAX_PLAYERS + s)] = 0
+            g[ix(SEAT_SUM + o * MAX_PLAYERS + s)] = 0
+            for p in range(npos):
+                g[ix(known_at(o, s, p))] = -1
     for p in range(npos):
         for s in range(players):
             n -= 1
-            set_cell(g, players, s, p, g[ix(G_STOCK + n)], 0)
+            g[ix(G_LAY + s * MAX_POS + p)] = g[ix(G_STOCK + n)]
     set_counter(g, K.PUB_DISCARD_N, 0)
     set_counter(g, K.PUB_DISCARD_SUM, 0)
     if rt[K.R_INITIAL_TURN_UP] != 0:
@@ -57,7 +64,7 @@ def start_round(g, rt, rng, log, seed, round_index):
             if rt[K.R_REVEAL_CONSTRAINT] == K.CON_NEAREST_ROW else 0
         for s in range(players):
             for p in range(first, min(first + rt[K.R_REVEAL_COUNT], npos)):
-                g[ix(known_at(s, s, p))] = g[ix(G_LAY + s * MAX_POS + p)]
+                know(g, rt, s, s, p, g[ix(G_LAY + s * MAX_POS + p)])
                 note(g, log, 0, s, K.DP_REVEAL, p, -1)
 
 

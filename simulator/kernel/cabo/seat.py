@@ -7,12 +7,13 @@ is worth value * max(n, 1), an unknown one S (0 when n is 0)."""
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import G_MEMORY, G_SCRATCH, MAX_POS, RT_KEY, RT_VALUE
+from simulator.game.codes import G_MEMORY, G_SCRATCH, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from simulator.kernel.estimate import trailing_zeros
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import seat_after_nb
 
-from .cells import PILE_TYPES, counter, known_at, span
+from .cells import (KNOWN_TYPES, PILE_TYPES, SEAT_KNOWN, SEAT_SUM, cards_mask, counter, known_at,
+                    popcount, span)
 
 # the seat's plan (strategies/common.py MEM_PLAN_*): the position chosen before taking the
 # discard, the opponent card a swap takes (1 + seat*MAX_POS + p, 0: none), and whether the
@@ -65,7 +66,7 @@ def lowest(mask):
     return -1 if mask == 0 else trailing_zeros(mask)
 
 
-@hot
+@hot(inline="always")
 def best_placement(g, rt, me, card, n, S):
     """The position where ``card`` lowers the estimate most, among those that gain at least
     n over a known card (0 over an unknown one), ties to the lowest; -1 for none."""
@@ -82,32 +83,43 @@ def best_placement(g, rt, me, card, n, S):
     return best
 
 
-@hot
+@hot(inline="always")
 def total(g, rt, me, s, n, S):
-    t = 0
-    for p in range(span(g)):
-        c = knows(g, me, s, p)
-        if c < K.EMPTY0:
-            t += est(rt, c, n, S)
-    return t
+    """Its estimate of seat s's layout: the cards it knows at their values, the others at
+    S/n each (all times n)."""
+    known = g[ix(SEAT_KNOWN + me * MAX_PLAYERS + s)]
+    return g[ix(SEAT_SUM + me * MAX_PLAYERS + s)] * max(n, 1) + \
+        (popcount(cards_mask(g, s)) - known) * (S if n > 0 else 0)
 
 
-@hot
+@hot(inline="always")
 def calls(g, rt, me, n, S):
     """greedy's call: it knows its whole layout, and its total plus the margin is at most
     every other seat's estimate."""
-    mine = 0
-    for p in range(span(g)):
-        c = knows(g, me, me, p)
-        if c < 0:
-            return False
-        if c < K.EMPTY0:
-            mine += est(rt, c, n, S)
+    if g[ix(SEAT_KNOWN + me * MAX_PLAYERS + me)] != popcount(cards_mask(g, me)):
+        return False
+    mine = g[ix(SEAT_SUM + me * MAX_PLAYERS + me)] * max(n, 1)
     margin = K.GREEDY_CALL_MARGIN * max(n, 1)
     for s in range(rt[K.R_PLAYERS]):
         if s != me and mine + margin > total(g, rt, me, s, n, S):
             return False
     return True
+
+
+@hot(inline="always")
+def known_of_key(g, rt, me, card):
+    """How many layout cards of ``card``'s key it knows, and their value sum."""
+    m = 0
+    v = 0
+    first = rt[ix(K.RT_TYPE + card)]
+    t = first
+    while True:
+        k = g[ix(KNOWN_TYPES + me * K.MAX_IDS + t)]
+        m += k
+        v += k * rt[ix(RT_VALUE + rt[ix(K.RT_TYPE_CARD + t)])]
+        t = rt[ix(K.RT_TYPE_NEXT + t)]
+        if t == first:
+            return m, v
 
 
 @hot(inline="always")
@@ -127,7 +139,7 @@ def all_positions(g):
     return (1 << span(g)) - 1
 
 
-@hot
+@hot(inline="always")
 def unknown_opponent(g, rt, me):
     """The first other seat, in turn order, with a card ``me`` does not know; -1 for none."""
     players = rt[K.R_PLAYERS]
@@ -139,10 +151,12 @@ def unknown_opponent(g, rt, me):
     return -1
 
 
-@hot
+@hot(inline="always")
 def plan_match(g, rt, me, held):
     """A turn match with every card it knows of the held card's key, its own first, then the
     others' in turn order: the nominations at NOMINEES; returns how many."""
+    if known_of_key(g, rt, me, held)[0] == 0:
+        return 0
     key = rt[ix(RT_KEY + held)]
     players = rt[K.R_PLAYERS]
     sp = span(g)
@@ -157,24 +171,11 @@ def plan_match(g, rt, me, held):
     return count
 
 
-@hot(inline="always")
-def _seen(rt, c, key, m, v, n, S):
-    """key_pool's counts less card ``c`` (-1, or an empty position's pseudo-card: none)."""
-    if 0 <= c < K.EMPTY0:
-        n -= 1
-        S -= rt[ix(RT_VALUE + c)]
-        if rt[ix(RT_KEY + c)] == key:
-            m -= 1
-            v -= rt[ix(RT_VALUE + c)]
-    return m, v, n, S
-
-
 @hot
 def key_pool(g, rt, me, held):
     """(m, v, n, S): the cards ``me`` has not seen (the deck but the discard pile, the held
     card and every card it knows in a layout): n cards worth S, m of them of the held card's
     key, worth v."""
-    key = rt[ix(RT_KEY + held)]
     m = 0
     v = 0
     first = rt[ix(K.RT_TYPE + held)]
@@ -186,13 +187,13 @@ def key_pool(g, rt, me, held):
         t = rt[ix(K.RT_TYPE_NEXT + t)]
         if t == first:
             break
+    known, known_v = known_of_key(g, rt, me, held)
     n, S = pool(g, rt)
-    m, v, n, S = _seen(rt, held, key, m, v, n, S)
-    sp = span(g)
     for s in range(rt[K.R_PLAYERS]):
-        for p in range(sp):
-            m, v, n, S = _seen(rt, knows(g, me, s, p), key, m, v, n, S)
-    return m, v, n, S
+        n -= g[ix(SEAT_KNOWN + me * MAX_PLAYERS + s)]
+        S -= g[ix(SEAT_SUM + me * MAX_PLAYERS + s)]
+    value = rt[ix(RT_VALUE + held)]
+    return m - known - 1, v - known_v - value, n - 1, S - value
 
 
 @hot
@@ -220,7 +221,7 @@ def blind_match(g, rt, me, held):
     return -1 if s < 0 else s * MAX_POS + first_unknown(g, me, s, every)
 
 
-@hot
+@hot(inline="always")
 def best_opponent_card(g, rt, me, n, S):
     """1 + seat*MAX_POS + p of the other seats' lowest-estimated card (turn order, then
     position; the first of equals), 0 for none."""
@@ -291,7 +292,7 @@ def swap_gain(g, rt, me, n, S):
     return best_receiver(g, rt, me, knows(g, me, t // MAX_POS, t % MAX_POS), n, S, mine)[1]
 
 
-@hot
+@hot(inline="always")
 def wants_power(g, rt, me, effect, n, S):
     """Use the held card's power rather than discard it: a look at a card it does not know,
     a swap that gains."""

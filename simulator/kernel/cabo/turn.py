@@ -75,11 +75,11 @@ def check_over(g, rt, seat, turn):
 def place(g, rt, seat, p, card, knows):
     """The held card goes face down to p, known to ``knows``; the card there is discarded."""
     old = card_at(g, seat, p)
-    set_cell(g, rt[K.R_PLAYERS], seat, p, card, knows)
+    set_cell(g, rt, seat, p, card, knows)
     discard(g, rt, old)
 
 
-@hot
+@hot(inline="always")
 def usable(g, rt, seat, effect):
     """Has the power a target now (is A_POWER offered)?"""
     players = rt[K.R_PLAYERS]
@@ -118,7 +118,7 @@ def use_power(g, rt, log, turn, seat, effect):
         p = Q.first_unknown(g, seat, seat, legal)
         p = Q.lowest(legal) if p < 0 else p
         note(g, log, turn, seat, K.DP_TARGET_POS, p, -1)
-        peek(g, seat, p, seat)
+        peek(g, rt, seat, p, seat)
         return
     if effect == K.POW_PEEK_OPP:
         seats = 0
@@ -132,7 +132,7 @@ def use_power(g, rt, log, turn, seat, effect):
         p = Q.first_unknown(g, seat, t, legal)
         p = Q.lowest(legal) if p < 0 else p
         note(g, log, turn, seat, K.DP_TARGET_POS, p, -1)
-        peek(g, t, p, seat)
+        peek(g, rt, t, p, seat)
         return
     swap_any_two(g, rt, log, turn, seat)
 
@@ -159,7 +159,7 @@ def swap_any_two(g, rt, log, turn, seat):
     left = cards_mask(g, s2) & ~((1 << p1) if s2 == s1 else 0)
     p2 = Q.swap_position(g, rt, seat, s2, left, n, S)
     note(g, log, turn, seat, K.DP_TARGET_POS, p2, -1)
-    swap_cells(g, players, s1, p1, s2, p2)
+    swap_cells(g, rt, s1, p1, s2, p2)
 
 
 @hot
@@ -179,7 +179,7 @@ def cabo_match(g, rt, log, turn, seat, card, count):
     misses = 0
     for i in range(count):
         x = g[ix(Q.NOMINEES + i)]
-        show(g, players, x // MAX_POS, x % MAX_POS)
+        show(g, rt, x // MAX_POS, x % MAX_POS)
     for i in range(count):
         x = g[ix(Q.NOMINEES + i)]
         if rt[ix(K.RT_KEY + card_at(g, x // MAX_POS, x % MAX_POS))] == key:
@@ -189,14 +189,14 @@ def cabo_match(g, rt, log, turn, seat, card, count):
     for i in range(count):
         x = g[ix(Q.NOMINEES + i)]
         if x >= HIT:
-            discard(g, rt, take(g, players, (x - HIT) // MAX_POS, x % MAX_POS))
+            discard(g, rt, take(g, rt, (x - HIT) // MAX_POS, x % MAX_POS))
     for i in range(count):
         x = g[ix(Q.NOMINEES + i)]
         if x >= HIT and (x - HIT) // MAX_POS != seat and cards_mask(g, seat) != 0:
             n, S = Q.pool(g, rt)
             q = Q.removal(g, rt, seat, n, S)
             note(g, log, turn, seat, K.DP_TARGET_POS, q, -1)
-            move(g, players, seat, q, (x - HIT) // MAX_POS, x % MAX_POS)
+            move(g, rt, seat, q, (x - HIT) // MAX_POS, x % MAX_POS)
     penalty_cards(g, rt, seat, misses * rt[K.R_MATCH_FAIL_CARDS])
     discard(g, rt, card)
 
@@ -216,7 +216,7 @@ def _unnominated(g, rt, count):
     return False
 
 
-@hot
+@hot(inline="always")
 def play_drawn(g, rt, log, turn, seat):
     """A_DRAW_STOCK: the drawn card is matched, placed, used for its power or discarded."""
     card = draw(g, rt)
@@ -268,7 +268,7 @@ def _not_placed(g, rt, seat, card, effect, rep, power_ok, match_ok, n, S):
     return Q.lowest(rep)
 
 
-@hot
+@hot(inline="always")
 def play_taken(g, rt, log, turn, seat):
     """A_TAKE_DISCARD: the top discard is matched or placed where greedy planned."""
     card = take_top(g, rt)
@@ -287,7 +287,7 @@ def play_taken(g, rt, log, turn, seat):
         place(g, rt, seat, a, card, EVERY)
 
 
-@hot
+@hot(inline="always")
 def turn_nb(g, rt, log, seat, turn):
     """``seat``'s turn: 1 when played, 0 when nothing is legal (the hole must end)."""
     n_disc = counter(g, K.PUB_DISCARD_N)
