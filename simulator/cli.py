@@ -312,9 +312,10 @@ def cli():
               show_default=True,
               help="auto plays common rule sets with greedy/knock-threshold seats on the lean "
                    "kernel, with every seat playing one user policy on that policy's own "
-                   "kernel (a user policy's is compiled once per version of its file), and "
-                   "other seats on the table build of the common rule sets (identical "
-                   "results, faster); general forces the general engine.")
+                   "kernel (a user policy's is compiled once per version of its file), "
+                   "power_cabo with greedy seats on its own build, and other seats on the "
+                   "table build of the common rule sets (identical results, faster); general "
+                   "forces the general engine.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Also say which compiled build played (the results' metadata keeps it).")
 @click.pass_context

@@ -100,7 +100,10 @@ def test_each_build_has_one_name_in_one_table():
         lines = build.lines()
         for constant in features.FLOW_CONSTANTS:
             assert re.search(rf"^{constant} = (True|False)$", lines, re.M), (name, constant)
-    assert set(pick.KERNELS) - {"auto"} <= set(features.BUILDS)
+    # every kernel a run may ask for is a build of the table, or the Cabo build, which is
+    # no copy of the flow (simulator/kernel/cabo) and has its compile estimate with the parts
+    assert set(pick.KERNELS) - {"auto"} <= set(features.BUILDS) | {"cabo"}
+    assert builds.estimate("cabo") == features.PARTS["cabo"][0] > 0
 
 
 def _ids(strategy: str, players: int = 4):
@@ -116,7 +119,10 @@ def _ids(strategy: str, players: int = 4):
     ("six_card", "greedy", "table", False, "table"),
     ("nine_card_fuchs", "random", "auto", False, "general"),   # groups leave the layout
     ("six_card", "greedy", "powers", False, "powers"),
-    ("power_cabo", "greedy", "auto", False, "powers"),
+    ("power_cabo", "greedy", "auto", False, "cabo"),    # greedy seats on Cabo's rules
+    ("power_cabo", "greedy", "auto", True, "powers"),
+    ("power_cabo", "greedy", "general", False, "powers"),
+    ("power_cactus", "greedy", "auto", False, "powers"),
     ("power_cabo", "random", "general", False, "powers"),
 ])
 def test_one_function_picks_the_build(preset, strategy, kernel, check, expected):

@@ -187,7 +187,7 @@ def test_lean_plays_what_it_has(feature):
     check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
 
 
-# ---- power-card rules: no build plays them yet -------------------------------------------------
+# ---- power-card rules: the powers build plays them (and the Cabo build power_cabo's) -------------------------------------------------
 POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] + [
     Rules.preset("six_card", power_set="dutch"), Rules.preset("four_card", power_set="dutch"),
     Rules.preset("four_card", end_triggers=("call",)),
@@ -209,6 +209,10 @@ def test_only_the_powers_build_plays_power_rules(case):
     # lookahead plays them too: its rollouts play on the powers build
     check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
     job = _job(rules, builtin.POLICY_GREEDY)
-    assert job.build == "powers" and job.powers and not job.lean
+    # greedy seats on power_cabo's rules play on the Cabo build (tests/test_cabo_build.py),
+    # every other power rule set on the powers build
+    cabo = rules == Rules.preset("power_cabo")
+    assert job.build == ("cabo" if cabo else "powers") and job.powers != cabo and not job.lean
+    assert _job(rules, builtin.POLICY_GREEDY, kernel="general").build == "powers"
     assert _job(Rules.preset("six_card"), builtin.POLICY_GREEDY, kernel="general").build == \
         "general"

@@ -36,3 +36,6 @@ def test_power_throughput_reports_both_rates_and_their_ratio():
     assert out["power_mean_turns"] != out["w1_lean_mean_turns"]
     assert out["ratio_same_build"] == pytest.approx(
         out["power_rounds_per_s"] / out["w1_powers_build_rounds_per_s"], rel=0.01)
+    assert out["power_auto_mean_turns"] == out["power_mean_turns"]   # (the same rounds)
+    low, high = out["ratio_auto_to_w1_lean_range"]
+    assert low <= out["ratio_auto_to_w1_lean"] <= high

@@ -480,18 +480,28 @@ def play_match_chunk(job: Job, start: int, count: int, holes: int, target: int,
 
 def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
                       check: bool = True, log_cap: int = 8192, user=None,
-                      notify=None, match=None) -> dict:
+                      notify=None, match=None, kernel: str = "general") -> dict:
     """Play one round through the compiled kernel with its move log (for parity tests and
     debugging). Log rows are (turn, seat, decision point, action, held card). ``match``:
     (hole, holes, target, each seat's total before the hole in turn order) when the round is
-    a hole of a match, as the policies see it (codes.PUB_HOLE ...)."""
-    name = pick.build(arrays.ri, policy_ids, "general")
-    powers = name == "powers"
+    a hole of a match, as the policies see it (codes.PUB_HOLE ...). ``kernel`` "cabo": on
+    the Cabo build (its rules and seats only; no invariant checks), else the general one."""
+    name = pick.build(arrays.ri, policy_ids, "cabo" if kernel == "cabo" else "general")
     players = int(arrays.ri[K.R_PLAYERS])
     st = State(players, log_cap)
+    rt = pack_rules(arrays)
+    if name == "cabo":
+        with builds.compiling(name, notify), located():
+            st.g[K.G_PRIV + K.PRIV_LOG_N] = 0
+            pick.module(name).round_nb(seed, round_index, rt, st.g, st.rng, st.log, st.out,
+                                       st.scores, st.L, st.quads, st.extra, st.tmp)
+        out = _logged_round(st, True, players, K.MAX_POS)
+        span = out["span"]   # (beyond it the build keeps no knowledge: every position empty)
+        out["known"][:, :, span:] = K.EMPTY0 + np.arange(span, K.MAX_POS)
+        return out
+    powers = name == "powers"
     if match is not None:
         st.show_match(*match)
-    rt = pack_rules(arrays)
     par = policy_table(policy_ids, params)
     user = NO_USER_POLICY if user is None else user
     policies = compiled.table(policy_ids, notify, powers)
@@ -499,9 +509,14 @@ def play_logged_round(arrays, policy_ids, params, seed: int, round_index: int,
         build = pick.module(name, notify=notify, rt=rt, policy_ids=policy_ids, log=True)
         ok = build.round_nb(seed, round_index, rt, par, *st.arrays(), True, check, user,
                             policies, st.aux)
-    n = max(int(st.out[K.OUT_LOG_N]), 0)
     # a power-card game's layouts may grow beyond the grid: all positions
-    npos = K.MAX_POS if powers else int(arrays.ri[K.R_NPOS])
+    return _logged_round(st, ok, players, K.MAX_POS if powers else int(arrays.ri[K.R_NPOS]))
+
+
+def _logged_round(st: State, ok, players: int, npos: int) -> dict:
+    """play_logged_round's answer from the state the round left, its layouts and what each
+    seat knows cut to ``npos`` positions."""
+    n = max(int(st.out[K.OUT_LOG_N]), 0)
     lay = st.g[K.G_LAY:K.G_LAY + players * K.MAX_POS].reshape(players, K.MAX_POS)[:, :npos]
     known = st.g[K.G_KNOWN:K.G_KNOWN + K.MAX_PLAYERS * K.MAX_PLAYERS * K.MAX_POS].reshape(
         K.MAX_PLAYERS, K.MAX_PLAYERS, K.MAX_POS)[:players, :players, :npos]

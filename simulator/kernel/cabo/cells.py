@@ -96,10 +96,12 @@ def set_cell(g, rt, seat, p, card, knows):
         g[ix(MASK + seat)] &= ~(1 << p)
     else:
         g[ix(MASK + seat)] |= 1 << p
-        if p >= span(g):   # a position beyond the span: what it held in an earlier round
-            g[ix(G_PRIV + K.PRIV_SPAN)] = p + 1   # is forgotten
-            for o in range(players):
-                g[ix(known_at(o, seat, p))] = -1
+        if p >= span(g):   # the span grows to this position, empty in every layout but
+            for q in range(span(g), p + 1):   # this one: what an earlier round left there is
+                for x in range(players):      # forgotten
+                    for o in range(players):
+                        g[ix(known_at(o, x, q))] = K.EMPTY0 + q
+            g[ix(G_PRIV + K.PRIV_SPAN)] = p + 1
     for o in range(players):
         know(g, rt, o, seat, p, card if (knows >> o) & 1 else -1)
 
