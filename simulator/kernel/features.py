@@ -286,7 +286,7 @@ BUILD_FEATURES: dict[str, frozenset] = {name: b.features for name, b in BUILDS.i
 # entry includes the power rule that the rest of its family (warm.GREEDY_FAMILY) then loads.
 PARTS = {
     # power_cabo's rules with every seat greedy (simulator/kernel/cabo): not a flow build
-    "cabo": (20, "the Cabo build"),
+    "cabo": (45, "the Cabo build"),
     "general:matches": (5, "match play"),
     "powers:matches": (5, "match play of the power-card games"),
     # the turn loops of the general and powers builds, which compile apart from the rest
