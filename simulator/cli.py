@@ -666,8 +666,9 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
               help="Empty the compile cache instead (every version's builds; the next runs "
                    "compile again). Not while another golfsim command runs.")
 def warm(jobs, quiet, clear):
-    """Compile every build a built-in strategy can reach ahead (the lean kernel, the general
-    engine, the power-card games' engine, match play and every built-in policy), so that
+    """Compile every build a built-in strategy can reach ahead (the lean kernel, the Cabo
+    build, the general engine, the power-card games' engine, match play and every built-in
+    policy), so that
     later runs start at once. Each is compiled once per version and machine; what is
     compiled already is only loaded."""
     from .kernel import builds
