@@ -24,7 +24,7 @@ from simulator.kernel import cabo, pick
 from simulator.kernel.engine import State, pack_rules, policy_table
 from strategies import resolve_seats, seat_arrays
 from strategies.reference import referee
-from test_power_kernel import grown
+from test_power_kernel import grown, reference_known
 from test_reference_parity import differences
 from tiers import slow
 
@@ -67,12 +67,7 @@ def reference_differences(rules: Rules, players: int, seed: int, round_index: in
     engine = play_logged_round(arrays, ids, params, seed, round_index, kernel="cabo")
     ref = referee.play_round(rules, players, ["greedy"], seed, round_index)
     out = differences(engine, dataclasses.replace(ref, layouts=grown(ref.layouts)))
-    known = [[row + [-1] * (K.MAX_POS - len(row)) for row in obs] for obs in ref.known]
-    for obs in range(players):   # an empty position is known to all
-        for s, row in enumerate(ref.layouts):
-            for p in range(len(row), K.MAX_POS):
-                known[obs][s][p] = K.EMPTY0 + p
-    if engine["known"].tolist() != known:
+    if engine["known"].tolist() != reference_known(ref):
         out.append("known: engine and reference differ")
     return out
 

@@ -61,14 +61,21 @@ def differences(rules: Rules, players: int, seed: int, round_index: int,
     engine = compiled_hole(rules, players, seed, round_index, seats)
     ref = referee.play_round(rules, players, seats, seed, round_index)
     out = parity_differences(engine, dataclasses.replace(ref, layouts=grown(ref.layouts)))
-    known = [[row + [-1] * (K.MAX_POS - len(row)) for row in obs] for obs in ref.known]
-    for obs in range(players):   # an empty position is known to all
-        for s, row in enumerate(ref.layouts):
-            for p in range(len(row), K.MAX_POS):
-                known[obs][s][p] = K.EMPTY0 + p
+    known = reference_known(ref)
     if engine["known"].tolist() != known:
         out.append(f"known: engine {engine['known'].tolist()} | reference {known}")
     return out
+
+
+def reference_known(ref) -> list:
+    """What each seat knows at the end of a reference hole, [observer][seat][pos], padded to
+    MAX_POS positions as the kernel keeps it (an empty position is known to all)."""
+    known = [[row + [-1] * (K.MAX_POS - len(row)) for row in obs] for obs in ref.known]
+    for obs in range(len(ref.known)):
+        for s, row in enumerate(ref.layouts):
+            for p in range(len(row), K.MAX_POS):
+                known[obs][s][p] = K.EMPTY0 + p
+    return known
 
 
 def assert_parity(cases, seats=None) -> None:

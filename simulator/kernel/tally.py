@@ -1,7 +1,7 @@
 """Adding played holes into integer sums: the accumulator columns and the one function that
 fills them, shared by the general engine and the lean kernel so both count alike."""
 
-from simulator.kernel.jit import hot
+from simulator.kernel.jit import hot, ix
 
 from ..game import codes as K
 from ..game.codes import MAX_PLAYERS
@@ -87,3 +87,19 @@ def _add_hole_nb(first, scores, out, acc, tot, hist, players):
     tot[TOT_TURNS_SQ] += turns * turns
     tot[TOT_CAPPED] += out[K.OUT_CAPPED]
     tot[TOT_RESHUFFLES] += out[K.OUT_RESHUFFLES]
+
+
+@hot(inline="always")
+def keep_round_nb(i, count, g, scores, out, players, npos, per_round_scores, per_round_turns,
+                  per_round_layouts):
+    """Round ``i`` of a chunk of ``count`` into the per-round arrays that keep rounds (a first
+    dimension of ``count``; the others, of length 0, keep none): its scores and turns, its
+    final layouts (``npos`` positions)."""
+    if per_round_scores.shape[0] == count:
+        for s in range(players):
+            per_round_scores[i, s] = scores[s]
+        per_round_turns[i] = out[K.OUT_TURNS]
+    if per_round_layouts.shape[0] == count:
+        for s in range(players):
+            for p in range(npos):
+                per_round_layouts[i, s, p] = g[ix(K.G_LAY + s * K.MAX_POS + p)]

@@ -3,21 +3,23 @@ ever face up): a layout's card at g[G_LAY + seat*MAX_POS + p], an emptied or unu
 holding the pseudo-card EMPTY0 + p, known to all, worth 0; what each seat knows at
 g[G_KNOWN + (obs*MAX_PLAYERS + seat)*MAX_POS + p] (a card or -1); the piles and their counts
 in the public slots, the span (codes.PRIV_SPAN: every position from it on is empty) and the
-hole's end (PRIV_OVER) in the private ones, as the powers build keeps them. Kept besides, as cards move, for the
-answers that would otherwise walk every layout at every decision: each seat's positions that
-hold a card (MASK), the discard pile's cards of each type (PILE_TYPES), and what each seat
-knows of the layouts' cards (KNOWN_TYPES, SEAT_KNOWN, SEAT_SUM: every write of G_KNOWN goes
-through ``know``)."""
+hole's end (PRIV_OVER) in the private ones, as the powers build keeps them. Kept besides, as
+cards move, for the answers that would otherwise walk every layout at every decision: each
+seat's positions that hold a card (MASK), the discard pile's cards of each type (PILE_TYPES),
+and what each seat knows of the layouts' cards (KNOWN_TYPES, SEAT_KNOWN, SEAT_SUM: every
+write of G_KNOWN goes through ``know``)."""
 
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_PRIV, G_PUB, G_STOCK,
-                                  G_UPMASK, MAX_PLAYERS, MAX_POS, RT_VALUE)
+from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_PRIV, G_STOCK, G_UPMASK,
+                                  MAX_PLAYERS, MAX_POS, RT_VALUE)
+from simulator.kernel.flow.base import PRIV_OVER
+from simulator.kernel.flow.base import pub as counter
+from simulator.kernel.flow.base import set_pub as set_counter
 from simulator.kernel.jit import hot, ix
+from simulator.kernel.layout import span_nb as span
 
-OVER = 8        # PRIV_OVER: an emptied layout or the last stock card ends the hole now
-END_TURN = 9    # PRIV_END_TURN: the turn in which the end came, -1 while none
 EVERY = (1 << MAX_PLAYERS) - 1   # a knowledge mask that every seat is in
 # [seat]: bit p set when (seat, p) holds a card (the slots of the face-up masks: no card is
 # face up in these rules)
@@ -37,21 +39,6 @@ def known_at(obs, seat, p):
 @hot(inline="always")
 def card_at(g, seat, p):
     return g[ix(G_LAY + seat * MAX_POS + p)]
-
-
-@hot(inline="always")
-def span(g):
-    return g[ix(G_PRIV + K.PRIV_SPAN)]
-
-
-@hot(inline="always")
-def counter(g, slot):
-    return g[ix(G_PUB + slot)]
-
-
-@hot(inline="always")
-def set_counter(g, slot, v):
-    g[ix(G_PUB + slot)] = v
 
 
 @hot(inline="always")
@@ -188,7 +175,7 @@ def draw(g, rt):
     n = counter(g, K.PUB_STOCK_N) - 1
     set_counter(g, K.PUB_STOCK_N, n)
     if n == 0 and (rt[K.R_END_TRIGGERS] & K.END_STOCK_EXHAUSTED) != 0:
-        g[ix(G_PRIV + OVER)] = 1
+        g[ix(G_PRIV + PRIV_OVER)] = 1
     return g[ix(G_STOCK + n)]
 
 

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.codes import G_LAY, G_MEMORY, G_PRIV, G_STOCK, MAX_PLAYERS, MAX_POS
+from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
-from simulator.kernel.tally import _add_hole_nb
+from simulator.kernel.tally import _add_hole_nb, keep_round_nb
 
 from . import seat as Q
-from .cells import (END_TURN, KNOWN_TYPES, MASK, OVER, PILE_TYPES, SEAT_KNOWN, SEAT_SUM,
-                    counter, discard, know, known_at, set_counter)
+from .cells import (KNOWN_TYPES, MASK, PILE_TYPES, SEAT_KNOWN, SEAT_SUM, counter, discard,
+                    know, known_at, set_counter)
 from .turn import note, turn_nb
 
 
@@ -29,15 +30,16 @@ def start_round(g, rt, rng, log, seed, round_index):
     shuffle_nb(g, G_STOCK, ncards, rng, STREAM_DEAL)
     n = ncards
     g[ix(G_PRIV + K.PRIV_SPAN)] = npos
-    for o in range(players):
-        for t in range(rt[K.RT_TYPE_N]):
-            g[ix(PILE_TYPES + t)] = 0
+    for t in range(rt[K.RT_TYPE_N]):
+        g[ix(PILE_TYPES + t)] = 0
+        for o in range(players):
             g[ix(KNOWN_TYPES + o * K.MAX_IDS + t)] = 0
     for s in range(players):
         g[ix(MASK + s)] = (1 << npos) - 1
         for i in range(Q.PLAN_SLOTS):
             g[ix(G_MEMORY + s * K.MEMORY_SLOTS + i)] = 0
-        for p in range(npos, MAX_POS):   # (what the seats know there is written with a card)
+        # beyond the grid: empty (what the seats know there is written as the span grows)
+        for p in range(npos, MAX_POS):
             g[ix(G_LAY + s * MAX_POS + p)] = K.EMPTY0 + p
         for o in range(players):
             g[ix(SEAT_KNOWN + o * MAX_PLAYERS + s)] = 0
@@ -57,8 +59,8 @@ def start_round(g, rt, rng, log, seed, round_index):
     set_counter(g, K.PUB_ENDER, -1)
     set_counter(g, K.PUB_FINAL_LEFT, -1)
     set_counter(g, K.PUB_KNOCKED, 0)
-    g[ix(G_PRIV + OVER)] = 0
-    g[ix(G_PRIV + END_TURN)] = -1
+    g[ix(G_PRIV + PRIV_OVER)] = 0
+    g[ix(G_PRIV + PRIV_END_TURN)] = -1
     if rt[K.R_REVEAL_MODE] == K.REVEAL_PEEK:
         first = (rt[K.R_ROWS] - 1) * rt[K.R_COLS] \
             if rt[K.R_REVEAL_CONSTRAINT] == K.CON_NEAREST_ROW else 0
@@ -79,11 +81,11 @@ def play_round(g, rt, log, cap):
         if turn_nb(g, rt, log, seat, turn) <= 0:
             return turn, 0
         turn += 1
-        if g[ix(G_PRIV + OVER)] != 0:
+        if g[ix(G_PRIV + PRIV_OVER)] != 0:
             return turn, 0   # an emptied layout or stock ended the hole with the turn
         if counter(g, K.PUB_ENDER) >= 0:
             left = counter(g, K.PUB_FINAL_LEFT)
-            if g[ix(G_PRIV + END_TURN)] < turn - 1:   # a final turn was played
+            if g[ix(G_PRIV + PRIV_END_TURN)] < turn - 1:   # a final turn was played
                 left -= 1
                 set_counter(g, K.PUB_FINAL_LEFT, left)
             if left <= 0:
@@ -128,19 +130,10 @@ def chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, ex
     build's chunk_nb (per_round_* arrays of first dimension ``count`` receive each round's
     scores, turns and final layouts). Returns the rounds played."""
     players = rt[K.R_PLAYERS]
-    npos = rt[K.R_NPOS]
-    keep_scores = per_round_scores.shape[0] == count
-    keep_layouts = per_round_layouts.shape[0] == count
     g[ix(G_PRIV + K.PRIV_LOG_N)] = -1
     for i in range(count):
         round_nb(seed, start + i, rt, g, rng, log, out, scores, L, quads, extra, tmp)
         _add_hole_nb(0, scores, out, acc, tot, hist, players)
-        if keep_scores:
-            for s in range(players):
-                per_round_scores[i, s] = scores[s]
-            per_round_turns[i] = out[K.OUT_TURNS]
-        if keep_layouts:
-            for s in range(players):
-                for p in range(npos):
-                    per_round_layouts[i, s, p] = g[ix(G_LAY + s * MAX_POS + p)]
+        keep_round_nb(i, count, g, scores, out, players, rt[K.R_NPOS], per_round_scores,
+                      per_round_turns, per_round_layouts)
     return count

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.codes import G_DISCARD, G_PRIV, MAX_POS, RT_VALUE
+from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import seat_after_nb
 
 from . import seat as Q
-from .cells import (END_TURN, EVERY, OVER, card_at, cards_mask, counter, discard, draw, move,
-                    peek, penalty_cards, set_cell, set_counter, show, swap_cells, take,
-                    take_top)
+from .cells import (EVERY, card_at, cards_mask, counter, discard, draw, move, peek,
+                    penalty_cards, set_cell, set_counter, show, swap_cells, take, take_top)
 
 HIT = 4096   # a nomination that hit (its card of the held card's key)
 
@@ -37,7 +37,7 @@ def note(g, log, turn, seat, point, action, held):
 def may_call(g, rt, turn):
     """Nobody ended the hole, it is not over, and enough laps were played."""
     return (rt[K.R_END_TRIGGERS] & K.END_CALL) != 0 and counter(g, K.PUB_ENDER) < 0 and \
-        g[ix(G_PRIV + OVER)] == 0 and turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
+        g[ix(G_PRIV + PRIV_OVER)] == 0 and turn >= rt[K.R_KNOCK_MIN_LAPS] * rt[K.R_PLAYERS]
 
 
 @hot(inline="always")
@@ -50,7 +50,7 @@ def start_end(g, rt, seat, turn):
     set_counter(g, K.PUB_ENDER, seat)
     set_counter(g, K.PUB_FINAL_LEFT, left)
     set_counter(g, K.PUB_KNOCKED, 1)
-    g[ix(G_PRIV + END_TURN)] = turn
+    g[ix(G_PRIV + PRIV_END_TURN)] = turn
 
 
 @hot(inline="always")
@@ -62,13 +62,13 @@ def check_over(g, rt, seat, turn):
         for k in range(players):
             s = seat_after_nb(seat, k, players)
             if cards_mask(g, s) == 0:
-                g[ix(G_PRIV + OVER)] = 1
+                g[ix(G_PRIV + PRIV_OVER)] = 1
                 if counter(g, K.PUB_ENDER) < 0:
                     set_counter(g, K.PUB_ENDER, s)
                     set_counter(g, K.PUB_FINAL_LEFT, 0)
-                    g[ix(G_PRIV + END_TURN)] = turn
+                    g[ix(G_PRIV + PRIV_END_TURN)] = turn
                 break
-    return g[ix(G_PRIV + OVER)] != 0
+    return g[ix(G_PRIV + PRIV_OVER)] != 0
 
 
 @hot(inline="always")

@@ -21,7 +21,7 @@ from simulator.kernel.rng import STREAM_DEAL, STREAM_SEAT0, shuffle_nb, stream_s
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
 from simulator.kernel.signatures import (CACHED_SIGNATURE, CACHED_SLOT, PLAY_SIGNATURE,
                                          play_slot)
-from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb
+from simulator.kernel.tally import MAX_MATCH_HOLES, _add_hole_nb, keep_round_nb
 
 from .ask import _mask_actions, _mask_positions, _publish
 from .base import (CACHE_TOO, ERR_CONSERVATION, ERR_NO_TURNS, FROM_CALL, LOGS, PRIV_END_TURN,
@@ -357,23 +357,14 @@ def chunk_nb(seed, start, count, rt, par, g, rng, log, out, scores, L, quads, ex
     turns and final layouts; pass arrays of length 0 to skip. Returns the number of rounds
     played (less than ``count`` only after a policy error, described in ``out``)."""
     players = rt[K.R_PLAYERS]
-    npos = rt[K.R_NPOS]
-    keep_scores = per_round_scores.shape[0] == count
-    keep_layouts = per_round_layouts.shape[0] == count
     outside_match_nb(g)
     for i in range(count):
         if not round_nb(seed, start + i, rt, par, g, rng, log, out, scores, L, quads, extra,
                         tmp, False, check, user, policies, aux):
             return i
         _add_hole_nb(0, scores, out, acc, tot, hist, players)
-        if keep_scores:
-            for s in range(players):
-                per_round_scores[i, s] = scores[s]
-            per_round_turns[i] = out[K.OUT_TURNS]
-        if keep_layouts:
-            for s in range(players):
-                for p in range(npos):
-                    per_round_layouts[i, s, p] = g[ix(G_LAY + s * MAX_POS + p)]
+        keep_round_nb(i, count, g, scores, out, players, rt[K.R_NPOS], per_round_scores,
+                      per_round_turns, per_round_layouts)
     return count
 
 
