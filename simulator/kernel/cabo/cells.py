@@ -64,15 +64,6 @@ def know(g, rt, obs, seat, p, card):
 
 
 @hot(inline="always")
-def popcount(m):
-    n = 0
-    while m:
-        m &= m - 1
-        n += 1
-    return n
-
-
-@hot(inline="always")
 def set_cell(g, rt, seat, p, card, knows):
     """(seat, p) holds ``card``, face down, known to the seats of bit mask ``knows`` (an empty
     position's pseudo-card: to all)."""
