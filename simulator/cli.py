@@ -668,9 +668,8 @@ def guide(ctx, preset, rules_file, assignments, players, deals, check_rounds, co
 def warm(jobs, quiet, clear):
     """Compile every build a built-in strategy can reach ahead (the lean kernel, the Cabo
     build, the general engine, the power-card games' engine, match play and every built-in
-    policy), so that
-    later runs start at once. Each is compiled once per version and machine; what is
-    compiled already is only loaded."""
+    policy), so that later runs start at once. Each is compiled once per version and machine;
+    what is compiled already is only loaded."""
     from .kernel import builds
     if clear:
         _clear_cache(builds.CACHE_DIR)

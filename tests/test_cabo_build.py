@@ -21,7 +21,8 @@ from simulator.experiments.runner import play_logged_round, run
 from simulator.game import codes as K
 from simulator.game.rules import RuleError, Rules, flatten
 from simulator.kernel import cabo, pick
-from simulator.kernel.engine import State, pack_rules, policy_table
+from simulator.kernel.engine import State, pack_rules
+from simulator.kernel.flow.base import known_at
 from strategies import resolve_seats, seat_arrays
 from strategies.reference import referee
 from test_power_kernel import grown, reference_known
@@ -121,7 +122,7 @@ def recount(g, rt, players: int) -> list[str]:
     for o in range(players):
         known_types = np.zeros(types.size, dtype=np.int64)
         for s in range(players):
-            seen = [int(g[C.known_at.py_func(o, s, p)]) for p in range(span)]
+            seen = [int(g[known_at.py_func(o, s, p)]) for p in range(span)]
             if any(c >= 0 and c != lay[s, p] for p, c in enumerate(seen)):
                 out.append(f"seat {o} knows a card that is not at its place")
             real = [c for c in seen if 0 <= c < K.EMPTY0]

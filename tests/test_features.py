@@ -187,7 +187,7 @@ def test_lean_plays_what_it_has(feature):
     check_policies(rules, PLAYERS, [POLICY_LOOKAHEAD] * PLAYERS)
 
 
-# ---- power-card rules: the powers build plays them (and the Cabo build power_cabo's) -------------------------------------------------
+# ---- power-card rules: the powers build plays them (and the Cabo build power_cabo's) -----
 POWER_RULE_SETS = [Rules.preset(p) for p in PRESETS if p.startswith("power_")] + [
     Rules.preset("six_card", power_set="dutch"), Rules.preset("four_card", power_set="dutch"),
     Rules.preset("four_card", end_triggers=("call",)),

@@ -33,7 +33,8 @@ GREEDY_FAMILY = ("greedy-powers", "knock-threshold-powers", "heuristic", "forget
                  "opponent-aware", "ev", "guide")
 POLICIES = GREEDY_FAMILY + ("greedy", "knock-threshold", "lookahead", "lookahead-powers")
 # every build a built-in strategy can reach
-PLAN = ("lean", "table", "cabo") + ENGINE_PLAN + POWERS_PLAN + tuple(f"policy:{p}" for p in POLICIES)
+PLAN = ("lean", "table", "cabo") + ENGINE_PLAN + POWERS_PLAN + \
+    tuple(f"policy:{p}" for p in POLICIES)
 # builds that share compiled code stay in one process, in this order: match play extends its
 # engine (not its turn loop, which it calls by name), the family and the power games'
 # lookahead (its seats' models) share greedy's power rule, and the plain lookahead's rollouts

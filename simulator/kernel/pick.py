@@ -56,16 +56,15 @@ def build(ri, policy_ids, kernel: str = "auto", user: bool = False,
 
     ``kernel`` "auto": the lean build whenever it can (every seat greedy or knock-threshold,
     rules it plays, no invariant checks), the Cabo build for greedy seats on the rules it
-    plays (simulator/kernel/cabo: power_cabo's structure), a user policy's own build when every seat plays
-    the user policy and ``user`` says it compiles into one (policy_api.inlinable), a
-    built-in's own build when every seat plays a built-in of ``own`` (own_build; the runner
-    passes it when that build may be taken), else the table build for the rule sets it
-    plays (any seats, no invariant checks), else the general build, or its powers build for
-    a power-card game. "lean", "own" and "table" insist on that build (ValueError when it
-    cannot), and so does "cabo"; "general" never takes the lean, the Cabo, a user, an own or
-    the table build; "powers"
-    plays on the powers build whatever the rules (it plays every rule set: for
-    benchmarks)."""
+    plays (simulator/kernel/cabo: power_cabo's structure), a user policy's own build when
+    every seat plays the user policy and ``user`` says it compiles into one
+    (policy_api.inlinable), a built-in's own build when every seat plays a built-in of
+    ``own`` (own_build; the runner passes it when that build may be taken), else the table
+    build for the rule sets it plays (any seats, no invariant checks), else the general
+    build, or its powers build for a power-card game. "lean", "cabo", "own" and "table"
+    insist on that build (ValueError when it cannot); "general" never takes the lean, the
+    Cabo, a user, an own or the table build; "powers" plays on the powers build whatever the
+    rules (it plays every rule set: for benchmarks)."""
     if kernel not in KERNELS:
         raise ValueError(f"kernel = {kernel!r}: expected one of {', '.join(KERNELS)}")
     own_name = own_build(ri, policy_ids, own, check)

@@ -11,8 +11,6 @@ and final turns, and which of its three powers each rank has) as power_cabo has 
 
 from __future__ import annotations
 
-import numpy as np
-
 from simulator.game import codes as K
 
 # what the Cabo build plays as any value: the turn and greedy's answers read these slots
@@ -36,28 +34,29 @@ DATA = frozenset((
     K.R_SWAP_LINE_OK, K.R_EFFECT_RED_KING, *range(K.R_EFFECT0, K.R_EFFECT0 + 14)))
 POWERS = (K.POW_NONE, K.POW_PEEK_OWN, K.POW_PEEK_OPP, K.POW_SWAP_ANY_TWO)
 ENDS = K.END_CALL | K.END_EMPTY_LAYOUT | K.END_STOCK_EXHAUSTED
-_SHAPE: dict[int, np.ndarray] = {}
+_SHAPE: dict = {}
 
 
-def _shape(players: int) -> np.ndarray:
-    """power_cabo's flat rules for ``players`` seats."""
+def _shape(players: int):
+    """power_cabo's flat rules for ``players`` seats; None when it cannot seat them."""
     if players not in _SHAPE:
-        from simulator.game.rules import Rules, flatten
-        _SHAPE[players] = flatten(Rules.preset("power_cabo"), players).ri
+        from simulator.game.rules import RuleError, Rules, flatten
+        try:
+            _SHAPE[players] = flatten(Rules.preset("power_cabo"), players).ri
+        except RuleError:
+            _SHAPE[players] = None
     return _SHAPE[players]
 
 
 def plays(ri, policy_ids) -> bool:
     """Does the Cabo build play the flat rules ``ri`` with these seats: every seat greedy, and
     the rules power_cabo's but for DATA?"""
-    if any(int(p) != K.POLICY_GREEDY for p in policy_ids):
-        return False
-    players = int(ri[K.R_PLAYERS])
-    if not 2 <= players <= 8 or int(ri[K.R_NPOS]) > K.MAX_POS or \
+    if any(int(p) != K.POLICY_GREEDY for p in policy_ids) or \
             int(ri[K.R_END_TRIGGERS]) & ~ENDS:
         return False
     effects = [int(ri[K.R_EFFECT0 + r]) for r in range(14)] + [int(ri[K.R_EFFECT_RED_KING])]
     if any(e not in POWERS for e in effects):
         return False
-    shape = _shape(players)
-    return all(int(ri[i]) == int(shape[i]) for i in range(K.N_RULE_SLOTS) if i not in DATA)
+    shape = _shape(int(ri[K.R_PLAYERS]))
+    return shape is not None and \
+        all(int(ri[i]) == int(shape[i]) for i in range(K.N_RULE_SLOTS) if i not in DATA)

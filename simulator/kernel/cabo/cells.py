@@ -12,11 +12,12 @@ write of G_KNOWN goes through ``know``)."""
 from __future__ import annotations
 
 from simulator.game import codes as K
-from simulator.game.codes import (G_DISCARD, G_KNOWN, G_LAY, G_PRIV, G_STOCK, G_UPMASK,
-                                  MAX_PLAYERS, MAX_POS, RT_VALUE)
-from simulator.kernel.flow.base import PRIV_OVER
+from simulator.game.codes import (G_DISCARD, G_LAY, G_PRIV, G_STOCK, G_UPMASK, MAX_PLAYERS,
+                                  MAX_POS, RT_VALUE)
+from simulator.kernel.flow.base import PRIV_OVER, card_at, known_at
 from simulator.kernel.flow.base import pub as counter
 from simulator.kernel.flow.base import set_pub as set_counter
+from simulator.kernel.flow.moves import room
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import span_nb as span
 
@@ -29,16 +30,6 @@ PILE_TYPES = K.G_PUBLIC_TYPES   # [card type]: the discard pile's cards of that 
 KNOWN_TYPES = K.G_AUX   # [obs * MAX_IDS + card type]: layout cards of that type it knows
 SEAT_KNOWN = KNOWN_TYPES + MAX_PLAYERS * K.MAX_IDS   # [obs * MAX_PLAYERS + seat]: how many
 SEAT_SUM = SEAT_KNOWN + MAX_PLAYERS * MAX_PLAYERS    # of the seat's cards it knows, their sum
-
-
-@hot(inline="always")
-def known_at(obs, seat, p):
-    return G_KNOWN + (obs * MAX_PLAYERS + seat) * MAX_POS + p
-
-
-@hot(inline="always")
-def card_at(g, seat, p):
-    return g[ix(G_LAY + seat * MAX_POS + p)]
 
 
 @hot(inline="always")
@@ -128,15 +119,6 @@ def move(g, rt, s1, p1, s2, p2):
     """The card at (s1, p1) moves blind to the empty (s2, p2)."""
     set_cell(g, rt, s2, p2, card_at(g, s1, p1), knows_mask(g, rt[K.R_PLAYERS], s1, p1))
     take(g, rt, s1, p1)
-
-
-@hot(inline="always")
-def room(g, seat):
-    """The seat's lowest empty position, -1 when full."""
-    for p in range(MAX_POS):
-        if card_at(g, seat, p) >= K.EMPTY0:
-            return p
-    return -1
 
 
 @hot(inline="always")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.codes import G_LAY, G_MEMORY, G_PRIV, G_STOCK, MAX_PLAYERS, MAX_POS
-from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER
+from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER, known_at
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.rng import STREAM_DEAL, shuffle_nb, stream_state_nb
 from simulator.kernel.scoring import grown_values_nb, hole_scores_nb, layout_values_nb
@@ -13,7 +13,7 @@ from simulator.kernel.tally import _add_hole_nb, keep_round_nb
 
 from . import seat as Q
 from .cells import (KNOWN_TYPES, MASK, PILE_TYPES, SEAT_KNOWN, SEAT_SUM, counter, discard,
-                    know, known_at, set_counter)
+                    know, set_counter)
 from .turn import note, turn_nb
 
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 from simulator.game import codes as K
 from simulator.game.codes import G_MEMORY, G_SCRATCH, MAX_PLAYERS, MAX_POS, RT_KEY, RT_VALUE
 from simulator.kernel.estimate import trailing_zeros
-from simulator.kernel.flow.base import popcount
+from simulator.kernel.flow.base import _lowest as lowest
+from simulator.kernel.flow.base import known_at, popcount
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import seat_after_nb
 
-from .cells import (KNOWN_TYPES, PILE_TYPES, SEAT_KNOWN, SEAT_SUM, cards_mask, counter,
-                    known_at, span)
+from .cells import KNOWN_TYPES, PILE_TYPES, SEAT_KNOWN, SEAT_SUM, cards_mask, counter, span
 
 # the seat's plan (strategies/common.py MEM_PLAN_*): the position chosen before taking the
 # discard, the opponent card a swap takes (1 + seat*MAX_POS + p, 0: none), and whether the
@@ -60,11 +60,6 @@ def est(rt, c, n, S):
 def share(rt, c, n, S):
     """A position's term of a placement's gain (unknown: S)."""
     return S if c < 0 else rt[ix(RT_VALUE + c)] * n
-
-
-@hot(inline="always")
-def lowest(mask):
-    return -1 if mask == 0 else trailing_zeros(mask)
 
 
 @hot(inline="always")

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from simulator.game import codes as K
 from simulator.game.codes import G_DISCARD, G_PRIV, MAX_POS, RT_VALUE
-from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER
+from simulator.kernel.flow.base import PRIV_END_TURN, PRIV_OVER, card_at
 from simulator.kernel.jit import hot, ix
 from simulator.kernel.layout import seat_after_nb
 
 from . import seat as Q
-from .cells import (EVERY, card_at, cards_mask, counter, discard, draw, move, peek,
-                    penalty_cards, set_cell, set_counter, show, swap_cells, take, take_top)
+from .cells import (EVERY, cards_mask, counter, discard, draw, move, peek, penalty_cards,
+                    set_cell, set_counter, show, swap_cells, take, take_top)
 
 HIT = 4096   # a nomination that hit (its card of the held card's key)
 
@@ -112,29 +112,29 @@ def anyone_has_cards(g, rt):
 @hot
 def use_power(g, rt, log, turn, seat, effect):
     """The held card's power, its targets as greedy names them."""
-    players = rt[K.R_PLAYERS]
     if effect == K.POW_PEEK_OWN:
-        legal = cards_mask(g, seat)
-        p = Q.first_unknown(g, seat, seat, legal)
-        p = Q.lowest(legal) if p < 0 else p
-        note(g, log, turn, seat, K.DP_TARGET_POS, p, -1)
-        peek(g, rt, seat, p, seat)
-        return
-    if effect == K.POW_PEEK_OPP:
+        _look(g, rt, log, turn, seat, seat)
+    elif effect == K.POW_PEEK_OPP:
         seats = 0
-        for s in range(players):
+        for s in range(rt[K.R_PLAYERS]):
             if s != seat and cards_mask(g, s) != 0:
                 seats |= 1 << s
         t = Q.unknown_opponent(g, rt, seat)
         t = Q.lowest(seats) if t < 0 or (seats >> t) & 1 == 0 else t
         note(g, log, turn, seat, K.DP_TARGET_SEAT, t, -1)
-        legal = cards_mask(g, t)
-        p = Q.first_unknown(g, seat, t, legal)
-        p = Q.lowest(legal) if p < 0 else p
-        note(g, log, turn, seat, K.DP_TARGET_POS, p, -1)
-        peek(g, rt, t, p, seat)
-        return
-    swap_any_two(g, rt, log, turn, seat)
+        _look(g, rt, log, turn, seat, t)
+    else:
+        swap_any_two(g, rt, log, turn, seat)
+
+
+@hot(inline="always")
+def _look(g, rt, log, turn, seat, t):
+    """``seat`` looks at a card of seat t: the first it does not know, else the first."""
+    legal = cards_mask(g, t)
+    p = Q.first_unknown(g, seat, t, legal)
+    p = Q.lowest(legal) if p < 0 else p
+    note(g, log, turn, seat, K.DP_TARGET_POS, p, -1)
+    peek(g, rt, t, p, seat)
 
 
 @hot
